@@ -1,0 +1,76 @@
+package dev.brace;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.function.Predicate;
+
+/**
+ * Stops calling a dependency that keeps failing. System-scoped: every call site that uses the same
+ * {@link #name()} shares one circuit.
+ *
+ * <p>Classic mode (the default) opens after {@link #failureThreshold()} consecutive counted
+ * failures. Setting {@link #failureRate()} switches to rate mode: the circuit opens when, with at
+ * least {@link #minimumCalls()} outcomes in the rolling window, the failure rate reaches the
+ * threshold. While open every call is refused with {@code CircuitOpenException} without reaching
+ * the dependency. After {@link #resetTimeout()}, counted from the moment the failing call
+ * returned, the next call is admitted as the single probe (half-open); {@link
+ * #successThreshold()} consecutive probe successes close the circuit, a probe failure re-opens it.
+ *
+ * <p>A counted failure is an exception matching {@link #on()} and not {@link #ignore()} (a
+ * timeout of this call included), or a result for which {@link #onResult()} is true. Refusals by
+ * the same wrapper's rate limiter or bulkhead are never counted.
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target({ElementType.METHOD, ElementType.TYPE})
+public @interface CircuitBreaker {
+
+  /** The circuit's name; empty means the interface's simple name ({@code Outer.Inner} if nested). */
+  String name() default "";
+
+  /** Consecutive counted failures that open the circuit in classic mode. At least 1. */
+  int failureThreshold() default 5;
+
+  /** Consecutive probe successes that close a half-open circuit. At least 1. */
+  int successThreshold() default 1;
+
+  /** How long the circuit stays open before it admits a probe: a duration. */
+  String resetTimeout() default "30s";
+
+  /** Failure rate in (0, 1] that opens the circuit in rate mode; 0 means classic mode. */
+  double failureRate() default 0;
+
+  /** The rolling window of rate mode as a time span: a duration. */
+  String window() default "30s";
+
+  /** When above 0, the rate-mode window is the last N outcomes instead of a time span. */
+  int windowCalls() default 0;
+
+  /** Outcomes the window must hold before the rate is judged. At least 1. */
+  int minimumCalls() default 20;
+
+  /** Counters the time window is split into (constant memory). At least 1. */
+  int windowBuckets() default 10;
+
+  /** Exceptions that count as failures. */
+  Class<? extends Throwable>[] on() default {Exception.class};
+
+  /** Exceptions that never count, even when they match {@link #on()}. */
+  Class<? extends Throwable>[] ignore() default {};
+
+  /**
+   * A predicate over the result whose {@code test} returning true counts the result as a failure.
+   * {@code Predicate.class} (the default) means no result is a failure.
+   */
+  @SuppressWarnings("rawtypes")
+  Class<? extends Predicate> onResult() default Predicate.class;
+
+  /** A key template ({@code "{param}"}, {@code "host:{request.host}"}) for one circuit per key. */
+  String key() default "";
+
+  /** The most keys kept for a keyed circuit breaker; the least recently used idle one goes first. */
+  int maxKeys() default 10000;
+}

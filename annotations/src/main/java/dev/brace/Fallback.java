@@ -1,0 +1,32 @@
+package dev.brace;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Returns the value of another method of the interface when the call fails. Outermost of all
+ * patterns, so it also answers for every refusal (open circuit, rate limited, bulkhead full,
+ * timeout) that matches {@link #on()}. Configured under the call name.
+ *
+ * <p>The fallback method is a {@code default} or {@code static} method of the same interface with
+ * the same parameters, returning the same type or a subtype, optionally with one more last
+ * parameter of a {@code Throwable} type that receives the failure. A fallback that throws
+ * propagates its own exception with the original attached as suppressed.
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target({ElementType.METHOD, ElementType.TYPE})
+public @interface Fallback {
+
+  /** Name of the fallback method. Required. */
+  String method();
+
+  /** Failures answered by the fallback. */
+  Class<? extends Throwable>[] on() default {Exception.class};
+
+  /** Failures never answered, even when they match {@link #on()}. */
+  Class<? extends Throwable>[] ignore() default {};
+}

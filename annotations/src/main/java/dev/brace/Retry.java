@@ -1,0 +1,84 @@
+package dev.brace;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.function.Predicate;
+
+/**
+ * Retries a failed call. Call-scoped: configured under the call name ({@code Interface.method})
+ * unless {@link #name()} says otherwise.
+ *
+ * <p>Retry sits outside the circuit breaker, rate limiter, bulkhead and timeout, so every attempt
+ * re-enters them. A refusal by those ({@code CircuitOpenException}, {@code RateLimitedException},
+ * {@code BulkheadFullException}) is never retried unless its exact class is listed in {@link
+ * #on()}; when listed, the next wait is at least the refusal's {@code retryAfter()}, capped by
+ * {@link #maxRetryAfter()}. {@link Error}s are never retried.
+ *
+ * <p>When the attempts run out the last failure is rethrown as itself, with the earlier
+ * failures attached as suppressed exceptions in the order they happened.
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target({ElementType.METHOD, ElementType.TYPE})
+public @interface Retry {
+
+  /** Configuration name; empty means the call name ({@code Interface.method}). */
+  String name() default "";
+
+  /** Total number of tries, the first included. At least 1. */
+  int maxAttempts() default 3;
+
+  /** The backoff before the first retry: a duration such as {@code "100ms"}. */
+  String delay() default "100ms";
+
+  /** The cap on any one backoff: a duration, at least {@link #delay()}. */
+  String maxDelay() default "30s";
+
+  /** Growth factor of the backoff per retry. Finite and at least 1.0. */
+  double multiplier() default 2.0;
+
+  /** How the backoff before retry n is randomised. */
+  Jitter jitter() default Jitter.FULL;
+
+  /**
+   * The longest the whole call may spend retrying, measured from its start: no attempt starts and
+   * no backoff is slept past it. Empty means no limit.
+   */
+  String maxDuration() default "";
+
+  /** The exceptions that are retried (looked up by assignability). */
+  Class<? extends Throwable>[] on() default {Exception.class};
+
+  /** Exceptions never retried, even when they match {@link #on()}. */
+  Class<? extends Throwable>[] ignore() default {};
+
+  /**
+   * A predicate over the result whose {@code test} returning true means "retry". It needs a public
+   * no-argument constructor and must accept the method's return type. When the attempts run out
+   * the last result is returned. {@code Predicate.class} (the default) means results are never
+   * retried.
+   */
+  @SuppressWarnings("rawtypes")
+  Class<? extends Predicate> onResult() default Predicate.class;
+
+  /** Name of a shared retry budget that every retry draws from; empty means none. */
+  String budget() default "";
+
+  /** The cap on a wait raised by a {@code RetryAfterHint} (a server's or a refusal's). */
+  String maxRetryAfter() default "60s";
+
+  /** The randomisation of backoffs. The cap before retry n is {@code min(maxDelay, delay · multiplier^(n-1))}. */
+  enum Jitter {
+    /** The cap itself, no randomness. */
+    NONE,
+    /** Uniform in {@code [0, cap]}: spreads retries the most (the AWS recommendation). */
+    FULL,
+    /** Half the cap fixed plus uniform in {@code [0, cap/2]}. */
+    EQUAL,
+    /** {@code min(maxDelay, uniform(delay, 3 · previous backoff))}. */
+    DECORRELATED
+  }
+}

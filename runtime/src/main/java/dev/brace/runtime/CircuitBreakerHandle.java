@@ -1,0 +1,20 @@
+package dev.brace.runtime;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/** A circuit breaker of a {@link Registry}, for health checks, introspection and tests. */
+public interface CircuitBreakerHandle {
+
+  /** @return the breaker's name (with its key, for one breaker of a keyed family) */
+  String name();
+
+  /** @return the state as stored; reading it never moves it (OPEN→HALF_OPEN is lazy) */
+  CircuitState state();
+
+  /** Closes the circuit and forgets every recorded outcome. */
+  void reset();
+
+  /** @return the time until a probe is admitted while OPEN; empty otherwise */
+  Optional<Duration> retryAfter();
+}

@@ -1,0 +1,11 @@
+package dev.brace.runtime;
+
+/** A rate limiter of a {@link Registry}, for introspection and tests. */
+public interface RateLimiterHandle {
+
+  /** @return the limiter's name (with its key, for one bucket of a keyed family) */
+  String name();
+
+  /** @return whole tokens available now (0 while callers are queued for future tokens) */
+  long availablePermits();
+}

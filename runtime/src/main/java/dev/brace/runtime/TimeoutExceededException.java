@@ -1,0 +1,31 @@
+package dev.brace.runtime;
+
+import java.time.Duration;
+
+/** An attempt did not finish within its {@code @Timeout}. Counted as a failure by a breaker. */
+public final class TimeoutExceededException extends ResilienceException {
+  private static final long serialVersionUID = 1L;
+
+  private final String instance;
+  private final transient Duration timeout;
+
+  /**
+   * @param instance the timeout's name (by default the call name)
+   * @param timeout the deadline that passed
+   */
+  public TimeoutExceededException(String instance, Duration timeout) {
+    super("'" + instance + "' timed out after " + Durations.describe(timeout));
+    this.instance = instance;
+    this.timeout = timeout;
+  }
+
+  /** @return the timeout's name */
+  public String instance() {
+    return instance;
+  }
+
+  /** @return the deadline that passed */
+  public Duration timeout() {
+    return timeout;
+  }
+}

@@ -1,0 +1,74 @@
+package dev.brace.runtime.config;
+
+import dev.brace.Bulkhead;
+import java.time.Duration;
+
+/** The settings of one bulkhead: the attributes of {@link Bulkhead}, checked. Immutable. */
+public final class BulkheadConfig {
+  private final String name;
+  private final int maxConcurrent;
+  private final Duration maxWait;
+
+  private BulkheadConfig(Builder builder) {
+    this.name = builder.name();
+    this.maxConcurrent = builder.get("maxConcurrent");
+    this.maxWait = builder.get("maxWait");
+  }
+
+  /**
+   * @param name the bulkhead's name
+   * @return a builder with every attribute at its annotation default
+   */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** @return the name */
+  public String name() {
+    return name;
+  }
+
+  /** @return the most calls in flight */
+  public int maxConcurrent() {
+    return maxConcurrent;
+  }
+
+  /** @return the longest a call waits for a permit */
+  public Duration maxWait() {
+    return maxWait;
+  }
+
+  /** Builds a {@link BulkheadConfig}; one checked setter per attribute of {@link Bulkhead}. */
+  public static final class Builder extends ConfigBuilder<Builder> {
+    Builder(String name) {
+      super(Kind.BULKHEAD, name, Bulkhead.class);
+    }
+
+    /** @param value at least 1 @return this */
+    public Builder maxConcurrent(int value) {
+      return put("maxConcurrent", atLeast("maxConcurrent", value, 1));
+    }
+
+    /** @param value a duration string; "0ms" refuses at once @return this */
+    public Builder maxWait(String value) {
+      return put("maxWait", duration("maxWait", value, false));
+    }
+
+    /** @param value zero refuses at once @return this */
+    public Builder maxWait(Duration value) {
+      return put("maxWait", duration("maxWait", value, false));
+    }
+
+    @Override
+    Object convertDefault(String attribute, Object annotationDefault) {
+      return "maxWait".equals(attribute)
+          ? duration(attribute, (String) annotationDefault, false)
+          : annotationDefault;
+    }
+
+    /** @return the checked, immutable config */
+    public BulkheadConfig build() {
+      return new BulkheadConfig(this);
+    }
+  }
+}

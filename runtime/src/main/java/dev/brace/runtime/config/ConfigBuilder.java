@@ -1,0 +1,146 @@
+package dev.brace.runtime.config;
+
+import dev.brace.runtime.ConfigurationException;
+import dev.brace.runtime.Durations;
+import java.lang.annotation.Annotation;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The shared mechanics of the per-kind builders: values are kept by attribute name, so a layer
+ * (annotation, programmatic, environment) holds only what it sets and layers merge with {@link
+ * #overlay}. Every setter checks its value and throws {@link ConfigurationException} naming the
+ * instance, the attribute, the value and the accepted form.
+ *
+ * @param <B> the concrete builder, for fluent setters
+ */
+public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
+
+  private final Kind kind;
+  private final String name;
+  private final Class<? extends Annotation> annotation;
+  private final Map<String, Object> values = new LinkedHashMap<>();
+
+  ConfigBuilder(Kind kind, String name, Class<? extends Annotation> annotation) {
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.name = checkName(kind, name);
+    this.annotation = annotation;
+  }
+
+  private static String checkName(Kind kind, String name) {
+    Objects.requireNonNull(name, "name");
+    if (name.isBlank()) {
+      throw new IllegalArgumentException(kind.description() + " name must not be blank");
+    }
+    return name;
+  }
+
+  /** @return the kind of instance this builds */
+  public final Kind kind() {
+    return kind;
+  }
+
+  /** @return the instance's name */
+  public final String name() {
+    return name;
+  }
+
+  /**
+   * Copies every value that {@code layer} sets, replacing this builder's.
+   *
+   * @param layer a builder of the same kind, usually a higher-precedence layer
+   * @return this builder
+   */
+  public final B overlay(B layer) {
+    Objects.requireNonNull(layer, "layer");
+    values.putAll(((ConfigBuilder<?>) layer).values);
+    return self();
+  }
+
+  /** @return the attributes this builder sets, by name, in the order they were set */
+  public final Map<String, Object> explicitValues() {
+    return Collections.unmodifiableMap(values);
+  }
+
+  @SuppressWarnings("unchecked")
+  final B self() {
+    return (B) this;
+  }
+
+  final B put(String attribute, Object value) {
+    values.put(attribute, value);
+    return self();
+  }
+
+  /** The value set for {@code attribute}, else the annotation's default. */
+  @SuppressWarnings("unchecked")
+  final <T> T get(String attribute) {
+    if (values.containsKey(attribute)) {
+      return (T) values.get(attribute);
+    }
+    return (T) convertDefault(attribute, AnnotationDefaults.of(annotation, attribute));
+  }
+
+  /** Annotation defaults come as the annotation's types (strings for durations); convert them. */
+  Object convertDefault(String attribute, Object annotationDefault) {
+    return annotationDefault;
+  }
+
+  final ConfigurationException invalid(String attribute, Object value, String accepted) {
+    return new ConfigurationException(
+        kind, name, attribute, String.valueOf(value), accepted);
+  }
+
+  final int atLeast(String attribute, int value, int minimum) {
+    if (value < minimum) {
+      throw invalid(attribute, value, "an integer ≥ " + minimum);
+    }
+    return value;
+  }
+
+  final Duration duration(String attribute, String text, boolean positive) {
+    if (text == null) {
+      throw invalid(attribute, null, Durations.ACCEPTED_FORM);
+    }
+    Duration parsed;
+    try {
+      parsed = Durations.parse(text);
+    } catch (IllegalArgumentException badText) {
+      throw invalid(attribute, text, Durations.ACCEPTED_FORM);
+    }
+    return duration(attribute, parsed, positive);
+  }
+
+  final Duration duration(String attribute, Duration value, boolean positive) {
+    if (value == null) {
+      throw invalid(attribute, null, Durations.ACCEPTED_FORM);
+    }
+    if (value.isNegative() || (positive && value.isZero())) {
+      throw invalid(
+          attribute,
+          value.isNegative() ? value.toString() : Durations.describe(value),
+          positive ? "a duration greater than zero" : "a duration of zero or more");
+    }
+    return value;
+  }
+
+  final double finiteAtLeast(String attribute, double value, double minimum) {
+    if (Double.isNaN(value) || Double.isInfinite(value) || value < minimum) {
+      throw invalid(attribute, value, "a finite number ≥ " + minimum);
+    }
+    return value;
+  }
+
+  @SafeVarargs
+  static List<Class<? extends Throwable>> classes(Class<? extends Throwable>... types) {
+    Objects.requireNonNull(types, "exception types");
+    for (Class<? extends Throwable> type : types) {
+      Objects.requireNonNull(type, "exception type");
+    }
+    return List.of(types);
+  }
+}

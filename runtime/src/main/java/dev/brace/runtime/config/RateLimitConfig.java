@@ -1,0 +1,142 @@
+package dev.brace.runtime.config;
+
+import dev.brace.RateLimit;
+import java.time.Duration;
+
+/** The settings of one rate limiter: the attributes of {@link RateLimit}, checked. Immutable. */
+public final class RateLimitConfig {
+  private final String name;
+  private final int permits;
+  private final Duration per;
+  private final int burst;
+  private final Duration maxWait;
+  private final String key;
+  private final int maxKeys;
+
+  private RateLimitConfig(Builder builder) {
+    this.name = builder.name();
+    if (!builder.explicitValues().containsKey("permits")) {
+      throw builder.invalid("permits", null, "an integer ≥ 1 (permits has no default)");
+    }
+    this.permits = builder.get("permits");
+    this.per = builder.get("per");
+    int burst = builder.get("burst");
+    this.burst = burst == 0 ? permits : burst;
+    this.maxWait = builder.get("maxWait");
+    this.key = builder.get("key");
+    this.maxKeys = builder.get("maxKeys");
+  }
+
+  /**
+   * @param name the limiter's name
+   * @return a builder; {@code permits} must be set
+   */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** @return the name */
+  public String name() {
+    return name;
+  }
+
+  /** @return tokens added every {@link #per()} */
+  public int permits() {
+    return permits;
+  }
+
+  /** @return the refill period */
+  public Duration per() {
+    return per;
+  }
+
+  /** @return the bucket's capacity (never 0: an unset burst is {@link #permits()}) */
+  public int burst() {
+    return burst;
+  }
+
+  /** @return the longest a call waits for a token */
+  public Duration maxWait() {
+    return maxWait;
+  }
+
+  /** @return the key template, or empty */
+  public String key() {
+    return key;
+  }
+
+  /** @return the most keys kept */
+  public int maxKeys() {
+    return maxKeys;
+  }
+
+  /** Builds a {@link RateLimitConfig}; one checked setter per attribute of {@link RateLimit}. */
+  public static final class Builder extends ConfigBuilder<Builder> {
+    Builder(String name) {
+      super(Kind.RATELIMIT, name, RateLimit.class);
+    }
+
+    /** @param value at least 1 @return this */
+    public Builder permits(int value) {
+      return put("permits", atLeast("permits", value, 1));
+    }
+
+    /** @param value a positive duration string @return this */
+    public Builder per(String value) {
+      return put("per", duration("per", value, true));
+    }
+
+    /** @param value a positive duration @return this */
+    public Builder per(Duration value) {
+      return put("per", duration("per", value, true));
+    }
+
+    /** @param value 0 for {@code permits}, else the capacity @return this */
+    public Builder burst(int value) {
+      return put("burst", atLeast("burst", value, 0));
+    }
+
+    /** @param value a duration string; "0ms" refuses at once @return this */
+    public Builder maxWait(String value) {
+      return put("maxWait", duration("maxWait", value, false));
+    }
+
+    /** @param value zero refuses at once @return this */
+    public Builder maxWait(Duration value) {
+      return put("maxWait", duration("maxWait", value, false));
+    }
+
+    /** @param value a key template, or empty @return this */
+    public Builder key(String value) {
+      if (value == null) {
+        throw invalid("key", null, "a key template, or \"\" for none");
+      }
+      return put("key", value);
+    }
+
+    /** @param value at least 1 @return this */
+    public Builder maxKeys(int value) {
+      return put("maxKeys", atLeast("maxKeys", value, 1));
+    }
+
+    @Override
+    Object convertDefault(String attribute, Object annotationDefault) {
+      switch (attribute) {
+        case "per":
+          return duration(attribute, (String) annotationDefault, true);
+        case "maxWait":
+          return duration(attribute, (String) annotationDefault, false);
+        default:
+          return annotationDefault;
+      }
+    }
+
+    /**
+     * @return the checked, immutable config
+     * @throws dev.brace.runtime.ConfigurationException when {@code permits} is missing
+     */
+    public RateLimitConfig build() {
+      return new RateLimitConfig(this);
+    }
+  }
+}
