@@ -82,7 +82,12 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     if (values.containsKey(attribute)) {
       return (T) values.get(attribute);
     }
-    return (T) convertDefault(attribute, AnnotationDefaults.of(annotation, attribute));
+    return (T) defaultValue(attribute);
+  }
+
+  /** The default of an attribute: the annotation's, converted to the config's type. */
+  Object defaultValue(String attribute) {
+    return convertDefault(attribute, AnnotationDefaults.of(annotation, attribute));
   }
 
   /** Annotation defaults come as the annotation's types (strings for durations); convert them. */

@@ -1,0 +1,290 @@
+package dev.brace.runtime;
+
+import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.config.RetryBudgetConfig;
+import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.internal.CallDefinition;
+import dev.brace.runtime.internal.CallGuard;
+import dev.brace.runtime.internal.ConfigLayers;
+import dev.brace.runtime.internal.EventBus;
+import dev.brace.runtime.internal.InstanceStore;
+import dev.brace.runtime.internal.WorkerThreads;
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The named instances of an application: circuit breakers, rate limiters, bulkheads and retry
+ * budgets are created on first use and shared by every wrapper (and {@code Stack}) that names
+ * them; call-scoped retries, timeouts and fallbacks are resolved per call. A registry also holds
+ * the clock, the scheduler and the event listeners.
+ *
+ * <p>Most applications use {@link #defaultRegistry()}. Tests build their own with a {@link
+ * ManualTimeSource}.
+ */
+public final class Registry {
+  private static final class DefaultHolder {
+    static final Registry INSTANCE = builder().build();
+  }
+
+  private final InstanceStore store;
+
+  private Registry(InstanceStore store) {
+    this.store = store;
+  }
+
+  /** @return the process-wide registry, on the system clock */
+  public static Registry defaultRegistry() {
+    return DefaultHolder.INSTANCE;
+  }
+
+  /** @return a builder for a registry of one's own */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Resolves the policies of one call. Generated wrappers and {@code Stack} call this once, when
+   * they are created; it is not meant for application code.
+   *
+   * @param definition the call as annotated
+   * @return the guard the call's driver runs through
+   * @throws ConfigurationException when a setting is invalid or conflicts with an earlier site
+   */
+  public CallGuard guard(CallDefinition definition) {
+    return store.guard(definition);
+  }
+
+  /**
+   * @param name a circuit breaker's name ({@code name[key]} for one of a keyed family)
+   * @return the breaker
+   * @throws IllegalArgumentException when this registry has created none of that name
+   */
+  public CircuitBreakerHandle circuitBreaker(String name) {
+    return found(store.circuitBreaker(Objects.requireNonNull(name, "name")), Kind.CIRCUITBREAKER, name);
+  }
+
+  /**
+   * @param name a rate limiter's name ({@code name[key]} for one of a keyed family)
+   * @return the limiter
+   * @throws IllegalArgumentException when this registry has created none of that name
+   */
+  public RateLimiterHandle rateLimiter(String name) {
+    return found(store.rateLimiter(Objects.requireNonNull(name, "name")), Kind.RATELIMIT, name);
+  }
+
+  /**
+   * @param name a bulkhead's name
+   * @return the bulkhead
+   * @throws IllegalArgumentException when this registry has created none of that name
+   */
+  public BulkheadHandle bulkhead(String name) {
+    return found(store.bulkhead(Objects.requireNonNull(name, "name")), Kind.BULKHEAD, name);
+  }
+
+  private <T> T found(T instance, Kind kind, String name) {
+    if (instance == null) {
+      throw new IllegalArgumentException(
+          "this registry has no " + kind.description() + " named '" + name + "'; it has "
+              + store.names().getOrDefault(kind.key(), Set.of()));
+    }
+    return instance;
+  }
+
+  /** @return every instance this registry has created, by kind ({@code circuitbreaker}, {@code ratelimit}, …) */
+  public Map<String, Set<String>> names() {
+    return store.names();
+  }
+
+  /**
+   * @param listener receives every event of every instance; one that throws is logged and ignored
+   * @return closing it unsubscribes
+   */
+  public AutoCloseable subscribe(Consumer<Event> listener) {
+    return store.events().subscribe(listener);
+  }
+
+  /** @return the clock of every policy in this registry */
+  public TimeSource timeSource() {
+    return store.time();
+  }
+
+  /** @return the scheduler for deadlines and asynchronous waits */
+  public ScheduledExecutorService scheduler() {
+    return store.scheduler();
+  }
+
+  /** Builds a {@link Registry}. Not thread-safe; build once. */
+  public static final class Builder {
+    private TimeSource timeSource = TimeSource.system();
+    private ScheduledExecutorService scheduler;
+    private Clock wallClock = Clock.systemUTC();
+    private final Map<Kind, Map<String, ConfigBuilder<?>>> programmatic = new EnumMap<>(Kind.class);
+    private final Map<String, RetryBudgetConfig.Builder> budgets = new HashMap<>();
+
+    private Builder() {}
+
+    /**
+     * @param timeSource the clock and sleep of every policy; a {@link ManualTimeSource} also
+     *     brings its scheduler unless {@link #scheduler} is given
+     * @return this
+     */
+    public Builder timeSource(TimeSource timeSource) {
+      this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+      return this;
+    }
+
+    /**
+     * @param scheduler runs deadlines and asynchronous waits; the registry does not shut it down
+     * @return this
+     */
+    public Builder scheduler(ScheduledExecutorService scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /**
+     * @param wallClock the clock of event timestamps
+     * @return this
+     */
+    public Builder wallClock(Clock wallClock) {
+      this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+      return this;
+    }
+
+    /**
+     * @param name a retry's name (by default the call name {@code Interface.method})
+     * @param settings sets what overrides the annotation
+     * @return this
+     */
+    public Builder retry(String name, Consumer<RetryConfig.Builder> settings) {
+      return set(Kind.RETRY, RetryConfig.builder(name), settings);
+    }
+
+    /**
+     * @param name a circuit breaker's name
+     * @param settings sets what overrides the annotation
+     * @return this
+     */
+    public Builder circuitBreaker(String name, Consumer<CircuitBreakerConfig.Builder> settings) {
+      return set(Kind.CIRCUITBREAKER, CircuitBreakerConfig.builder(name), settings);
+    }
+
+    /**
+     * @param name a rate limiter's name
+     * @param settings sets what overrides the annotation
+     * @return this
+     */
+    public Builder rateLimit(String name, Consumer<RateLimitConfig.Builder> settings) {
+      return set(Kind.RATELIMIT, RateLimitConfig.builder(name), settings);
+    }
+
+    /**
+     * @param name a bulkhead's name
+     * @param settings sets what overrides the annotation
+     * @return this
+     */
+    public Builder bulkhead(String name, Consumer<BulkheadConfig.Builder> settings) {
+      return set(Kind.BULKHEAD, BulkheadConfig.builder(name), settings);
+    }
+
+    /**
+     * @param name a timeout's name (by default the call name)
+     * @param settings sets what overrides the annotation
+     * @return this
+     */
+    public Builder timeout(String name, Consumer<TimeoutConfig.Builder> settings) {
+      return set(Kind.TIMEOUT, TimeoutConfig.builder(name), settings);
+    }
+
+    /**
+     * @param name a call name
+     * @param settings sets what overrides the annotation
+     * @return this
+     */
+    public Builder fallback(String name, Consumer<FallbackConfig.Builder> settings) {
+      return set(Kind.FALLBACK, FallbackConfig.builder(name), settings);
+    }
+
+    /**
+     * @param name a retry budget's name
+     * @param settings its settings
+     * @return this
+     */
+    public Builder retryBudget(String name, Consumer<RetryBudgetConfig.Builder> settings) {
+      RetryBudgetConfig.Builder builder = RetryBudgetConfig.builder(name);
+      Objects.requireNonNull(settings, "settings").accept(builder);
+      budgets.merge(name, builder, (earlier, later) -> earlier.overlay(later));
+      return this;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private <B extends ConfigBuilder<B>> Builder set(Kind kind, B builder, Consumer<B> settings) {
+      Objects.requireNonNull(settings, "settings").accept(builder);
+      programmatic
+          .computeIfAbsent(kind, k -> new LinkedHashMap<>())
+          .merge(builder.name(), builder, (earlier, later) -> ((ConfigBuilder) earlier).overlay((ConfigBuilder) later));
+      return this;
+    }
+
+    /** @return the registry */
+    public Registry build() {
+      Supplier<ScheduledExecutorService> schedulerSupplier;
+      if (scheduler != null) {
+        ScheduledExecutorService given = scheduler;
+        schedulerSupplier = () -> given;
+      } else if (timeSource instanceof ManualTimeSource) {
+        ScheduledExecutorService manual = ((ManualTimeSource) timeSource).scheduler();
+        schedulerSupplier = () -> manual;
+      } else {
+        schedulerSupplier = new LazyScheduler();
+      }
+      Map<Kind, Map<String, ConfigBuilder<?>>> layers = new EnumMap<>(Kind.class);
+      programmatic.forEach((kind, byName) -> layers.put(kind, Map.copyOf(byName)));
+      InstanceStore store =
+          new InstanceStore(
+              timeSource,
+              schedulerSupplier,
+              WorkerThreads.forAbandonedAttempts(),
+              new EventBus(wallClock),
+              new ConfigLayers(layers, Map.copyOf(budgets)));
+      return new Registry(store);
+    }
+  }
+
+  /** One daemon scheduler thread per registry, started only when a deadline or async wait needs it. */
+  private static final class LazyScheduler implements Supplier<ScheduledExecutorService> {
+    private volatile ScheduledExecutorService scheduler;
+
+    @Override
+    public ScheduledExecutorService get() {
+      ScheduledExecutorService current = scheduler;
+      if (current == null) {
+        synchronized (this) {
+          current = scheduler;
+          if (current == null) {
+            ScheduledThreadPoolExecutor created =
+                new ScheduledThreadPoolExecutor(1, WorkerThreads.daemon("brace-scheduler"));
+            created.setRemoveOnCancelPolicy(true);
+            scheduler = current = created;
+          }
+        }
+      }
+      return current;
+    }
+  }
+}

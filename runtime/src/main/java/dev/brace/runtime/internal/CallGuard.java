@@ -1,0 +1,266 @@
+package dev.brace.runtime.internal;
+
+import dev.brace.runtime.Refusal;
+import java.util.Objects;
+
+/**
+ * The resolved policies of one call, and the steps a driver takes through them. A generated
+ * method (or a {@code Stack}) is a thin loop over these steps; every decision is made here or in
+ * the policy the step delegates to, never in the driver. The order is fixed: fallback, retry,
+ * circuit breaker, rate limiter, bulkhead, timeout, call.
+ *
+ * <p>The synchronous driver, in the shape generated code has:
+ *
+ * <pre>{@code
+ * long started = guard.begin();
+ * RetryRun run = null;
+ * try {
+ *   for (int attempt = 1; ; attempt++) {
+ *     try {
+ *       Object permit = guard.admit();            // breaker, limiter, bulkhead; throws a refusal
+ *       R result;
+ *       try {
+ *         result = delegate.m(args);               // or guard.timed(() -> delegate.m(args))
+ *       } catch (Throwable failure) {
+ *         guard.attemptFailed(permit, failure);    // records it, releases the permits
+ *         throw failure;
+ *       }
+ *       guard.attemptSucceeded(permit, result);    // or attemptSucceeded(permit) with no result predicate
+ *       run = guard.retryResult(run, attempt, started, result);   // only with @Retry(onResult)
+ *       if (run == null) return result;
+ *     } catch (Throwable failure) {
+ *       run = guard.retryOrThrow(run, attempt, started, failure);  // sleeps, or throws the final failure
+ *     }
+ *   }
+ * } catch (Throwable failure) {
+ *   if (!guard.fallsBack(failure)) throw Failures.rethrow(failure);
+ *   try { return fallbackMethod(args, failure); }
+ *   catch (Throwable fallbackFailure) { throw guard.fallbackFailed(fallbackFailure, failure); }
+ * }
+ * }</pre>
+ *
+ * Happy path cost: no allocation unless a timeout is configured.
+ */
+public final class CallGuard {
+  private final String callName;
+  private final RetryPolicy retry;
+  private final CircuitBreakers breakers;
+  private final RateLimiters limiters;
+  private final SemaphoreBulkhead bulkhead;
+  private final TimeoutPolicy timeout;
+  private final FallbackPolicy fallback;
+
+  CallGuard(
+      String callName,
+      RetryPolicy retry,
+      CircuitBreakers breakers,
+      RateLimiters limiters,
+      SemaphoreBulkhead bulkhead,
+      TimeoutPolicy timeout,
+      FallbackPolicy fallback) {
+    this.callName = Objects.requireNonNull(callName, "callName");
+    this.retry = retry;
+    this.breakers = breakers;
+    this.limiters = limiters;
+    this.bulkhead = bulkhead;
+    this.timeout = timeout;
+    this.fallback = fallback;
+  }
+
+  /** @return {@code Interface.method} */
+  public String callName() {
+    return callName;
+  }
+
+  RetryPolicy retryPolicy() {
+    return retry;
+  }
+
+  TimeoutPolicy timeoutPolicy() {
+    return timeout;
+  }
+
+  FallbackPolicy fallbackPolicy() {
+    return fallback;
+  }
+
+  /**
+   * Starts a call: deposits into the retry budget, if any, and notes the start for {@code
+   * maxDuration}.
+   *
+   * @return the start, to pass to the retry steps
+   */
+  public long begin() {
+    return retry == null ? 0L : retry.begin();
+  }
+
+  /**
+   * Admits one attempt of an unkeyed call: breaker, then limiter, then bulkhead. A refusal by the
+   * limiter or bulkhead releases the breaker's ticket without an outcome.
+   *
+   * @return the permit to pass to {@link #attemptFailed} or {@link #attemptSucceeded}
+   * @throws Refusal when refused; nothing is held then
+   */
+  public Object admit() {
+    return admit(null, null);
+  }
+
+  /**
+   * Admits one attempt of a keyed call.
+   *
+   * @param breakerKey the breaker's key, or null when it is not keyed
+   * @param limiterKey the limiter's key, or null when it is not keyed
+   * @return the permit to pass to {@link #attemptFailed} or {@link #attemptSucceeded}
+   * @throws Refusal when refused; nothing is held then
+   */
+  public Object admit(String breakerKey, String limiterKey) {
+    Object ticket = breakers == null ? null : breakers.forKey(breakerKey).acquire();
+    try {
+      if (limiters != null) {
+        limiters.forKey(limiterKey).acquire();
+      }
+      if (bulkhead != null) {
+        bulkhead.acquire();
+      }
+    } catch (Throwable refused) {
+      if (ticket != null) {
+        DefaultCircuitBreaker.ownerOf(ticket).release(ticket);
+      }
+      throw refused;
+    }
+    return ticket;
+  }
+
+  /**
+   * Runs one attempt under the timeout, if one is configured.
+   *
+   * @param attempt the call to the delegate
+   * @param <T> the result type
+   * @return the result
+   * @throws Throwable what the delegate threw, or {@link
+   *     dev.brace.runtime.TimeoutExceededException} at the deadline
+   */
+  public <T> T timed(Attempt<T> attempt) throws Throwable {
+    return timeout == null ? attempt.call() : timeout.call(attempt);
+  }
+
+  /**
+   * Records a failed attempt with the breaker (which decides whether it counts) and releases the
+   * bulkhead permit.
+   *
+   * @param permit from {@link #admit()}
+   * @param failure what the attempt threw
+   */
+  public void attemptFailed(Object permit, Throwable failure) {
+    try {
+      if (permit != null) {
+        DefaultCircuitBreaker.ownerOf(permit).onFailure(permit, failure);
+      }
+    } finally {
+      releaseBulkhead();
+    }
+  }
+
+  /**
+   * Records a successful attempt whose result is not inspected, and releases the bulkhead permit.
+   *
+   * @param permit from {@link #admit()}
+   */
+  public void attemptSucceeded(Object permit) {
+    try {
+      if (permit != null) {
+        DefaultCircuitBreaker.ownerOf(permit).onSuccess(permit);
+      }
+    } finally {
+      releaseBulkhead();
+    }
+  }
+
+  /**
+   * Records a successful attempt, letting the breaker's result predicate count it as a failure,
+   * and releases the bulkhead permit.
+   *
+   * @param permit from {@link #admit()}
+   * @param result the attempt's result
+   */
+  public void attemptSucceeded(Object permit, Object result) {
+    try {
+      if (permit != null) {
+        DefaultCircuitBreaker.ownerOf(permit).onResult(permit, result);
+      }
+    } finally {
+      releaseBulkhead();
+    }
+  }
+
+  private void releaseBulkhead() {
+    if (bulkhead != null) {
+      bulkhead.release();
+    }
+  }
+
+  /**
+   * Decides what follows a failed attempt: waits out the backoff and returns to try again, or
+   * throws the failure that ends the call (earlier failures attached as suppressed).
+   *
+   * @param run the state of earlier failures, or null after the first attempt
+   * @param attempt the attempt that failed, from 1
+   * @param started from {@link #begin()}
+   * @param failure what the attempt threw (a refusal included)
+   * @return the run to pass next time
+   */
+  public RetryRun retryOrThrow(RetryRun run, int attempt, long started, Throwable failure) {
+    if (retry == null) {
+      throw Failures.rethrow(failure);
+    }
+    return retry.afterFailure(run, attempt, started, failure);
+  }
+
+  /**
+   * Decides whether a result is retried ({@code @Retry(onResult)}); when it is, waits out the
+   * backoff.
+   *
+   * @param run the state of earlier failures, or null
+   * @param attempt the attempt that returned, from 1
+   * @param started from {@link #begin()}
+   * @param result the result
+   * @return the run to try again with, or null to return the result
+   */
+  public RetryRun retryResult(RetryRun run, int attempt, long started, Object result) {
+    return retry == null ? null : retry.afterResult(run, attempt, started, result);
+  }
+
+  /**
+   * @param failure what ended the call
+   * @return whether the fallback answers it (never for an {@link Error})
+   */
+  public boolean fallsBack(Throwable failure) {
+    return fallback != null && fallback.answers(failure);
+  }
+
+  /**
+   * Throws the fallback's own failure with the original attached as suppressed.
+   *
+   * @param fallbackFailure what the fallback method threw
+   * @param original the failure it was answering
+   * @return never returns; declared so call sites can write {@code throw}
+   */
+  public RuntimeException fallbackFailed(Throwable fallbackFailure, Throwable original) {
+    if (fallbackFailure != original) {
+      fallbackFailure.addSuppressed(original);
+    }
+    throw Failures.rethrow(fallbackFailure);
+  }
+
+  CircuitBreakers breakers() {
+    return breakers;
+  }
+
+  RateLimiters limiters() {
+    return limiters;
+  }
+
+  SemaphoreBulkhead bulkhead() {
+    return bulkhead;
+  }
+}
