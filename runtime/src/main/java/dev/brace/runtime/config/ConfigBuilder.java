@@ -97,7 +97,7 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
 
   final ConfigurationException invalid(String attribute, Object value, String accepted) {
     return new ConfigurationException(
-        kind, name, attribute, String.valueOf(value), accepted);
+        kind, name, attribute, value == null ? null : String.valueOf(value), accepted);
   }
 
   final int atLeast(String attribute, int value, int minimum) {

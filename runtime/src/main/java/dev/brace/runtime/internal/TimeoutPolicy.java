@@ -90,10 +90,11 @@ public final class TimeoutPolicy {
                 outcome.completeExceptionally(thrown);
               }
             });
-    worker.start();
+    // The deadline is armed before the worker starts, so it counts from the call's start.
     TimeoutExceededException timedOut = new TimeoutExceededException(config.name(), config.duration());
     ScheduledFuture<?> deadline =
         scheduler.schedule(() -> outcome.completeExceptionally(timedOut), nanos, TimeUnit.NANOSECONDS);
+    worker.start();
     try {
       return outcome.get();
     } catch (ExecutionException ended) {
