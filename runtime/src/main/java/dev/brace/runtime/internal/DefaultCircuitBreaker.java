@@ -6,6 +6,7 @@ import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -319,29 +320,14 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
 
   private void emitOpenedByThreshold(int failures, Throwable cause) {
     if (events.enabled("circuit.opened")) {
-      Throwable real = cause == null ? null : ExceptionFilter.unwrap(cause);
-      events.emit(
-          "circuit.opened",
-          name(),
-          "failure_threshold",
-          config.failureThreshold(),
-          "failures",
-          failures,
-          "exception",
-          real == null ? null : real.getClass().getName(),
-          "message",
-          real == null ? null : real.getMessage(),
-          "retry_after_ms",
-          config.resetTimeout().toMillis());
+      emitOpened(cause, "failure_threshold", config.failureThreshold(), "failures", failures);
     }
   }
 
   private void emitOpenedByRate(RateWindow window, double failureRate, long calls, Throwable cause) {
     if (events.enabled("circuit.opened")) {
-      Throwable real = cause == null ? null : ExceptionFilter.unwrap(cause);
-      events.emit(
-          "circuit.opened",
-          name(),
+      emitOpened(
+          cause,
           "failure_rate",
           failureRate,
           "failure_rate_threshold",
@@ -349,14 +335,24 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
           "window",
           window.describe(),
           "observed_calls",
-          calls,
-          "exception",
-          real == null ? null : real.getClass().getName(),
-          "message",
-          real == null ? null : real.getMessage(),
-          "retry_after_ms",
-          config.resetTimeout().toMillis());
+          calls);
     }
+  }
+
+  /**
+   * Emits {@code circuit.opened}: why it opened, then what every opening carries. Call only when
+   * the event is enabled, so nothing is built for nobody.
+   */
+  private void emitOpened(Throwable cause, Object... why) {
+    Throwable real = cause == null ? null : ExceptionFilter.unwrap(cause);
+    Object[] attributes = Arrays.copyOf(why, why.length + 6);
+    attributes[why.length] = "exception";
+    attributes[why.length + 1] = real == null ? null : real.getClass().getName();
+    attributes[why.length + 2] = "message";
+    attributes[why.length + 3] = real == null ? null : real.getMessage();
+    attributes[why.length + 4] = "retry_after_ms";
+    attributes[why.length + 5] = config.resetTimeout().toMillis();
+    events.emit("circuit.opened", name(), attributes);
   }
 
   private void emitClosed() {

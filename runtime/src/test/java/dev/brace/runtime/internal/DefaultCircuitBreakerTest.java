@@ -84,6 +84,12 @@ class DefaultCircuitBreakerTest {
     return matching.get(0);
   }
 
+  /** The circuit stayed HALF_OPEN and its probe slot is free again. */
+  private static void assertProbeSlotFree(DefaultCircuitBreaker breaker) {
+    assertEquals(CircuitState.HALF_OPEN, breaker.state());
+    assertNotNull(breaker.acquire());
+  }
+
   private static Optional<Duration> refusal(DefaultCircuitBreaker breaker) {
     return assertThrows(CircuitOpenException.class, breaker::acquire).retryAfter();
   }
@@ -226,8 +232,7 @@ class DefaultCircuitBreakerTest {
           }));
       Object probe = breaker.acquire();
       assertThrows(IllegalStateException.class, () -> breaker.onResult(probe, "x"));
-      assertEquals(CircuitState.HALF_OPEN, breaker.state());
-      assertNotNull(breaker.acquire());
+      assertProbeSlotFree(breaker);
     }
   }
 
@@ -470,8 +475,7 @@ class DefaultCircuitBreakerTest {
     void anUncountedProbeFailureFreesTheSlot() {
       DefaultCircuitBreaker breaker = cooledDown(classic(1).on(IOException.class));
       breaker.onFailure(breaker.acquire(), new IllegalArgumentException("not counted"));
-      assertEquals(CircuitState.HALF_OPEN, breaker.state());
-      assertNotNull(breaker.acquire());
+      assertProbeSlotFree(breaker);
     }
   }
 
