@@ -5,11 +5,13 @@ import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.internal.CircuitGeneration.Closed;
+import dev.brace.runtime.internal.CircuitGeneration.HalfOpen;
+import dev.brace.runtime.internal.CircuitGeneration.Open;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
@@ -18,7 +20,7 @@ import java.util.function.Predicate;
  * ticket it returns is completed by exactly one of {@link #onSuccess}, {@link #onResult}, {@link
  * #onFailure} or {@link #release}. Thread-safe and lock-free.
  *
- * <p>The whole state is one immutable {@link Generation} in an {@link AtomicReference}; every
+ * <p>The whole state is one immutable {@link CircuitGeneration} in an {@link AtomicReference}; every
  * transition is a compare-and-set from the generation it was decided on, so exactly one thread
  * makes it and only that thread emits its event. The ticket is the generation that admitted the
  * call: an outcome is applied only while its generation is still current, so a call admitted
@@ -31,7 +33,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
   private final TimeSource time;
   private final EventBus events;
   private final ExceptionFilter filter;
-  private final AtomicReference<Generation> state;
+  private final AtomicReference<CircuitGeneration> state;
 
   /**
    * @param config the breaker's settings
@@ -63,11 +65,11 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
    */
   public Object acquire() {
     while (true) {
-      Generation current = state.get();
+      CircuitGeneration current = state.get();
       if (current instanceof Closed) {
         return current;
       }
-      Generation admitted =
+      CircuitGeneration admitted =
           current instanceof Open ? admitAfterCooldown((Open) current) : admitProbe((HalfOpen) current);
       if (admitted != null) {
         return admitted;
@@ -82,10 +84,10 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
    * @throws IllegalArgumentException when {@code ticket} is not a breaker's ticket
    */
   public static DefaultCircuitBreaker ownerOf(Object ticket) {
-    if (!(ticket instanceof Generation)) {
+    if (!(ticket instanceof CircuitGeneration)) {
       throw new IllegalArgumentException("not a circuit breaker ticket: " + ticket);
     }
-    return ((Generation) ticket).owner;
+    return ((CircuitGeneration) ticket).owner;
   }
 
   /**
@@ -108,7 +110,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
    * @throws RuntimeException what the predicate threw; the ticket is then released
    */
   public void onResult(Object ticket, Object result) {
-    Generation admitted = own(ticket);
+    CircuitGeneration admitted = own(ticket);
     boolean failure;
     try {
       Predicate<Object> isFailure = config.onResult();
@@ -133,7 +135,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
    */
   public void onFailure(Object ticket, Throwable failure) {
     Objects.requireNonNull(failure, "failure");
-    Generation admitted = own(ticket);
+    CircuitGeneration admitted = own(ticket);
     if (ExceptionFilter.unwrap(failure) instanceof Error || !filter.matches(failure)) {
       release(admitted);
     } else {
@@ -149,7 +151,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
    * @throws IllegalArgumentException when another breaker issued the ticket
    */
   public void release(Object ticket) {
-    Generation admitted = own(ticket);
+    CircuitGeneration admitted = own(ticket);
     if (admitted instanceof HalfOpen) {
       HalfOpen probe = (HalfOpen) admitted;
       state.compareAndSet(probe, new HalfOpen(this, probe.successes, false));
@@ -168,7 +170,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
 
   @Override
   public void reset() {
-    Generation previous = state.getAndSet(newClosed());
+    CircuitGeneration previous = state.getAndSet(newClosed());
     if (!(previous instanceof Closed)) {
       emitClosed();
     }
@@ -176,7 +178,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
 
   @Override
   public Optional<Duration> retryAfter() {
-    Generation current = state.get();
+    CircuitGeneration current = state.get();
     if (current instanceof Open) {
       return Optional.of(((Open) current).remaining(time.nanoTime()));
     }
@@ -191,7 +193,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
   // ---- admission ----
 
   /** @return the probe's ticket, or null when another thread moved the state first */
-  private Generation admitAfterCooldown(Open open) {
+  private CircuitGeneration admitAfterCooldown(Open open) {
     long now = time.nanoTime();
     if (!open.cooledDown(now)) {
       throw refuse(CircuitState.OPEN, open.remaining(now));
@@ -207,7 +209,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
   }
 
   /** @return the probe's ticket, or null when another thread moved the state first */
-  private Generation admitProbe(HalfOpen halfOpen) {
+  private CircuitGeneration admitProbe(HalfOpen halfOpen) {
     if (halfOpen.probing) {
       throw refuse(CircuitState.HALF_OPEN, null);
     }
@@ -236,7 +238,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
    * in just after its generation ended only touches that generation's own counters, and every
    * transition it could cause is a compare-and-set from that ended generation, which fails.
    */
-  private void recordOutcome(Generation admitted, boolean failure, Throwable cause) {
+  private void recordOutcome(CircuitGeneration admitted, boolean failure, Throwable cause) {
     if (state.get() != admitted) {
       return;
     }
@@ -299,7 +301,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
    *
    * @return whether this thread made the transition (and so must report it)
    */
-  private boolean open(Generation from) {
+  private boolean open(CircuitGeneration from) {
     long probeAt = time.nanoTime() + config.resetTimeout().toNanos();
     return state.compareAndSet(from, new Open(this, probeAt));
   }
@@ -309,11 +311,11 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
   }
 
   /** @throws IllegalArgumentException when another breaker issued the ticket */
-  private Generation own(Object ticket) {
+  private CircuitGeneration own(Object ticket) {
     if (ownerOf(ticket) != this) {
       throw new IllegalArgumentException("ticket issued by another circuit breaker: " + ticket);
     }
-    return (Generation) ticket;
+    return (CircuitGeneration) ticket;
   }
 
   // ---- events ----
@@ -358,80 +360,6 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
   private void emitClosed() {
     if (events.enabled("circuit.closed")) {
       events.emit("circuit.closed", name());
-    }
-  }
-
-  // ---- generations: immutable, compared by identity ----
-
-  /** One stretch of the circuit's life in one state; also the ticket of the calls it admitted. */
-  private abstract static class Generation {
-    final DefaultCircuitBreaker owner;
-
-    Generation(DefaultCircuitBreaker owner) {
-      this.owner = owner;
-    }
-
-    abstract CircuitState kind();
-  }
-
-  /** CLOSED, with the outcome counters of this stretch: a new stretch starts them from zero. */
-  private static final class Closed extends Generation {
-    final AtomicInteger consecutiveFailures = new AtomicInteger();
-    /** The rate window in rate mode; null in classic mode. */
-    final RateWindow window;
-
-    Closed(DefaultCircuitBreaker owner, RateWindow window) {
-      super(owner);
-      this.window = window;
-    }
-
-    @Override
-    CircuitState kind() {
-      return CircuitState.CLOSED;
-    }
-  }
-
-  /** OPEN until {@code probeAt}, a {@link TimeSource#nanoTime()} value. */
-  private static final class Open extends Generation {
-    final long probeAt;
-
-    Open(DefaultCircuitBreaker owner, long probeAt) {
-      super(owner);
-      this.probeAt = probeAt;
-    }
-
-    /** Compared by difference, as {@link System#nanoTime()} values must be. */
-    boolean cooledDown(long now) {
-      return now - probeAt >= 0;
-    }
-
-    Duration remaining(long now) {
-      return Duration.ofNanos(Math.max(0, probeAt - now));
-    }
-
-    @Override
-    CircuitState kind() {
-      return CircuitState.OPEN;
-    }
-  }
-
-  /**
-   * HALF_OPEN after {@code successes} consecutive probe successes; {@code probing} while a probe
-   * is in flight. Every admitted probe gets a new instance, so its ticket is unique.
-   */
-  private static final class HalfOpen extends Generation {
-    final int successes;
-    final boolean probing;
-
-    HalfOpen(DefaultCircuitBreaker owner, int successes, boolean probing) {
-      super(owner);
-      this.successes = successes;
-      this.probing = probing;
-    }
-
-    @Override
-    CircuitState kind() {
-      return CircuitState.HALF_OPEN;
     }
   }
 }
