@@ -126,12 +126,9 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
   /** @return whole tokens available now; 0 while callers wait for tokens still to come */
   @Override
   public long availablePermits() {
-    long owed = fullAt.get() - time.nanoTime();
-    if (owed <= 0) {
-      return config.burst();
-    }
-    // When the capacity span is capped the division is the smaller, true count.
-    return owed >= capacityNanos ? 0 : Math.min(config.burst(), (capacityNanos - owed) / intervalNanos);
+    long owed = Math.max(0, fullAt.get() - time.nanoTime());
+    // Divided rather than taken from burst, so a capped capacity span reports its true depth.
+    return owed >= capacityNanos ? 0 : (capacityNanos - owed) / intervalNanos;
   }
 
   /**
