@@ -11,11 +11,8 @@ import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -25,12 +22,7 @@ import org.junit.jupiter.api.Test;
 /** Refusal, waiting and interruption of one bulkhead, coordinated without sleeps. */
 class SemaphoreBulkheadTest {
 
-  private final EventBus events = new EventBus(Clock.systemUTC());
-  private final List<Event> seen = new CopyOnWriteArrayList<>();
-
-  {
-    events.subscribe(seen::add);
-  }
+  private final RecordedEvents events = new RecordedEvents();
 
   @AfterEach
   void clearInterrupt() {
@@ -41,7 +33,7 @@ class SemaphoreBulkheadTest {
     return new SemaphoreBulkhead(
         BulkheadConfig.builder("bh").maxConcurrent(maxConcurrent).maxWait(maxWait).build(),
         new ManualTimeSource(),
-        events);
+        events.bus());
   }
 
   @Test
@@ -57,7 +49,7 @@ class SemaphoreBulkheadTest {
     assertFalse(bulkhead.tryAcquire());
     assertEquals(2, bulkhead.inFlight());
     assertEquals(0, bulkhead.available());
-    Event event = seen.get(seen.size() - 1);
+    Event event = events.last();
     assertEquals("bulkhead.rejected", event.kind());
     assertEquals(2, event.attributes().get("max_concurrent"));
     assertEquals(2, event.attributes().get("in_flight"));

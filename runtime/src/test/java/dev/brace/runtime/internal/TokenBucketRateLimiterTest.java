@@ -10,11 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.RateLimitedException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,12 +20,7 @@ import org.junit.jupiter.api.Test;
 class TokenBucketRateLimiterTest {
 
   private final ManualTimeSource clock = new ManualTimeSource();
-  private final EventBus events = new EventBus(Clock.systemUTC());
-  private final List<Event> seen = new CopyOnWriteArrayList<>();
-
-  {
-    events.subscribe(seen::add);
-  }
+  private final RecordedEvents events = new RecordedEvents();
 
   @AfterEach
   void clearInterrupt() {
@@ -36,7 +29,7 @@ class TokenBucketRateLimiterTest {
 
   private TokenBucketRateLimiter limiter(int permits, Duration per, int burst, Duration maxWait) {
     return new TokenBucketRateLimiter(
-        RateLimiters.config(permits, per, burst, maxWait), clock, events);
+        RateLimiters.config(permits, per, burst, maxWait), clock, events.bus());
   }
 
   /** 10 per second, burst 10: one token every 100 ms. */
@@ -75,7 +68,7 @@ class TokenBucketRateLimiterTest {
     RateLimitedException refused = assertThrows(RateLimitedException.class, limiter::acquire);
 
     assertEquals(Duration.ofMillis(70), refused.retryAfter().orElseThrow());
-    Event event = seen.get(seen.size() - 1);
+    Event event = events.last();
     assertEquals("ratelimit.rejected", event.kind());
     assertEquals("rl", event.instance());
     assertEquals(70L, event.attributes().get("retry_after_ms"));
@@ -117,7 +110,7 @@ class TokenBucketRateLimiterTest {
     limiter.acquire();
 
     assertEquals(Duration.ofMillis(60).toNanos(), clock.nanoTime() - before);
-    Event event = seen.get(seen.size() - 1);
+    Event event = events.last();
     assertEquals("ratelimit.waited", event.kind());
     assertEquals(60L, event.attributes().get("waited_ms"));
   }
@@ -190,7 +183,7 @@ class TokenBucketRateLimiterTest {
     limiter.reserve();
     long start = clock.nanoTime();
     Thread caller = Thread.currentThread();
-    clock.scheduler().schedule(caller::interrupt, 50, java.util.concurrent.TimeUnit.MILLISECONDS);
+    clock.scheduler().schedule(caller::interrupt, 50, TimeUnit.MILLISECONDS);
 
     RateLimitedException refused = assertThrows(RateLimitedException.class, limiter::acquire);
 
