@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Instants are compared only by difference, as {@link System#nanoTime()} requires. The
  * emission interval is {@code per / permits} rounded up to a whole nanosecond (exact for every
  * {@code per} that is a multiple of {@code permits} nanoseconds), so the configured rate is never
- * exceeded. Spans longer than {@link #LONGEST_SPAN_NANOS} are capped there so that no sum of them
- * overflows.
+ * exceeded. Spans (the period, {@code maxWait}, the time to refill an empty bucket) longer than
+ * about 73 years are capped there so that no sum of them overflows; a bucket that would take longer
+ * to refill holds only 73 years' worth of tokens.
  */
 public final class TokenBucketRateLimiter implements RateLimiterHandle {
 
