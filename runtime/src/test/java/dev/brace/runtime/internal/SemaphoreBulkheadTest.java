@@ -60,19 +60,42 @@ class SemaphoreBulkheadTest {
     SemaphoreBulkhead bulkhead = bulkhead(1, Duration.ofSeconds(30));
     bulkhead.acquire();
     AtomicReference<Thread> waiterThread = new AtomicReference<>();
-    CompletableFuture<Void> waiter =
-        CompletableFuture.runAsync(
-            () -> {
-              waiterThread.set(Thread.currentThread());
-              bulkhead.acquire();
-            },
-            runnable -> new Thread(runnable).start());
+    CompletableFuture<Void> waiter = acquireOnNewThread(bulkhead, waiterThread);
     awaitParked(waiter, waiterThread::get);
 
     bulkhead.release();
 
     waiter.get(10, TimeUnit.SECONDS);
     assertEquals(1, bulkhead.inFlight());
+  }
+
+  @Test
+  void everyReleaseWakesADifferentWaiter() throws Exception {
+    SemaphoreBulkhead bulkhead = bulkhead(2, Duration.ofSeconds(30));
+    bulkhead.acquire();
+    bulkhead.acquire();
+    AtomicReference<Thread> first = new AtomicReference<>();
+    AtomicReference<Thread> second = new AtomicReference<>();
+    CompletableFuture<Void> firstWaiter = acquireOnNewThread(bulkhead, first);
+    CompletableFuture<Void> secondWaiter = acquireOnNewThread(bulkhead, second);
+    awaitParked(firstWaiter, first::get);
+    awaitParked(secondWaiter, second::get);
+
+    bulkhead.release();
+    bulkhead.release();
+
+    CompletableFuture.allOf(firstWaiter, secondWaiter).get(10, TimeUnit.SECONDS);
+    assertEquals(2, bulkhead.inFlight());
+  }
+
+  private static CompletableFuture<Void> acquireOnNewThread(
+      SemaphoreBulkhead bulkhead, AtomicReference<Thread> thread) {
+    return CompletableFuture.runAsync(
+        () -> {
+          thread.set(Thread.currentThread());
+          bulkhead.acquire();
+        },
+        runnable -> new Thread(runnable).start());
   }
 
   @Test
