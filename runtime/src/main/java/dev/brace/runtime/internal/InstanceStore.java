@@ -136,7 +136,7 @@ public final class InstanceStore {
       remember(Kind.FALLBACK, config.name());
       fallback = new FallbackPolicy(config, events);
     }
-    return new CallGuard(definition.callName(), retry, breaker, limiter, bulkhead, timeout, fallback);
+    return new CallGuard(definition.callName(), retry, breaker, limiter, bulkhead, timeout, fallback, scheduler);
   }
 
   /**
