@@ -370,6 +370,7 @@ final class AsyncDriver<T> {
         guard.attemptSucceeded(ticket, value);
       }
     } catch (Throwable recording) {
+      // The breaker's result predicate threw: as on the sync path, that ends the attempt.
       afterFailure(attempt.number, cause != null ? cause : recording);
       return;
     }
