@@ -139,7 +139,7 @@ public final class InstanceStore {
       remember(Kind.FALLBACK, config.name());
       fallback = new FallbackPolicy(config, events);
     }
-    return new CallGuard(definition.callName(), retry, breaker, limiter, bulkhead, timeout, fallback);
+    return new CallGuard(definition.callName(), retry, breaker, limiter, bulkhead, timeout, fallback, scheduler);
   }
 
   /** A pattern takes part when the call declares it and configuration has not switched it off. */

@@ -85,6 +85,16 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   }
 
   /**
+   * The refusal of a caller that gave up without blocking, for the async driver that polls {@link
+   * #tryAcquire()} instead of waiting; reported as {@code bulkhead.rejected}.
+   *
+   * @return the exception to fail the caller with
+   */
+  BulkheadFullException full() {
+    return rejected(null);
+  }
+
+  /**
    * Returns a permit taken by {@link #acquire()} or {@link #tryAcquire()}.
    *
    * @throws IllegalStateException when every permit is already free: a release without its
