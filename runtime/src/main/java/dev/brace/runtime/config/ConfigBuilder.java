@@ -129,6 +129,11 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     return (B) this;
   }
 
+  final B putAll(Map<String, Object> checkedValues) {
+    values.putAll(checkedValues);
+    return self();
+  }
+
   final B put(String attribute, Object value) {
     values.put(attribute, value);
     return self();
