@@ -96,7 +96,8 @@ public final class InstanceStore {
     if (enabled(Kind.RETRY, definition.retry())) {
       RetryConfig config = layers.resolve(Kind.RETRY, definition.retry(), RetryConfig.builder(definition.retry().name())).build();
       remember(Kind.RETRY, config.name());
-      retry = new RetryPolicy(config, time, events, config.budget().isEmpty() ? null : budget(config.budget()));
+      boolean budgeted = !config.budget().isEmpty() && layers.enabled(Kind.RETRYBUDGET, config.budget());
+      retry = new RetryPolicy(config, time, events, budgeted ? budget(config.budget()) : null);
     }
     CircuitBreakers breaker = null;
     if (enabled(Kind.CIRCUITBREAKER, definition.circuitBreaker())) {
