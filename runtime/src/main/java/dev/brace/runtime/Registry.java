@@ -135,8 +135,30 @@ public final class Registry {
     private Clock wallClock = Clock.systemUTC();
     private final Map<Kind, Map<String, ConfigBuilder<?>>> programmatic = new EnumMap<>(Kind.class);
     private final Map<String, RetryBudgetConfig.Builder> budgets = new HashMap<>();
+    private Map<String, String> environment = System.getenv();
+    private Map<String, String> systemProperties;
 
     private Builder() {}
+
+    /**
+     * @param environment the variables to read {@code BRACE_...} settings from instead of the
+     *     process environment (tests use this)
+     * @return this
+     */
+    public Builder environment(Map<String, String> environment) {
+      this.environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
+      return this;
+    }
+
+    /**
+     * @param systemProperties the properties to read {@code brace.…} settings from instead of
+     *     {@link System#getProperties()} (tests use this)
+     * @return this
+     */
+    public Builder systemProperties(Map<String, String> systemProperties) {
+      this.systemProperties = Map.copyOf(Objects.requireNonNull(systemProperties, "systemProperties"));
+      return this;
+    }
 
     /**
      * @param timeSource the clock and sleep of every policy; a {@link ManualTimeSource} also
@@ -261,9 +283,24 @@ public final class Registry {
               schedulerSupplier,
               WorkerThreads.forAbandonedAttempts(),
               new EventBus(wallClock),
-              new ConfigLayers(layers, Map.copyOf(budgets)));
+              new ConfigLayers(
+                  layers,
+                  Map.copyOf(budgets),
+                  environment,
+                  systemProperties != null ? systemProperties : braceSystemProperties()));
       return new Registry(store);
     }
+  }
+
+  /** A snapshot of the {@code brace.} system properties, taken when the registry is built. */
+  private static Map<String, String> braceSystemProperties() {
+    Map<String, String> brace = new HashMap<>();
+    System.getProperties().forEach((key, value) -> {
+      if (key instanceof String && ((String) key).startsWith("brace.") && value instanceof String) {
+        brace.put((String) key, (String) value);
+      }
+    });
+    return brace;
   }
 
   /** One daemon scheduler thread per registry, started only when a deadline or async wait needs it. */

@@ -2,6 +2,8 @@ package dev.brace.runtime.config;
 
 import dev.brace.CircuitBreaker;
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -131,6 +133,24 @@ public final class CircuitBreakerConfig {
 
   /** Builds a {@link CircuitBreakerConfig}; one checked setter per attribute of {@link CircuitBreaker}. */
   public static final class Builder extends ConfigBuilder<Builder> {
+    private static final Map<String, BiConsumer<Builder, String>> TEXT_SETTERS =
+        new TextSetters<Builder>()
+            .add("failureThreshold", (b, t) -> b.failureThreshold(b.integer("failureThreshold", t)))
+            .add("successThreshold", (b, t) -> b.successThreshold(b.integer("successThreshold", t)))
+            .add("resetTimeout", Builder::resetTimeout)
+            .add("failureRate", (b, t) -> b.failureRate(b.decimal("failureRate", t)))
+            .add("window", Builder::window)
+            .add("windowCalls", (b, t) -> b.windowCalls(b.integer("windowCalls", t)))
+            .add("minimumCalls", (b, t) -> b.minimumCalls(b.integer("minimumCalls", t)))
+            .add("windowBuckets", (b, t) -> b.windowBuckets(b.integer("windowBuckets", t)))
+            .add("maxKeys", (b, t) -> b.maxKeys(b.integer("maxKeys", t)))
+            .build();
+
+    @Override
+    Map<String, BiConsumer<Builder, String>> textSetters() {
+      return TEXT_SETTERS;
+    }
+
     Builder(String name) {
       super(Kind.CIRCUITBREAKER, name, CircuitBreaker.class);
     }

@@ -2,6 +2,8 @@ package dev.brace.runtime.config;
 
 import dev.brace.RateLimit;
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiConsumer;
 
 /** The settings of one rate limiter: the attributes of {@link RateLimit}, checked. Immutable. */
 public final class RateLimitConfig {
@@ -72,6 +74,20 @@ public final class RateLimitConfig {
 
   /** Builds a {@link RateLimitConfig}; one checked setter per attribute of {@link RateLimit}. */
   public static final class Builder extends ConfigBuilder<Builder> {
+    private static final Map<String, BiConsumer<Builder, String>> TEXT_SETTERS =
+        new TextSetters<Builder>()
+            .add("permits", (b, t) -> b.permits(b.integer("permits", t)))
+            .add("per", Builder::per)
+            .add("burst", (b, t) -> b.burst(b.integer("burst", t)))
+            .add("maxWait", Builder::maxWait)
+            .add("maxKeys", (b, t) -> b.maxKeys(b.integer("maxKeys", t)))
+            .build();
+
+    @Override
+    Map<String, BiConsumer<Builder, String>> textSetters() {
+      return TEXT_SETTERS;
+    }
+
     Builder(String name) {
       super(Kind.RATELIMIT, name, RateLimit.class);
     }
