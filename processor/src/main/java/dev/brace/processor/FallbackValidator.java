@@ -37,6 +37,8 @@ final class FallbackValidator {
    * @param declaringInterface the interface that declares the call (and, so, the fallback)
    * @param wrapped the wrapped interface's type, to see inherited members with its type arguments
    * @param call the call's type as a member of {@code wrapped}
+   * @param futureValue for an asynchronous call, the future's value type: the fallback may return
+   *     a future of it or a plain value
    * @param callDescription the call name, for messages
    * @return the fallback, or empty after reporting why not
    */
@@ -45,6 +47,7 @@ final class FallbackValidator {
       TypeElement declaringInterface,
       DeclaredType wrapped,
       ExecutableType call,
+      Optional<TypeMirror> futureValue,
       String callDescription) {
     AnnotationSite site = fallback.site();
     String name = (String) site.value("method");
@@ -85,9 +88,15 @@ final class FallbackValidator {
       report.error(site, "method", Message.FALLBACK_NOT_DEFAULT, name, callDescription, chosenDescription);
       return Optional.empty();
     }
-    if (!returnFits(chosenType.getReturnType(), call.getReturnType())) {
+    TypeMirror returned = chosenType.getReturnType();
+    boolean returnsFuture = futureValue.isPresent() && isFuture(returned);
+    boolean fits = futureValue.isEmpty()
+        ? returnFits(returned, call.getReturnType())
+        : returnsFuture ? returnFits(returned, futureOf(futureValue.get())) : returnFits(boxed(returned), futureValue.get());
+    if (!fits) {
+      String expected = futureValue.map(value -> call.getReturnType() + " or " + value).orElse(call.getReturnType().toString());
       report.error(site, "method", Message.FALLBACK_RETURN_TYPE, name, callDescription,
-          chosenDescription, chosenType.getReturnType(), call.getReturnType());
+          chosenDescription, returned, expected);
       return Optional.empty();
     }
     Optional<TypeMirror> failureType = Optional.empty();
@@ -111,8 +120,27 @@ final class FallbackValidator {
         new FallbackModel(
             name,
             chosen.getModifiers().contains(Modifier.STATIC),
+            returnsFuture,
             (TypeElement) chosen.getEnclosingElement(),
             failureType));
+  }
+
+  private boolean isFuture(TypeMirror type) {
+    return type.getKind() == TypeKind.DECLARED
+        && types.isAssignable(types.erasure(type), types.erasure(stage().asType()));
+  }
+
+  private TypeElement stage() {
+    return elements.getTypeElement("java.util.concurrent.CompletionStage");
+  }
+
+  /** {@code CompletionStage<value>}: what an asynchronous fallback may return. */
+  private TypeMirror futureOf(TypeMirror value) {
+    return types.getDeclaredType(stage(), value);
+  }
+
+  private TypeMirror boxed(TypeMirror type) {
+    return type.getKind().isPrimitive() ? types.boxedClass(types.getPrimitiveType(type.getKind())).asType() : type;
   }
 
   private List<ExecutableElement> interfaceMethods(TypeElement declaringInterface) {
@@ -164,7 +192,19 @@ final class FallbackValidator {
       return call.getKind() == fallback.getKind();
     }
     return types.isAssignable(fallback, call)
-        || types.isAssignable(types.erasure(fallback), types.erasure(call));
+        || (mentionsTypeVariable(fallback) && types.isAssignable(types.erasure(fallback), types.erasure(call)));
+  }
+
+  /** A generic fallback's type variables are never those of the call, though they stand for them. */
+  private static boolean mentionsTypeVariable(TypeMirror type) {
+    if (type.getKind() == TypeKind.TYPEVAR) {
+      return true;
+    }
+    if (type.getKind() == TypeKind.ARRAY) {
+      return mentionsTypeVariable(((javax.lang.model.type.ArrayType) type).getComponentType());
+    }
+    return type instanceof DeclaredType declared
+        && declared.getTypeArguments().stream().anyMatch(FallbackValidator::mentionsTypeVariable);
   }
 
   private String describe(DeclaredType wrapped, List<ExecutableElement> methods) {

@@ -16,8 +16,8 @@ enum Message {
       "%s is private or local; Brace generates a top-level wrapper in its package, which must be"
           + " able to implement it"),
   ASYNC_UNSUPPORTED(
-      "%s returns %s, but this version of the Brace runtime has no asynchronous driver; remove the"
-          + " Brace annotations from it or return a plain value"),
+      "%s returns %s; an asynchronous call must return CompletionStage<T> or CompletableFuture<T>"
+          + " with a type argument that is not a wildcard"),
   INVALID_VALUE("@%s on %s: %s = %s is not accepted; expected %s"),
   INVALID_NAME("@%s on %s: name = \"%s\" is not accepted; %s"),
   FALLBACK_MISSING(

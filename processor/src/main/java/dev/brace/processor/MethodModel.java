@@ -9,6 +9,8 @@ import javax.lang.model.element.ExecutableElement;
  *
  * @param method the method, possibly inherited
  * @param callName {@code Interface.method}
+ * @param isAsync whether it returns a {@code CompletionStage} or {@code CompletableFuture}, so the
+ *     asynchronous driver runs it
  * @param patterns the patterns it uses, outermost first; empty for a method passed straight through
  * @param fallback the fallback method, with {@code @Fallback}
  * @param breakerKey the circuit breaker's key, when keyed
@@ -17,6 +19,7 @@ import javax.lang.model.element.ExecutableElement;
 record MethodModel(
     ExecutableElement method,
     String callName,
+    boolean isAsync,
     List<PatternModel> patterns,
     Optional<FallbackModel> fallback,
     Optional<KeyExpression> breakerKey,

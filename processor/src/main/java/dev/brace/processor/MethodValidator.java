@@ -66,13 +66,19 @@ final class MethodValidator {
     String callName = Naming.callName(declaring, method);
     List<AnnotationSite> sites = sites(method, elements);
     if (sites.isEmpty()) {
-      return Optional.of(new MethodModel(method, callName, List.of(), Optional.empty(), Optional.empty(), Optional.empty()));
+      return Optional.of(new MethodModel(
+          method, callName, false, List.of(), Optional.empty(), Optional.empty(), Optional.empty()));
     }
     ExecutableType methodType = (ExecutableType) types.asMemberOf(wrapped, method);
+    Optional<TypeMirror> futureValue = Optional.empty();
     if (isFuture(methodType.getReturnType())) {
-      report.error(method, Message.ASYNC_UNSUPPORTED, callName, methodType.getReturnType());
-      return Optional.empty();
+      futureValue = futureValue(methodType.getReturnType());
+      if (futureValue.isEmpty()) {
+        report.error(method, Message.ASYNC_UNSUPPORTED, callName, methodType.getReturnType());
+        return Optional.empty();
+      }
     }
+    TypeMirror resultType = futureValue.orElse(methodType.getReturnType());
     int problemsBefore = report.size();
     List<PatternModel> models = new ArrayList<>();
     for (AnnotationSite site : sites) {
@@ -83,7 +89,7 @@ final class MethodValidator {
     Optional<KeyExpression> limiterKey = Optional.empty();
     for (PatternModel pattern : models) {
       if (pattern.resultPredicate().isPresent()) {
-        predicates.validate(pattern, methodType.getReturnType(), callName, packageName);
+        predicates.validate(pattern, resultType, callName, packageName);
       }
       if (pattern.kind().isKeyed() && !((String) pattern.site().value("key")).isEmpty()) {
         Optional<KeyExpression> key = keys.resolve(pattern, method, methodType, packageName);
@@ -94,7 +100,7 @@ final class MethodValidator {
         }
       }
       if (pattern.kind() == PatternKind.FALLBACK) {
-        fallback = fallbacks.validate(pattern, declaring, wrapped, methodType, callName);
+        fallback = fallbacks.validate(pattern, declaring, wrapped, methodType, futureValue, callName);
       }
       if (pattern.kind().scope() == PatternKind.Scope.SYSTEM) {
         nameUses.claim(pattern).ifPresent(first -> report.error(pattern.site(), "name",
@@ -105,7 +111,24 @@ final class MethodValidator {
     if (report.size() > problemsBefore) {
       return Optional.empty();
     }
-    return Optional.of(new MethodModel(method, callName, List.copyOf(models), fallback, breakerKey, limiterKey));
+    return Optional.of(new MethodModel(
+        method, callName, futureValue.isPresent(), List.copyOf(models), fallback, breakerKey, limiterKey));
+  }
+
+  /**
+   * @return the {@code T} of {@code CompletionStage<T>} or {@code CompletableFuture<T>}; empty for
+   *     another future type, a raw one or a wildcard, which the asynchronous driver cannot return
+   */
+  private Optional<TypeMirror> futureValue(TypeMirror type) {
+    DeclaredType declared = (DeclaredType) type;
+    String name = ((TypeElement) declared.asElement()).getQualifiedName().toString();
+    boolean supported = name.equals("java.util.concurrent.CompletionStage")
+        || name.equals("java.util.concurrent.CompletableFuture");
+    if (!supported || declared.getTypeArguments().size() != 1
+        || declared.getTypeArguments().get(0).getKind() == TypeKind.WILDCARD) {
+      return Optional.empty();
+    }
+    return Optional.of(declared.getTypeArguments().get(0));
   }
 
   private boolean isFuture(TypeMirror type) {

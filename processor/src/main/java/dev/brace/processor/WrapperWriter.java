@@ -24,7 +24,9 @@ import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.ExecutableType;
 import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.IntersectionType;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.type.TypeVariable;
 import javax.lang.model.util.Types;
 
 /**
@@ -40,6 +42,7 @@ final class WrapperWriter {
   private static final ClassName RETRY_RUN = ClassName.get("dev.brace.runtime.internal", "RetryRun");
   private static final ClassName FAILURES = ClassName.get("dev.brace.runtime.internal", "Failures");
   private static final ClassName KEYS = ClassName.get("dev.brace.runtime.internal", "Keys");
+  private static final ClassName COMPLETABLE_FUTURE = ClassName.get("java.util.concurrent", "CompletableFuture");
 
   private final Types types;
 
@@ -80,7 +83,8 @@ final class WrapperWriter {
         .addStatement("this.delegate = $T.requireNonNull(delegate, $S)", Objects.class, "delegate")
         .addStatement("$T.requireNonNull(registry, $S)", Objects.class, "registry");
     for (MethodModel method : model.methods()) {
-      MethodSpec.Builder spec = MethodSpec.overriding(method.method(), wrapped, types);
+      ExecutableType type = (ExecutableType) types.asMemberOf(wrapped, method.method());
+      MethodSpec.Builder spec = signature(method.method(), type);
       if (!method.isGuarded()) {
         methods.add(spec.addStatement(returnPrefix(method) + "this.delegate.$N($L)",
             method.method().getSimpleName(), arguments(method.method())).build());
@@ -94,8 +98,7 @@ final class WrapperWriter {
           .build());
       guards.add(FieldSpec.builder(CALL_GUARD, guard, Modifier.PRIVATE, Modifier.FINAL).build());
       constructor.addStatement("this.$N = registry.guard($N)", guard, constant);
-      ExecutableType type = (ExecutableType) types.asMemberOf(wrapped, method.method());
-      methods.add(spec.addCode(driver(method, type, guard)).build());
+      methods.add(spec.addCode(method.isAsync() ? asyncDriver(method, guard) : driver(method, type, guard)).build());
     }
 
     wrapper.addFields(constants);
@@ -124,6 +127,40 @@ final class WrapperWriter {
         .skipJavaLangImports(true)
         .indent("  ")
         .build();
+  }
+
+  /**
+   * The method's signature as a member of the wrapped interface (type arguments of a generic
+   * super-interface substituted), with the interface's parameter names.
+   */
+  private MethodSpec.Builder signature(ExecutableElement method, ExecutableType type) {
+    MethodSpec.Builder spec = MethodSpec.methodBuilder(method.getSimpleName().toString())
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC);
+    for (TypeVariable variable : type.getTypeVariables()) {
+      spec.addTypeVariable(typeVariable(variable));
+    }
+    spec.returns(TypeName.get(type.getReturnType()));
+    List<? extends VariableElement> parameters = method.getParameters();
+    for (int i = 0; i < parameters.size(); i++) {
+      spec.addParameter(TypeName.get(type.getParameterTypes().get(i)), parameters.get(i).getSimpleName().toString());
+    }
+    spec.varargs(method.isVarArgs());
+    for (TypeMirror thrown : type.getThrownTypes()) {
+      spec.addException(TypeName.get(thrown));
+    }
+    return spec;
+  }
+
+  /** JavaPoet cannot name an intersection bound ({@code R extends Number & Comparable<R>}) itself. */
+  private static TypeVariableName typeVariable(TypeVariable variable) {
+    TypeMirror upper = variable.getUpperBound();
+    List<? extends TypeMirror> bounds = upper instanceof IntersectionType intersection ? intersection.getBounds() : List.of(upper);
+    List<TypeName> names = bounds.stream()
+        .filter(bound -> !bound.toString().equals("java.lang.Object"))
+        .map(TypeName::get)
+        .toList();
+    return TypeVariableName.get(variable.asElement().getSimpleName().toString(), names.toArray(TypeName[]::new));
   }
 
   /** {@code CallDefinition.builder("I.m").retry(RetryConfig.builder("I.m").maxAttempts(3)…).build()} */
@@ -239,6 +276,31 @@ final class WrapperWriter {
           .endControlFlow();
     }
     return code.endControlFlow().build();
+  }
+
+  /**
+   * {@code return this.mGuard.callAsync(() -> this.delegate.m(args), failure -> …)}: the runtime's
+   * asynchronous driver takes the same steps without blocking a thread.
+   */
+  private CodeBlock asyncDriver(MethodModel method, String guardField) {
+    NameAllocator names = new NameAllocator();
+    for (VariableElement parameter : method.method().getParameters()) {
+      names.newName(parameter.getSimpleName().toString(), parameter);
+    }
+    String failure = names.newName("failure");
+    CodeBlock attempt = CodeBlock.of("() -> this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
+    CodeBlock fallback = CodeBlock.of("null");
+    if (method.fallback().isPresent()) {
+      CodeBlock call = fallbackCall(method, method.fallback().get(), failure);
+      fallback = method.fallback().get().returnsFuture()
+          ? CodeBlock.of("$N -> $L", failure, call)
+          : CodeBlock.of("$N -> $T.completedFuture($L)", failure, COMPLETABLE_FUTURE, call);
+    }
+    CodeBlock keys = admitArguments(method);
+    return CodeBlock.builder()
+        .addStatement("return this.$N.callAsync($L$L, $L)", guardField,
+            keys.isEmpty() ? keys : CodeBlock.of("$L, ", keys), attempt, fallback)
+        .build();
   }
 
   private CodeBlock fallbackCall(MethodModel method, FallbackModel fallback, String failure) {

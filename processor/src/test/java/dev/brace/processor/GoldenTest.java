@@ -32,6 +32,10 @@ class GoldenTest {
   private static void assertGenerates(String input, String wrapper) throws IOException {
     Compilation compilation = compile(good(input));
     assertThat(compilation).succeededWithoutWarnings();
+    assertGolden(compilation, wrapper);
+  }
+
+  private static void assertGolden(Compilation compilation, String wrapper) throws IOException {
     if (GoldenTest.class.getResource("/expected/" + wrapper + ".java") == null) {
       // A new golden: write what was generated for review, and fail until it is checked in.
       Path draft = Path.of("target", "golden-drafts", wrapper + ".java");
@@ -45,5 +49,45 @@ class GoldenTest {
   @Test
   void allSixPatternsOnOneMethodWithTypeLevelBreaker() throws IOException {
     assertGenerates("RecsClient", "ResilientRecsClient");
+  }
+
+  @Test
+  void methodLevelAnnotationReplacesTypeLevelOfItsKind() throws IOException {
+    assertGenerates("Catalog", "ResilientCatalog");
+  }
+
+  @Test
+  void genericInterfaceWithBoundsVarargsArraysPrimitivesVoidCheckedExceptionsAndOverloads()
+      throws IOException {
+    assertGenerates("Repo", "ResilientRepo");
+  }
+
+  @Test
+  void nestedInterfacesAreNamedByTheirChainAndKeepTheirVisibility() throws IOException {
+    assertGenerates("Outer", "ResilientOuter_Inner");
+    assertGenerates("Outer", "ResilientOuter_Api_Deep");
+  }
+
+  @Test
+  void inheritedMethodsKeepTheAnnotationsOfTheirDeclaringInterface() throws IOException {
+    assertGenerates("Derived", "ResilientDerived");
+    assertGenerates("Derived", "ResilientBase");
+  }
+
+  @Test
+  void parameterNamesNeverClashWithTheDriversLocals() throws IOException {
+    Compilation compilation = compile(good("Clash"), good("NotNull"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertGolden(compilation, "ResilientClash");
+  }
+
+  @Test
+  void keyTemplatesBecomeNullSafeAccessorChains() throws IOException {
+    assertGenerates("Keyed", "ResilientKeyed");
+  }
+
+  @Test
+  void asynchronousMethodsRunThroughTheAsyncDriver() throws IOException {
+    assertGenerates("Reports", "ResilientReports");
   }
 }
