@@ -97,11 +97,6 @@ enum PatternKind {
     return this == TIMEOUT && attribute.equals("value") ? "duration" : attribute;
   }
 
-  /** @return whether the annotation has an {@code onResult} predicate attribute */
-  boolean hasResultPredicate() {
-    return this == RETRY || this == CIRCUIT_BREAKER;
-  }
-
   /** @return whether the annotation has a {@code key} template attribute */
   boolean isKeyed() {
     return this == CIRCUIT_BREAKER || this == RATE_LIMIT;
