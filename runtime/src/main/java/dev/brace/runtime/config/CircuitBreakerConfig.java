@@ -12,6 +12,7 @@ public final class CircuitBreakerConfig {
   /** More buckets than this buys no precision and costs memory per breaker. */
   public static final int MAX_WINDOW_BUCKETS = 1000;
 
+  private final java.util.Map<String, Object> values;
   private final String name;
   private final int failureThreshold;
   private final int successThreshold;
@@ -28,6 +29,7 @@ public final class CircuitBreakerConfig {
   private final int maxKeys;
 
   private CircuitBreakerConfig(Builder builder) {
+    this.values = java.util.Map.copyOf(builder.explicitValues());
     this.name = builder.name();
     this.failureThreshold = builder.get("failureThreshold");
     this.successThreshold = builder.get("successThreshold");
@@ -54,6 +56,14 @@ public final class CircuitBreakerConfig {
    */
   public static Builder builder(String name) {
     return new Builder(name);
+  }
+
+  /**
+   * @param otherName the name of the copy (a keyed member's {@code name[key]})
+   * @return a builder holding exactly the values this config was built from, under another name
+   */
+  public Builder toBuilder(String otherName) {
+    return builder(otherName).putAll(values);
   }
 
   /** @return the name */

@@ -41,6 +41,32 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     return name;
   }
 
+  /**
+   * @param kind a kind
+   * @param name an instance name
+   * @return an empty builder of that kind
+   */
+  public static ConfigBuilder<?> forKind(Kind kind, String name) {
+    switch (kind) {
+      case RETRY:
+        return RetryConfig.builder(name);
+      case CIRCUITBREAKER:
+        return CircuitBreakerConfig.builder(name);
+      case RATELIMIT:
+        return RateLimitConfig.builder(name);
+      case BULKHEAD:
+        return BulkheadConfig.builder(name);
+      case TIMEOUT:
+        return TimeoutConfig.builder(name);
+      case FALLBACK:
+        return FallbackConfig.builder(name);
+      case RETRYBUDGET:
+        return RetryBudgetConfig.builder(name);
+      default:
+        throw new IllegalArgumentException("unknown kind " + kind);
+    }
+  }
+
   /** @return the kind of instance this builds */
   public final Kind kind() {
     return kind;
@@ -127,6 +153,11 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
   @SuppressWarnings("unchecked")
   final B self() {
     return (B) this;
+  }
+
+  final B putAll(Map<String, Object> checkedValues) {
+    values.putAll(checkedValues);
+    return self();
   }
 
   final B put(String attribute, Object value) {

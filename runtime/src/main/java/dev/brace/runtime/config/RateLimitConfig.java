@@ -7,6 +7,7 @@ import java.util.function.BiConsumer;
 
 /** The settings of one rate limiter: the attributes of {@link RateLimit}, checked. Immutable. */
 public final class RateLimitConfig {
+  private final java.util.Map<String, Object> values;
   private final String name;
   private final int permits;
   private final Duration per;
@@ -16,6 +17,7 @@ public final class RateLimitConfig {
   private final int maxKeys;
 
   private RateLimitConfig(Builder builder) {
+    this.values = java.util.Map.copyOf(builder.explicitValues());
     this.name = builder.name();
     if (!builder.explicitValues().containsKey("permits")) {
       throw builder.invalid("permits", null, "an integer ≥ 1 (permits has no default)");
@@ -35,6 +37,14 @@ public final class RateLimitConfig {
    */
   public static Builder builder(String name) {
     return new Builder(name);
+  }
+
+  /**
+   * @param otherName the name of the copy (a keyed member's {@code name[key]})
+   * @return a builder holding exactly the values this config was built from, under another name
+   */
+  public Builder toBuilder(String otherName) {
+    return builder(otherName).putAll(values);
   }
 
   /** @return the name */

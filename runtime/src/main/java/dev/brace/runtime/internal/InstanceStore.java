@@ -90,7 +90,7 @@ public final class InstanceStore {
   public CallGuard guard(CallDefinition definition) {
     Objects.requireNonNull(definition, "definition");
     if (!layers.globallyEnabled()) {
-      return new CallGuard(definition.callName(), null, null, null, null, null, null);
+      return new CallGuard(definition.callName(), null, null, null, null, null, null, scheduler);
     }
     RetryPolicy retry = null;
     if (enabled(Kind.RETRY, definition.retry())) {

@@ -138,8 +138,8 @@ class ConfigLayersTest {
       throw new IOException("down");
     };
 
-    for (Map<String, String> environment : new Map[] {
-        Map.of("BRACE_RETRY_C_M_ENABLED", "false"), Map.of("BRACE_ENABLED", "FALSE")}) {
+    for (Map<String, String> environment : java.util.List.of(
+        Map.of("BRACE_RETRY_C_M_ENABLED", "false"), Map.of("BRACE_ENABLED", "FALSE"))) {
       calls.set(0);
       CallGuard guard = Registry.builder().timeSource(new ManualTimeSource()).environment(environment)
           .systemProperties(Map.of()).build().guard(definition);

@@ -4,8 +4,8 @@ import dev.brace.runtime.config.RateLimitConfig;
 import java.time.Duration;
 
 /** Configs for the limiter tests, named "rl". */
-final class RateLimiters {
-  private RateLimiters() {}
+final class RateLimitConfigs {
+  private RateLimitConfigs() {}
 
   static RateLimitConfig config(int permits, Duration per, int burst, Duration maxWait) {
     return RateLimitConfig.builder("rl")
