@@ -94,6 +94,7 @@ public final class BraceProcessor extends AbstractProcessor {
       reporter.print(report);
       if (model.isPresent()) {
         new WrapperWriter(processingEnv.getTypeUtils()).write(model.get()).writeTo(processingEnv.getFiler());
+        new ManifestWriter(processingEnv.getFiler(), processingEnv.getElementUtils()).write(model.get());
       }
     } catch (IOException | RuntimeException | LinkageError bug) {
       reporter.print(report);
