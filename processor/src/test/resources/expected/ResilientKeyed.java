@@ -39,12 +39,14 @@ public final class ResilientKeyed implements Keyed {
   @Override
   public String call(Keyed.Request request, String tenant, int port) {
     CallGuard guard = this.callGuard;
+    String breakerKey = request == null ? Keys.part(null, "request", "Keyed.call") : Keys.part(request.host(), "request.host", "Keyed.call");
+    String limiterKey = "zone:" + (request == null ? Keys.part(null, "request", "Keyed.call") : request.inner() == null ? Keys.part(null, "request.inner", "Keyed.call") : Keys.part(request.inner().getZone(), "request.inner.zone", "Keyed.call")) + "/" + Keys.part(tenant, "tenant", "Keyed.call") + ":" + Keys.part(port, "port", "Keyed.call");
     long started = guard.begin();
     RetryRun run = null;
     try {
       for (int attempt = 1; ; attempt++) {
         try {
-          Object permit = guard.admit(request == null ? Keys.part(null, "request", "Keyed.call") : Keys.part(request.host(), "request.host", "Keyed.call"), "zone:" + (request == null ? Keys.part(null, "request", "Keyed.call") : request.inner() == null ? Keys.part(null, "request.inner", "Keyed.call") : Keys.part(request.inner().getZone(), "request.inner.zone", "Keyed.call")) + "/" + Keys.part(tenant, "tenant", "Keyed.call") + ":" + Keys.part(port, "port", "Keyed.call"));
+          Object permit = guard.admit(breakerKey, limiterKey);
           String result;
           try {
             result = this.delegate.call(request, tenant, port);

@@ -58,12 +58,14 @@ public final class ResilientRecsClient implements RecsClient {
   @Override
   public List<String> recommendations(String userId) throws IOException {
     CallGuard guard = this.recommendationsGuard;
+    String breakerKey = null;
+    String limiterKey = "user:" + Keys.part(userId, "userId", "RecsClient.recommendations");
     long started = guard.begin();
     RetryRun run = null;
     try {
       for (int attempt = 1; ; attempt++) {
         try {
-          Object permit = guard.admit(null, "user:" + Keys.part(userId, "userId", "RecsClient.recommendations"));
+          Object permit = guard.admit(breakerKey, limiterKey);
           List<String> result;
           try {
             result = guard.timed(() -> this.delegate.recommendations(userId));

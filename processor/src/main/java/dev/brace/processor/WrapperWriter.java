@@ -217,13 +217,25 @@ final class WrapperWriter {
     }
 
     CodeBlock.Builder code = CodeBlock.builder()
-        .addStatement("$T $N = this.$N", CALL_GUARD, guard, guardField)
-        .addStatement("long $N = $N.begin()", started, guard)
+        .addStatement("$T $N = this.$N", CALL_GUARD, guard, guardField);
+    // Keys are computed once, before any pattern: a null part is the caller's mistake, reported
+    // at once, never retried, never answered by a fallback, never recorded by a breaker.
+    CodeBlock admitArguments = CodeBlock.of("");
+    if (method.breakerKey().isPresent() || method.limiterKey().isPresent()) {
+      String breakerKey = names.newName("breakerKey");
+      String limiterKey = names.newName("limiterKey");
+      code.addStatement("$T $N = $L", String.class, breakerKey,
+              method.breakerKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null")))
+          .addStatement("$T $N = $L", String.class, limiterKey,
+              method.limiterKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null")));
+      admitArguments = CodeBlock.of("$N, $N", breakerKey, limiterKey);
+    }
+    code.addStatement("long $N = $N.begin()", started, guard)
         .addStatement("$T $N = null", RETRY_RUN, run)
         .beginControlFlow("try")
         .beginControlFlow("for (int $N = 1; ; $N++)", attempt, attempt)
         .beginControlFlow("try")
-        .addStatement("$T $N = $N.admit($L)", Object.class, permit, guard, admitArguments(method));
+        .addStatement("$T $N = $N.admit($L)", Object.class, permit, guard, admitArguments);
     if (!isVoid) {
       code.addStatement("$T $N", TypeName.get(type.getReturnType()), result);
     }
