@@ -42,6 +42,11 @@ import java.util.Objects;
  * Happy path cost: no allocation unless a timeout is configured.
  */
 public final class CallGuard {
+  /** An attempt that reached the dependency returned; for listeners only. */
+  static final String CALL_SUCCEEDED = "call.succeeded";
+  /** An attempt that reached the dependency threw; for listeners only. */
+  static final String CALL_FAILED = "call.failed";
+
   private final String callName;
   private final RetryPolicy retry;
   private final CircuitBreakers breakers;
@@ -49,8 +54,10 @@ public final class CallGuard {
   private final SemaphoreBulkhead bulkhead;
   private final TimeoutPolicy timeout;
   private final FallbackPolicy fallback;
+  private final EventBus events;
 
   CallGuard(
+      EventBus events,
       String callName,
       RetryPolicy retry,
       CircuitBreakers breakers,
@@ -58,6 +65,7 @@ public final class CallGuard {
       SemaphoreBulkhead bulkhead,
       TimeoutPolicy timeout,
       FallbackPolicy fallback) {
+    this.events = Objects.requireNonNull(events, "events");
     this.callName = Objects.requireNonNull(callName, "callName");
     this.retry = retry;
     this.breakers = breakers;
@@ -159,6 +167,9 @@ public final class CallGuard {
     } finally {
       releaseBulkhead();
     }
+    if (events.enabled(CALL_FAILED)) {
+      reportOutcome(CALL_FAILED, permit, ExceptionFilter.unwrap(failure));
+    }
   }
 
   /**
@@ -173,6 +184,9 @@ public final class CallGuard {
       }
     } finally {
       releaseBulkhead();
+    }
+    if (events.enabled(CALL_SUCCEEDED)) {
+      reportOutcome(CALL_SUCCEEDED, permit, null);
     }
   }
 
@@ -191,6 +205,24 @@ public final class CallGuard {
     } finally {
       releaseBulkhead();
     }
+    if (events.enabled(CALL_SUCCEEDED)) {
+      reportOutcome(CALL_SUCCEEDED, permit, null);
+    }
+  }
+
+  /**
+   * Tells listeners (metrics) which instances an attempt that ran went through and how it ended.
+   * Listener-only: a line per call is not worth logging, and with no listener it is never built.
+   */
+  private void reportOutcome(String kind, Object permit, Throwable failure) {
+    events.emit(kind, callName,
+        "circuitbreaker", permit == null ? null : DefaultCircuitBreaker.ownerOf(permit).name(),
+        "ratelimit", limiters == null ? null : limiters.name(),
+        "bulkhead", bulkhead == null ? null : bulkhead.name(),
+        "timeout", timeout == null ? null : timeout.config().name(),
+        "retry", retry == null ? null : retry.config().name(),
+        "exception", failure == null ? null : failure.getClass().getName(),
+        "message", failure == null ? null : failure.getMessage());
   }
 
   private void releaseBulkhead() {
