@@ -24,7 +24,7 @@ class TokenBucketRateLimiterConcurrencyTest {
   void onAClockThatStandsStillExactlyBurstTokensAreAdmitted() throws Exception {
     TokenBucketRateLimiter limiter =
         new TokenBucketRateLimiter(
-            RateLimiters.config(100, Duration.ofSeconds(1), 250, Duration.ZERO),
+            LimiterConfigs.config(100, Duration.ofSeconds(1), 250, Duration.ZERO),
             new ManualTimeSource(),
             new EventBus(Clock.systemUTC()));
 
@@ -41,7 +41,7 @@ class TokenBucketRateLimiterConcurrencyTest {
     long start = System.nanoTime();
     TokenBucketRateLimiter limiter =
         new TokenBucketRateLimiter(
-            RateLimiters.config(permitsPerSecond, Duration.ofSeconds(1), burst, Duration.ZERO),
+            LimiterConfigs.config(permitsPerSecond, Duration.ofSeconds(1), burst, Duration.ZERO),
             TimeSource.system(),
             new EventBus(Clock.systemUTC()));
     long deadline = start + Duration.ofMillis(150).toNanos();

@@ -29,7 +29,7 @@ class TokenBucketRateLimiterTest {
 
   private TokenBucketRateLimiter limiter(int permits, Duration per, int burst, Duration maxWait) {
     return new TokenBucketRateLimiter(
-        RateLimiters.config(permits, per, burst, maxWait), clock, events.bus());
+        LimiterConfigs.config(permits, per, burst, maxWait), clock, events.bus());
   }
 
   /** 10 per second, burst 10: one token every 100 ms. */

@@ -3,9 +3,9 @@ package dev.brace.runtime.internal;
 import dev.brace.runtime.config.RateLimitConfig;
 import java.time.Duration;
 
-/** Configs for the limiter tests, named "rl". */
-final class RateLimiters {
-  private RateLimiters() {}
+/** Configs for the limiter tests, named "rl". (Not {@code RateLimiters}: that name is the runtime's own class, which a test class of the same name would hide.) */
+final class LimiterConfigs {
+  private LimiterConfigs() {}
 
   static RateLimitConfig config(int permits, Duration per, int burst, Duration maxWait) {
     return RateLimitConfig.builder("rl")
