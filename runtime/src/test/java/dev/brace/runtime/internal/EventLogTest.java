@@ -95,6 +95,26 @@ class EventLogTest {
   }
 
   @Test
+  void checkingADisabledKindAllocatesNothing() {
+    capture("dev.brace", Level.OFF);
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    boolean any = false;
+    for (int i = 0; i < 10_000; i++) {
+      any |= bus.enabled("circuit.rejected");
+    }
+    long before = threads.getCurrentThreadAllocatedBytes();
+    for (int i = 0; i < 100_000; i++) {
+      any |= bus.enabled("circuit.rejected") | bus.enabled("retry.attempt_failed") | bus.enabled("call.succeeded");
+    }
+    long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+    assertFalse(any);
+    // One object per check would be at least 4.8 MB; a few KB are one-off (compilation, class init).
+    assertTrue(allocated < 64 * 1024, "300,000 checks allocated " + allocated + " bytes");
+  }
+
+  @Test
   void listenerOnlyKindsAreNeverLogged() {
     ListAppender<ILoggingEvent> lines = capture("dev.brace", Level.DEBUG);
 
