@@ -1,6 +1,8 @@
 package dev.brace.runtime;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -19,12 +21,19 @@ public final class Event {
    * @param instance the name of the instance that emitted it
    * @param attributes the details, already redacted
    * @param timestamp when it happened (wall clock)
+   * @throws NullPointerException when an argument, or an attribute name or value, is null
    */
   public Event(String kind, String instance, Map<String, Object> attributes, Instant timestamp) {
     this.kind = Objects.requireNonNull(kind, "kind");
     this.instance = Objects.requireNonNull(instance, "instance");
-    this.attributes = Map.copyOf(Objects.requireNonNull(attributes, "attributes"));
+    // Kept in the order given, so a log line reads in the order the emitter chose.
+    this.attributes =
+        Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(attributes, "attributes")));
     this.timestamp = Objects.requireNonNull(timestamp, "timestamp");
+    this.attributes.forEach((key, value) -> {
+      Objects.requireNonNull(key, "attribute name");
+      Objects.requireNonNull(value, key);
+    });
   }
 
   /** @return the event's name, e.g. {@code "circuit.opened"} */

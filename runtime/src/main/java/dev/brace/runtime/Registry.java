@@ -115,11 +115,27 @@ public final class Registry {
   }
 
   /**
-   * @param listener receives every event of every instance; one that throws is logged and ignored
+   * @param listener receives every event of every instance (SPEC names: {@code retry.*},
+   *     {@code circuit.*}, …), attributes redacted; one that throws is logged and ignored
    * @return closing it unsubscribes
+   * @throws NullPointerException when {@code listener} is null
    */
   public AutoCloseable subscribe(Consumer<Event> listener) {
     return store.events().subscribe(listener);
+  }
+
+  /**
+   * Subscribes a metrics binder: besides every event {@link #subscribe} delivers, it receives
+   * {@code call.succeeded} and {@code call.failed} once per attempt that reached the dependency, and
+   * {@code instance.created} when a shared instance is created. While one is subscribed every call
+   * builds an event, so ordinary listeners should use {@link #subscribe}.
+   *
+   * @param listener receives every event; one that throws is logged and ignored
+   * @return closing it unsubscribes
+   * @throws NullPointerException when {@code listener} is null
+   */
+  public AutoCloseable subscribeForMetrics(Consumer<Event> listener) {
+    return store.events().subscribeForMetrics(listener);
   }
 
   /** @return the clock of every policy in this registry */

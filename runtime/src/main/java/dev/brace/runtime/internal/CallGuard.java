@@ -48,6 +48,11 @@ import java.util.function.Supplier;
  * rather than slept (see {@link AsyncDriver}).
  */
 public final class CallGuard {
+  /** An attempt that reached the dependency returned; for listeners only. */
+  static final String CALL_SUCCEEDED = "call.succeeded";
+  /** An attempt that reached the dependency threw; for listeners only. */
+  static final String CALL_FAILED = "call.failed";
+
   private final String callName;
   private final RetryPolicy retry;
   private final CircuitBreakers breakers;
@@ -56,8 +61,10 @@ public final class CallGuard {
   private final TimeoutPolicy timeout;
   private final FallbackPolicy fallback;
   private final Supplier<ScheduledExecutorService> scheduler;
+  private final EventBus events;
 
   CallGuard(
+      EventBus events,
       String callName,
       RetryPolicy retry,
       CircuitBreakers breakers,
@@ -66,6 +73,7 @@ public final class CallGuard {
       TimeoutPolicy timeout,
       FallbackPolicy fallback,
       Supplier<ScheduledExecutorService> scheduler) {
+    this.events = Objects.requireNonNull(events, "events");
     this.callName = Objects.requireNonNull(callName, "callName");
     this.retry = retry;
     this.breakers = breakers;
@@ -168,6 +176,9 @@ public final class CallGuard {
     } finally {
       releaseBulkhead();
     }
+    if (events.enabled(CALL_FAILED)) {
+      reportOutcome(CALL_FAILED, permit, ExceptionFilter.unwrap(failure));
+    }
   }
 
   /**
@@ -182,6 +193,9 @@ public final class CallGuard {
       }
     } finally {
       releaseBulkhead();
+    }
+    if (events.enabled(CALL_SUCCEEDED)) {
+      reportOutcome(CALL_SUCCEEDED, permit, null);
     }
   }
 
@@ -200,6 +214,24 @@ public final class CallGuard {
     } finally {
       releaseBulkhead();
     }
+    if (events.enabled(CALL_SUCCEEDED)) {
+      reportOutcome(CALL_SUCCEEDED, permit, null);
+    }
+  }
+
+  /**
+   * Tells listeners (metrics) which instances an attempt that ran went through and how it ended.
+   * Listener-only: a line per call is not worth logging, and with no listener it is never built.
+   */
+  private void reportOutcome(String kind, Object permit, Throwable failure) {
+    events.emit(kind, callName,
+        "circuitbreaker", permit == null ? null : DefaultCircuitBreaker.ownerOf(permit).name(),
+        "ratelimit", limiters == null ? null : limiters.name(),
+        "bulkhead", bulkhead == null ? null : bulkhead.name(),
+        "timeout", timeout == null ? null : timeout.config().name(),
+        "retry", retry == null ? null : retry.config().name(),
+        "exception", failure == null ? null : failure.getClass().getName(),
+        "message", failure == null ? null : failure.getMessage());
   }
 
   private void releaseBulkhead() {

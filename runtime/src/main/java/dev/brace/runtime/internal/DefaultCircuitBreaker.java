@@ -172,7 +172,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
   public void reset() {
     CircuitGeneration previous = state.getAndSet(newClosed());
     if (!(previous instanceof Closed)) {
-      emitClosed();
+      emitClosed(previous.kind());
     }
   }
 
@@ -203,7 +203,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
       return null;
     }
     if (events.enabled("circuit.half_open")) {
-      events.emit("circuit.half_open", name());
+      events.emit("circuit.half_open", name(), "from", CircuitState.OPEN.name(), "to", CircuitState.HALF_OPEN.name());
     }
     return probe;
   }
@@ -262,7 +262,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
     } else {
       int failures = closed.consecutiveFailures.incrementAndGet();
       if (failures >= config.failureThreshold() && open(closed)) {
-        emitOpenedByThreshold(failures, cause);
+        emitOpenedByThreshold(CircuitState.CLOSED, failures, cause);
       }
     }
   }
@@ -284,14 +284,14 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
     if (successes < config.successThreshold()) {
       state.compareAndSet(probe, new HalfOpen(this, successes, false));
     } else if (state.compareAndSet(probe, newClosed())) {
-      emitClosed();
+      emitClosed(CircuitState.HALF_OPEN);
     }
   }
 
   private void probeFailed(HalfOpen probe, Throwable cause) {
     if (open(probe)) {
       // One failed probe is enough, whatever the mode; reported the classic way (see SPEC §7).
-      emitOpenedByThreshold(1, cause);
+      emitOpenedByThreshold(CircuitState.HALF_OPEN, 1, cause);
     }
   }
 
@@ -320,15 +320,16 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
 
   // ---- events ----
 
-  private void emitOpenedByThreshold(int failures, Throwable cause) {
+  private void emitOpenedByThreshold(CircuitState from, int failures, Throwable cause) {
     if (events.enabled("circuit.opened")) {
-      emitOpened(cause, "failure_threshold", config.failureThreshold(), "failures", failures);
+      emitOpened(from, cause, "failure_threshold", config.failureThreshold(), "failures", failures);
     }
   }
 
   private void emitOpenedByRate(RateWindow window, double failureRate, long calls, Throwable cause) {
     if (events.enabled("circuit.opened")) {
       emitOpened(
+          CircuitState.CLOSED,
           cause,
           "failure_rate",
           failureRate,
@@ -345,21 +346,25 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
    * Emits {@code circuit.opened}: why it opened, then what every opening carries. Call only when
    * the event is enabled, so nothing is built for nobody.
    */
-  private void emitOpened(Throwable cause, Object... why) {
+  private void emitOpened(CircuitState from, Throwable cause, Object... why) {
     Throwable real = cause == null ? null : ExceptionFilter.unwrap(cause);
-    Object[] attributes = Arrays.copyOf(why, why.length + 6);
+    Object[] attributes = Arrays.copyOf(why, why.length + 10);
     attributes[why.length] = "exception";
     attributes[why.length + 1] = real == null ? null : real.getClass().getName();
     attributes[why.length + 2] = "message";
     attributes[why.length + 3] = real == null ? null : real.getMessage();
     attributes[why.length + 4] = "retry_after_ms";
     attributes[why.length + 5] = config.resetTimeout().toMillis();
+    attributes[why.length + 6] = "from";
+    attributes[why.length + 7] = from.name();
+    attributes[why.length + 8] = "to";
+    attributes[why.length + 9] = CircuitState.OPEN.name();
     events.emit("circuit.opened", name(), attributes);
   }
 
-  private void emitClosed() {
+  private void emitClosed(CircuitState from) {
     if (events.enabled("circuit.closed")) {
-      events.emit("circuit.closed", name());
+      events.emit("circuit.closed", name(), "from", from.name(), "to", CircuitState.CLOSED.name());
     }
   }
 }

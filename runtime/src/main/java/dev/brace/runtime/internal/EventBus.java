@@ -7,17 +7,27 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one boundary every event passes: it fans out to SLF4J and to subscribed listeners. Callers
- * check {@link #enabled(String)} first, so with nothing listening an event costs one volatile
- * read and a log-level check, and nothing is allocated.
+ * The one boundary every event passes. It redacts every attribute (see {@link Redactor}) and then
+ * fans out to the SLF4J loggers {@code dev.brace.<pattern>} ({@link EventLog}), to the current
+ * OpenTelemetry span when the API is present ({@link SpanEvents}), and to subscribed listeners.
+ * Because redaction happens here, no emitting policy can leak a secret by forgetting it.
+ *
+ * <p>Callers check {@link #enabled(String)} first. With no listener, the event's logger off and
+ * no recording span, that is false, and the check reads one volatile field, tests a log level and
+ * looks at the current span: nothing is allocated.
+ *
+ * <p>Kinds starting {@code call.} or {@code instance.} go only to listeners subscribed with
+ * {@link #subscribeForMetrics}: they fire once per attempt or per created instance, which no log,
+ * trace or ordinary listener wants, and only a metrics binder pays for them.
  */
 public final class EventBus {
 
   private final CopyOnWriteArrayList<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
+  /** Receive the listener-only kinds too. */
+  private final CopyOnWriteArrayList<Consumer<Event>> metricListeners = new CopyOnWriteArrayList<>();
   private final Clock wallClock;
 
   /** @param wallClock the clock for event timestamps */
@@ -30,9 +40,22 @@ public final class EventBus {
    * @return closing it unsubscribes
    */
   public AutoCloseable subscribe(Consumer<Event> listener) {
+    return add(listeners, listener);
+  }
+
+  /**
+   * @param listener receives every event and also {@code call.succeeded}, {@code call.failed} and
+   *     {@code instance.created}; a listener that throws is logged and ignored
+   * @return closing it unsubscribes
+   */
+  public AutoCloseable subscribeForMetrics(Consumer<Event> listener) {
+    return add(metricListeners, listener);
+  }
+
+  private static AutoCloseable add(CopyOnWriteArrayList<Consumer<Event>> list, Consumer<Event> listener) {
     Objects.requireNonNull(listener, "listener");
-    listeners.add(listener);
-    return () -> listeners.remove(listener);
+    list.add(listener);
+    return () -> list.remove(listener);
   }
 
   /**
@@ -40,7 +63,11 @@ public final class EventBus {
    * @return whether anyone would see an event of this kind
    */
   public boolean enabled(String kind) {
-    return !listeners.isEmpty() || logger(kind).isInfoEnabled();
+    if (!metricListeners.isEmpty()) {
+      return true;
+    }
+    return EventLog.level(kind) != null
+        && (!listeners.isEmpty() || EventLog.enabled(kind) || SpanEvents.recording());
   }
 
   /**
@@ -48,71 +75,42 @@ public final class EventBus {
    *
    * @param kind the event's name, e.g. {@code "circuit.opened"}
    * @param instance the emitting instance's name
-   * @param keysAndValues alternating attribute names and values; null values are left out
+   * @param keysAndValues alternating attribute names and values; null values are left out, every
+   *     value that is not a number or a boolean is redacted as text
    */
   public void emit(String kind, String instance, Object... keysAndValues) {
     Map<String, Object> attributes = new LinkedHashMap<>();
     for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
       Object value = keysAndValues[i + 1];
       if (value != null) {
-        attributes.put((String) keysAndValues[i], value);
+        attributes.put((String) keysAndValues[i], redacted(value));
       }
     }
-    Event event = new Event(kind, instance, attributes, wallClock.instant());
-    log(event);
-    for (Consumer<Event> listener : listeners) {
+    Event event = new Event(kind, Redactor.redact(instance), attributes, wallClock.instant());
+    if (EventLog.level(kind) != null) {
+      EventLog.write(event);
+      SpanEvents.add(event);
+      deliver(listeners, event);
+    }
+    deliver(metricListeners, event);
+  }
+
+  private static void deliver(CopyOnWriteArrayList<Consumer<Event>> list, Event event) {
+    for (Consumer<Event> listener : list) {
       try {
         listener.accept(event);
       } catch (RuntimeException listenerFailure) {
         LoggerFactory.getLogger(EventBus.class)
-            .warn("event listener {} threw on {}; ignored", listener, kind, listenerFailure);
+            .warn("event listener {} threw on {}; ignored", listener, event.kind(), listenerFailure);
       }
     }
   }
 
-  /** State changes are worth a WARN/INFO line; per-call refusals only DEBUG, so a storm cannot flood the logs. */
-  private static void log(Event event) {
-    Logger logger = logger(event.kind());
-    String kind = event.kind();
-    if (kind.equals("circuit.opened") || kind.equals("retry.budget_exhausted")) {
-      logger.warn("{} {} {}", kind, event.instance(), event.attributes());
-    } else if (kind.startsWith("circuit.")
-        && !kind.equals("circuit.rejected")
-        || kind.equals("retry.exhausted")
-        || kind.equals("timeout.exceeded")
-        || kind.equals("fallback.used")) {
-      logger.info("{} {} {}", kind, event.instance(), event.attributes());
-    } else {
-      logger.debug("{} {} {}", kind, event.instance(), event.attributes());
+  /** Numbers and booleans cannot hold a secret and keep their type; anything else becomes redacted text. */
+  private static Object redacted(Object value) {
+    if (value instanceof Number || value instanceof Boolean) {
+      return value;
     }
+    return Redactor.redact(value.toString());
   }
-
-  private static Logger logger(String kind) {
-    int dot = kind.indexOf('.');
-    String prefix = dot < 0 ? kind : kind.substring(0, dot);
-    switch (prefix) {
-      case "retry":
-        return RETRY;
-      case "circuit":
-        return CIRCUIT;
-      case "ratelimit":
-        return RATELIMIT;
-      case "bulkhead":
-        return BULKHEAD;
-      case "timeout":
-        return TIMEOUT;
-      case "fallback":
-        return FALLBACK;
-      default:
-        return OTHER;
-    }
-  }
-
-  private static final Logger RETRY = LoggerFactory.getLogger("dev.brace.retry");
-  private static final Logger CIRCUIT = LoggerFactory.getLogger("dev.brace.circuitbreaker");
-  private static final Logger RATELIMIT = LoggerFactory.getLogger("dev.brace.ratelimit");
-  private static final Logger BULKHEAD = LoggerFactory.getLogger("dev.brace.bulkhead");
-  private static final Logger TIMEOUT = LoggerFactory.getLogger("dev.brace.timeout");
-  private static final Logger FALLBACK = LoggerFactory.getLogger("dev.brace.fallback");
-  private static final Logger OTHER = LoggerFactory.getLogger("dev.brace");
 }

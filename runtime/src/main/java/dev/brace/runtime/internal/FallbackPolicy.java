@@ -6,11 +6,13 @@ import java.util.Objects;
 /** Decides whether a call's fallback answers a failure: it matches {@code on}/{@code ignore} and is not an {@link Error}. */
 public final class FallbackPolicy {
   private final FallbackConfig config;
+  private final String callName;
   private final ExceptionFilter filter;
   private final EventBus events;
 
-  FallbackPolicy(FallbackConfig config, EventBus events) {
+  FallbackPolicy(FallbackConfig config, String callName, EventBus events) {
     this.config = Objects.requireNonNull(config, "config");
+    this.callName = Objects.requireNonNull(callName, "callName");
     this.events = Objects.requireNonNull(events, "events");
     this.filter = new ExceptionFilter(config.on(), config.ignore());
   }
@@ -26,7 +28,7 @@ public final class FallbackPolicy {
       return false;
     }
     if (events.enabled("fallback.used")) {
-      events.emit("fallback.used", config.name(),
+      events.emit("fallback.used", config.name(), "call", callName,
           "exception", cause.getClass().getName(), "message", cause.getMessage());
     }
     return true;

@@ -90,20 +90,21 @@ public final class InstanceStore {
   public CallGuard guard(CallDefinition definition) {
     Objects.requireNonNull(definition, "definition");
     if (!layers.globallyEnabled()) {
-      return new CallGuard(definition.callName(), null, null, null, null, null, null, scheduler);
+      return new CallGuard(events, definition.callName(), null, null, null, null, null, null, scheduler);
     }
     RetryPolicy retry = null;
     if (enabled(Kind.RETRY, definition.retry())) {
       RetryConfig config = layers.resolve(Kind.RETRY, definition.retry(), RetryConfig.builder(definition.retry().name())).build();
       remember(Kind.RETRY, config.name());
       boolean budgeted = !config.budget().isEmpty() && layers.enabled(Kind.RETRYBUDGET, config.budget());
-      retry = new RetryPolicy(config, time, events, budgeted ? budget(config.budget()) : null);
+      retry = new RetryPolicy(config, definition.callName(), time, events, budgeted ? budget(config.budget()) : null);
     }
     CircuitBreakers breaker = null;
     if (enabled(Kind.CIRCUITBREAKER, definition.circuitBreaker())) {
       CircuitBreakerConfig.Builder layer = definition.circuitBreaker();
       breaker = breakers.computeIfAbsent(layer.name(), name -> {
         CircuitBreakerConfig config = layers.resolve(Kind.CIRCUITBREAKER, layer, CircuitBreakerConfig.builder(name)).build();
+        created(Kind.CIRCUITBREAKER, name, !config.key().isEmpty());
         return config.key().isEmpty()
             ? CircuitBreakers.single(new DefaultCircuitBreaker(config, time, events))
             : CircuitBreakers.keyed(config, time, events);
@@ -115,6 +116,7 @@ public final class InstanceStore {
       RateLimitConfig.Builder layer = definition.rateLimit();
       limiter = limiters.computeIfAbsent(layer.name(), name -> {
         RateLimitConfig config = layers.resolve(Kind.RATELIMIT, layer, RateLimitConfig.builder(name)).build();
+        created(Kind.RATELIMIT, name, !config.key().isEmpty());
         return config.key().isEmpty()
             ? RateLimiters.single(new TokenBucketRateLimiter(config, time, events))
             : RateLimiters.keyed(config, time, events);
@@ -124,23 +126,25 @@ public final class InstanceStore {
     SemaphoreBulkhead bulkhead = null;
     if (enabled(Kind.BULKHEAD, definition.bulkhead())) {
       BulkheadConfig.Builder layer = definition.bulkhead();
-      bulkhead = bulkheads.computeIfAbsent(layer.name(), name -> new SemaphoreBulkhead(
-          layers.resolve(Kind.BULKHEAD, layer, BulkheadConfig.builder(name)).build(), time, events));
+      bulkhead = bulkheads.computeIfAbsent(layer.name(), name -> {
+        created(Kind.BULKHEAD, name, false);
+        return new SemaphoreBulkhead(layers.resolve(Kind.BULKHEAD, layer, BulkheadConfig.builder(name)).build(), time, events);
+      });
       checkSameSettings(Kind.BULKHEAD, layer);
     }
     TimeoutPolicy timeout = null;
     if (enabled(Kind.TIMEOUT, definition.timeout())) {
       TimeoutConfig config = layers.resolve(Kind.TIMEOUT, definition.timeout(), TimeoutConfig.builder(definition.timeout().name())).build();
       remember(Kind.TIMEOUT, config.name());
-      timeout = new TimeoutPolicy(config, scheduler.get(), abandonedWorkers, events);
+      timeout = new TimeoutPolicy(config, definition.callName(), scheduler.get(), abandonedWorkers, events);
     }
     FallbackPolicy fallback = null;
     if (enabled(Kind.FALLBACK, definition.fallback())) {
       FallbackConfig config = layers.resolve(Kind.FALLBACK, definition.fallback(), FallbackConfig.builder(definition.fallback().name())).build();
       remember(Kind.FALLBACK, config.name());
-      fallback = new FallbackPolicy(config, events);
+      fallback = new FallbackPolicy(config, definition.callName(), events);
     }
-    return new CallGuard(definition.callName(), retry, breaker, limiter, bulkhead, timeout, fallback, scheduler);
+    return new CallGuard(events, definition.callName(), retry, breaker, limiter, bulkhead, timeout, fallback, scheduler);
   }
 
   /** A pattern takes part when the call declares it and configuration has not switched it off. */
@@ -159,6 +163,7 @@ public final class InstanceStore {
   public RetryBudget budget(String name) {
     return budgets.computeIfAbsent(name, n -> {
       remember(Kind.RETRYBUDGET, n);
+      created(Kind.RETRYBUDGET, n, false);
       return layers.retryBudget(n, time);
     });
   }
@@ -201,6 +206,16 @@ public final class InstanceStore {
       return ((Class<?>) value).getName();
     }
     return String.valueOf(value);
+  }
+
+  /**
+   * Tells listeners (metrics, to register gauges) that a shared instance now exists; a keyed
+   * family's members come and go with their keys, so it is reported once, as the family.
+   */
+  private void created(Kind kind, String name, boolean keyed) {
+    if (events.enabled("instance.created")) {
+      events.emit("instance.created", name, "kind", kind.key(), "keyed", keyed);
+    }
   }
 
   private void remember(Kind kind, String name) {

@@ -56,6 +56,10 @@ final class KeyedInstances<T> {
         .forEach(entries::remove);
   }
 
+  String name() {
+    return name;
+  }
+
   int size() {
     return entries.size();
   }

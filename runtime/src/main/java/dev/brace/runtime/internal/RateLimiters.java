@@ -34,6 +34,11 @@ final class RateLimiters {
     return single != null ? single : keyed.get(key);
   }
 
+  /** @return the limiter's name; a keyed family's name without a key */
+  String name() {
+    return single != null ? single.name() : keyed.name();
+  }
+
   boolean isKeyed() {
     return keyed != null;
   }

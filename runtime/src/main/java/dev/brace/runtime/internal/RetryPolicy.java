@@ -25,6 +25,8 @@ public final class RetryPolicy {
   static final long STOP = -1;
 
   private final RetryConfig config;
+  /** The call this retry belongs to, for events; its name may differ when configured apart. */
+  private final String callName;
   private final TimeSource time;
   private final EventBus events;
   private final RetryBudget budget;
@@ -34,8 +36,9 @@ public final class RetryPolicy {
   private final long maxDurationNanos;
   private final long maxRetryAfterNanos;
 
-  RetryPolicy(RetryConfig config, TimeSource time, EventBus events, RetryBudget budget) {
+  RetryPolicy(RetryConfig config, String callName, TimeSource time, EventBus events, RetryBudget budget) {
     this.config = Objects.requireNonNull(config, "config");
+    this.callName = Objects.requireNonNull(callName, "callName");
     this.time = Objects.requireNonNull(time, "time");
     this.events = Objects.requireNonNull(events, "events");
     this.budget = budget;
@@ -124,8 +127,9 @@ public final class RetryPolicy {
       return STOP;
     }
     long delay = attempt < config.maxAttempts() ? backoff(run, attempt, failure) : STOP;
-    emitAttemptFailed(attempt, delay, failure);
+    // Decided before reporting, so the attempt's event tells whether a retry follows.
     String stopReason = stopReason(attempt, started, delay);
+    emitAttemptFailed(attempt, stopReason == null ? delay : STOP, failure);
     if (stopReason != null) {
       run.attachEarlierFailuresTo(failure);
       emitStopped(stopReason, attempt, failure);
@@ -137,11 +141,11 @@ public final class RetryPolicy {
   /** As {@link #decide} for a result the predicate asks to retry; the result is then returned. */
   long decideOnResult(RetryRun run, int attempt, long started) {
     long delay = attempt < config.maxAttempts() ? backoff(run, attempt, null) : STOP;
-    if (events.enabled("retry.attempt_failed")) {
-      events.emit("retry.attempt_failed", config.name(), "attempt", attempt, "result", "retried by onResult",
-          "delay_ms", delay == STOP ? null : TimeUnit.NANOSECONDS.toMillis(delay));
-    }
     String stopReason = stopReason(attempt, started, delay);
+    if (events.enabled("retry.attempt_failed")) {
+      events.emit("retry.attempt_failed", config.name(), "call", callName, "attempt", attempt,
+          "result", "retried by onResult", "delay_ms", stopReason != null ? null : TimeUnit.NANOSECONDS.toMillis(delay));
+    }
     if (stopReason != null) {
       emitStopped(stopReason, attempt, null);
       return STOP;
@@ -167,17 +171,18 @@ public final class RetryPolicy {
     String kind = reason.equals("budget") ? "retry.budget_exhausted" : "retry.exhausted";
     if (events.enabled(kind)) {
       Throwable cause = failure == null ? null : ExceptionFilter.unwrap(failure);
-      events.emit(kind, config.name(), "attempts", attempt, "reason", reason,
+      events.emit(kind, config.name(), "call", callName, "attempts", attempt, "reason", reason,
           "budget", budget == null ? null : budget.name(),
           "exception", cause == null ? null : cause.getClass().getName(),
           "message", cause == null ? null : cause.getMessage());
     }
   }
 
+  /** {@code delay} is the wait before the next attempt, or {@link #STOP} when none follows. */
   private void emitAttemptFailed(int attempt, long delay, Throwable failure) {
     if (events.enabled("retry.attempt_failed")) {
       Throwable cause = ExceptionFilter.unwrap(failure);
-      events.emit("retry.attempt_failed", config.name(), "attempt", attempt,
+      events.emit("retry.attempt_failed", config.name(), "call", callName, "attempt", attempt,
           "delay_ms", delay == STOP ? null : TimeUnit.NANOSECONDS.toMillis(delay),
           "exception", cause.getClass().getName(), "message", cause.getMessage());
     }

@@ -21,14 +21,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class TimeoutPolicy {
   private final TimeoutConfig config;
+  private final String callName;
   private final ScheduledExecutorService scheduler;
   private final ThreadFactory workers;
   private final EventBus events;
   private final long nanos;
 
   TimeoutPolicy(
-      TimeoutConfig config, ScheduledExecutorService scheduler, ThreadFactory workers, EventBus events) {
+      TimeoutConfig config,
+      String callName,
+      ScheduledExecutorService scheduler,
+      ThreadFactory workers,
+      EventBus events) {
     this.config = Objects.requireNonNull(config, "config");
+    this.callName = Objects.requireNonNull(callName, "callName");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.workers = Objects.requireNonNull(workers, "workers");
     this.events = Objects.requireNonNull(events, "events");
@@ -133,7 +139,7 @@ public final class TimeoutPolicy {
 
   private void emitExceeded() {
     if (events.enabled("timeout.exceeded")) {
-      events.emit("timeout.exceeded", config.name(), "timeout_ms", config.duration().toMillis(),
+      events.emit("timeout.exceeded", config.name(), "call", callName, "timeout_ms", config.duration().toMillis(),
           "mode", config.mode().name());
     }
   }

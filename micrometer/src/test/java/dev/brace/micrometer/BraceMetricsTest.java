@@ -1,0 +1,133 @@
+package dev.brace.micrometer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brace.Retry;
+import dev.brace.runtime.ManualTimeSource;
+import dev.brace.runtime.Registry;
+import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.internal.CallDefinition;
+import dev.brace.runtime.internal.CallGuard;
+import dev.brace.runtime.internal.SyncDriver;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** A scripted scenario on manual time, then every meter read. */
+class BraceMetricsTest {
+  private final ManualTimeSource clock = new ManualTimeSource();
+  private final Registry brace = Registry.builder().timeSource(clock).build();
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+  private CallGuard guard(CallDefinition.Builder definition) {
+    return brace.guard(definition.build());
+  }
+
+  private static Object succeed(CallGuard guard) throws Throwable {
+    return SyncDriver.call(guard, () -> "ok", null);
+  }
+
+  private static void fail(CallGuard guard) {
+    assertThrows(Throwable.class, () -> SyncDriver.call(guard, () -> {
+      throw new IOException("down");
+    }, null));
+  }
+
+  private double calls(String kind, String name, String outcome) {
+    Counter counter = meters.find("brace.calls").tags("kind", kind, "name", name, "outcome", outcome).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  private double gauge(String meterName, String name) {
+    Gauge gauge = meters.find(meterName).tag("name", name).gauge();
+    assertTrue(gauge != null, meterName + " for " + name);
+    return gauge.value();
+  }
+
+  @Test
+  void countsOutcomesAndReadsStateOfEveryInstance() throws Throwable {
+    // Created before binding: found through registry.names().
+    CallGuard backend = guard(CallDefinition.builder("Client.get")
+        .circuitBreaker(CircuitBreakerConfig.builder("backend").failureThreshold(2).resetTimeout("10s"))
+        .bulkhead(BulkheadConfig.builder("pool").maxConcurrent(2)));
+    AutoCloseable binding = BraceMetrics.bind(brace, meters);
+    // Created after binding: found through its creation.
+    CallGuard quota = guard(CallDefinition.builder("Client.list")
+        .rateLimit(RateLimitConfig.builder("quota").permits(1).per("1s").burst(1)));
+    CallGuard slow = guard(CallDefinition.builder("Client.slow")
+        .retry(RetryConfig.builder("Client.slow").maxAttempts(2).delay("100ms").jitter(Retry.Jitter.NONE))
+        .timeout(TimeoutConfig.builder("Client.slow").duration("1s"))
+        .fallback(FallbackConfig.builder("Client.slow")));
+
+    succeed(backend);
+    fail(backend);
+    fail(backend);
+    assertEquals(1, gauge("brace.circuitbreaker.state", "backend"), "open");
+    fail(backend);
+    Object heldByAnother = guard(CallDefinition.builder("Client.put").bulkhead(BulkheadConfig.builder("pool"))).admit();
+    assertEquals(1, gauge("brace.bulkhead.in_flight", "pool"));
+
+    assertEquals(1, calls("circuitbreaker", "backend", "success"));
+    assertEquals(2, calls("circuitbreaker", "backend", "failure"));
+    assertEquals(1, calls("circuitbreaker", "backend", "rejected"));
+    assertEquals(1, calls("bulkhead", "pool", "success"));
+    assertEquals(2, calls("bulkhead", "pool", "failure"));
+
+    clock.advance(Duration.ofSeconds(10));
+    Object probe = backend.admit();
+    assertEquals(2, gauge("brace.circuitbreaker.state", "backend"), "half-open");
+    assertEquals(2, gauge("brace.bulkhead.in_flight", "pool"));
+    backend.attemptSucceeded(probe);
+    assertEquals(0, gauge("brace.circuitbreaker.state", "backend"), "closed");
+    guard(CallDefinition.builder("Client.put").bulkhead(BulkheadConfig.builder("pool"))).attemptSucceeded(heldByAnother);
+    assertEquals(0, gauge("brace.bulkhead.in_flight", "pool"));
+
+    assertEquals(1, gauge("brace.ratelimiter.available_permits", "quota"));
+    succeed(quota);
+    assertEquals(0, gauge("brace.ratelimiter.available_permits", "quota"));
+    assertThrows(Throwable.class, () -> succeed(quota));
+    assertEquals(1, calls("ratelimit", "quota", "success"));
+    assertEquals(1, calls("ratelimit", "quota", "rejected"));
+
+    Object answer = SyncDriver.call(slow, () -> {
+      clock.sleep(Duration.ofSeconds(5));
+      return "late";
+    }, failure -> "cached");
+    assertEquals("cached", answer);
+    assertEquals(2, meters.get("brace.timeouts").tag("name", "Client.slow").counter().count());
+    assertEquals(2, calls("timeout", "Client.slow", "failure"));
+    assertEquals(1, meters.get("brace.retry.attempts").tags("name", "Client.slow", "outcome", "retried").counter().count());
+    assertEquals(1, meters.get("brace.retry.attempts").tags("name", "Client.slow", "outcome", "exhausted").counter().count());
+    assertEquals(1, calls("fallback", "Client.slow", "fallback"));
+
+    binding.close();
+    assertNull(meters.find("brace.calls").meter(), "closing removes the meters");
+    assertNull(meters.find("brace.circuitbreaker.state").meter());
+    succeed(backend);
+    assertNull(meters.find("brace.calls").meter(), "and stops counting");
+  }
+
+  @Test
+  void aKeyedFamilyIsCountedUnderItsNameWithoutGauges() throws Throwable {
+    BraceMetrics.bind(brace, meters);
+    CallGuard tenants = guard(CallDefinition.builder("Client.get")
+        .circuitBreaker(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(5)));
+
+    tenants.attemptSucceeded(tenants.admit("acme", null));
+    tenants.attemptSucceeded(tenants.admit("globex", null));
+
+    assertEquals(2, calls("circuitbreaker", "tenant", "success"));
+    assertNull(meters.find("brace.circuitbreaker.state").meter());
+  }
+}
