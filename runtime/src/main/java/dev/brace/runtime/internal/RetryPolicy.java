@@ -123,6 +123,10 @@ public final class RetryPolicy {
    */
   long decide(RetryRun run, int attempt, long started, Throwable failure) {
     if (!eligible(failure)) {
+      // Still a failed attempt for the record (SPEC §7), unless it is an Error, which leaves at once.
+      if (!(ExceptionFilter.unwrap(failure) instanceof Error)) {
+        emitAttemptFailed(attempt, STOP, failure);
+      }
       run.attachEarlierFailuresTo(failure);
       return STOP;
     }

@@ -111,6 +111,18 @@ class SyncGuardTest {
   }
 
   @Test
+  void aFailureTheRetryDoesNotRetryIsStillReportedAsAFailedAttempt() {
+    CallGuard guard = guard(call().retry(retry().on(IOException.class)));
+
+    assertThrows(IllegalStateException.class, () -> SyncDriver.call(guard, () -> {
+      throw new IllegalStateException("not retried");
+    }, null));
+
+    assertEquals(List.of("retry.attempt_failed"), events.stream().map(Event::kind).toList());
+    assertFalse(events.get(0).attributes().containsKey("delay_ms"));
+  }
+
+  @Test
   void failuresOutsideOnOrInIgnoreAreNotRetried() {
     CallGuard guard = guard(call().retry(retry().on(IOException.class).ignore(java.io.FileNotFoundException.class)));
     AtomicInteger calls = new AtomicInteger();
