@@ -26,7 +26,7 @@ final class Clients {
   interface Ordered {
     @Timeout("1s")
     @Bulkhead(name = "ordered", maxConcurrent = 1)
-    @RateLimit(name = "ordered", permits = 100)
+    @RateLimit(name = "ordered", permits = 100, per = "1h")
     @CircuitBreaker(name = "ordered", failureThreshold = 1, resetTimeout = "10s")
     @Retry(maxAttempts = 3, delay = "10ms", jitter = Retry.Jitter.NONE)
     String call(int n) throws IOException;
@@ -80,7 +80,7 @@ final class Clients {
   }
 
   /** Retries results that are empty. */
-  final class IsEmpty implements Predicate<String> {
+  static final class IsEmpty implements Predicate<String> {
     @Override
     public boolean test(String value) {
       return value.isEmpty();

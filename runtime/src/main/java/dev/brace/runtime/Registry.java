@@ -11,7 +11,9 @@ import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.internal.CallDefinition;
 import dev.brace.runtime.internal.CallGuard;
+import dev.brace.runtime.internal.ConfigAudit;
 import dev.brace.runtime.internal.ConfigLayers;
+import dev.brace.runtime.internal.InstanceManifest;
 import dev.brace.runtime.internal.EventBus;
 import dev.brace.runtime.internal.InstanceStore;
 import dev.brace.runtime.internal.WorkerThreads;
@@ -22,6 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.List;
+import org.slf4j.LoggerFactory;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Consumer;
@@ -135,8 +139,42 @@ public final class Registry {
     private Clock wallClock = Clock.systemUTC();
     private final Map<Kind, Map<String, ConfigBuilder<?>>> programmatic = new EnumMap<>(Kind.class);
     private final Map<String, RetryBudgetConfig.Builder> budgets = new HashMap<>();
+    private Map<String, String> environment = System.getenv();
+    private Map<String, String> systemProperties;
+    private boolean strictConfiguration;
 
     private Builder() {}
+
+    /**
+     * Makes a configuration key that addresses no known instance or property (a typo) an error
+     * when the registry is built, instead of a warning.
+     *
+     * @return this
+     */
+    public Builder strictConfiguration() {
+      this.strictConfiguration = true;
+      return this;
+    }
+
+    /**
+     * @param environment the variables to read {@code BRACE_...} settings from instead of the
+     *     process environment (tests use this)
+     * @return this
+     */
+    public Builder environment(Map<String, String> environment) {
+      this.environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
+      return this;
+    }
+
+    /**
+     * @param systemProperties the properties to read {@code brace.…} settings from instead of
+     *     {@link System#getProperties()} (tests use this)
+     * @return this
+     */
+    public Builder systemProperties(Map<String, String> systemProperties) {
+      this.systemProperties = Map.copyOf(Objects.requireNonNull(systemProperties, "systemProperties"));
+      return this;
+    }
 
     /**
      * @param timeSource the clock and sleep of every policy; a {@link ManualTimeSource} also
@@ -255,15 +293,50 @@ public final class Registry {
       }
       Map<Kind, Map<String, ConfigBuilder<?>>> layers = new EnumMap<>(Kind.class);
       programmatic.forEach((kind, byName) -> layers.put(kind, Map.copyOf(byName)));
+      Map<String, String> properties = systemProperties != null ? systemProperties : braceSystemProperties();
+      audit(environment, properties);
       InstanceStore store =
           new InstanceStore(
               timeSource,
               schedulerSupplier,
               WorkerThreads.forAbandonedAttempts(),
               new EventBus(wallClock),
-              new ConfigLayers(layers, Map.copyOf(budgets)));
+              new ConfigLayers(
+                  layers,
+                  Map.copyOf(budgets),
+                  environment,
+                  properties));
       return new Registry(store);
     }
+
+    /** Reports keys that configure nothing: one warning listing them all, or an error when strict. */
+    private void audit(Map<String, String> environment, Map<String, String> properties) {
+      Map<Kind, Set<String>> configured = new EnumMap<>(Kind.class);
+      programmatic.forEach((kind, byName) -> configured.put(kind, byName.keySet()));
+      configured.put(Kind.RETRYBUDGET, budgets.keySet());
+      ClassLoader loader = Thread.currentThread().getContextClassLoader();
+      InstanceManifest known = InstanceManifest.load(loader != null ? loader : Registry.class.getClassLoader());
+      List<String> problems = new ConfigAudit(known.plus(configured)).problems(environment, properties);
+      if (problems.isEmpty()) {
+        return;
+      }
+      String report = "Brace configuration keys that configure nothing:\n  " + String.join("\n  ", problems);
+      if (strictConfiguration) {
+        throw new ConfigurationException(report);
+      }
+      LoggerFactory.getLogger("dev.brace").warn(report);
+    }
+  }
+
+  /** A snapshot of the {@code brace.} system properties, taken when the registry is built. */
+  private static Map<String, String> braceSystemProperties() {
+    Map<String, String> brace = new HashMap<>();
+    System.getProperties().forEach((key, value) -> {
+      if (key instanceof String && ((String) key).startsWith("brace.") && value instanceof String) {
+        brace.put((String) key, (String) value);
+      }
+    });
+    return brace;
   }
 
   /** One daemon scheduler thread per registry, started only when a deadline or async wait needs it. */

@@ -2,6 +2,8 @@ package dev.brace.runtime.config;
 
 import dev.brace.Bulkhead;
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiConsumer;
 
 /** The settings of one bulkhead: the attributes of {@link Bulkhead}, checked. Immutable. */
 public final class BulkheadConfig {
@@ -40,6 +42,17 @@ public final class BulkheadConfig {
 
   /** Builds a {@link BulkheadConfig}; one checked setter per attribute of {@link Bulkhead}. */
   public static final class Builder extends ConfigBuilder<Builder> {
+    private static final Map<String, BiConsumer<Builder, String>> TEXT_SETTERS =
+        new TextSetters<Builder>()
+            .add("maxConcurrent", (b, t) -> b.maxConcurrent(b.integer("maxConcurrent", t)))
+            .add("maxWait", Builder::maxWait)
+            .build();
+
+    @Override
+    Map<String, BiConsumer<Builder, String>> textSetters() {
+      return TEXT_SETTERS;
+    }
+
     Builder(String name) {
       super(Kind.BULKHEAD, name, Bulkhead.class);
     }

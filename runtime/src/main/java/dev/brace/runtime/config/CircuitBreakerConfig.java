@@ -2,6 +2,8 @@ package dev.brace.runtime.config;
 
 import dev.brace.CircuitBreaker;
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -10,6 +12,7 @@ public final class CircuitBreakerConfig {
   /** More buckets than this buys no precision and costs memory per breaker. */
   public static final int MAX_WINDOW_BUCKETS = 1000;
 
+  private final java.util.Map<String, Object> values;
   private final String name;
   private final int failureThreshold;
   private final int successThreshold;
@@ -26,6 +29,7 @@ public final class CircuitBreakerConfig {
   private final int maxKeys;
 
   private CircuitBreakerConfig(Builder builder) {
+    this.values = java.util.Map.copyOf(builder.explicitValues());
     this.name = builder.name();
     this.failureThreshold = builder.get("failureThreshold");
     this.successThreshold = builder.get("successThreshold");
@@ -52,6 +56,14 @@ public final class CircuitBreakerConfig {
    */
   public static Builder builder(String name) {
     return new Builder(name);
+  }
+
+  /**
+   * @param otherName the name of the copy (a keyed member's {@code name[key]})
+   * @return a builder holding exactly the values this config was built from, under another name
+   */
+  public Builder toBuilder(String otherName) {
+    return builder(otherName).putAll(values);
   }
 
   /** @return the name */
@@ -131,6 +143,24 @@ public final class CircuitBreakerConfig {
 
   /** Builds a {@link CircuitBreakerConfig}; one checked setter per attribute of {@link CircuitBreaker}. */
   public static final class Builder extends ConfigBuilder<Builder> {
+    private static final Map<String, BiConsumer<Builder, String>> TEXT_SETTERS =
+        new TextSetters<Builder>()
+            .add("failureThreshold", (b, t) -> b.failureThreshold(b.integer("failureThreshold", t)))
+            .add("successThreshold", (b, t) -> b.successThreshold(b.integer("successThreshold", t)))
+            .add("resetTimeout", Builder::resetTimeout)
+            .add("failureRate", (b, t) -> b.failureRate(b.decimal("failureRate", t)))
+            .add("window", Builder::window)
+            .add("windowCalls", (b, t) -> b.windowCalls(b.integer("windowCalls", t)))
+            .add("minimumCalls", (b, t) -> b.minimumCalls(b.integer("minimumCalls", t)))
+            .add("windowBuckets", (b, t) -> b.windowBuckets(b.integer("windowBuckets", t)))
+            .add("maxKeys", (b, t) -> b.maxKeys(b.integer("maxKeys", t)))
+            .build();
+
+    @Override
+    Map<String, BiConsumer<Builder, String>> textSetters() {
+      return TEXT_SETTERS;
+    }
+
     Builder(String name) {
       super(Kind.CIRCUITBREAKER, name, CircuitBreaker.class);
     }

@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * The shared mechanics of the per-kind builders: values are kept by attribute name, so a layer
@@ -39,6 +41,32 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     return name;
   }
 
+  /**
+   * @param kind a kind
+   * @param name an instance name
+   * @return an empty builder of that kind
+   */
+  public static ConfigBuilder<?> forKind(Kind kind, String name) {
+    switch (kind) {
+      case RETRY:
+        return RetryConfig.builder(name);
+      case CIRCUITBREAKER:
+        return CircuitBreakerConfig.builder(name);
+      case RATELIMIT:
+        return RateLimitConfig.builder(name);
+      case BULKHEAD:
+        return BulkheadConfig.builder(name);
+      case TIMEOUT:
+        return TimeoutConfig.builder(name);
+      case FALLBACK:
+        return FallbackConfig.builder(name);
+      case RETRYBUDGET:
+        return RetryBudgetConfig.builder(name);
+      default:
+        throw new IllegalArgumentException("unknown kind " + kind);
+    }
+  }
+
   /** @return the kind of instance this builds */
   public final Kind kind() {
     return kind;
@@ -66,9 +94,70 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     return Collections.unmodifiableMap(values);
   }
 
+  /**
+   * The attributes that can be set from text (environment variables, system properties), each
+   * with the parser that turns text into the typed setter's argument. Exception filters and
+   * result predicates are code, not text, so they are not among them.
+   */
+  abstract Map<String, BiConsumer<B, String>> textSetters();
+
+  /** @return the attributes {@link #setText} accepts, in annotation order */
+  public final Set<String> textAttributes() {
+    return textSetters().keySet();
+  }
+
+  /**
+   * Sets one attribute from text with the same checks as its typed setter.
+   *
+   * @param attribute the attribute as written in the annotation ({@code maxAttempts})
+   * @param text the value, e.g. {@code "5"}, {@code "250ms"}, {@code "FULL"}
+   * @return this builder
+   * @throws ConfigurationException when the text does not parse or is out of range
+   * @throws IllegalArgumentException when the attribute cannot be set from text
+   */
+  public final B setText(String attribute, String text) {
+    BiConsumer<B, String> setter = textSetters().get(attribute);
+    if (setter == null) {
+      throw new IllegalArgumentException(
+          kind.description() + " has no attribute '" + attribute + "' settable from text; it has " + textAttributes());
+    }
+    setter.accept(self(), Objects.requireNonNull(text, "text").trim());
+    return self();
+  }
+
+  final int integer(String attribute, String text) {
+    try {
+      return Integer.parseInt(text);
+    } catch (NumberFormatException notAnInteger) {
+      throw invalid(attribute, text, "an integer");
+    }
+  }
+
+  final double decimal(String attribute, String text) {
+    try {
+      return Double.parseDouble(text);
+    } catch (NumberFormatException notANumber) {
+      throw invalid(attribute, text, "a decimal number");
+    }
+  }
+
+  final <E extends Enum<E>> E constant(String attribute, String text, Class<E> type) {
+    for (E constant : type.getEnumConstants()) {
+      if (constant.name().equalsIgnoreCase(text)) {
+        return constant;
+      }
+    }
+    throw invalid(attribute, text, "one of " + java.util.Arrays.toString(type.getEnumConstants()));
+  }
+
   @SuppressWarnings("unchecked")
   final B self() {
     return (B) this;
+  }
+
+  final B putAll(Map<String, Object> checkedValues) {
+    values.putAll(checkedValues);
+    return self();
   }
 
   final B put(String attribute, Object value) {
@@ -138,6 +227,20 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
       throw invalid(attribute, value, "a finite number ≥ " + minimum);
     }
     return value;
+  }
+
+  /** An ordered, immutable table of text setters. */
+  static final class TextSetters<B> {
+    private final Map<String, BiConsumer<B, String>> table = new LinkedHashMap<>();
+
+    TextSetters<B> add(String attribute, BiConsumer<B, String> setter) {
+      table.put(attribute, setter);
+      return this;
+    }
+
+    Map<String, BiConsumer<B, String>> build() {
+      return Collections.unmodifiableMap(table);
+    }
   }
 
   @SafeVarargs

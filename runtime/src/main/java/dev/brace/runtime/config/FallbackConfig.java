@@ -1,5 +1,7 @@
 package dev.brace.runtime.config;
 
+import java.util.Map;
+import java.util.function.BiConsumer;
 import dev.brace.Fallback;
 import java.util.List;
 
@@ -43,6 +45,15 @@ public final class FallbackConfig {
 
   /** Builds a {@link FallbackConfig}. */
   public static final class Builder extends ConfigBuilder<Builder> {
+    private static final Map<String, BiConsumer<Builder, String>> TEXT_SETTERS =
+        new TextSetters<Builder>()
+            .build();
+
+    @Override
+    Map<String, BiConsumer<Builder, String>> textSetters() {
+      return TEXT_SETTERS;
+    }
+
     Builder(String name) {
       super(Kind.FALLBACK, name, Fallback.class);
     }

@@ -2,9 +2,12 @@ package dev.brace.runtime.config;
 
 import dev.brace.RateLimit;
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiConsumer;
 
 /** The settings of one rate limiter: the attributes of {@link RateLimit}, checked. Immutable. */
 public final class RateLimitConfig {
+  private final java.util.Map<String, Object> values;
   private final String name;
   private final int permits;
   private final Duration per;
@@ -14,6 +17,7 @@ public final class RateLimitConfig {
   private final int maxKeys;
 
   private RateLimitConfig(Builder builder) {
+    this.values = java.util.Map.copyOf(builder.explicitValues());
     this.name = builder.name();
     if (!builder.explicitValues().containsKey("permits")) {
       throw builder.invalid("permits", null, "an integer ≥ 1 (permits has no default)");
@@ -33,6 +37,14 @@ public final class RateLimitConfig {
    */
   public static Builder builder(String name) {
     return new Builder(name);
+  }
+
+  /**
+   * @param otherName the name of the copy (a keyed member's {@code name[key]})
+   * @return a builder holding exactly the values this config was built from, under another name
+   */
+  public Builder toBuilder(String otherName) {
+    return builder(otherName).putAll(values);
   }
 
   /** @return the name */
@@ -72,6 +84,20 @@ public final class RateLimitConfig {
 
   /** Builds a {@link RateLimitConfig}; one checked setter per attribute of {@link RateLimit}. */
   public static final class Builder extends ConfigBuilder<Builder> {
+    private static final Map<String, BiConsumer<Builder, String>> TEXT_SETTERS =
+        new TextSetters<Builder>()
+            .add("permits", (b, t) -> b.permits(b.integer("permits", t)))
+            .add("per", Builder::per)
+            .add("burst", (b, t) -> b.burst(b.integer("burst", t)))
+            .add("maxWait", Builder::maxWait)
+            .add("maxKeys", (b, t) -> b.maxKeys(b.integer("maxKeys", t)))
+            .build();
+
+    @Override
+    Map<String, BiConsumer<Builder, String>> textSetters() {
+      return TEXT_SETTERS;
+    }
+
     Builder(String name) {
       super(Kind.RATELIMIT, name, RateLimit.class);
     }

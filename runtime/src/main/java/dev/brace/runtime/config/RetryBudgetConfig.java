@@ -1,6 +1,8 @@
 package dev.brace.runtime.config;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The settings of one retry budget. There is no annotation for a budget ({@code @Retry(budget =
@@ -54,6 +56,18 @@ public final class RetryBudgetConfig {
 
   /** Builds a {@link RetryBudgetConfig}. */
   public static final class Builder extends ConfigBuilder<Builder> {
+    private static final Map<String, BiConsumer<Builder, String>> TEXT_SETTERS =
+        new TextSetters<Builder>()
+            .add("percentCanRetry", (b, t) -> b.percentCanRetry(b.decimal("percentCanRetry", t)))
+            .add("minRetriesPerSecond", (b, t) -> b.minRetriesPerSecond(b.decimal("minRetriesPerSecond", t)))
+            .add("ttl", Builder::ttl)
+            .build();
+
+    @Override
+    Map<String, BiConsumer<Builder, String>> textSetters() {
+      return TEXT_SETTERS;
+    }
+
     Builder(String name) {
       super(Kind.RETRYBUDGET, name, null);
     }

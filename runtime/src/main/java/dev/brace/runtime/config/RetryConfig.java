@@ -2,6 +2,8 @@ package dev.brace.runtime.config;
 
 import dev.brace.Retry;
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -114,6 +116,23 @@ public final class RetryConfig {
 
   /** Builds a {@link RetryConfig}; one checked setter per attribute of {@link Retry}. */
   public static final class Builder extends ConfigBuilder<Builder> {
+    private static final Map<String, BiConsumer<Builder, String>> TEXT_SETTERS =
+        new TextSetters<Builder>()
+            .add("maxAttempts", (b, t) -> b.maxAttempts(b.integer("maxAttempts", t)))
+            .add("delay", Builder::delay)
+            .add("maxDelay", Builder::maxDelay)
+            .add("multiplier", (b, t) -> b.multiplier(b.decimal("multiplier", t)))
+            .add("jitter", (b, t) -> b.jitter(b.constant("jitter", t, Retry.Jitter.class)))
+            .add("maxDuration", Builder::maxDuration)
+            .add("budget", Builder::budget)
+            .add("maxRetryAfter", Builder::maxRetryAfter)
+            .build();
+
+    @Override
+    Map<String, BiConsumer<Builder, String>> textSetters() {
+      return TEXT_SETTERS;
+    }
+
     Builder(String name) {
       super(Kind.RETRY, name, Retry.class);
     }

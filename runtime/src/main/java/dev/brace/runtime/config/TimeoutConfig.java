@@ -2,6 +2,8 @@ package dev.brace.runtime.config;
 
 import dev.brace.Timeout;
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiConsumer;
 
 /** The settings of one timeout: the attributes of {@link Timeout}, checked. Immutable. */
 public final class TimeoutConfig {
@@ -43,6 +45,17 @@ public final class TimeoutConfig {
 
   /** Builds a {@link TimeoutConfig}; one checked setter per attribute of {@link Timeout}. */
   public static final class Builder extends ConfigBuilder<Builder> {
+    private static final Map<String, BiConsumer<Builder, String>> TEXT_SETTERS =
+        new TextSetters<Builder>()
+            .add("value", Builder::duration)
+            .add("mode", (b, t) -> b.mode(b.constant("mode", t, Timeout.Mode.class)))
+            .build();
+
+    @Override
+    Map<String, BiConsumer<Builder, String>> textSetters() {
+      return TEXT_SETTERS;
+    }
+
     Builder(String name) {
       super(Kind.TIMEOUT, name, Timeout.class);
     }

@@ -2,6 +2,9 @@ package dev.brace.runtime.internal;
 
 import dev.brace.runtime.Refusal;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
 
 /**
  * The resolved policies of one call, and the steps a driver takes through them. A generated
@@ -40,6 +43,9 @@ import java.util.Objects;
  * }</pre>
  *
  * Happy path cost: no allocation unless a timeout is configured.
+ *
+ * <p>The asynchronous driver is {@link #callAsync}: the same steps, with every wait scheduled
+ * rather than slept (see {@link AsyncDriver}).
  */
 public final class CallGuard {
   private final String callName;
@@ -49,6 +55,7 @@ public final class CallGuard {
   private final SemaphoreBulkhead bulkhead;
   private final TimeoutPolicy timeout;
   private final FallbackPolicy fallback;
+  private final Supplier<ScheduledExecutorService> scheduler;
 
   CallGuard(
       String callName,
@@ -57,7 +64,8 @@ public final class CallGuard {
       RateLimiters limiters,
       SemaphoreBulkhead bulkhead,
       TimeoutPolicy timeout,
-      FallbackPolicy fallback) {
+      FallbackPolicy fallback,
+      Supplier<ScheduledExecutorService> scheduler) {
     this.callName = Objects.requireNonNull(callName, "callName");
     this.retry = retry;
     this.breakers = breakers;
@@ -65,6 +73,7 @@ public final class CallGuard {
     this.bulkhead = bulkhead;
     this.timeout = timeout;
     this.fallback = fallback;
+    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
   }
 
   /** @return {@code Interface.method} */
@@ -246,10 +255,57 @@ public final class CallGuard {
    * @return never returns; declared so call sites can write {@code throw}
    */
   public RuntimeException fallbackFailed(Throwable fallbackFailure, Throwable original) {
+    throw Failures.rethrow(withOriginal(fallbackFailure, original));
+  }
+
+  /** @return {@code fallbackFailure}, with {@code original} attached as suppressed */
+  static Throwable withOriginal(Throwable fallbackFailure, Throwable original) {
     if (fallbackFailure != original) {
       fallbackFailure.addSuppressed(original);
     }
-    throw Failures.rethrow(fallbackFailure);
+    return fallbackFailure;
+  }
+
+  /**
+   * Runs an asynchronous call of an unkeyed method through every pattern without blocking a
+   * thread. See {@link #callAsync(String, String, AsyncAttempt, AsyncFallback)}.
+   *
+   * @param attempt starts one attempt
+   * @param fallback answers a failure the fallback policy accepts, or null when the call has none
+   * @param <T> the future's value type
+   * @return the call's future; never null
+   * @throws NullPointerException when {@code attempt} is null
+   */
+  public <T> CompletableFuture<T> callAsync(AsyncAttempt<T> attempt, AsyncFallback<T> fallback) {
+    return callAsync(null, null, attempt, fallback);
+  }
+
+  /**
+   * Runs an asynchronous call through every pattern, in the order of the synchronous driver,
+   * without blocking a thread: retry backoff and the limiter's wait are scheduled delays, the
+   * breaker records when an attempt's future completes, the bulkhead permit is held until then,
+   * and the timeout completes the attempt at its deadline and cancels the delegate's future.
+   * Every failure, refusals included, completes the returned future with the real cause (never a
+   * {@code CompletionException}); nothing is thrown from here. Completing the returned future
+   * from outside (cancelling it, for instance) stops the call: the attempt in flight is
+   * cancelled, its permits released without a breaker outcome, and no retry follows.
+   *
+   * @param breakerKey the breaker's key, or null when it is not keyed
+   * @param limiterKey the limiter's key, or null when it is not keyed
+   * @param attempt starts one attempt; called once per attempt
+   * @param fallback answers a failure the fallback policy accepts, or null when the call has none
+   * @param <T> the future's value type
+   * @return the call's future; never null
+   * @throws NullPointerException when {@code attempt} is null
+   */
+  public <T> CompletableFuture<T> callAsync(
+      String breakerKey, String limiterKey, AsyncAttempt<T> attempt, AsyncFallback<T> fallback) {
+    Objects.requireNonNull(attempt, "attempt");
+    return new AsyncDriver<>(this, breakerKey, limiterKey, attempt, fallback).start();
+  }
+
+  ScheduledExecutorService scheduler() {
+    return timeout != null ? timeout.scheduler() : scheduler.get();
   }
 
   CircuitBreakers breakers() {

@@ -23,24 +23,7 @@ final class CircuitBreakers {
         new KeyedInstances<>(
             config.name(),
             config.maxKeys(),
-            keyedName -> new DefaultCircuitBreaker(renamed(config, keyedName), time, events)));
-  }
-
-  private static CircuitBreakerConfig renamed(CircuitBreakerConfig config, String name) {
-    return CircuitBreakerConfig.builder(name)
-        .failureThreshold(config.failureThreshold())
-        .successThreshold(config.successThreshold())
-        .resetTimeout(config.resetTimeout())
-        .failureRate(config.failureRate())
-        .window(config.window())
-        .windowCalls(config.windowCalls())
-        .minimumCalls(config.minimumCalls())
-        .windowBuckets(config.windowBuckets())
-        .on(config.on().toArray(Class[]::new))
-        .ignore(config.ignore().toArray(Class[]::new))
-        .onResult(config.onResult())
-        .maxKeys(config.maxKeys())
-        .build();
+            keyedName -> new DefaultCircuitBreaker(config.toBuilder(keyedName).build(), time, events)));
   }
 
   DefaultCircuitBreaker forKey(String key) {

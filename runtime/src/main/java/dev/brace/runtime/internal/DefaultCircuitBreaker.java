@@ -1,39 +1,162 @@
 package dev.brace.runtime.internal;
 
 import dev.brace.runtime.CircuitBreakerHandle;
+import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.internal.CircuitGeneration.Closed;
+import dev.brace.runtime.internal.CircuitGeneration.HalfOpen;
+import dev.brace.runtime.internal.CircuitGeneration.Open;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
-/** SKELETON: to be implemented (see the helper brief). */
+/**
+ * The circuit breaker every driver calls: {@link #acquire()} admits a call or refuses it, and the
+ * ticket it returns is completed by exactly one of {@link #onSuccess}, {@link #onResult}, {@link
+ * #onFailure} or {@link #release}. Thread-safe and lock-free.
+ *
+ * <p>The whole state is one immutable {@link CircuitGeneration} in an {@link AtomicReference}; every
+ * transition is a compare-and-set from the generation it was decided on, so exactly one thread
+ * makes it and only that thread emits its event. The ticket is the generation that admitted the
+ * call: an outcome is applied only while its generation is still current, so a call admitted
+ * before the circuit opened cannot close, re-open or count towards a later generation. While
+ * CLOSED the ticket is the current generation itself, so admitting a call allocates nothing.
+ */
 public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
-  private final CircuitBreakerConfig config;
 
+  private final CircuitBreakerConfig config;
+  private final TimeSource time;
+  private final EventBus events;
+  private final ExceptionFilter filter;
+  private final AtomicReference<CircuitGeneration> state;
+
+  /**
+   * @param config the breaker's settings
+   * @param time where cooldowns and the rate window read time
+   * @param events where state changes and refusals are reported
+   * @throws NullPointerException when an argument is null
+   */
   public DefaultCircuitBreaker(CircuitBreakerConfig config, TimeSource time, EventBus events) {
-    this.config = config;
+    this.config = Objects.requireNonNull(config, "config");
+    this.time = Objects.requireNonNull(time, "time");
+    this.events = Objects.requireNonNull(events, "events");
+    this.filter = new ExceptionFilter(config.on(), config.ignore());
+    this.state = new AtomicReference<>(newClosed());
   }
 
+  /** @return the settings this breaker was built from */
   public CircuitBreakerConfig config() {
     return config;
   }
 
-  public static DefaultCircuitBreaker ownerOf(Object ticket) {
-    throw new IllegalStateException("skeleton");
-  }
-
+  /**
+   * Admits one call. While OPEN, the first call after the reset timeout moves the circuit to
+   * HALF_OPEN and is admitted as its probe.
+   *
+   * @return the ticket to pass to exactly one of {@link #onSuccess}, {@link #onResult}, {@link
+   *     #onFailure} or {@link #release}; never null
+   * @throws CircuitOpenException while OPEN (with the time until a probe is admitted), or while
+   *     HALF_OPEN with its probe in flight (with no retry-after)
+   */
   public Object acquire() {
-    throw new IllegalStateException("skeleton");
+    while (true) {
+      CircuitGeneration current = state.get();
+      if (current instanceof Closed) {
+        return current;
+      }
+      CircuitGeneration admitted =
+          current instanceof Open ? admitAfterCooldown((Open) current) : admitProbe((HalfOpen) current);
+      if (admitted != null) {
+        return admitted;
+      }
+      // Lost a race against another transition: decide again on the new state.
+    }
   }
 
-  public void onSuccess(Object ticket) {}
+  /**
+   * @param ticket a ticket returned by {@link #acquire()} of any breaker
+   * @return the breaker that issued it
+   * @throws IllegalArgumentException when {@code ticket} is not a breaker's ticket
+   */
+  public static DefaultCircuitBreaker ownerOf(Object ticket) {
+    if (!(ticket instanceof CircuitGeneration)) {
+      throw new IllegalArgumentException("not a circuit breaker ticket: " + ticket);
+    }
+    return ((CircuitGeneration) ticket).owner;
+  }
 
-  public void onResult(Object ticket, Object result) {}
+  /**
+   * Records a success without looking at the result.
+   *
+   * @param ticket the ticket of the call
+   * @throws IllegalArgumentException when another breaker issued the ticket
+   */
+  public void onSuccess(Object ticket) {
+    recordOutcome(own(ticket), false, null);
+  }
 
-  public void onFailure(Object ticket, Throwable failure) {}
+  /**
+   * Records a result: a counted failure when the config's {@code onResult} predicate is true for
+   * it, a success otherwise.
+   *
+   * @param ticket the ticket of the call
+   * @param result what the call returned; may be null
+   * @throws IllegalArgumentException when another breaker issued the ticket
+   * @throws RuntimeException what the predicate threw; the ticket is then released
+   */
+  public void onResult(Object ticket, Object result) {
+    CircuitGeneration admitted = own(ticket);
+    boolean failure;
+    try {
+      Predicate<Object> isFailure = config.onResult();
+      failure = isFailure != null && isFailure.test(result);
+    } catch (RuntimeException predicateFailure) {
+      // A ticket left open would hold the half-open probe slot forever.
+      release(admitted);
+      throw predicateFailure;
+    }
+    recordOutcome(admitted, failure, null);
+  }
 
-  public void release(Object ticket) {}
+  /**
+   * Records a failure. It counts only when it matches the config's {@code on} and not its {@code
+   * ignore}; any other exception, and every {@link Error}, leaves the state as it is (and frees
+   * the probe slot if the call was the probe).
+   *
+   * @param ticket the ticket of the call
+   * @param failure what the call threw
+   * @throws IllegalArgumentException when another breaker issued the ticket
+   * @throws NullPointerException when {@code failure} is null
+   */
+  public void onFailure(Object ticket, Throwable failure) {
+    Objects.requireNonNull(failure, "failure");
+    CircuitGeneration admitted = own(ticket);
+    if (ExceptionFilter.unwrap(failure) instanceof Error || !filter.matches(failure)) {
+      release(admitted);
+    } else {
+      recordOutcome(admitted, true, failure);
+    }
+  }
+
+  /**
+   * Completes a call without an outcome (it never reached the dependency, or it ended in a way the
+   * breaker does not judge). A probe's slot is freed and the circuit stays HALF_OPEN.
+   *
+   * @param ticket the ticket of the call
+   * @throws IllegalArgumentException when another breaker issued the ticket
+   */
+  public void release(Object ticket) {
+    CircuitGeneration admitted = own(ticket);
+    if (admitted instanceof HalfOpen) {
+      HalfOpen probe = (HalfOpen) admitted;
+      state.compareAndSet(probe, new HalfOpen(this, probe.successes, false));
+    }
+  }
 
   @Override
   public String name() {
@@ -42,14 +165,201 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
 
   @Override
   public CircuitState state() {
-    return CircuitState.CLOSED;
+    return state.get().kind();
   }
 
   @Override
-  public void reset() {}
+  public void reset() {
+    CircuitGeneration previous = state.getAndSet(newClosed());
+    if (!(previous instanceof Closed)) {
+      emitClosed();
+    }
+  }
 
   @Override
   public Optional<Duration> retryAfter() {
+    CircuitGeneration current = state.get();
+    if (current instanceof Open) {
+      return Optional.of(((Open) current).remaining(time.nanoTime()));
+    }
     return Optional.empty();
+  }
+
+  @Override
+  public String toString() {
+    return "CircuitBreaker[" + name() + ", " + state() + "]";
+  }
+
+  // ---- admission ----
+
+  /** @return the probe's ticket, or null when another thread moved the state first */
+  private CircuitGeneration admitAfterCooldown(Open open) {
+    long now = time.nanoTime();
+    if (!open.cooledDown(now)) {
+      throw refuse(CircuitState.OPEN, open.remaining(now));
+    }
+    HalfOpen probe = new HalfOpen(this, 0, true);
+    if (!state.compareAndSet(open, probe)) {
+      return null;
+    }
+    if (events.enabled("circuit.half_open")) {
+      events.emit("circuit.half_open", name());
+    }
+    return probe;
+  }
+
+  /** @return the probe's ticket, or null when another thread moved the state first */
+  private CircuitGeneration admitProbe(HalfOpen halfOpen) {
+    if (halfOpen.probing) {
+      throw refuse(CircuitState.HALF_OPEN, null);
+    }
+    HalfOpen probe = new HalfOpen(this, halfOpen.successes, true);
+    return state.compareAndSet(halfOpen, probe) ? probe : null;
+  }
+
+  private CircuitOpenException refuse(CircuitState refusedIn, Duration retryAfter) {
+    if (events.enabled("circuit.rejected")) {
+      events.emit(
+          "circuit.rejected",
+          name(),
+          "state",
+          refusedIn.name(),
+          "retry_after_ms",
+          retryAfter == null ? null : retryAfter.toMillis());
+    }
+    return new CircuitOpenException(name(), retryAfter);
+  }
+
+  // ---- outcomes ----
+
+  /**
+   * Applies a judged outcome to the generation that admitted the call, if it is still current.
+   * The check and the update are not one atomic step, but that is harmless: an outcome that slips
+   * in just after its generation ended only touches that generation's own counters, and every
+   * transition it could cause is a compare-and-set from that ended generation, which fails.
+   */
+  private void recordOutcome(CircuitGeneration admitted, boolean failure, Throwable cause) {
+    if (state.get() != admitted) {
+      return;
+    }
+    if (admitted instanceof Closed) {
+      recordClosed((Closed) admitted, failure, cause);
+    } else if (failure) {
+      probeFailed((HalfOpen) admitted, cause);
+    } else {
+      probeSucceeded((HalfOpen) admitted);
+    }
+  }
+
+  private void recordClosed(Closed closed, boolean failure, Throwable cause) {
+    if (closed.window != null) {
+      recordInRateWindow(closed, failure, cause);
+    } else if (!failure) {
+      // Read first: most successes find the count at zero and need not write a shared line.
+      if (closed.consecutiveFailures.get() != 0) {
+        closed.consecutiveFailures.set(0);
+      }
+    } else {
+      int failures = closed.consecutiveFailures.incrementAndGet();
+      if (failures >= config.failureThreshold() && open(closed)) {
+        emitOpenedByThreshold(failures, cause);
+      }
+    }
+  }
+
+  private void recordInRateWindow(Closed closed, boolean failure, Throwable cause) {
+    long counts = closed.window.record(failure);
+    long calls = RateWindow.calls(counts);
+    if (calls < config.minimumCalls()) {
+      return;
+    }
+    double failureRate = (double) RateWindow.failures(counts) / calls;
+    if (failureRate >= config.failureRate() && open(closed)) {
+      emitOpenedByRate(closed.window, failureRate, calls, cause);
+    }
+  }
+
+  private void probeSucceeded(HalfOpen probe) {
+    int successes = probe.successes + 1;
+    if (successes < config.successThreshold()) {
+      state.compareAndSet(probe, new HalfOpen(this, successes, false));
+    } else if (state.compareAndSet(probe, newClosed())) {
+      emitClosed();
+    }
+  }
+
+  private void probeFailed(HalfOpen probe, Throwable cause) {
+    if (open(probe)) {
+      // One failed probe is enough, whatever the mode; reported the classic way (see SPEC §7).
+      emitOpenedByThreshold(1, cause);
+    }
+  }
+
+  /**
+   * Opens the circuit from {@code from}. The cooldown starts now, when the failing call returned,
+   * so a slow failure does not use up part of it.
+   *
+   * @return whether this thread made the transition (and so must report it)
+   */
+  private boolean open(CircuitGeneration from) {
+    long probeAt = time.nanoTime() + config.resetTimeout().toNanos();
+    return state.compareAndSet(from, new Open(this, probeAt));
+  }
+
+  private Closed newClosed() {
+    return new Closed(this, config.rateMode() ? RateWindow.of(config, time) : null);
+  }
+
+  /** @throws IllegalArgumentException when another breaker issued the ticket */
+  private CircuitGeneration own(Object ticket) {
+    if (ownerOf(ticket) != this) {
+      throw new IllegalArgumentException("ticket issued by another circuit breaker: " + ticket);
+    }
+    return (CircuitGeneration) ticket;
+  }
+
+  // ---- events ----
+
+  private void emitOpenedByThreshold(int failures, Throwable cause) {
+    if (events.enabled("circuit.opened")) {
+      emitOpened(cause, "failure_threshold", config.failureThreshold(), "failures", failures);
+    }
+  }
+
+  private void emitOpenedByRate(RateWindow window, double failureRate, long calls, Throwable cause) {
+    if (events.enabled("circuit.opened")) {
+      emitOpened(
+          cause,
+          "failure_rate",
+          failureRate,
+          "failure_rate_threshold",
+          config.failureRate(),
+          "window",
+          window.describe(),
+          "observed_calls",
+          calls);
+    }
+  }
+
+  /**
+   * Emits {@code circuit.opened}: why it opened, then what every opening carries. Call only when
+   * the event is enabled, so nothing is built for nobody.
+   */
+  private void emitOpened(Throwable cause, Object... why) {
+    Throwable real = cause == null ? null : ExceptionFilter.unwrap(cause);
+    Object[] attributes = Arrays.copyOf(why, why.length + 6);
+    attributes[why.length] = "exception";
+    attributes[why.length + 1] = real == null ? null : real.getClass().getName();
+    attributes[why.length + 2] = "message";
+    attributes[why.length + 3] = real == null ? null : real.getMessage();
+    attributes[why.length + 4] = "retry_after_ms";
+    attributes[why.length + 5] = config.resetTimeout().toMillis();
+    events.emit("circuit.opened", name(), attributes);
+  }
+
+  private void emitClosed() {
+    if (events.enabled("circuit.closed")) {
+      events.emit("circuit.closed", name());
+    }
   }
 }

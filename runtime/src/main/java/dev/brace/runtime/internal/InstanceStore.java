@@ -89,14 +89,18 @@ public final class InstanceStore {
    */
   public CallGuard guard(CallDefinition definition) {
     Objects.requireNonNull(definition, "definition");
+    if (!layers.globallyEnabled()) {
+      return new CallGuard(definition.callName(), null, null, null, null, null, null, scheduler);
+    }
     RetryPolicy retry = null;
-    if (definition.retry() != null) {
+    if (enabled(Kind.RETRY, definition.retry())) {
       RetryConfig config = layers.resolve(Kind.RETRY, definition.retry(), RetryConfig.builder(definition.retry().name())).build();
       remember(Kind.RETRY, config.name());
-      retry = new RetryPolicy(config, time, events, config.budget().isEmpty() ? null : budget(config.budget()));
+      boolean budgeted = !config.budget().isEmpty() && layers.enabled(Kind.RETRYBUDGET, config.budget());
+      retry = new RetryPolicy(config, time, events, budgeted ? budget(config.budget()) : null);
     }
     CircuitBreakers breaker = null;
-    if (definition.circuitBreaker() != null) {
+    if (enabled(Kind.CIRCUITBREAKER, definition.circuitBreaker())) {
       CircuitBreakerConfig.Builder layer = definition.circuitBreaker();
       breaker = breakers.computeIfAbsent(layer.name(), name -> {
         CircuitBreakerConfig config = layers.resolve(Kind.CIRCUITBREAKER, layer, CircuitBreakerConfig.builder(name)).build();
@@ -107,7 +111,7 @@ public final class InstanceStore {
       checkSameSettings(Kind.CIRCUITBREAKER, layer);
     }
     RateLimiters limiter = null;
-    if (definition.rateLimit() != null) {
+    if (enabled(Kind.RATELIMIT, definition.rateLimit())) {
       RateLimitConfig.Builder layer = definition.rateLimit();
       limiter = limiters.computeIfAbsent(layer.name(), name -> {
         RateLimitConfig config = layers.resolve(Kind.RATELIMIT, layer, RateLimitConfig.builder(name)).build();
@@ -118,25 +122,34 @@ public final class InstanceStore {
       checkSameSettings(Kind.RATELIMIT, layer);
     }
     SemaphoreBulkhead bulkhead = null;
-    if (definition.bulkhead() != null) {
+    if (enabled(Kind.BULKHEAD, definition.bulkhead())) {
       BulkheadConfig.Builder layer = definition.bulkhead();
       bulkhead = bulkheads.computeIfAbsent(layer.name(), name -> new SemaphoreBulkhead(
           layers.resolve(Kind.BULKHEAD, layer, BulkheadConfig.builder(name)).build(), time, events));
       checkSameSettings(Kind.BULKHEAD, layer);
     }
     TimeoutPolicy timeout = null;
-    if (definition.timeout() != null) {
+    if (enabled(Kind.TIMEOUT, definition.timeout())) {
       TimeoutConfig config = layers.resolve(Kind.TIMEOUT, definition.timeout(), TimeoutConfig.builder(definition.timeout().name())).build();
       remember(Kind.TIMEOUT, config.name());
       timeout = new TimeoutPolicy(config, scheduler.get(), abandonedWorkers, events);
     }
     FallbackPolicy fallback = null;
-    if (definition.fallback() != null) {
+    if (enabled(Kind.FALLBACK, definition.fallback())) {
       FallbackConfig config = layers.resolve(Kind.FALLBACK, definition.fallback(), FallbackConfig.builder(definition.fallback().name())).build();
       remember(Kind.FALLBACK, config.name());
       fallback = new FallbackPolicy(config, events);
     }
-    return new CallGuard(definition.callName(), retry, breaker, limiter, bulkhead, timeout, fallback);
+    return new CallGuard(definition.callName(), retry, breaker, limiter, bulkhead, timeout, fallback, scheduler);
+  }
+
+  /** A pattern takes part when the call declares it and configuration has not switched it off. */
+  private boolean enabled(Kind kind, ConfigBuilder<?> layer) {
+    if (layer == null) {
+      return false;
+    }
+    remember(kind, layer.name());
+    return layers.enabled(kind, layer.name());
   }
 
   /**

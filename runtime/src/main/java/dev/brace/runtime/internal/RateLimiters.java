@@ -25,13 +25,7 @@ final class RateLimiters {
             config.maxKeys(),
             keyedName ->
                 new TokenBucketRateLimiter(
-                    RateLimitConfig.builder(keyedName)
-                        .permits(config.permits())
-                        .per(config.per())
-                        .burst(config.burst())
-                        .maxWait(config.maxWait())
-                        .maxKeys(config.maxKeys())
-                        .build(),
+                    config.toBuilder(keyedName).build(),
                     time,
                     events)));
   }

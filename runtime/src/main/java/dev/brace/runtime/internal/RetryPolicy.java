@@ -78,7 +78,7 @@ public final class RetryPolicy {
     if (failure instanceof Error) {
       throw (Error) failure;
     }
-    RetryRun current = run != null ? run : new RetryRun(delayNanos);
+    RetryRun current = continuing(run);
     long delay = decide(current, attempt, started, failure);
     if (delay == STOP) {
       throw Failures.rethrow(failure);
@@ -96,12 +96,17 @@ public final class RetryPolicy {
     if (!retriesResult(result)) {
       return null;
     }
-    RetryRun current = run != null ? run : new RetryRun(delayNanos);
+    RetryRun current = continuing(run);
     long delay = decideOnResult(current, attempt, started);
     if (delay == STOP || !sleep(delay)) {
       return null;
     }
     return current;
+  }
+
+  /** @return {@code run}, or a fresh run when this is the call's first retried outcome */
+  RetryRun continuing(RetryRun run) {
+    return run != null ? run : new RetryRun(delayNanos);
   }
 
   boolean retriesResult(Object result) {

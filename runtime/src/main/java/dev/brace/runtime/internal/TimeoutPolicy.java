@@ -115,12 +115,20 @@ public final class TimeoutPolicy {
   }
 
   private TimeoutExceededException exceeded(Throwable failure) {
-    TimeoutExceededException exceeded = new TimeoutExceededException(config.name(), config.duration());
+    TimeoutExceededException exceeded = exceeded();
     if (failure != null) {
       exceeded.addSuppressed(failure);
     }
-    emitExceeded();
     return exceeded;
+  }
+
+  /**
+   * The failure of an attempt whose deadline passed, reported as {@code timeout.exceeded}; the
+   * async driver completes the attempt with it.
+   */
+  TimeoutExceededException exceeded() {
+    emitExceeded();
+    return new TimeoutExceededException(config.name(), config.duration());
   }
 
   private void emitExceeded() {

@@ -1,34 +1,191 @@
 package dev.brace.runtime.internal;
 
+import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.RateLimiterHandle;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.RateLimitConfig;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** SKELETON: to be implemented (see the helper brief). */
+/**
+ * A token bucket of {@code permits} tokens every {@code per}, holding at most {@code burst}, kept
+ * as a generic cell rate algorithm: the whole state is one instant, {@code fullAt}, when the bucket
+ * would be full again. Taking a token moves it one emission interval later; idle time refills
+ * the bucket simply by letting the clock overtake it, so refill is exact for any idle time and
+ * the part of a token that has not yet arrived is carried, not lost or rounded.
+ *
+ * <p>A caller whose token lies in the future reserves it by moving {@code fullAt} at the moment
+ * it asks, then sleeps until the token's instant; later callers get later tokens, so waiting is
+ * first come, first served up to clock resolution. Lock-free: one compare-and-set per call, and
+ * nothing is allocated unless the caller waits or is refused.
+ *
+ * <p>Instants are compared only by difference, as {@link System#nanoTime()} requires. The
+ * emission interval is {@code per / permits} rounded up to a whole nanosecond (exact for every
+ * {@code per} that is a multiple of {@code permits} nanoseconds), so the configured rate is never
+ * exceeded. Spans (the period, {@code maxWait}, the time to refill an empty bucket) longer than
+ * about 73 years are capped there so that no sum of them overflows; a bucket that would take longer
+ * to refill holds only 73 years' worth of tokens.
+ */
 public final class TokenBucketRateLimiter implements RateLimiterHandle {
-  private final RateLimitConfig config;
 
+  /** About 73 years: three such spans still fit in a {@code long}, so sums never overflow. */
+  static final long LONGEST_SPAN_NANOS = Long.MAX_VALUE / 4;
+
+  private static final String REJECTED = "ratelimit.rejected";
+  private static final String WAITED = "ratelimit.waited";
+
+  private final RateLimitConfig config;
+  private final TimeSource time;
+  private final EventBus events;
+  private final long intervalNanos;
+  private final long capacityNanos;
+  private final long maxWaitNanos;
+  /** The instant the bucket is full again; at or before now, the bucket is full. */
+  private final AtomicLong fullAt;
+
+  /**
+   * Creates a full bucket.
+   *
+   * @param config the limiter's settings
+   * @param time the clock read for every call and slept on while waiting for a token
+   * @param events where refusals and waits are reported
+   * @throws NullPointerException when an argument is null
+   */
   public TokenBucketRateLimiter(RateLimitConfig config, TimeSource time, EventBus events) {
-    this.config = config;
+    this.config = Objects.requireNonNull(config, "config");
+    this.time = Objects.requireNonNull(time, "time");
+    this.events = Objects.requireNonNull(events, "events");
+    long perNanos = cappedNanos(config.per());
+    long permits = config.permits();
+    this.intervalNanos = Math.max(1, perNanos / permits + (perNanos % permits == 0 ? 0 : 1));
+    this.capacityNanos = cappedProduct(intervalNanos, config.burst());
+    this.maxWaitNanos = cappedNanos(config.maxWait());
+    this.fullAt = new AtomicLong(time.nanoTime());
   }
 
+  /** @return the settings this limiter was built from */
   public RateLimitConfig config() {
     return config;
   }
 
-  public void acquire() {}
-
-  public long reserve() {
-    return 0;
+  /**
+   * Takes a token, sleeping through the {@link TimeSource} up to {@code maxWait} for one that is
+   * reserved for this caller.
+   *
+   * @throws RateLimitedException at once, without waiting, when no token can arrive within {@code
+   *     maxWait} ({@code retryAfter()} is the time until one would be available); or when the
+   *     thread is interrupted while waiting, with the interrupt as cause, the reserved token given
+   *     back and the interrupt flag set again
+   */
+  public void acquire() {
+    long now = time.nanoTime();
+    long waitNanos = take(now);
+    if (waitNanos <= 0) {
+      return;
+    }
+    try {
+      time.sleep(Duration.ofNanos(waitNanos));
+    } catch (InterruptedException interrupted) {
+      giveBack();
+      Thread.currentThread().interrupt();
+      long remaining = Math.max(0, now + waitNanos - time.nanoTime());
+      throw new RateLimitedException(name(), Duration.ofNanos(remaining), interrupted);
+    }
+    if (events.enabled(WAITED)) {
+      events.emit(WAITED, name(), "waited_ms", (time.nanoTime() - now) / 1_000_000);
+    }
   }
 
+  /**
+   * Reserves a token for an asynchronous caller, who waits on its own scheduler before using it.
+   * Never blocks.
+   *
+   * @return nanoseconds to wait before the token may be used; 0 when it may be used now
+   * @throws RateLimitedException when the token cannot arrive within {@code maxWait}; nothing is
+   *     reserved then
+   */
+  public long reserve() {
+    return Math.max(0, take(time.nanoTime()));
+  }
+
+  /**
+   * Gives back a token taken by {@link #reserve()} that will not be used, for example because the
+   * asynchronous caller was cancelled while waiting for it. A bucket that has meanwhile refilled
+   * stays at its capacity.
+   */
+  public void cancelReservation() {
+    giveBack();
+  }
+
+  /** @return the limiter's name */
   @Override
   public String name() {
     return config.name();
   }
 
+  /** @return whole tokens available now; 0 while callers wait for tokens still to come */
   @Override
   public long availablePermits() {
-    return 0;
+    long owed = Math.max(0, fullAt.get() - time.nanoTime());
+    // Divided rather than taken from burst, so a capped capacity span reports its true depth.
+    return owed >= capacityNanos ? 0 : (capacityNanos - owed) / intervalNanos;
+  }
+
+  /**
+   * Claims the next token, now or in the future.
+   *
+   * @return nanoseconds from {@code now} until the claimed token arrives (0 or less: at once)
+   */
+  private long take(long now) {
+    while (true) {
+      long current = fullAt.get();
+      // An instant in the past means a full bucket: idle time beyond it earns nothing.
+      long owed = Math.max(0, current - now);
+      long waitNanos = owed + intervalNanos - capacityNanos;
+      if (waitNanos > maxWaitNanos) {
+        throw rejected(waitNanos);
+      }
+      if (fullAt.compareAndSet(current, now + owed + intervalNanos)) {
+        return waitNanos;
+      }
+    }
+  }
+
+  /** Undoes one {@link #take}, without filling the bucket beyond its capacity. */
+  private void giveBack() {
+    long now = time.nanoTime();
+    while (true) {
+      long current = fullAt.get();
+      if (current - now <= 0) {
+        return;
+      }
+      long earlier = current - intervalNanos;
+      if (earlier - now < 0) {
+        earlier = now;
+      }
+      if (fullAt.compareAndSet(current, earlier)) {
+        return;
+      }
+    }
+  }
+
+  private RateLimitedException rejected(long waitNanos) {
+    if (events.enabled(REJECTED)) {
+      // Rounded up: a caller coming back after that many milliseconds finds the token there.
+      long retryAfterMillis = waitNanos / 1_000_000 + (waitNanos % 1_000_000 == 0 ? 0 : 1);
+      events.emit(REJECTED, name(), "retry_after_ms", retryAfterMillis);
+    }
+    return new RateLimitedException(name(), Duration.ofNanos(waitNanos), null);
+  }
+
+  private static long cappedNanos(Duration duration) {
+    return duration.compareTo(Duration.ofNanos(LONGEST_SPAN_NANOS)) >= 0
+        ? LONGEST_SPAN_NANOS
+        : duration.toNanos();
+  }
+
+  private static long cappedProduct(long nanos, long times) {
+    return nanos > LONGEST_SPAN_NANOS / times ? LONGEST_SPAN_NANOS : nanos * times;
   }
 }

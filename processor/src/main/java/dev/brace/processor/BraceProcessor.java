@@ -1,0 +1,162 @@
+package dev.brace.processor;
+
+import com.google.auto.service.AutoService;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.Processor;
+import javax.annotation.processing.RoundEnvironment;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.ElementFilter;
+import javax.tools.Diagnostic;
+
+/**
+ * Generates a {@code Resilient<Interface>} wrapper for every interface that uses a Brace
+ * annotation (on itself, on a method, or through a super-interface). It only coordinates:
+ * {@link InterfaceValidator} turns an interface into a {@link WrapperModel} or a report, {@link
+ * Reporter} prints the report, {@link WrapperWriter} writes the model. An interface with an error
+ * gets no wrapper; the others still do. Interfaces whose signatures name types that another
+ * processor has not generated yet wait for a later round.
+ */
+@AutoService(Processor.class)
+public final class BraceProcessor extends AbstractProcessor {
+  private final NameUses nameUses = new NameUses();
+  private final Set<String> deferred = new LinkedHashSet<>();
+  private final Set<String> done = new HashSet<>();
+  private Reporter reporter;
+
+  @Override
+  public Set<String> getSupportedAnnotationTypes() {
+    return Arrays.stream(PatternKind.values()).map(PatternKind::annotationName).collect(Collectors.toUnmodifiableSet());
+  }
+
+  @Override
+  public SourceVersion getSupportedSourceVersion() {
+    return SourceVersion.latestSupported();
+  }
+
+  @Override
+  public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+    if (reporter == null) {
+      reporter = new Reporter(processingEnv.getMessager());
+    }
+    try {
+      if (round.processingOver()) {
+        reportUnresolved();
+      } else {
+        processRound(round);
+      }
+    } catch (RuntimeException | LinkageError bug) {
+      processingEnv.getMessager().printMessage(
+          Diagnostic.Kind.ERROR, Message.INTERNAL_ERROR.format("this round", describe(bug)));
+    }
+    return false;
+  }
+
+  private void processRound(RoundEnvironment round) {
+    Report placements = new Report();
+    checkPlacements(round, placements);
+    reporter.print(placements);
+
+    Set<TypeElement> interfaces = new LinkedHashSet<>();
+    for (String name : deferred) {
+      Optional.ofNullable(processingEnv.getElementUtils().getTypeElement(name)).ifPresent(interfaces::add);
+    }
+    deferred.clear();
+    collectInterfaces(round.getRootElements(), interfaces);
+    for (TypeElement iface : interfaces) {
+      String name = iface.getQualifiedName().toString();
+      if (!done.contains(name)) {
+        generate(iface, name);
+      }
+    }
+  }
+
+  private void generate(TypeElement iface, String name) {
+    Report report = new Report();
+    InterfaceValidator validator = new InterfaceValidator(processingEnv, report, nameUses);
+    try {
+      if (validator.hasUnresolvedTypes(iface)) {
+        deferred.add(name);
+        return;
+      }
+      done.add(name);
+      Optional<WrapperModel> model = validator.validate(iface);
+      reporter.print(report);
+      if (model.isPresent()) {
+        new WrapperWriter(processingEnv.getTypeUtils()).write(model.get()).writeTo(processingEnv.getFiler());
+        new ManifestWriter(processingEnv.getFiler(), processingEnv.getElementUtils()).write(model.get());
+      }
+    } catch (IOException | RuntimeException | LinkageError bug) {
+      reporter.print(report);
+      processingEnv.getMessager().printMessage(
+          Diagnostic.Kind.ERROR, Message.INTERNAL_ERROR.format(Naming.describe(iface), describe(bug)), iface);
+    }
+  }
+
+  /** A Brace annotation anywhere but on an interface or an interface method is a mistake. */
+  private void checkPlacements(RoundEnvironment round, Report report) {
+    for (PatternKind kind : PatternKind.values()) {
+      TypeElement annotation = processingEnv.getElementUtils().getTypeElement(kind.annotationName());
+      if (annotation == null) {
+        continue;
+      }
+      for (Element element : round.getElementsAnnotatedWith(annotation)) {
+        boolean onInterface = element.getKind() == ElementKind.INTERFACE
+            || (element.getKind() == ElementKind.METHOD
+                && element.getEnclosingElement().getKind() == ElementKind.INTERFACE);
+        if (!onInterface) {
+          AnnotationSite site = AnnotationSite.find(kind, element, processingEnv.getElementUtils());
+          report.error(element, site == null ? null : site.mirror(), Message.NOT_AN_INTERFACE,
+              kind.simpleName(), describeKind(element), Naming.describe(element));
+        }
+      }
+    }
+  }
+
+  private static String describeKind(Element element) {
+    return switch (element.getKind()) {
+      case CLASS -> "class";
+      case ENUM -> "enum";
+      case RECORD -> "record";
+      case ANNOTATION_TYPE -> "annotation type";
+      case METHOD -> "method";
+      default -> element.getKind().toString().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+    };
+  }
+
+  private void collectInterfaces(Collection<? extends Element> elements, Set<TypeElement> interfaces) {
+    for (TypeElement type : ElementFilter.typesIn(elements)) {
+      if (type.getKind() == ElementKind.INTERFACE
+          && InterfaceValidator.usesBrace(type, processingEnv.getElementUtils(), processingEnv.getTypeUtils())) {
+        interfaces.add(type);
+      }
+      collectInterfaces(type.getEnclosedElements(), interfaces);
+    }
+  }
+
+  private void reportUnresolved() {
+    for (String name : deferred) {
+      TypeElement iface = processingEnv.getElementUtils().getTypeElement(name);
+      if (iface != null) {
+        processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
+            Message.UNRESOLVED_TYPE.format(Naming.describe(iface), "see the compiler's other errors"), iface);
+      }
+    }
+    deferred.clear();
+  }
+
+  private static String describe(Throwable bug) {
+    StackTraceElement[] trace = bug.getStackTrace();
+    return bug + (trace.length == 0 ? "" : " at " + trace[0]);
+  }
+}

@@ -1,0 +1,22 @@
+package dev.brace.processor;
+
+import java.util.Optional;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * The fallback method a call falls back to, fixed at compile time.
+ *
+ * @param methodName its name
+ * @param isStatic called on the interface rather than on the delegate
+ * @param returnsFuture for an asynchronous call: whether it returns a future (else a plain value)
+ * @param declaringInterface the interface that declares it (the receiver of a static call)
+ * @param failureType the type of its last, failure-receiving parameter when it has one; empty when
+ *     it has none; the failure is cast to it unless it is {@code Throwable}
+ */
+record FallbackModel(
+    String methodName,
+    boolean isStatic,
+    boolean returnsFuture,
+    TypeElement declaringInterface,
+    Optional<TypeMirror> failureType) {}

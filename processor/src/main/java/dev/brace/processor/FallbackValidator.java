@@ -1,0 +1,219 @@
+package dev.brace.processor;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.ExecutableType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Finds the method a {@code @Fallback} names: a default or static method of the declaring
+ * interface with the call's parameters, optionally one more last {@code Throwable} parameter that
+ * every {@code on} type is assignable to, returning the call's type or a subtype.
+ */
+final class FallbackValidator {
+  private final Types types;
+  private final Elements elements;
+  private final Report report;
+
+  FallbackValidator(Types types, Elements elements, Report report) {
+    this.types = types;
+    this.elements = elements;
+    this.report = report;
+  }
+
+  /**
+   * @param fallback the validated {@code @Fallback}
+   * @param declaringInterface the interface that declares the call (and, so, the fallback)
+   * @param wrapped the wrapped interface's type, to see inherited members with its type arguments
+   * @param call the call's type as a member of {@code wrapped}
+   * @param futureValue for an asynchronous call, the future's value type: the fallback may return
+   *     a future of it or a plain value
+   * @param callDescription the call name, for messages
+   * @return the fallback, or empty after reporting why not
+   */
+  Optional<FallbackModel> validate(
+      PatternModel fallback,
+      TypeElement declaringInterface,
+      DeclaredType wrapped,
+      ExecutableType call,
+      Optional<TypeMirror> futureValue,
+      String callDescription) {
+    AnnotationSite site = fallback.site();
+    String name = (String) site.value("method");
+    List<ExecutableElement> methods = interfaceMethods(declaringInterface);
+    List<ExecutableElement> named =
+        methods.stream().filter(method -> method.getSimpleName().contentEquals(name)).toList();
+    if (named.isEmpty()) {
+      String candidates =
+          methods.stream()
+              .filter(method -> isCallable(method))
+              .map(method -> method.getSimpleName().toString())
+              .distinct()
+              .collect(Collectors.joining(", "));
+      report.error(site, "method", Message.FALLBACK_MISSING, name, callDescription,
+          Naming.interfaceName(declaringInterface), name, candidates.isEmpty() ? "(none)" : candidates);
+      return Optional.empty();
+    }
+    List<ExecutableElement> fitting = new ArrayList<>();
+    for (ExecutableElement candidate : named) {
+      if (parametersFit(call, memberType(wrapped, candidate))) {
+        fitting.add(candidate);
+      }
+    }
+    if (fitting.isEmpty()) {
+      report.error(site, "method", Message.FALLBACK_PARAMETERS, name, callDescription, name,
+          describeTypes(call.getParameterTypes()), describe(wrapped, named));
+      return Optional.empty();
+    }
+    if (fitting.size() > 1) {
+      report.error(site, "method", Message.FALLBACK_AMBIGUOUS, name, callDescription,
+          describe(wrapped, fitting));
+      return Optional.empty();
+    }
+    ExecutableElement chosen = fitting.get(0);
+    ExecutableType chosenType = memberType(wrapped, chosen);
+    String chosenDescription = describe(wrapped, List.of(chosen));
+    if (!isCallable(chosen)) {
+      report.error(site, "method", Message.FALLBACK_NOT_DEFAULT, name, callDescription, chosenDescription);
+      return Optional.empty();
+    }
+    TypeMirror returned = chosenType.getReturnType();
+    boolean returnsFuture = futureValue.isPresent() && isFuture(returned);
+    boolean fits = futureValue.isEmpty()
+        ? returnFits(returned, call.getReturnType())
+        : returnsFuture ? returnFits(returned, futureOf(futureValue.get())) : returnFits(boxed(returned), futureValue.get());
+    if (!fits) {
+      String expected = futureValue.map(value -> call.getReturnType() + " or " + value).orElse(call.getReturnType().toString());
+      report.error(site, "method", Message.FALLBACK_RETURN_TYPE, name, callDescription,
+          chosenDescription, returned, expected);
+      return Optional.empty();
+    }
+    Optional<TypeMirror> failureType = Optional.empty();
+    List<? extends TypeMirror> parameters = chosenType.getParameterTypes();
+    if (parameters.size() > call.getParameterTypes().size()) {
+      TypeMirror failure = parameters.get(parameters.size() - 1);
+      for (Setting setting : fallback.settings()) {
+        if (setting.attribute().equals("on") && setting.value() instanceof Setting.Types on) {
+          for (TypeMirror answered : on.types()) {
+            if (!types.isAssignable(answered, failure)) {
+              report.error(site, "on", Message.FALLBACK_FAILURE_TYPE, name, callDescription,
+                  chosenDescription, failure, answered);
+              return Optional.empty();
+            }
+          }
+        }
+      }
+      failureType = Optional.of(failure);
+    }
+    return Optional.of(
+        new FallbackModel(
+            name,
+            chosen.getModifiers().contains(Modifier.STATIC),
+            returnsFuture,
+            (TypeElement) chosen.getEnclosingElement(),
+            failureType));
+  }
+
+  private boolean isFuture(TypeMirror type) {
+    return type.getKind() == TypeKind.DECLARED
+        && types.isAssignable(types.erasure(type), types.erasure(stage().asType()));
+  }
+
+  private TypeElement stage() {
+    return elements.getTypeElement("java.util.concurrent.CompletionStage");
+  }
+
+  /** {@code CompletionStage<value>}: what an asynchronous fallback may return. */
+  private TypeMirror futureOf(TypeMirror value) {
+    return types.getDeclaredType(stage(), value);
+  }
+
+  private TypeMirror boxed(TypeMirror type) {
+    return type.getKind().isPrimitive() ? types.boxedClass(types.getPrimitiveType(type.getKind())).asType() : type;
+  }
+
+  private List<ExecutableElement> interfaceMethods(TypeElement declaringInterface) {
+    List<ExecutableElement> methods = new ArrayList<>();
+    for (ExecutableElement method : ElementFilter.methodsIn(elements.getAllMembers(declaringInterface))) {
+      if (method.getEnclosingElement().getKind() == ElementKind.INTERFACE) {
+        methods.add(method);
+      }
+    }
+    return methods;
+  }
+
+  private static boolean isCallable(ExecutableElement method) {
+    return !method.getModifiers().contains(Modifier.PRIVATE)
+        && (method.getModifiers().contains(Modifier.DEFAULT)
+            || method.getModifiers().contains(Modifier.STATIC));
+  }
+
+  private ExecutableType memberType(DeclaredType wrapped, ExecutableElement method) {
+    return (ExecutableType) types.asMemberOf(wrapped, method);
+  }
+
+  private boolean parametersFit(ExecutableType call, ExecutableType candidate) {
+    List<? extends TypeMirror> expected = call.getParameterTypes();
+    List<? extends TypeMirror> actual = candidate.getParameterTypes();
+    if (actual.size() != expected.size() && actual.size() != expected.size() + 1) {
+      return false;
+    }
+    for (int i = 0; i < expected.size(); i++) {
+      if (!sameType(expected.get(i), actual.get(i))) {
+        return false;
+      }
+    }
+    return actual.size() == expected.size() || isThrowable(actual.get(actual.size() - 1));
+  }
+
+  private boolean isThrowable(TypeMirror type) {
+    TypeMirror throwable = elements.getTypeElement("java.lang.Throwable").asType();
+    return type.getKind() == TypeKind.DECLARED && types.isAssignable(type, throwable);
+  }
+
+  /** Type variables of two generic methods are never the same type; their erasures can be. */
+  private boolean sameType(TypeMirror a, TypeMirror b) {
+    return types.isSameType(a, b) || types.isSameType(types.erasure(a), types.erasure(b));
+  }
+
+  private boolean returnFits(TypeMirror fallback, TypeMirror call) {
+    if (call.getKind() == TypeKind.VOID || fallback.getKind() == TypeKind.VOID) {
+      return call.getKind() == fallback.getKind();
+    }
+    return types.isAssignable(fallback, call)
+        || (mentionsTypeVariable(fallback) && types.isAssignable(types.erasure(fallback), types.erasure(call)));
+  }
+
+  /** A generic fallback's type variables are never those of the call, though they stand for them. */
+  private static boolean mentionsTypeVariable(TypeMirror type) {
+    if (type.getKind() == TypeKind.TYPEVAR) {
+      return true;
+    }
+    if (type.getKind() == TypeKind.ARRAY) {
+      return mentionsTypeVariable(((javax.lang.model.type.ArrayType) type).getComponentType());
+    }
+    return type instanceof DeclaredType declared
+        && declared.getTypeArguments().stream().anyMatch(FallbackValidator::mentionsTypeVariable);
+  }
+
+  private String describe(DeclaredType wrapped, List<ExecutableElement> methods) {
+    return methods.stream()
+        .map(method -> method.getSimpleName() + "(" + describeTypes(memberType(wrapped, method).getParameterTypes()) + ")")
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String describeTypes(List<? extends TypeMirror> parameterTypes) {
+    return parameterTypes.stream().map(TypeMirror::toString).collect(Collectors.joining(", "));
+  }
+}

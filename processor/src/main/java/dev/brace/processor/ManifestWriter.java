@@ -1,0 +1,59 @@
+package dev.brace.processor;
+
+import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.internal.InstanceManifest;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.annotation.processing.Filer;
+import javax.lang.model.util.Elements;
+import javax.tools.FileObject;
+import javax.tools.StandardLocation;
+
+/**
+ * Writes the names and kinds of the instances one wrapper uses to {@code
+ * META-INF/brace/instances/<interface binary name>}, one line {@code <kind> <name>} each. One file
+ * per interface keeps the processor isolating; the registry reads them all to catch configuration
+ * keys that name nothing (a typo).
+ */
+final class ManifestWriter {
+  private final Filer filer;
+  private final Elements elements;
+
+  ManifestWriter(Filer filer, Elements elements) {
+    this.filer = filer;
+    this.elements = elements;
+  }
+
+  void write(WrapperModel model) throws IOException {
+    Set<String> lines = new TreeSet<>();
+    for (MethodModel method : model.methods()) {
+      for (PatternModel pattern : method.patterns()) {
+        lines.add(kindOf(pattern.kind()).key() + " " + pattern.name());
+        for (Setting setting : pattern.settings()) {
+          if (setting.attribute().equals("budget") && setting.value() instanceof String budget && !budget.isEmpty()) {
+            lines.add(Kind.RETRYBUDGET.key() + " " + budget);
+          }
+        }
+      }
+    }
+    if (lines.isEmpty()) {
+      return;
+    }
+    String binaryName = elements.getBinaryName(model.iface()).toString();
+    FileObject file = filer.createResource(
+        StandardLocation.CLASS_OUTPUT, "", InstanceManifest.FOLDER + binaryName, model.iface());
+    try (Writer out = file.openWriter()) {
+      out.write("# Written by brace-processor for " + binaryName + ": the instances its wrapper uses.\n");
+      for (String line : lines) {
+        out.write(line);
+        out.write('\n');
+      }
+    }
+  }
+
+  private static Kind kindOf(PatternKind kind) {
+    return Kind.valueOf(kind.name().replace("_", ""));
+  }
+}

@@ -1,0 +1,42 @@
+package dev.brace.processor;
+
+import java.util.List;
+import java.util.Optional;
+import javax.lang.model.element.ExecutableElement;
+
+/**
+ * One abstract method of the interface, validated.
+ *
+ * @param method the method, possibly inherited
+ * @param callName {@code Interface.method}
+ * @param isAsync whether it returns a {@code CompletionStage} or {@code CompletableFuture}, so the
+ *     asynchronous driver runs it
+ * @param patterns the patterns it uses, outermost first; empty for a method passed straight through
+ * @param fallback the fallback method, with {@code @Fallback}
+ * @param breakerKey the circuit breaker's key, when keyed
+ * @param limiterKey the rate limiter's key, when keyed
+ */
+record MethodModel(
+    ExecutableElement method,
+    String callName,
+    boolean isAsync,
+    List<PatternModel> patterns,
+    Optional<FallbackModel> fallback,
+    Optional<KeyExpression> breakerKey,
+    Optional<KeyExpression> limiterKey) {
+
+  /** @return whether the call goes through a guard */
+  boolean isGuarded() {
+    return !patterns.isEmpty();
+  }
+
+  /** @return the pattern of a kind, if the method uses it */
+  Optional<PatternModel> pattern(PatternKind kind) {
+    return patterns.stream().filter(pattern -> pattern.kind() == kind).findFirst();
+  }
+
+  /** @return whether the pattern of a kind tests results */
+  boolean testsResults(PatternKind kind) {
+    return pattern(kind).flatMap(PatternModel::resultPredicate).isPresent();
+  }
+}

@@ -1,0 +1,141 @@
+package dev.brace.processor;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.ExecutableType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Validates one abstract method into a {@link MethodModel}: which patterns apply (a method-level
+ * annotation replaces the declaring interface's of the same kind), their values, result
+ * predicates, key templates and the fallback.
+ */
+final class MethodValidator {
+  private final Types types;
+  private final Elements elements;
+  private final Report report;
+  private final NameUses nameUses;
+  private final PatternReader patterns;
+  private final FallbackValidator fallbacks;
+  private final KeyResolver keys;
+  private final ResultPredicateValidator predicates;
+
+  MethodValidator(ProcessingEnvironment environment, Report report, NameUses nameUses) {
+    this.types = environment.getTypeUtils();
+    this.elements = environment.getElementUtils();
+    this.report = report;
+    this.nameUses = nameUses;
+    this.patterns = new PatternReader(report);
+    this.fallbacks = new FallbackValidator(types, elements, report);
+    this.keys = new KeyResolver(types, elements, report);
+    this.predicates = new ResultPredicateValidator(types, elements, report);
+  }
+
+  /** @return the annotations that apply to a method, outermost first; empty when none */
+  static List<AnnotationSite> sites(ExecutableElement method, Elements elements) {
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    List<AnnotationSite> sites = new ArrayList<>();
+    for (PatternKind kind : PatternKind.values()) {
+      AnnotationSite site = AnnotationSite.find(kind, method, elements);
+      if (site == null) {
+        site = AnnotationSite.find(kind, declaring, elements);
+      }
+      if (site != null) {
+        sites.add(site);
+      }
+    }
+    return sites;
+  }
+
+  /**
+   * @param method an abstract method of the wrapped interface, possibly inherited
+   * @param wrapped the wrapped interface's type
+   * @param packageName the wrapper's package
+   * @return the method, or empty after reporting why not
+   */
+  Optional<MethodModel> validate(ExecutableElement method, DeclaredType wrapped, String packageName) {
+    TypeElement declaring = (TypeElement) method.getEnclosingElement();
+    String callName = Naming.callName(declaring, method);
+    List<AnnotationSite> sites = sites(method, elements);
+    if (sites.isEmpty()) {
+      return Optional.of(new MethodModel(
+          method, callName, false, List.of(), Optional.empty(), Optional.empty(), Optional.empty()));
+    }
+    ExecutableType methodType = (ExecutableType) types.asMemberOf(wrapped, method);
+    Optional<TypeMirror> futureValue = Optional.empty();
+    if (isFuture(methodType.getReturnType())) {
+      futureValue = futureValue(methodType.getReturnType());
+      if (futureValue.isEmpty()) {
+        report.error(method, Message.ASYNC_UNSUPPORTED, callName, methodType.getReturnType());
+        return Optional.empty();
+      }
+    }
+    TypeMirror resultType = futureValue.orElse(methodType.getReturnType());
+    int problemsBefore = report.size();
+    List<PatternModel> models = new ArrayList<>();
+    for (AnnotationSite site : sites) {
+      patterns.read(site, callName, Naming.interfaceName(declaring)).ifPresent(models::add);
+    }
+    Optional<FallbackModel> fallback = Optional.empty();
+    Optional<KeyExpression> breakerKey = Optional.empty();
+    Optional<KeyExpression> limiterKey = Optional.empty();
+    for (PatternModel pattern : models) {
+      if (pattern.resultPredicate().isPresent()) {
+        predicates.validate(pattern, resultType, callName, packageName);
+      }
+      if (pattern.kind().isKeyed() && !((String) pattern.site().value("key")).isEmpty()) {
+        Optional<KeyExpression> key = keys.resolve(pattern, method, methodType, packageName);
+        if (pattern.kind() == PatternKind.CIRCUIT_BREAKER) {
+          breakerKey = key;
+        } else {
+          limiterKey = key;
+        }
+      }
+      if (pattern.kind() == PatternKind.FALLBACK) {
+        fallback = fallbacks.validate(pattern, declaring, wrapped, methodType, futureValue, callName);
+      }
+      if (pattern.kind().scope() == PatternKind.Scope.SYSTEM) {
+        nameUses.claim(pattern).ifPresent(first -> report.error(pattern.site(), "name",
+            Message.NAME_CONFLICT, pattern.kind().simpleName(), callName, pattern.kind().description(),
+            pattern.name(), first.where()));
+      }
+    }
+    if (report.size() > problemsBefore) {
+      return Optional.empty();
+    }
+    return Optional.of(new MethodModel(
+        method, callName, futureValue.isPresent(), List.copyOf(models), fallback, breakerKey, limiterKey));
+  }
+
+  /**
+   * @return the {@code T} of {@code CompletionStage<T>} or {@code CompletableFuture<T>}; empty for
+   *     another future type, a raw one or a wildcard, which the asynchronous driver cannot return
+   */
+  private Optional<TypeMirror> futureValue(TypeMirror type) {
+    DeclaredType declared = (DeclaredType) type;
+    String name = ((TypeElement) declared.asElement()).getQualifiedName().toString();
+    boolean supported = name.equals("java.util.concurrent.CompletionStage")
+        || name.equals("java.util.concurrent.CompletableFuture");
+    if (!supported || declared.getTypeArguments().size() != 1
+        || declared.getTypeArguments().get(0).getKind() == TypeKind.WILDCARD) {
+      return Optional.empty();
+    }
+    return Optional.of(declared.getTypeArguments().get(0));
+  }
+
+  private boolean isFuture(TypeMirror type) {
+    if (type.getKind() != TypeKind.DECLARED) {
+      return false;
+    }
+    TypeMirror stage = types.erasure(elements.getTypeElement("java.util.concurrent.CompletionStage").asType());
+    return types.isAssignable(types.erasure(type), stage);
+  }
+}

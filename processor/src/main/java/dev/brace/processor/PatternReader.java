@@ -1,0 +1,114 @@
+package dev.brace.processor;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+
+/** Reads one Brace annotation into a {@link PatternModel}, checking its values with the runtime. */
+final class PatternReader {
+  private static final String PREDICATE = "java.util.function.Predicate";
+
+  /** An attribute whose value means "not set" and is not passed to the config. */
+  private static final Object NONE = new Object();
+
+  private final Report report;
+
+  PatternReader(Report report) {
+    this.report = report;
+  }
+
+  /**
+   * @param site the annotation
+   * @param callName the call it applies to ({@code Interface.method})
+   * @param interfaceName the declaring interface's name ({@code Outer.Inner}), the default name of
+   *     system-scoped instances
+   * @return the pattern, or empty after reporting why not (or when javac already reports a broken
+   *     annotation)
+   */
+  Optional<PatternModel> read(AnnotationSite site, String callName, String interfaceName) {
+    PatternKind kind = site.kind();
+    String name = nameOf(site, callName, interfaceName);
+    List<Setting> settings = new ArrayList<>();
+    for (Map.Entry<String, AnnotationValue> attribute : site.values().entrySet()) {
+      if (!kind.isSetter(attribute.getKey())) {
+        continue;
+      }
+      Object value = convert(attribute.getValue().getValue());
+      if (value == NONE) {
+        continue;
+      }
+      if (value == null) {
+        return Optional.empty(); // an unresolvable value: javac reports it
+      }
+      settings.add(new Setting(attribute.getKey(), kind.setter(attribute.getKey()), value));
+    }
+    Optional<RuntimeConfigCheck.Refusal> refusal = RuntimeConfigCheck.check(kind, name, settings);
+    if (refusal.isPresent()) {
+      String attribute = refusal.get().attribute();
+      if (attribute.equals("name")) {
+        report.error(site, "name", Message.INVALID_NAME, kind.simpleName(), where(site), name,
+            refusal.get().accepted());
+      } else {
+        String written =
+            settings.stream()
+                .filter(setting -> setting.attribute().equals(attribute))
+                .map(Setting::describe)
+                .findFirst()
+                .orElse("(missing)");
+        report.error(site, attribute, Message.INVALID_VALUE, kind.simpleName(), where(site),
+            attribute, written, refusal.get().accepted());
+      }
+      return Optional.empty();
+    }
+    return Optional.of(new PatternModel(kind, name, List.copyOf(settings), site));
+  }
+
+  private static String nameOf(AnnotationSite site, String callName, String interfaceName) {
+    Object written = site.value("name");
+    if (written instanceof String name && !name.isEmpty()) {
+      return name;
+    }
+    return site.kind().scope() == PatternKind.Scope.SYSTEM ? interfaceName : callName;
+  }
+
+  /** Where an annotation is written, for messages: {@code RecsClient.recommendations} or {@code RecsClient}. */
+  static String where(AnnotationSite site) {
+    return Naming.describe(site.owner());
+  }
+
+  private static Object convert(Object value) {
+    if (value instanceof Integer || value instanceof Double || value instanceof String) {
+      return value;
+    }
+    if (value instanceof DeclaredType type) {
+      // onResult: the default Predicate.class means "no predicate" and is not passed at all
+      boolean none = ((TypeElement) type.asElement()).getQualifiedName().contentEquals(PREDICATE);
+      return none ? NONE : new Setting.NewInstance(type);
+    }
+    if (value instanceof TypeMirror) {
+      return null;
+    }
+    if (value instanceof VariableElement constant) {
+      return new Setting.EnumConstant(constant.asType(), constant.getSimpleName().toString());
+    }
+    if (value instanceof List<?> list) {
+      List<TypeMirror> types = new ArrayList<>();
+      for (Object element : list) {
+        Object type = ((AnnotationValue) element).getValue();
+        if (!(type instanceof TypeMirror mirror) || mirror.getKind() == TypeKind.ERROR) {
+          return null;
+        }
+        types.add(mirror);
+      }
+      return new Setting.Types(List.copyOf(types));
+    }
+    return null;
+  }
+}

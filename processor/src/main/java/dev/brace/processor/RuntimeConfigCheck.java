@@ -1,0 +1,84 @@
+package dev.brace.processor;
+
+import dev.brace.runtime.ConfigurationException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Checks annotation values with the runtime's own config builders, so the duration grammar and
+ * every range are written once, in the runtime, and the compiler refuses exactly what a wrapper
+ * would refuse at start-up. The builders are called by setter name because the processor sees
+ * attributes by name; classes (exception filters, result predicates) are not checked here: they are not loaded at
+ * compile time.
+ */
+final class RuntimeConfigCheck {
+
+  /**
+   * What the runtime refused.
+   *
+   * @param attribute the attribute at fault ({@code name} for a refused name)
+   * @param accepted what the runtime would accept
+   */
+  record Refusal(String attribute, String accepted) {}
+
+  private RuntimeConfigCheck() {}
+
+  /**
+   * @param kind the pattern
+   * @param name the instance's name
+   * @param settings every attribute that is passed as a setter
+   * @return the first refusal, or empty when the runtime accepts every value
+   */
+  static Optional<Refusal> check(PatternKind kind, String name, List<Setting> settings) {
+    try {
+      Object builder = kind.config().getMethod("builder", String.class).invoke(null, name);
+      for (Setting setting : settings) {
+        if (!(setting.value() instanceof Setting.Types || setting.value() instanceof Setting.NewInstance)) {
+          set(builder, setting);
+        }
+      }
+      builder.getClass().getMethod("build").invoke(builder);
+      return Optional.empty();
+    } catch (InvocationTargetException thrown) {
+      Throwable cause = thrown.getCause();
+      if (cause instanceof ConfigurationException refused && refused.attribute() != null) {
+        return Optional.of(new Refusal(refused.attribute(), refused.accepted()));
+      }
+      if (cause instanceof IllegalArgumentException refused) {
+        return Optional.of(new Refusal("name", refused.getMessage()));
+      }
+      throw new IllegalStateException("the runtime config of @" + kind.simpleName() + " failed", cause);
+    } catch (ReflectiveOperationException mismatch) {
+      throw new IllegalStateException(
+          "the runtime config of @" + kind.simpleName() + " does not match the annotation", mismatch);
+    }
+  }
+
+  private static void set(Object builder, Setting setting) throws ReflectiveOperationException {
+    Object value = setting.value();
+    for (Method method : builder.getClass().getMethods()) {
+      if (!method.getName().equals(setting.setter()) || method.getParameterCount() != 1) {
+        continue;
+      }
+      Class<?> parameter = method.getParameterTypes()[0];
+      if (value instanceof Integer && parameter == int.class
+          || value instanceof Double && parameter == double.class
+          || value instanceof String && parameter == String.class) {
+        method.invoke(builder, value);
+        return;
+      }
+      if (value instanceof Setting.EnumConstant constant && parameter.isEnum()) {
+        method.invoke(builder, enumConstant(parameter, constant.constant()));
+        return;
+      }
+    }
+    throw new NoSuchMethodException(builder.getClass().getName() + "." + setting.setter());
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object enumConstant(Class<?> type, String constant) {
+    return Enum.valueOf((Class) type, constant);
+  }
+}

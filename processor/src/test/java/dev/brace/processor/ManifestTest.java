@@ -1,0 +1,52 @@
+package dev.brace.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
+import javax.tools.StandardLocation;
+import org.junit.jupiter.api.Test;
+
+/** The per-interface manifest the registry reads to catch configuration typos. */
+class ManifestTest {
+
+  @Test
+  void listsEveryInstanceTheWrapperUsesByKind() throws IOException {
+    Compilation compilation = GoldenTest.compile(GoldenTest.good("RecsClient"));
+    assertThat(compilation).succeededWithoutWarnings();
+
+    String manifest = compilation
+        .generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/brace/instances/p.RecsClient")
+        .orElseThrow()
+        .getCharContent(true)
+        .toString();
+
+    assertThat(manifest).contains("\nbulkhead recs-api\n");
+    assertThat(manifest).contains("\ncircuitbreaker recs-api\n");
+    assertThat(manifest).contains("\nfallback RecsClient.recommendations\n");
+    assertThat(manifest).contains("\nratelimit recs-api\n");
+    assertThat(manifest).contains("\nretry RecsClient.recommendations\n");
+    assertThat(manifest).contains("\ntimeout RecsClient.recommendations\n");
+  }
+
+  @Test
+  void namesTheRetryBudget() throws IOException {
+    Compilation compilation = GoldenTest.compile(JavaFileObjects.forSourceString("p.Budgeted", String.join("\n",
+        "package p;",
+        "import dev.brace.Retry;",
+        "public interface Budgeted {",
+        "  @Retry(budget = \"shared-budget\") String call();",
+        "}")));
+    assertThat(compilation).succeededWithoutWarnings();
+
+    String manifest = compilation
+        .generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/brace/instances/p.Budgeted")
+        .orElseThrow()
+        .getCharContent(true)
+        .toString();
+
+    assertThat(manifest).contains("\nretrybudget shared-budget\n");
+  }
+}

@@ -1,0 +1,302 @@
+package dev.brace.processor;
+
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.Compiler;
+import com.google.testing.compile.JavaFileObjects;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One test per rejection: the error carries its tag, names the culprit and sits on the line of the
+ * attribute (or declaration) at fault.
+ */
+class NegativeTest {
+  private static final String IMPORTS =
+      "package p;\n"
+          + "import dev.brace.*;\n"
+          + "import java.io.IOException;\n"
+          + "import java.util.List;\n"
+          + "import java.util.concurrent.CompletableFuture;\n"
+          + "import java.util.function.Predicate;\n";
+
+  private static Compilation compile(JavaFileObject... sources) {
+    return Compiler.javac().withProcessors(new BraceProcessor()).compile(sources);
+  }
+
+  /** Compiles {@code p.Bad} (the imports above, then {@code body}) and expects one tagged error. */
+  private static Compilation assertError(String body, String message, String line) {
+    JavaFileObject file = JavaFileObjects.forSourceString("p.Bad", IMPORTS + body);
+    Compilation compilation = compile(file);
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorContaining(message).inFile(file).onLineContaining(line);
+    return compilation;
+  }
+
+  @Test
+  void countBelowOne() {
+    assertError("public interface Bad {\n  @Retry(maxAttempts = 0)\n  String get();\n}",
+        "[brace:invalid-value] @Retry on Bad.get: maxAttempts = 0 is not accepted", "maxAttempts = 0");
+  }
+
+  @Test
+  void nanFactor() {
+    assertError("public interface Bad {\n  @Retry(multiplier = Double.NaN)\n  String get();\n}",
+        "[brace:invalid-value] @Retry on Bad.get: multiplier = NaN", "Double.NaN");
+  }
+
+  @Test
+  void infiniteFactor() {
+    assertError("public interface Bad {\n  @Retry(multiplier = 1.0 / 0.0)\n  String get();\n}",
+        "multiplier = Infinity is not accepted", "1.0 / 0.0");
+  }
+
+  @Test
+  void unparsableDuration() {
+    assertError("public interface Bad {\n  @Retry(\n    delay = \"10 parsecs\")\n  String get();\n}",
+        "[brace:invalid-value] @Retry on Bad.get: delay = \"10 parsecs\" is not accepted; expected a decimal number and a unit",
+        "parsecs");
+  }
+
+  @Test
+  void maxDelayBelowDelayIsCheckedByTheRuntimeBuilder() {
+    assertError("public interface Bad {\n  @Retry(delay = \"1s\",\n    maxDelay = \"10ms\")\n  String get();\n}",
+        "maxDelay = \"10ms\" is not accepted; expected a duration of at least delay (1s)", "maxDelay");
+  }
+
+  @Test
+  void ratioOutOfRange() {
+    assertError("@CircuitBreaker(failureRate = 1.5)\npublic interface Bad {\n  String get();\n}",
+        "[brace:invalid-value] @CircuitBreaker on Bad: failureRate = 1.5", "failureRate = 1.5");
+  }
+
+  @Test
+  void permitsBelowOne() {
+    assertError("public interface Bad {\n  @RateLimit(permits = 0)\n  String get();\n}",
+        "permits = 0 is not accepted; expected an integer ≥ 1", "permits = 0");
+  }
+
+  @Test
+  void zeroTimeout() {
+    assertError("public interface Bad {\n  @Timeout(\"0s\")\n  String get();\n}",
+        "[brace:invalid-value] @Timeout on Bad.get: value = \"0s\" is not accepted; expected a duration greater than zero",
+        "@Timeout");
+  }
+
+  @Test
+  void blankName() {
+    assertError("public interface Bad {\n  @Bulkhead(name = \" \")\n  String get();\n}",
+        "[brace:invalid-name] @Bulkhead on Bad.get: name = \" \" is not accepted", "name = \" \"");
+  }
+
+  @Test
+  void fallbackMissingListsTheCandidates() {
+    assertError("public interface Bad {\n  @Fallback(method = \"nope\")\n  String get();\n"
+            + "  default String other() { return \"\"; }\n  static String another() { return \"\"; }\n}",
+        "[brace:fallback-missing] @Fallback(method = \"nope\") on Bad.get: Bad has no method named nope;"
+            + " its default and static methods are: other, another",
+        "method = \"nope\"");
+  }
+
+  @Test
+  void fallbackAmbiguous() {
+    assertError("public interface Bad {\n  @Fallback(method = \"fb\")\n  String get(String id);\n"
+            + "  default String fb(String id) { return id; }\n"
+            + "  default String fb(String id, Exception cause) { return id; }\n}",
+        "[brace:fallback-ambiguous] @Fallback(method = \"fb\") on Bad.get: more than one method fits:"
+            + " fb(java.lang.String), fb(java.lang.String, java.lang.Exception)",
+        "method = \"fb\"");
+  }
+
+  @Test
+  void fallbackWrongReturnType() {
+    assertError("public interface Bad {\n  @Fallback(method = \"fb\")\n  String get();\n"
+            + "  default Integer fb() { return 0; }\n}",
+        "[brace:fallback-return-type] @Fallback(method = \"fb\") on Bad.get: fb() returns java.lang.Integer,"
+            + " which is not java.lang.String or a subtype of it",
+        "method = \"fb\"");
+  }
+
+  @Test
+  void fallbackWrongParameters() {
+    assertError("public interface Bad {\n  @Fallback(method = \"fb\")\n  String get(String id);\n"
+            + "  default String fb(int id) { return \"\"; }\n}",
+        "[brace:fallback-parameters] @Fallback(method = \"fb\") on Bad.get: no fb takes the parameters"
+            + " (java.lang.String), optionally followed by a Throwable; candidates: fb(int)",
+        "method = \"fb\"");
+  }
+
+  @Test
+  void fallbackFailureParameterTooNarrowForOn() {
+    assertError("public interface Bad {\n  @Fallback(method = \"fb\",\n    on = {IOException.class, IllegalStateException.class})\n"
+            + "  String get() throws IOException;\n  default String fb(IOException cause) { return \"\"; }\n}",
+        "[brace:fallback-failure-type] @Fallback(method = \"fb\") on Bad.get: the last parameter of"
+            + " fb(java.io.IOException) is java.io.IOException, but @Fallback(on) includes java.lang.IllegalStateException",
+        "on = {");
+  }
+
+  @Test
+  void fallbackNotDefaultOrStatic() {
+    assertError("public interface Bad {\n  @Fallback(method = \"fb\")\n  String get();\n  String fb();\n}",
+        "[brace:fallback-not-default] @Fallback(method = \"fb\") on Bad.get: fb() is neither default nor static",
+        "method = \"fb\"");
+  }
+
+  @Test
+  void keyWithUnbalancedBraces() {
+    assertError("public interface Bad {\n  @RateLimit(permits = 1, key = \"user:{id\")\n  String get(String id);\n}",
+        "[brace:key-malformed] @RateLimit(key = \"user:{id\") on Bad.get: '{' at position 5 is not closed",
+        "key = ");
+  }
+
+  @Test
+  void keyWithEmptyPart() {
+    assertError("public interface Bad {\n  @CircuitBreaker(key = \"a{}b\")\n  String get(String id);\n}",
+        "[brace:key-malformed] @CircuitBreaker(key = \"a{}b\") on Bad.get: {} at position 1 names nothing",
+        "key = ");
+  }
+
+  @Test
+  void keyNamingAnUnknownParameter() {
+    assertError("public interface Bad {\n  @CircuitBreaker(key = \"{user}\")\n  String get(String id, int page);\n}",
+        "[brace:key-unknown-parameter] @CircuitBreaker(key = \"{user}\") on Bad.get: {user} names no parameter;"
+            + " the parameters are: id, page",
+        "key = ");
+  }
+
+  @Test
+  void keyNamingAnUnknownProperty() {
+    assertError("public interface Bad {\n  record Request(String host) {}\n"
+            + "  @CircuitBreaker(key = \"{request.port}\")\n  String get(Request request);\n}",
+        "[brace:key-unknown-property] @CircuitBreaker(key = \"{request.port}\") on Bad.get: in {request.port},"
+            + " p.Bad.Request has no accessible method port() or getPort()",
+        "key = ");
+  }
+
+  @Test
+  void resultPredicateOfTheWrongType() {
+    assertError("public interface Bad {\n  class Empty implements Predicate<String> {\n"
+            + "    public boolean test(String s) { return s.isEmpty(); }\n  }\n"
+            + "  @Retry(onResult = Empty.class)\n  List<String> get();\n}",
+        "[brace:on-result-type] @Retry(onResult = p.Bad.Empty) on Bad.get: the predicate tests java.lang.String,"
+            + " which does not accept java.util.List<java.lang.String>",
+        "onResult = Empty.class");
+  }
+
+  @Test
+  void resultPredicateOnAVoidMethod() {
+    assertError("public interface Bad {\n  class Any implements Predicate<Object> {\n"
+            + "    public boolean test(Object o) { return true; }\n  }\n"
+            + "  @CircuitBreaker(onResult = Any.class)\n  void run();\n}",
+        "[brace:on-result-void] @CircuitBreaker(onResult = p.Bad.Any) on Bad.run: the method returns void",
+        "onResult = Any.class");
+  }
+
+  @Test
+  void resultPredicateWithoutANoArgumentConstructor() {
+    assertError("public interface Bad {\n  class Limit implements Predicate<Integer> {\n"
+            + "    Limit(int max) {}\n    public boolean test(Integer i) { return true; }\n  }\n"
+            + "  @Retry(onResult = Limit.class)\n  int count();\n}",
+        "[brace:on-result-constructor] @Retry(onResult = p.Bad.Limit) on Bad.count: the wrapper creates the"
+            + " predicate with new Limit()",
+        "onResult = Limit.class");
+  }
+
+  @Test
+  void overloadsWithDifferentSettingsUnderOneCallName() {
+    assertError("public interface Bad {\n  @Retry(maxAttempts = 2)\n  String get(String id);\n"
+            + "  @Retry(maxAttempts = 4)\n  String get(int id);\n}",
+        "[brace:overload-conflict] @Retry on Bad.get: the overloads of get share the call name \"Bad.get\""
+            + " but give it different settings; give each overload its own @Retry(name = \"...\")",
+        "maxAttempts = 4");
+  }
+
+  @Test
+  void oneSystemScopedNameWithDifferentSettings() {
+    assertError("public interface Bad {\n  @Bulkhead(name = \"db\", maxConcurrent = 2)\n  String get();\n"
+            + "  @Bulkhead(name = \"db\", maxConcurrent = 3)\n  String put();\n}",
+        "[brace:name-conflict] @Bulkhead on Bad.put: the bulkhead \"db\" is already configured differently on Bad.get",
+        "maxConcurrent = 3");
+  }
+
+  @Test
+  void oneSystemScopedNameWithDifferentSettingsAcrossFiles() {
+    JavaFileObject first = JavaFileObjects.forSourceString("p.First",
+        "package p;\n@dev.brace.CircuitBreaker(name = \"db\")\npublic interface First {\n  String get();\n}");
+    JavaFileObject second = JavaFileObjects.forSourceString("p.Second",
+        "package p;\n@dev.brace.CircuitBreaker(name = \"db\", failureThreshold = 9)\npublic interface Second {\n  String get();\n}");
+    // Generated files of a failed compilation are not exposed; a use of the wrapper proves it exists.
+    JavaFileObject user = JavaFileObjects.forSourceString("p.User",
+        "package p;\nclass User {\n  First first = ResilientFirst.wrap(null);\n}");
+    Compilation compilation = compile(first, second, user);
+    assertThat(compilation).hadErrorCount(1);
+    assertThat(compilation).hadErrorContaining("[brace:name-conflict] @CircuitBreaker on Second.get: the circuit breaker \"db\"")
+        .inFile(second).onLineContaining("failureThreshold = 9");
+  }
+
+  @Test
+  void annotationOnAClass() {
+    assertError("@Retry\npublic class Bad {\n}",
+        "[brace:not-an-interface] @Retry belongs on an interface or on an abstract method of one, not on class Bad",
+        "@Retry");
+  }
+
+  @Test
+  void annotationOnAMethodOfAClass() {
+    assertError("public class Bad {\n  @Timeout(\"1s\")\n  public void run() {}\n}",
+        "[brace:not-an-interface] @Timeout belongs on an interface or on an abstract method of one, not on method Bad.run",
+        "@Timeout");
+  }
+
+  @Test
+  void annotationOnAnEnum() {
+    assertError("@Bulkhead\npublic enum Bad { A }", "not on enum Bad", "@Bulkhead");
+  }
+
+  @Test
+  void annotationOnARecord() {
+    assertError("@Bulkhead\npublic record Bad(int a) {}", "not on record Bad", "@Bulkhead");
+  }
+
+  @Test
+  void annotationOnAnAnnotationType() {
+    assertError("@Bulkhead\npublic @interface Bad {}", "not on annotation type Bad", "@Bulkhead");
+  }
+
+  @Test
+  void annotationOnADefaultMethod() {
+    assertError("public interface Bad {\n  @Retry\n  default String get() { return \"\"; }\n}",
+        "[brace:not-abstract] @Retry on Bad.get: only abstract interface methods are wrapped", "@Retry");
+  }
+
+  @Test
+  void annotationOnAStaticMethod() {
+    assertError("public interface Bad {\n  String get();\n  @Retry\n  static String make() { return \"\"; }\n}",
+        "[brace:not-abstract] @Retry on Bad.make", "@Retry");
+  }
+
+  @Test
+  void asynchronousMethodWithAWildcardValue() {
+    assertError("public interface Bad {\n  @Retry\n  CompletableFuture<?> get();\n}",
+        "[brace:async-unsupported] Bad.get returns java.util.concurrent.CompletableFuture<?>", "CompletableFuture<?> get");
+  }
+
+  @Test
+  void privateInterface() {
+    assertError("public class Bad {\n  @Retry\n  private interface Hidden {\n    String get();\n  }\n}",
+        "[brace:inaccessible-interface] Bad.Hidden is private or local", "private interface Hidden");
+  }
+
+  @Test
+  void anErrorSkipsOnlyTheInterfaceAtFault() {
+    JavaFileObject bad = JavaFileObjects.forSourceString("p.Bad",
+        IMPORTS + "public interface Bad {\n  @Retry(maxAttempts = 0)\n  String get();\n}");
+    JavaFileObject good = JavaFileObjects.forSourceString("p.Good",
+        IMPORTS + "public interface Good {\n  @Retry\n  String get();\n}");
+    JavaFileObject user = JavaFileObjects.forSourceString("p.User",
+        "package p;\nclass User {\n  Good good = ResilientGood.wrap(null);\n}");
+    Compilation compilation = compile(bad, good, user);
+    assertThat(compilation).hadErrorCount(1); // no "cannot find symbol ResilientGood"
+  }
+}
