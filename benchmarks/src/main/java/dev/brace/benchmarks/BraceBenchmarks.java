@@ -12,7 +12,8 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Brace's generated wrappers around {@link Target}, one registry per stack. The wrapper classes
- * are written by the Brace processor during this module's own compilation.
+ * are written by the Brace processor during this module's own compilation. The async benchmarks
+ * wait for the returned future ({@code join}), which {@link AsyncTarget} completes at once.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -98,6 +99,26 @@ public class BraceBenchmarks {
     }
   }
 
+  @State(Scope.Benchmark)
+  public static class AsyncRetryState {
+    BraceClients.AsyncRetryOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_AsyncRetryOnly.wrap(new AsyncTarget(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class AsyncFourPatternsState {
+    BraceClients.AsyncFourPatterns client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_AsyncFourPatterns.wrap(new AsyncTarget(), Registry.builder().build());
+    }
+  }
+
   @Benchmark
   public String retry(RetryState state) {
     return state.client.call();
@@ -136,5 +157,15 @@ public class BraceBenchmarks {
   @Benchmark
   public String sixPatterns(SixPatternsState state) {
     return state.client.call();
+  }
+
+  @Benchmark
+  public String retryAsync(AsyncRetryState state) {
+    return state.client.call().join();
+  }
+
+  @Benchmark
+  public String fourPatternsAsync(AsyncFourPatternsState state) {
+    return state.client.call().join();
   }
 }

@@ -6,6 +6,7 @@ import dev.brace.Fallback;
 import dev.brace.RateLimit;
 import dev.brace.Retry;
 import dev.brace.Timeout;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The annotated interfaces whose generated wrappers ({@code ResilientBraceClients_RetryOnly} …)
@@ -74,4 +75,20 @@ public final class BraceClients {
       return "fallback";
     }
   }
+
+  /** Retry alone on an asynchronous method: the wrapper runs it through {@code CallGuard.callAsync}. */
+  public interface AsyncRetryOnly {
+    @Retry
+    CompletableFuture<String> call();
+  }
+
+  /** The four-pattern stack on an asynchronous method. */
+  public interface AsyncFourPatterns {
+    @Retry
+    @CircuitBreaker(name = "bench-four-async")
+    @RateLimit(name = "bench-four-async", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "bench-four-async", maxConcurrent = 10)
+    CompletableFuture<String> call();
+  }
+
 }

@@ -11,6 +11,9 @@ import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -20,12 +23,15 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The same stacks built with Resilience4j's decorators, outermost last as {@code Decorators}
  * composes them. Resilience4j has no synchronous timeout (its {@code TimeLimiter} bounds a
  * future), so there is no {@code timeout} benchmark here and {@code sixPatterns} has five
- * patterns plus the fallback; the async benchmarks will compare timeouts.
+ * patterns plus the fallback. The async stacks decorate a {@code CompletionStage} supplier
+ * ({@code decorateCompletionStage}); their retry needs a scheduler for its backoff, which the
+ * happy path never uses.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -113,6 +119,39 @@ public class Resilience4jBenchmarks {
     }
   }
 
+  /** A decorated asynchronous supplier built once, and the scheduler its retry would wait on. */
+  public abstract static class DecoratedAsync {
+    final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    Supplier<CompletionStage<String>> call;
+
+    @TearDown
+    public void tearDown() {
+      scheduler.shutdownNow();
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class AsyncRetryState extends DecoratedAsync {
+    @Setup
+    public void setUp() {
+      call = Retry.decorateCompletionStage(retry("retry-async"), scheduler, new AsyncTarget()::call);
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class AsyncFourPatternsState extends DecoratedAsync {
+    @Setup
+    public void setUp() {
+      call =
+          Decorators.ofCompletionStage(new AsyncTarget()::call)
+              .withBulkhead(bulkhead("four-async"))
+              .withRateLimiter(limiter("four-async"))
+              .withCircuitBreaker(classicBreaker("four-async"))
+              .withRetry(retry("four-async"), scheduler)
+              .decorate();
+    }
+  }
+
   @Benchmark
   public String retry(RetryState state) {
     return state.call.get();
@@ -146,6 +185,16 @@ public class Resilience4jBenchmarks {
   @Benchmark
   public String sixPatterns(SixPatternsState state) {
     return state.call.get();
+  }
+
+  @Benchmark
+  public String retryAsync(AsyncRetryState state) {
+    return state.call.get().toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public String fourPatternsAsync(AsyncFourPatternsState state) {
+    return state.call.get().toCompletableFuture().join();
   }
 
   static Retry retry(String name) {
