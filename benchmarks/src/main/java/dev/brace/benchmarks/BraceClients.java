@@ -91,4 +91,12 @@ public final class BraceClients {
     CompletableFuture<String> call();
   }
 
+  /**
+   * A breaker {@link EmissionBenchmarks} holds OPEN, so that every call is refused and the refusal
+   * reaches the event boundary. The reset timeout outlasts any run, so no probe is ever let in.
+   */
+  public interface RejectingBreaker {
+    @CircuitBreaker(name = "bench-rejecting", failureThreshold = 1, resetTimeout = "1h")
+    String call();
+  }
 }
