@@ -11,11 +11,14 @@ import math
 import os
 import platform
 
-LIBRARIES = ["Direct", "Brace", "Resilience4j", "Failsafe"]
+LIBRARIES = ["Direct", "Brace", "Resilience4j", "Failsafe", "Emission"]
 STACKS = ["direct", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "timeout",
-          "fourPatterns", "sixPatterns"]
+          "fourPatterns", "sixPatterns", "retryAsync", "fourPatternsAsync",
+          "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 NOTES = {
     ("Resilience4j", "sixPatterns"): "no timeout: Resilience4j's TimeLimiter only bounds futures",
+    ("Failsafe", "retryAsync"): "includes a thread hop: Failsafe runs every async execution on its scheduler",
+    ("Failsafe", "fourPatternsAsync"): "includes a thread hop: Failsafe runs every async execution on its scheduler",
 }
 
 
