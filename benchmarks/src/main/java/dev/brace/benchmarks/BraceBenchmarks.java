@@ -1,0 +1,171 @@
+package dev.brace.benchmarks;
+
+import dev.brace.runtime.Registry;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Brace's generated wrappers around {@link Target}, one registry per stack. The wrapper classes
+ * are written by the Brace processor during this module's own compilation. The async benchmarks
+ * wait for the returned future ({@code join}), which {@link AsyncTarget} completes at once.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class BraceBenchmarks {
+
+  @State(Scope.Benchmark)
+  public static class RetryState {
+    BraceClients.RetryOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_RetryOnly.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class BreakerClassicState {
+    BraceClients.ClassicBreaker client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_ClassicBreaker.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class BreakerRateState {
+    BraceClients.RateBreaker client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_RateBreaker.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class LimiterState {
+    BraceClients.LimiterOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_LimiterOnly.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class BulkheadState {
+    BraceClients.BulkheadOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_BulkheadOnly.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class TimeoutState {
+    BraceClients.TimeoutOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_TimeoutOnly.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class FourPatternsState {
+    BraceClients.FourPatterns client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_FourPatterns.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class SixPatternsState {
+    BraceClients.SixPatterns client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_SixPatterns.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class AsyncRetryState {
+    BraceClients.AsyncRetryOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_AsyncRetryOnly.wrap(new AsyncTarget(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class AsyncFourPatternsState {
+    BraceClients.AsyncFourPatterns client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_AsyncFourPatterns.wrap(new AsyncTarget(), Registry.builder().build());
+    }
+  }
+
+  @Benchmark
+  public String retry(RetryState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String breakerClassic(BreakerClassicState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String breakerRate(BreakerRateState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String limiter(LimiterState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String bulkhead(BulkheadState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String timeout(TimeoutState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String fourPatterns(FourPatternsState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String sixPatterns(SixPatternsState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String retryAsync(AsyncRetryState state) {
+    return state.client.call().join();
+  }
+
+  @Benchmark
+  public String fourPatternsAsync(AsyncFourPatternsState state) {
+    return state.client.call().join();
+  }
+}

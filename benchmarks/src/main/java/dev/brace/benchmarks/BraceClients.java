@@ -1,0 +1,102 @@
+package dev.brace.benchmarks;
+
+import dev.brace.Bulkhead;
+import dev.brace.CircuitBreaker;
+import dev.brace.Fallback;
+import dev.brace.RateLimit;
+import dev.brace.Retry;
+import dev.brace.Timeout;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The annotated interfaces whose generated wrappers ({@code ResilientBraceClients_RetryOnly} …)
+ * {@link BraceBenchmarks} measures. Values mirror {@link Stacks}; every instance has its own
+ * name so that no two benchmarks share a breaker, limiter or bulkhead.
+ */
+public final class BraceClients {
+  private BraceClients() {}
+
+  /** Retry alone, with the defaults (3 attempts). */
+  public interface RetryOnly {
+    @Retry
+    String call();
+  }
+
+  /** Classic breaker: opens after 5 consecutive failures. */
+  public interface ClassicBreaker {
+    @CircuitBreaker(name = "bench-breaker-classic")
+    String call();
+  }
+
+  /** Rate breaker: opens at a 50% failure rate over 30 s once 20 calls were seen. */
+  public interface RateBreaker {
+    @CircuitBreaker(name = "bench-breaker-rate", failureRate = 0.5, window = "30s", minimumCalls = 20)
+    String call();
+  }
+
+  /** A limiter so generous it never refuses: what is measured is taking a token. */
+  public interface LimiterOnly {
+    @RateLimit(name = "bench-limiter", permits = 1_000_000_000, per = "1s")
+    String call();
+  }
+
+  /** Bulkhead alone: 10 in flight, no waiting. */
+  public interface BulkheadOnly {
+    @Bulkhead(name = "bench-bulkhead", maxConcurrent = 10)
+    String call();
+  }
+
+  /** Timeout alone, interrupting the caller's thread at the deadline. */
+  public interface TimeoutOnly {
+    @Timeout("1s")
+    String call();
+  }
+
+  /** The four-pattern stack of SPEC §9: Retry(CircuitBreaker(RateLimit(Bulkhead(call)))). */
+  public interface FourPatterns {
+    @Retry
+    @CircuitBreaker(name = "bench-four")
+    @RateLimit(name = "bench-four", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "bench-four", maxConcurrent = 10)
+    String call();
+  }
+
+  /** All six: Fallback(Retry(CircuitBreaker(RateLimit(Bulkhead(Timeout(call)))))). */
+  public interface SixPatterns {
+    @Retry
+    @CircuitBreaker(name = "bench-six")
+    @RateLimit(name = "bench-six", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "bench-six", maxConcurrent = 10)
+    @Timeout("1s")
+    @Fallback(method = "fallback")
+    String call();
+
+    default String fallback() {
+      return "fallback";
+    }
+  }
+
+  /** Retry alone on an asynchronous method: the wrapper runs it through {@code CallGuard.callAsync}. */
+  public interface AsyncRetryOnly {
+    @Retry
+    CompletableFuture<String> call();
+  }
+
+  /** The four-pattern stack on an asynchronous method. */
+  public interface AsyncFourPatterns {
+    @Retry
+    @CircuitBreaker(name = "bench-four-async")
+    @RateLimit(name = "bench-four-async", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "bench-four-async", maxConcurrent = 10)
+    CompletableFuture<String> call();
+  }
+
+  /**
+   * A breaker {@link EmissionBenchmarks} holds OPEN, so that every call is refused and the refusal
+   * reaches the event boundary. The reset timeout outlasts any run, so no probe is ever let in.
+   */
+  public interface RejectingBreaker {
+    @CircuitBreaker(name = "bench-rejecting", failureThreshold = 1, resetTimeout = "1h")
+    String call();
+  }
+}

@@ -1,0 +1,236 @@
+package dev.brace.benchmarks;
+
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
+import io.github.resilience4j.decorators.Decorators;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The same stacks built with Resilience4j's decorators, outermost last as {@code Decorators}
+ * composes them. Resilience4j has no synchronous timeout (its {@code TimeLimiter} bounds a
+ * future), so there is no {@code timeout} benchmark here and {@code sixPatterns} has five
+ * patterns plus the fallback. The async stacks decorate a {@code CompletionStage} supplier
+ * ({@code decorateCompletionStage}); their retry needs a scheduler for its backoff, which the
+ * happy path never uses.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class Resilience4jBenchmarks {
+
+  /** A decorated supplier built once; the benchmark only calls it. */
+  public abstract static class Decorated {
+    Supplier<String> call;
+  }
+
+  @State(Scope.Benchmark)
+  public static class RetryState extends Decorated {
+    @Setup
+    public void setUp() {
+      call = Retry.decorateSupplier(retry("retry"), new Target()::call);
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class BreakerClassicState extends Decorated {
+    @Setup
+    public void setUp() {
+      call = CircuitBreaker.decorateSupplier(classicBreaker("breaker-classic"), new Target()::call);
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class BreakerRateState extends Decorated {
+    @Setup
+    public void setUp() {
+      CircuitBreakerConfig config =
+          CircuitBreakerConfig.custom()
+              .slidingWindowType(SlidingWindowType.TIME_BASED)
+              .slidingWindowSize((int) Stacks.WINDOW.toSeconds())
+              .minimumNumberOfCalls(Stacks.MINIMUM_CALLS)
+              .failureRateThreshold((float) (Stacks.FAILURE_RATE * 100))
+              .waitDurationInOpenState(Stacks.RESET_TIMEOUT)
+              .build();
+      call = CircuitBreaker.decorateSupplier(CircuitBreaker.of("breaker-rate", config), new Target()::call);
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class LimiterState extends Decorated {
+    @Setup
+    public void setUp() {
+      call = RateLimiter.decorateSupplier(limiter("limiter"), new Target()::call);
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class BulkheadState extends Decorated {
+    @Setup
+    public void setUp() {
+      call = Bulkhead.decorateSupplier(bulkhead("bulkhead"), new Target()::call);
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class FourPatternsState extends Decorated {
+    @Setup
+    public void setUp() {
+      call =
+          Decorators.ofSupplier(new Target()::call)
+              .withBulkhead(bulkhead("four"))
+              .withRateLimiter(limiter("four"))
+              .withCircuitBreaker(classicBreaker("four"))
+              .withRetry(retry("four"))
+              .decorate();
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class SixPatternsState extends Decorated {
+    @Setup
+    public void setUp() {
+      call =
+          Decorators.ofSupplier(new Target()::call)
+              .withBulkhead(bulkhead("six"))
+              .withRateLimiter(limiter("six"))
+              .withCircuitBreaker(classicBreaker("six"))
+              .withRetry(retry("six"))
+              .withFallback((Throwable failure) -> Stacks.FALLBACK_VALUE)
+              .decorate();
+    }
+  }
+
+  /** A decorated asynchronous supplier built once, and the scheduler its retry would wait on. */
+  public abstract static class DecoratedAsync {
+    final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    Supplier<CompletionStage<String>> call;
+
+    @TearDown
+    public void tearDown() {
+      scheduler.shutdownNow();
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class AsyncRetryState extends DecoratedAsync {
+    @Setup
+    public void setUp() {
+      call = Retry.decorateCompletionStage(retry("retry-async"), scheduler, new AsyncTarget()::call);
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class AsyncFourPatternsState extends DecoratedAsync {
+    @Setup
+    public void setUp() {
+      call =
+          Decorators.ofCompletionStage(new AsyncTarget()::call)
+              .withBulkhead(bulkhead("four-async"))
+              .withRateLimiter(limiter("four-async"))
+              .withCircuitBreaker(classicBreaker("four-async"))
+              .withRetry(retry("four-async"), scheduler)
+              .decorate();
+    }
+  }
+
+  @Benchmark
+  public String retry(RetryState state) {
+    return state.call.get();
+  }
+
+  @Benchmark
+  public String breakerClassic(BreakerClassicState state) {
+    return state.call.get();
+  }
+
+  @Benchmark
+  public String breakerRate(BreakerRateState state) {
+    return state.call.get();
+  }
+
+  @Benchmark
+  public String limiter(LimiterState state) {
+    return state.call.get();
+  }
+
+  @Benchmark
+  public String bulkhead(BulkheadState state) {
+    return state.call.get();
+  }
+
+  @Benchmark
+  public String fourPatterns(FourPatternsState state) {
+    return state.call.get();
+  }
+
+  @Benchmark
+  public String sixPatterns(SixPatternsState state) {
+    return state.call.get();
+  }
+
+  @Benchmark
+  public String retryAsync(AsyncRetryState state) {
+    return state.call.get().toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public String fourPatternsAsync(AsyncFourPatternsState state) {
+    return state.call.get().toCompletableFuture().join();
+  }
+
+  static Retry retry(String name) {
+    return Retry.of(
+        name, RetryConfig.custom().maxAttempts(Stacks.MAX_ATTEMPTS).waitDuration(Stacks.RETRY_DELAY).build());
+  }
+
+  /**
+   * Resilience4j has no "N consecutive failures" breaker; the nearest is a count window of N
+   * calls that opens when all of them failed.
+   */
+  static CircuitBreaker classicBreaker(String name) {
+    CircuitBreakerConfig config =
+        CircuitBreakerConfig.custom()
+            .slidingWindowType(SlidingWindowType.COUNT_BASED)
+            .slidingWindowSize(Stacks.FAILURE_THRESHOLD)
+            .minimumNumberOfCalls(Stacks.FAILURE_THRESHOLD)
+            .failureRateThreshold(100)
+            .waitDurationInOpenState(Stacks.RESET_TIMEOUT)
+            .build();
+    return CircuitBreaker.of(name, config);
+  }
+
+  static RateLimiter limiter(String name) {
+    RateLimiterConfig config =
+        RateLimiterConfig.custom()
+            .limitForPeriod(Stacks.PERMITS_PER_SECOND)
+            .limitRefreshPeriod(Duration.ofSeconds(1))
+            .timeoutDuration(Duration.ZERO)
+            .build();
+    return RateLimiter.of(name, config);
+  }
+
+  static Bulkhead bulkhead(String name) {
+    BulkheadConfig config =
+        BulkheadConfig.custom().maxConcurrentCalls(Stacks.MAX_CONCURRENT).maxWaitDuration(Duration.ZERO).build();
+    return Bulkhead.of(name, config);
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * JMH benchmarks: one trivial, never-inlined target method called directly, through Brace's
+ * generated wrappers, and through the same stacks built with Resilience4j and Failsafe.
+ *
+ * <p>Every library gets one benchmark class, and the stacks carry the same method name in each
+ * ({@code retry}, {@code breakerClassic}, … {@code sixPatterns}), so {@code benchmarks/run} can
+ * put a Brace result beside the Resilience4j and Failsafe results for the same stack. Each stack
+ * lives in its own {@code @State}, built once in {@code @Setup}: the benchmarks measure the
+ * happy path (nothing fails, nothing is refused), not construction.
+ */
+package dev.brace.benchmarks;
