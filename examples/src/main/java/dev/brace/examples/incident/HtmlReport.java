@@ -224,9 +224,10 @@ public final class HtmlReport {
 
     // Breaker state, from circuit.* events.
     label(page, "breaker", breakerTop + 13);
-    if (!stats.run().withBrace()) {
+    if (stats.run().breakerState().isEmpty()) {
+      String why = stats.run().withBrace() ? "circuit breaker switched off by configuration" : "no circuit breaker";
       rect(page, LEFT, breakerTop, PLOT, 18, "#d9d9d9", null);
-      text(page, LEFT + PLOT / 2.0, breakerTop + 13, "no circuit breaker", "middle", 11.5, "#555", false);
+      text(page, LEFT + PLOT / 2.0, breakerTop + 13, why, "middle", 11.5, "#555", false);
     } else {
       breakerBand(page, stats.events(), breakerTop, spanMillis);
     }

@@ -193,9 +193,19 @@ public final class IncidentRun {
     return service.accessLog();
   }
 
-  /** @return the breaker's stored state now; empty without Brace */
+  /**
+   * @return the breaker's stored state now; empty without Brace, or when configuration switched
+   *     the breaker off ({@code BRACE_CIRCUITBREAKER_RECS_API_ENABLED=false})
+   */
   public Optional<CircuitState> breakerState() {
-    return registry == null ? Optional.empty() : Optional.of(registry.circuitBreaker(breakerName).state());
+    if (registry == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(registry.circuitBreaker(breakerName).state());
+    } catch (IllegalArgumentException switchedOff) {
+      return Optional.empty();
+    }
   }
 
   /** @return the breaker's name; null without Brace */

@@ -40,7 +40,7 @@ public final class LiveLine {
         toMillis / 1000.0, phase.label(),
         count(withoutCalls, Outcome.ANSWERED), count(withoutCalls, Outcome.ERROR), received(without, fromMillis, toMillis),
         count(withCalls, Outcome.ANSWERED), count(withCalls, Outcome.FALLBACK), count(withCalls, Outcome.ERROR),
-        received(with, fromMillis, toMillis), with.breakerState().map(Enum::name).orElse("-"), refused);
+        received(with, fromMillis, toMillis), with.breakerState().map(Enum::name).orElse("off"), refused);
   }
 
   private static List<Call> window(List<Call> calls, long fromMillis, long toMillis) {
