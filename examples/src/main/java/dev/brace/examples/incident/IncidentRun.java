@@ -1,0 +1,220 @@
+package dev.brace.examples.incident;
+
+import dev.brace.examples.RecsClient;
+import dev.brace.runtime.CircuitState;
+import dev.brace.runtime.Event;
+import dev.brace.runtime.Registry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One pass through the incident: concurrent callers drive a {@link RecsClient} against their own
+ * {@link RecsService}. It records what each caller saw and, with Brace, every event of the
+ * registry; nothing else is counted.
+ */
+public final class IncidentRun {
+
+  /** What a caller got. */
+  public enum Outcome {
+    /** recommendations from the service */
+    ANSWERED,
+    /** the editors' picks, served by the fallback */
+    FALLBACK,
+    /** an exception */
+    ERROR
+  }
+
+  /** One call as its caller saw it; {@code phase} is the phase it started in. */
+  public record Call(long startMillis, long latencyMicros, Phase phase, Outcome outcome, String error) {
+    /** @return when the caller had its answer, since the incident started */
+    public long endMillis() {
+      return startMillis + latencyMicros / 1_000;
+    }
+  }
+
+  /** One registry event, its time relative to the start of the run. */
+  public record RecordedEvent(long atMillis, String kind, String instance, Map<String, Object> attributes) {}
+
+  private final String title;
+  private final RecsClient client;
+  private final RecsService service;
+  private final IncidentScript script;
+  private final Registry registry;
+  private final String breakerName;
+  private final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<RecordedEvent> events = new ConcurrentLinkedQueue<>();
+  private final AtomicLong userSequence = new AtomicLong();
+  private final List<Thread> callers = new ArrayList<>();
+  private volatile Instant startInstant;
+
+  private IncidentRun(String title, RecsClient client, RecsService service, IncidentScript script,
+      Registry registry, String breakerName) {
+    this.title = Objects.requireNonNull(title, "title");
+    this.client = Objects.requireNonNull(client, "client");
+    this.service = Objects.requireNonNull(service, "service");
+    this.script = Objects.requireNonNull(script, "script");
+    this.registry = registry;
+    this.breakerName = breakerName;
+  }
+
+  /**
+   * @param title how the report names this run
+   * @param client the plain client
+   * @param service the service it calls
+   * @param script the incident
+   * @return a run with no registry: nothing but what callers and the service saw
+   */
+  public static IncidentRun withoutBrace(String title, RecsClient client, RecsService service, IncidentScript script) {
+    return new IncidentRun(title, client, service, script, null, null);
+  }
+
+  /**
+   * @param title how the report names this run
+   * @param client the generated wrapper, created with {@code registry}
+   * @param service the service it calls
+   * @param script the incident
+   * @param registry the wrapper's registry; its events are recorded
+   * @param breakerName the circuit breaker whose state the live line shows
+   * @return a run that records the registry's events
+   */
+  public static IncidentRun withBrace(String title, RecsClient client, RecsService service, IncidentScript script,
+      Registry registry, String breakerName) {
+    IncidentRun run = new IncidentRun(title, client, service, script, Objects.requireNonNull(registry, "registry"),
+        Objects.requireNonNull(breakerName, "breakerName"));
+    registry.subscribe(run::record);
+    return run;
+  }
+
+  private void record(Event event) {
+    Instant start = startInstant;
+    if (start != null) {
+      long at = Duration.between(start, event.timestamp()).toMillis();
+      events.add(new RecordedEvent(at, event.kind(), event.instance(), event.attributes()));
+    }
+  }
+
+  /**
+   * Starts the callers; they stop by themselves when the script is over.
+   *
+   * @param callerCount how many callers call at once
+   * @param startNanos the {@link System#nanoTime()} at which the incident starts
+   * @param startInstant the same moment on the wall clock, which event timestamps use
+   */
+  public void start(int callerCount, long startNanos, Instant startInstant) {
+    this.startInstant = startInstant;
+    service.beginIncident(startNanos);
+    long endNanos = startNanos + script.total().toNanos();
+    for (int i = 0; i < callerCount; i++) {
+      Thread caller = new Thread(() -> callUntil(startNanos, endNanos), title + " caller " + (i + 1));
+      caller.setDaemon(true);
+      callers.add(caller);
+      caller.start();
+    }
+  }
+
+  private void callUntil(long startNanos, long endNanos) {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    if (!pause(random.nextInt(80))) {  // callers arrive spread out, not in one burst
+      return;
+    }
+    while (System.nanoTime() < endNanos) {
+      long started = System.nanoTime();
+      long startMillis = (started - startNanos) / 1_000_000;
+      Phase phase = script.phaseAt(Duration.ofMillis(startMillis));
+      String user = "user-" + userSequence.incrementAndGet();
+      Outcome outcome;
+      String error = null;
+      try {
+        List<String> recommendations = client.recommendations(user);
+        outcome = recommendations.equals(RecsClient.EDITORS_PICKS) ? Outcome.FALLBACK : Outcome.ANSWERED;
+      } catch (Exception failure) {
+        outcome = Outcome.ERROR;
+        error = failure.getClass().getSimpleName();
+      }
+      calls.add(new Call(startMillis, (System.nanoTime() - started) / 1_000, phase, outcome, error));
+      if (!pause(40 + random.nextInt(40))) {
+        return;
+      }
+    }
+  }
+
+  /** Sleeps; false when interrupted, which ends the caller. */
+  private static boolean pause(long millis) {
+    try {
+      Thread.sleep(millis);
+      return true;
+    } catch (InterruptedException stop) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * Waits for every caller to finish its last call.
+   *
+   * @throws InterruptedException when interrupted while waiting
+   */
+  public void awaitEnd() throws InterruptedException {
+    for (Thread caller : callers) {
+      caller.join();
+    }
+  }
+
+  /** @return the run's name */
+  public String title() {
+    return title;
+  }
+
+  /** @return whether the calls went through Brace */
+  public boolean withBrace() {
+    return registry != null;
+  }
+
+  /** @return every call so far */
+  public List<Call> calls() {
+    return List.copyOf(calls);
+  }
+
+  /** @return every registry event so far; empty without Brace */
+  public List<RecordedEvent> events() {
+    return List.copyOf(events);
+  }
+
+  /** @return the service's access log */
+  public List<RecsService.Request> received() {
+    return service.accessLog();
+  }
+
+  /**
+   * @return the breaker's stored state now; empty without Brace, or when configuration switched
+   *     the breaker off ({@code BRACE_CIRCUITBREAKER_RECS_API_ENABLED=false})
+   */
+  public Optional<CircuitState> breakerState() {
+    if (registry == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(registry.circuitBreaker(breakerName).state());
+    } catch (IllegalArgumentException switchedOff) {
+      return Optional.empty();
+    }
+  }
+
+  /** @return the breaker's name; null without Brace */
+  public String breakerName() {
+    return breakerName;
+  }
+
+  /** @return the incident it runs */
+  public IncidentScript script() {
+    return script;
+  }
+}

@@ -1,0 +1,40 @@
+package dev.brace.examples.wiring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brace.examples.HttpRecsClient;
+import dev.brace.examples.RecsClient;
+import dev.brace.examples.ResilientRecsClient;
+import dev.brace.examples.incident.IncidentScript;
+import dev.brace.examples.incident.RecsService;
+import dev.brace.runtime.Registry;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Both wirings hand application code the generated wrapper, which answers from the service or its fallback. */
+class WiringTest {
+
+  @Test
+  void daggerAndPlainWiringBothProvideTheResilientClient() throws Exception {
+    Registry registry = Registry.builder().environment(Map.of()).systemProperties(Map.of()).build();
+    RecommendationsPage dagger;
+    RecommendationsPage plain;
+    try (RecsService service = RecsService.start(IncidentScript.standard())) {
+      // A fresh JVM's first HTTP call can take longer than the client's 300 ms timeout.
+      new HttpRecsClient(HttpRecsClient.defaultHttpClient(), service.uri()).recommendations("warm-up");
+      dagger = DaggerRecsComponent.factory().create(service.uri(), registry).page();
+      plain = PlainWiring.page(service.uri(), registry);
+
+      assertInstanceOf(ResilientRecsClient.class, dagger.recs());
+      assertInstanceOf(ResilientRecsClient.class, plain.recs());
+      assertTrue(dagger.render("ada").startsWith("for ada: item-"), dagger.render("ada"));
+      assertTrue(plain.render("ada").startsWith("for ada: item-"), plain.render("ada"));
+    }
+
+    String editorsPicks = "for ada: " + String.join(", ", RecsClient.EDITORS_PICKS);
+    assertEquals(editorsPicks, dagger.render("ada"), "service gone: the fallback answers");
+    assertEquals(editorsPicks, plain.render("ada"));
+  }
+}
