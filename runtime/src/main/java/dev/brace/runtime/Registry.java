@@ -12,6 +12,7 @@ import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.internal.CallDefinition;
 import dev.brace.runtime.internal.CallGuard;
 import dev.brace.runtime.internal.ConfigAudit;
+import dev.brace.runtime.internal.ConfigKeys;
 import dev.brace.runtime.internal.ConfigLayers;
 import dev.brace.runtime.internal.InstanceManifest;
 import dev.brace.runtime.internal.EventBus;
@@ -101,6 +102,12 @@ public final class Registry {
   }
 
   private <T> T found(T instance, Kind kind, String name) {
+    if (instance == null && store.switchedOff(kind, name)) {
+      throw new IllegalArgumentException(
+          kind.description() + " '" + name + "' is switched off by configuration ("
+              + ConfigKeys.environment(kind, name, "enabled") + " or " + ConfigKeys.systemProperty(kind, name, "enabled")
+              + " is false), so this registry never created it");
+    }
     if (instance == null) {
       throw new IllegalArgumentException(
           "this registry has no " + kind.description() + " named '" + name + "'; it has "

@@ -43,6 +43,7 @@ public final class InstanceStore {
   /** The annotation values that created each system-scoped instance, to catch a conflicting second site. */
   private final ConcurrentHashMap<String, Map<String, Object>> annotationValues = new ConcurrentHashMap<>();
   private final Map<Kind, Set<String>> names = new ConcurrentHashMap<>();
+  private final Map<Kind, Set<String>> switchedOff = new ConcurrentHashMap<>();
 
   /**
    * @param time the clock of every policy
@@ -152,8 +153,20 @@ public final class InstanceStore {
     if (layer == null) {
       return false;
     }
-    remember(kind, layer.name());
-    return layers.enabled(kind, layer.name());
+    if (layers.enabled(kind, layer.name())) {
+      return true;
+    }
+    switchedOff.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(layer.name());
+    return false;
+  }
+
+  /**
+   * @param kind a kind
+   * @param name an instance name
+   * @return whether configuration switched that instance off (so it was never created)
+   */
+  public boolean switchedOff(Kind kind, String name) {
+    return switchedOff.getOrDefault(kind, Set.of()).contains(name);
   }
 
   /**

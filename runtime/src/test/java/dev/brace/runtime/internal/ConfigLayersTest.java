@@ -147,6 +147,13 @@ class ConfigLayersTest {
       assertEquals(1, calls.get(), environment.toString());
     }
 
+    Registry switchedOff = Registry.builder().environment(Map.of("BRACE_CIRCUITBREAKER_API_ENABLED", "false"))
+        .systemProperties(Map.of()).build();
+    switchedOff.guard(CallDefinition.builder("C.b").circuitBreaker(CircuitBreakerConfig.builder("api")).build());
+    IllegalArgumentException notCreated = assertThrows(IllegalArgumentException.class, () -> switchedOff.circuitBreaker("api"));
+    assertTrue(notCreated.getMessage().contains("switched off by configuration (BRACE_CIRCUITBREAKER_API_ENABLED"), notCreated.getMessage());
+    assertTrue(!switchedOff.names().containsKey("circuitbreaker"));
+
     ConfigurationException notABoolean = assertThrows(ConfigurationException.class, () -> Registry.builder()
         .environment(Map.of("BRACE_ENABLED", "nope")).systemProperties(Map.of()).build().guard(definition));
     assertTrue(notABoolean.getMessage().contains("BRACE_ENABLED=nope"), notABoolean.getMessage());
