@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal;
 
 import dev.brace.runtime.Event;
+import dev.brace.runtime.spi.EventSink;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * check {@link #enabled(String)} first, so with nothing listening an event costs one volatile
  * read and a log-level check, and nothing is allocated.
  */
-public final class EventBus {
+public final class EventBus implements EventSink {
 
   private final CopyOnWriteArrayList<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
   private final Clock wallClock;
@@ -39,6 +40,7 @@ public final class EventBus {
    * @param kind the event's name; its prefix picks the logger
    * @return whether anyone would see an event of this kind
    */
+  @Override
   public boolean enabled(String kind) {
     return !listeners.isEmpty() || logger(kind).isInfoEnabled();
   }
@@ -50,6 +52,7 @@ public final class EventBus {
    * @param instance the emitting instance's name
    * @param keysAndValues alternating attribute names and values; null values are left out
    */
+  @Override
   public void emit(String kind, String instance, Object... keysAndValues) {
     Map<String, Object> attributes = new LinkedHashMap<>();
     for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
@@ -74,10 +77,13 @@ public final class EventBus {
   private static void log(Event event) {
     Logger logger = logger(event.kind());
     String kind = event.kind();
-    if (kind.equals("circuit.opened") || kind.equals("retry.budget_exhausted")) {
+    if (kind.equals("circuit.opened")
+        || kind.equals("retry.budget_exhausted")
+        || kind.equals("backend.unavailable")) {
       logger.warn("{} {} {}", kind, event.instance(), event.attributes());
     } else if (kind.startsWith("circuit.")
         && !kind.equals("circuit.rejected")
+        || kind.equals("backend.recovered")
         || kind.equals("retry.exhausted")
         || kind.equals("timeout.exceeded")
         || kind.equals("fallback.used")) {

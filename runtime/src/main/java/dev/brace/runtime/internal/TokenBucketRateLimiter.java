@@ -1,9 +1,9 @@
 package dev.brace.runtime.internal;
 
 import dev.brace.runtime.RateLimitedException;
-import dev.brace.runtime.RateLimiterHandle;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * about 73 years are capped there so that no sum of them overflows; a bucket that would take longer
  * to refill holds only 73 years' worth of tokens.
  */
-public final class TokenBucketRateLimiter implements RateLimiterHandle {
+public final class TokenBucketRateLimiter implements RateLimiterInstance {
 
   /** About 73 years: three such spans still fit in a {@code long}, so sums never overflow. */
   static final long LONGEST_SPAN_NANOS = Long.MAX_VALUE / 4;
@@ -78,6 +78,7 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
    *     thread is interrupted while waiting, with the interrupt as cause, the reserved token given
    *     back and the interrupt flag set again
    */
+  @Override
   public void acquire() {
     long now = time.nanoTime();
     long waitNanos = take(now);
@@ -105,6 +106,7 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
    * @throws RateLimitedException when the token cannot arrive within {@code maxWait}; nothing is
    *     reserved then
    */
+  @Override
   public long reserve() {
     return Math.max(0, take(time.nanoTime()));
   }
@@ -114,6 +116,7 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
    * asynchronous caller was cancelled while waiting for it. A bucket that has meanwhile refilled
    * stays at its capacity.
    */
+  @Override
   public void cancelReservation() {
     giveBack();
   }

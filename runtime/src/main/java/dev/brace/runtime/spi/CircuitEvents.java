@@ -1,0 +1,110 @@
+package dev.brace.runtime.spi;
+
+import dev.brace.runtime.CircuitState;
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.internal.ExceptionFilter;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The events of one circuit breaker (SPEC §7), with the attributes every breaker gives them, so a
+ * local breaker and a shared one report a transition identically. Only the breaker that made a
+ * transition reports it. Each method checks first whether anyone listens, so nothing is built for
+ * nobody.
+ */
+public final class CircuitEvents {
+  private final EventSink events;
+  private final CircuitBreakerConfig config;
+
+  /**
+   * @param events where the events go
+   * @param config the breaker's settings, named in the events
+   */
+  public CircuitEvents(EventSink events, CircuitBreakerConfig config) {
+    this.events = Objects.requireNonNull(events, "events");
+    this.config = Objects.requireNonNull(config, "config");
+  }
+
+  /**
+   * Reports a refusal and returns the exception to throw.
+   *
+   * @param refusedIn the state that refused
+   * @param retryAfter time until a probe is admitted, or null while a probe is in flight
+   * @return the refusal
+   */
+  public dev.brace.runtime.CircuitOpenException rejected(CircuitState refusedIn, Duration retryAfter) {
+    if (events.enabled("circuit.rejected")) {
+      events.emit(
+          "circuit.rejected",
+          config.name(),
+          "state",
+          refusedIn.name(),
+          "retry_after_ms",
+          retryAfter == null ? null : retryAfter.toMillis());
+    }
+    return new dev.brace.runtime.CircuitOpenException(config.name(), retryAfter);
+  }
+
+  /**
+   * Classic mode, and a failed probe in either mode.
+   *
+   * @param failures the consecutive failures that opened it
+   * @param cause the failure that opened it, or null for a result
+   */
+  public void openedByThreshold(int failures, Throwable cause) {
+    if (events.enabled("circuit.opened")) {
+      opened(cause, "failure_threshold", config.failureThreshold(), "failures", failures);
+    }
+  }
+
+  /**
+   * Rate mode.
+   *
+   * @param window how the window is described, e.g. {@code "30s"} or {@code "last 100 calls"}
+   * @param failureRate the observed rate
+   * @param calls the outcomes in the window
+   * @param cause the failure recorded last, or null
+   */
+  public void openedByRate(String window, double failureRate, long calls, Throwable cause) {
+    if (events.enabled("circuit.opened")) {
+      opened(
+          cause,
+          "failure_rate",
+          failureRate,
+          "failure_rate_threshold",
+          config.failureRate(),
+          "window",
+          window,
+          "observed_calls",
+          calls);
+    }
+  }
+
+  /** OPEN moved to HALF_OPEN. */
+  public void halfOpen() {
+    if (events.enabled("circuit.half_open")) {
+      events.emit("circuit.half_open", config.name());
+    }
+  }
+
+  /** The circuit closed. */
+  public void closed() {
+    if (events.enabled("circuit.closed")) {
+      events.emit("circuit.closed", config.name());
+    }
+  }
+
+  /** Why it opened, then what every opening carries. */
+  private void opened(Throwable cause, Object... why) {
+    Throwable real = cause == null ? null : ExceptionFilter.unwrap(cause);
+    Object[] attributes = Arrays.copyOf(why, why.length + 6);
+    attributes[why.length] = "exception";
+    attributes[why.length + 1] = real == null ? null : real.getClass().getName();
+    attributes[why.length + 2] = "message";
+    attributes[why.length + 3] = real == null ? null : real.getMessage();
+    attributes[why.length + 4] = "retry_after_ms";
+    attributes[why.length + 5] = config.resetTimeout().toMillis();
+    events.emit("circuit.opened", config.name(), attributes);
+  }
+}
