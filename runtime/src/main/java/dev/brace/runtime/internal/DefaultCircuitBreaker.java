@@ -211,7 +211,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
     }
     double failureRate = (double) RateWindow.failures(counts) / calls;
     if (failureRate >= config.failureRate() && open(closed)) {
-      emitOpenedByRate(closed.window, failureRate, calls, cause);
+      events.openedByRate(failureRate, calls, cause);
     }
   }
 
@@ -258,10 +258,6 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
 
   private void emitOpenedByThreshold(int failures, Throwable cause) {
     events.openedByThreshold(failures, cause);
-  }
-
-  private void emitOpenedByRate(RateWindow window, double failureRate, long calls, Throwable cause) {
-    events.openedByRate(window.describe(), failureRate, calls, cause);
   }
 
   private void emitClosed() {

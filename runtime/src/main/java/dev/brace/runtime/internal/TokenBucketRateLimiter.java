@@ -3,6 +3,7 @@ package dev.brace.runtime.internal;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.spi.RateLimitSteps;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.Objects;
@@ -32,12 +33,9 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   /** About 73 years: three such spans still fit in a {@code long}, so sums never overflow. */
   static final long LONGEST_SPAN_NANOS = Long.MAX_VALUE / 4;
 
-  private static final String REJECTED = "ratelimit.rejected";
-  private static final String WAITED = "ratelimit.waited";
-
   private final RateLimitConfig config;
   private final TimeSource time;
-  private final EventBus events;
+  private final RateLimitSteps steps;
   private final long intervalNanos;
   private final long capacityNanos;
   private final long maxWaitNanos;
@@ -55,7 +53,7 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   public TokenBucketRateLimiter(RateLimitConfig config, TimeSource time, EventBus events) {
     this.config = Objects.requireNonNull(config, "config");
     this.time = Objects.requireNonNull(time, "time");
-    this.events = Objects.requireNonNull(events, "events");
+    this.steps = new RateLimitSteps(config.name(), time, Objects.requireNonNull(events, "events"));
     long perNanos = cappedNanos(config.per());
     long permits = config.permits();
     this.intervalNanos = Math.max(1, perNanos / permits + (perNanos % permits == 0 ? 0 : 1));
@@ -81,21 +79,7 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   @Override
   public void acquire() {
     long now = time.nanoTime();
-    long waitNanos = take(now);
-    if (waitNanos <= 0) {
-      return;
-    }
-    try {
-      time.sleep(Duration.ofNanos(waitNanos));
-    } catch (InterruptedException interrupted) {
-      giveBack();
-      Thread.currentThread().interrupt();
-      long remaining = Math.max(0, now + waitNanos - time.nanoTime());
-      throw new RateLimitedException(name(), Duration.ofNanos(remaining), interrupted);
-    }
-    if (events.enabled(WAITED)) {
-      events.emit(WAITED, name(), "waited_ms", (time.nanoTime() - now) / 1_000_000);
-    }
+    steps.awaitToken(now, take(now), this::giveBack);
   }
 
   /**
@@ -147,7 +131,7 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
       long owed = Math.max(0, current - now);
       long waitNanos = owed + intervalNanos - capacityNanos;
       if (waitNanos > maxWaitNanos) {
-        throw rejected(waitNanos);
+        throw steps.rejected(waitNanos);
       }
       if (fullAt.compareAndSet(current, now + owed + intervalNanos)) {
         return waitNanos;
@@ -171,15 +155,6 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
         return;
       }
     }
-  }
-
-  private RateLimitedException rejected(long waitNanos) {
-    if (events.enabled(REJECTED)) {
-      // Rounded up: a caller coming back after that many milliseconds finds the token there.
-      long retryAfterMillis = waitNanos / 1_000_000 + (waitNanos % 1_000_000 == 0 ? 0 : 1);
-      events.emit(REJECTED, name(), "retry_after_ms", retryAfterMillis);
-    }
-    return new RateLimitedException(name(), Duration.ofNanos(waitNanos), null);
   }
 
   private static long cappedNanos(Duration duration) {

@@ -61,12 +61,11 @@ public final class CircuitEvents {
   /**
    * Rate mode.
    *
-   * @param window how the window is described, e.g. {@code "30s"} or {@code "last 100 calls"}
    * @param failureRate the observed rate
    * @param calls the outcomes in the window
    * @param cause the failure recorded last, or null
    */
-  public void openedByRate(String window, double failureRate, long calls, Throwable cause) {
+  public void openedByRate(double failureRate, long calls, Throwable cause) {
     if (events.enabled("circuit.opened")) {
       opened(
           cause,
@@ -75,7 +74,9 @@ public final class CircuitEvents {
           "failure_rate_threshold",
           config.failureRate(),
           "window",
-          window,
+          config.windowCalls() > 0
+              ? "last " + config.windowCalls() + " calls"
+              : dev.brace.runtime.Durations.describe(config.window()),
           "observed_calls",
           calls);
     }
