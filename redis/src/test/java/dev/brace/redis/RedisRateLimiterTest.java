@@ -50,8 +50,10 @@ class RedisRateLimiterTest {
 
   @Test
   void sixteenThreadsOnAThousandTokenBucketAdmitExactlyAThousand() throws Exception {
-    try (Fleet machine = new Fleet(server, PATIENT, NONE)) {
+    try (Fleet machine = new Fleet(server, PATIENT, NONE);
+        StatefulRedisConnection<String, String> inspect = machine.client.connect()) {
       Stack<String> stack = quota(machine, "quota", 1000);
+      long scriptsBefore = scriptCalls(inspect);
       AtomicInteger admitted = new AtomicInteger();
       AtomicInteger refused = new AtomicInteger();
       ExecutorService threads = Executors.newFixedThreadPool(16);
@@ -81,9 +83,25 @@ class RedisRateLimiterTest {
       }
       assertEquals(1000, admitted.get());
       assertEquals(600, refused.get());
+      // One script per admission; the server lacked the script at first, so up to one call per
+      // thread was answered NOSCRIPT and sent again with the script's text.
+      long scripts = scriptCalls(inspect) - scriptsBefore;
+      assertTrue(scripts >= 1600 && scripts <= 1600 + 16, "script calls for 1600 admissions: " + scripts);
       assertEquals(0, machine.registry.rateLimiter("quota").availablePermits());
       assertEquals(0, machine.count("backend.unavailable"));
     }
+  }
+
+  /** @return EVAL and EVALSHA calls the server has run, from INFO commandstats */
+  private static long scriptCalls(StatefulRedisConnection<String, String> connection) {
+    long calls = 0;
+    for (String line : connection.sync().info("commandstats").split("\r?\n")) {
+      if (line.startsWith("cmdstat_eval:") || line.startsWith("cmdstat_evalsha:")) {
+        String field = line.substring(line.indexOf("calls=") + 6);
+        calls += Long.parseLong(field.substring(0, field.indexOf(',')));
+      }
+    }
+    return calls;
   }
 
   @Test
