@@ -26,6 +26,27 @@ public final class CircuitOpenException extends Refusal implements RetryAfterHin
     this.retryAfter = retryAfter;
   }
 
+  private CircuitOpenException(String instance, String message, Throwable cause) {
+    super(instance, message, cause);
+    this.retryAfter = null;
+  }
+
+  /**
+   * A breaker configured to refuse while the backend holding its shared state cannot be reached.
+   * The dependency's health is unknown then, so nothing is said about when to try again.
+   *
+   * @param instance the breaker's name
+   * @param backend the backend's name, e.g. {@code "redis"}
+   * @param cause why the backend could not be reached, or {@code null}
+   * @return the refusal, naming both
+   */
+  public static CircuitOpenException backendUnavailable(String instance, String backend, Throwable cause) {
+    return new CircuitOpenException(
+        instance,
+        "circuit breaker '" + instance + "' refuses calls: its backend '" + backend + "' is unavailable",
+        cause);
+  }
+
   @Override
   public Optional<Duration> retryAfter() {
     return Optional.ofNullable(retryAfter);

@@ -25,6 +25,26 @@ public final class RateLimitedException extends Refusal implements RetryAfterHin
     this.retryAfter = retryAfter;
   }
 
+  private RateLimitedException(String instance, String message, Throwable cause) {
+    super(instance, message, cause);
+    this.retryAfter = null;
+  }
+
+  /**
+   * A limiter configured to refuse while the backend holding its shared bucket cannot be reached.
+   *
+   * @param instance the limiter's name
+   * @param backend the backend's name, e.g. {@code "redis"}
+   * @param cause why the backend could not be reached, or {@code null}
+   * @return the refusal, naming both
+   */
+  public static RateLimitedException backendUnavailable(String instance, String backend, Throwable cause) {
+    return new RateLimitedException(
+        instance,
+        "rate limiter '" + instance + "' refuses calls: its backend '" + backend + "' is unavailable",
+        cause);
+  }
+
   @Override
   public Optional<Duration> retryAfter() {
     return Optional.ofNullable(retryAfter);

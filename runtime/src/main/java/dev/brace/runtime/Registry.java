@@ -165,8 +165,33 @@ public final class Registry {
     private Map<String, String> environment = System.getenv();
     private Map<String, String> systemProperties;
     private boolean strictConfiguration;
+    private final Map<String, Backend> backends = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /**
+     * Makes a backend available to the rate limiters and circuit breakers whose {@code backend}
+     * setting names it ({@code BRACE_RATELIMIT_<NAME>_BACKEND=redis}, {@code
+     * brace.circuitbreaker.<name>.backend=redis}, or programmatically); every other instance keeps
+     * its state in this JVM.
+     *
+     * @param name the name settings use, e.g. {@code "redis"}; not {@code "local"}
+     * @param backend the backend
+     * @return this
+     * @throws IllegalArgumentException when the name is {@code "local"} or not letters, digits,
+     *     {@code -} and {@code _}
+     * @throws NullPointerException when an argument is null
+     */
+    public Builder backend(String name, Backend backend) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(backend, "backend");
+      if (name.equals(Backend.LOCAL) || !name.matches("[A-Za-z0-9_-]+")) {
+        throw new IllegalArgumentException(
+            "a backend name is letters, digits, - and _, and not \"local\": " + name);
+      }
+      backends.put(name, backend);
+      return this;
+    }
 
     /**
      * Makes a configuration key that addresses no known instance or property (a typo) an error
@@ -328,7 +353,8 @@ public final class Registry {
                   layers,
                   Map.copyOf(budgets),
                   environment,
-                  properties));
+                  properties),
+              backends);
       return new Registry(store);
     }
 

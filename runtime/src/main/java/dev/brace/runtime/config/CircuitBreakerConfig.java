@@ -27,6 +27,7 @@ public final class CircuitBreakerConfig {
   private final Predicate<Object> onResult;
   private final String key;
   private final int maxKeys;
+  private final String backend;
 
   private CircuitBreakerConfig(Builder builder) {
     this.values = java.util.Map.copyOf(builder.explicitValues());
@@ -44,6 +45,7 @@ public final class CircuitBreakerConfig {
     this.onResult = builder.get("onResult");
     this.key = builder.get("key");
     this.maxKeys = builder.get("maxKeys");
+    this.backend = builder.get(ConfigBuilder.BACKEND);
     if (windowCalls == 0 && window.toNanos() < windowBuckets) {
       throw builder.invalid(
           "windowBuckets", windowBuckets, "at most one bucket per nanosecond of window");
@@ -141,6 +143,11 @@ public final class CircuitBreakerConfig {
     return maxKeys;
   }
 
+  /** @return the name of the backend that keeps the state; {@code "local"} for this JVM */
+  public String backend() {
+    return backend;
+  }
+
   /** Builds a {@link CircuitBreakerConfig}; one checked setter per attribute of {@link CircuitBreaker}. */
   public static final class Builder extends ConfigBuilder<Builder> {
     private static final Map<String, BiConsumer<Builder, String>> TEXT_SETTERS =
@@ -154,6 +161,7 @@ public final class CircuitBreakerConfig {
             .add("minimumCalls", (b, t) -> b.minimumCalls(b.integer("minimumCalls", t)))
             .add("windowBuckets", (b, t) -> b.windowBuckets(b.integer("windowBuckets", t)))
             .add("maxKeys", (b, t) -> b.maxKeys(b.integer("maxKeys", t)))
+            .add(BACKEND, Builder::backend)
             .build();
 
     @Override
@@ -250,6 +258,15 @@ public final class CircuitBreakerConfig {
     /** @param value at least 1 @return this */
     public Builder maxKeys(int value) {
       return put("maxKeys", atLeast("maxKeys", value, 1));
+    }
+
+    /**
+     * @param value {@code "local"}, or the name of a backend given to {@code
+     *     Registry.builder().backend(name, backend)}
+     * @return this
+     */
+    public Builder backend(String value) {
+      return checkedBackend(value);
     }
 
     @Override

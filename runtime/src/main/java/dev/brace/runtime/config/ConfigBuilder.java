@@ -176,7 +176,25 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
 
   /** The default of an attribute: the annotation's, converted to the config's type. */
   Object defaultValue(String attribute) {
+    if (attribute.equals(BACKEND)) {
+      // Not an annotation attribute: where state lives is the deployment's choice, not the code's.
+      return dev.brace.runtime.Backend.LOCAL;
+    }
     return convertDefault(attribute, AnnotationDefaults.of(annotation, attribute));
+  }
+
+  /** The attribute of breakers and limiters that names the backend keeping their state. */
+  static final String BACKEND = "backend";
+
+  /**
+   * @param value a backend's name as given to {@code Registry.builder().backend(name, ...)}
+   * @return this
+   */
+  final B checkedBackend(String value) {
+    if (value == null || !value.matches("[A-Za-z0-9_-]+")) {
+      throw invalid(BACKEND, value, "a backend name (letters, digits, - and _), e.g. local or redis");
+    }
+    return put(BACKEND, value);
   }
 
   /** Annotation defaults come as the annotation's types (strings for durations); convert them. */

@@ -15,6 +15,7 @@ public final class RateLimitConfig {
   private final Duration maxWait;
   private final String key;
   private final int maxKeys;
+  private final String backend;
 
   private RateLimitConfig(Builder builder) {
     this.values = java.util.Map.copyOf(builder.explicitValues());
@@ -29,6 +30,7 @@ public final class RateLimitConfig {
     this.maxWait = builder.get("maxWait");
     this.key = builder.get("key");
     this.maxKeys = builder.get("maxKeys");
+    this.backend = builder.get(ConfigBuilder.BACKEND);
   }
 
   /**
@@ -82,6 +84,11 @@ public final class RateLimitConfig {
     return maxKeys;
   }
 
+  /** @return the name of the backend that keeps the state; {@code "local"} for this JVM */
+  public String backend() {
+    return backend;
+  }
+
   /** Builds a {@link RateLimitConfig}; one checked setter per attribute of {@link RateLimit}. */
   public static final class Builder extends ConfigBuilder<Builder> {
     private static final Map<String, BiConsumer<Builder, String>> TEXT_SETTERS =
@@ -91,6 +98,7 @@ public final class RateLimitConfig {
             .add("burst", (b, t) -> b.burst(b.integer("burst", t)))
             .add("maxWait", Builder::maxWait)
             .add("maxKeys", (b, t) -> b.maxKeys(b.integer("maxKeys", t)))
+            .add(BACKEND, Builder::backend)
             .build();
 
     @Override
@@ -143,6 +151,15 @@ public final class RateLimitConfig {
     /** @param value at least 1 @return this */
     public Builder maxKeys(int value) {
       return put("maxKeys", atLeast("maxKeys", value, 1));
+    }
+
+    /**
+     * @param value {@code "local"}, or the name of a backend given to {@code
+     *     Registry.builder().backend(name, backend)}
+     * @return this
+     */
+    public Builder backend(String value) {
+      return checkedBackend(value);
     }
 
     @Override

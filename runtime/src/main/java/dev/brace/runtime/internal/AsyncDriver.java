@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal;
 
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+import dev.brace.runtime.spi.RateLimiterInstance;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
@@ -206,7 +208,7 @@ final class AsyncDriver<T> {
       }
     }
     if (ticket != null) {
-      DefaultCircuitBreaker.ownerOf(ticket).release(ticket);
+      CircuitBreakerInstance.ownerOf(ticket).release(ticket);
       return;
     }
     reserveToken(attempt);
@@ -217,7 +219,7 @@ final class AsyncDriver<T> {
       takeBulkhead(attempt, 0);
       return;
     }
-    TokenBucketRateLimiter limiter;
+    RateLimiterInstance limiter;
     long waitNanos;
     try {
       limiter = guard.limiters().forKey(limiterKey);
@@ -395,7 +397,7 @@ final class AsyncDriver<T> {
    * @return false when the attempt was over or the scheduler refused the task (which then ends
    *     the attempt); nothing is scheduled and the token is given back
    */
-  private boolean later(Attempt attempt, Runnable step, long delayNanos, TokenBucketRateLimiter reserved) {
+  private boolean later(Attempt attempt, Runnable step, long delayNanos, RateLimiterInstance reserved) {
     Throwable rejected = null;
     synchronized (this) {
       if (!attempt.over) {
@@ -443,7 +445,7 @@ final class AsyncDriver<T> {
     /** Guarded by the driver's monitor, like the fields below. */
     boolean over;
     Object ticket;
-    TokenBucketRateLimiter reserved;
+    RateLimiterInstance reserved;
     boolean holdsBulkhead;
     /** The limiter wait, the bulkhead poll or, once the call runs, the timeout's deadline. */
     ScheduledFuture<?> waiting;
@@ -456,7 +458,7 @@ final class AsyncDriver<T> {
     /** Ends the attempt without an outcome, releasing what it holds; false when it was over. */
     boolean end() {
       Object heldTicket;
-      TokenBucketRateLimiter heldToken;
+      RateLimiterInstance heldToken;
       boolean heldBulkhead;
       ScheduledFuture<?> pending;
       CompletableFuture<?> call;
@@ -488,7 +490,7 @@ final class AsyncDriver<T> {
         guard.bulkhead().release();
       }
       if (heldTicket != null) {
-        DefaultCircuitBreaker.ownerOf(heldTicket).release(heldTicket);
+        CircuitBreakerInstance.ownerOf(heldTicket).release(heldTicket);
       }
       return true;
     }

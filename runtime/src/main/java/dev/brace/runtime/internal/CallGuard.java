@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal;
 
 import dev.brace.runtime.Refusal;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
@@ -141,7 +142,7 @@ public final class CallGuard {
       }
     } catch (Throwable refused) {
       if (ticket != null) {
-        DefaultCircuitBreaker.ownerOf(ticket).release(ticket);
+        CircuitBreakerInstance.ownerOf(ticket).release(ticket);
       }
       throw refused;
     }
@@ -171,7 +172,7 @@ public final class CallGuard {
   public void attemptFailed(Object permit, Throwable failure) {
     try {
       if (permit != null) {
-        DefaultCircuitBreaker.ownerOf(permit).onFailure(permit, failure);
+        CircuitBreakerInstance.ownerOf(permit).onFailure(permit, failure);
       }
     } finally {
       releaseBulkhead();
@@ -189,7 +190,7 @@ public final class CallGuard {
   public void attemptSucceeded(Object permit) {
     try {
       if (permit != null) {
-        DefaultCircuitBreaker.ownerOf(permit).onSuccess(permit);
+        CircuitBreakerInstance.ownerOf(permit).onSuccess(permit);
       }
     } finally {
       releaseBulkhead();
@@ -209,7 +210,7 @@ public final class CallGuard {
   public void attemptSucceeded(Object permit, Object result) {
     try {
       if (permit != null) {
-        DefaultCircuitBreaker.ownerOf(permit).onResult(permit, result);
+        CircuitBreakerInstance.ownerOf(permit).onResult(permit, result);
       }
     } finally {
       releaseBulkhead();

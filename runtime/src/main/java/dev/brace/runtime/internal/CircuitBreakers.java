@@ -1,32 +1,35 @@
 package dev.brace.runtime.internal;
 
-import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+import java.util.function.Function;
 
 /** The breaker of a call: one shared instance, or one per key when the call's breaker is keyed. */
 final class CircuitBreakers {
-  private final DefaultCircuitBreaker single;
-  private final KeyedInstances<DefaultCircuitBreaker> keyed;
+  private final CircuitBreakerInstance single;
+  private final KeyedInstances<CircuitBreakerInstance> keyed;
 
-  private CircuitBreakers(DefaultCircuitBreaker single, KeyedInstances<DefaultCircuitBreaker> keyed) {
+  private CircuitBreakers(CircuitBreakerInstance single, KeyedInstances<CircuitBreakerInstance> keyed) {
     this.single = single;
     this.keyed = keyed;
   }
 
-  static CircuitBreakers single(DefaultCircuitBreaker breaker) {
-    return new CircuitBreakers(breaker, null);
-  }
-
-  static CircuitBreakers keyed(CircuitBreakerConfig config, TimeSource time, EventBus events) {
+  /**
+   * @param config the breaker's settings, with or without a key template
+   * @param create makes one breaker (a keyed member's from a copy of the config under its name)
+   * @return the breaker, or the keyed family
+   */
+  static CircuitBreakers of(CircuitBreakerConfig config, Function<CircuitBreakerConfig, CircuitBreakerInstance> create) {
+    if (config.key().isEmpty()) {
+      return new CircuitBreakers(create.apply(config), null);
+    }
     return new CircuitBreakers(
         null,
         new KeyedInstances<>(
-            config.name(),
-            config.maxKeys(),
-            keyedName -> new DefaultCircuitBreaker(config.toBuilder(keyedName).build(), time, events)));
+            config.name(), config.maxKeys(), keyedName -> create.apply(config.toBuilder(keyedName).build())));
   }
 
-  DefaultCircuitBreaker forKey(String key) {
+  CircuitBreakerInstance forKey(String key) {
     return single != null ? single : keyed.get(key);
   }
 
@@ -34,7 +37,7 @@ final class CircuitBreakers {
     return keyed != null;
   }
 
-  KeyedInstances<DefaultCircuitBreaker> keyedInstances() {
+  KeyedInstances<CircuitBreakerInstance> keyedInstances() {
     return keyed;
   }
 }

@@ -2,6 +2,7 @@ package dev.brace.runtime.internal;
 
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -10,12 +11,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it admitted. Immutable apart from the counters of a CLOSED stretch, and compared by identity:
  * every transition installs a new instance, so a ticket tells whether its stretch is still current.
  */
-abstract class CircuitGeneration {
+abstract class CircuitGeneration implements CircuitBreakerInstance.Ticket {
   /** The breaker whose state this is; lets a keyed family route a ticket back. */
   final DefaultCircuitBreaker owner;
 
   CircuitGeneration(DefaultCircuitBreaker owner) {
     this.owner = owner;
+  }
+
+  @Override
+  public CircuitBreakerInstance owner() {
+    return owner;
   }
 
   /** @return the state this stretch is in */

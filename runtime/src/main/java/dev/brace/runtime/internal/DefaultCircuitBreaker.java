@@ -1,6 +1,5 @@
 package dev.brace.runtime.internal;
 
-import dev.brace.runtime.CircuitBreakerHandle;
 import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.TimeSource;
@@ -8,17 +7,19 @@ import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.internal.CircuitGeneration.Closed;
 import dev.brace.runtime.internal.CircuitGeneration.HalfOpen;
 import dev.brace.runtime.internal.CircuitGeneration.Open;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+import dev.brace.runtime.spi.CircuitEvents;
+import dev.brace.runtime.spi.OutcomeClassifier;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Predicate;
 
 /**
- * The circuit breaker every driver calls: {@link #acquire()} admits a call or refuses it, and the
- * ticket it returns is completed by exactly one of {@link #onSuccess}, {@link #onResult}, {@link
- * #onFailure} or {@link #release}. Thread-safe and lock-free.
+ * The local circuit breaker: its state lives in this JVM. {@link #acquire()} admits a call or
+ * refuses it, and the ticket it returns is completed by exactly one of {@link #onSuccess}, {@link
+ * #onResult}, {@link #onFailure} or {@link #release} (which outcomes count is decided by {@link
+ * CircuitBreakerInstance}, for every breaker). Thread-safe and lock-free.
  *
  * <p>The whole state is one immutable {@link CircuitGeneration} in an {@link AtomicReference}; every
  * transition is a compare-and-set from the generation it was decided on, so exactly one thread
@@ -27,12 +28,12 @@ import java.util.function.Predicate;
  * before the circuit opened cannot close, re-open or count towards a later generation. While
  * CLOSED the ticket is the current generation itself, so admitting a call allocates nothing.
  */
-public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
+public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
 
   private final CircuitBreakerConfig config;
   private final TimeSource time;
-  private final EventBus events;
-  private final ExceptionFilter filter;
+  private final CircuitEvents events;
+  private final OutcomeClassifier classifier;
   private final AtomicReference<CircuitGeneration> state;
 
   /**
@@ -44,8 +45,8 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
   public DefaultCircuitBreaker(CircuitBreakerConfig config, TimeSource time, EventBus events) {
     this.config = Objects.requireNonNull(config, "config");
     this.time = Objects.requireNonNull(time, "time");
-    this.events = Objects.requireNonNull(events, "events");
-    this.filter = new ExceptionFilter(config.on(), config.ignore());
+    this.events = new CircuitEvents(Objects.requireNonNull(events, "events"), config);
+    this.classifier = new OutcomeClassifier(config);
     this.state = new AtomicReference<>(newClosed());
   }
 
@@ -55,14 +56,12 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
   }
 
   /**
-   * Admits one call. While OPEN, the first call after the reset timeout moves the circuit to
-   * HALF_OPEN and is admitted as its probe.
+   * {@inheritDoc}
    *
-   * @return the ticket to pass to exactly one of {@link #onSuccess}, {@link #onResult}, {@link
-   *     #onFailure} or {@link #release}; never null
    * @throws CircuitOpenException while OPEN (with the time until a probe is admitted), or while
    *     HALF_OPEN with its probe in flight (with no retry-after)
    */
+  @Override
   public Object acquire() {
     while (true) {
       CircuitGeneration current = state.get();
@@ -79,9 +78,9 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
   }
 
   /**
-   * @param ticket a ticket returned by {@link #acquire()} of any breaker
+   * @param ticket a ticket returned by {@link #acquire()} of a local breaker
    * @return the breaker that issued it
-   * @throws IllegalArgumentException when {@code ticket} is not a breaker's ticket
+   * @throws IllegalArgumentException when {@code ticket} is not a local breaker's ticket
    */
   public static DefaultCircuitBreaker ownerOf(Object ticket) {
     if (!(ticket instanceof CircuitGeneration)) {
@@ -90,66 +89,33 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
     return ((CircuitGeneration) ticket).owner;
   }
 
-  /**
-   * Records a success without looking at the result.
-   *
-   * @param ticket the ticket of the call
-   * @throws IllegalArgumentException when another breaker issued the ticket
-   */
-  public void onSuccess(Object ticket) {
-    recordOutcome(own(ticket), false, null);
+  @Override
+  public OutcomeClassifier classifier() {
+    return classifier;
   }
 
   /**
-   * Records a result: a counted failure when the config's {@code onResult} predicate is true for
-   * it, a success otherwise.
-   *
-   * @param ticket the ticket of the call
-   * @param result what the call returned; may be null
-   * @throws IllegalArgumentException when another breaker issued the ticket
-   * @throws RuntimeException what the predicate threw; the ticket is then released
+   * Applies a judged outcome to the generation that admitted the call, if it is still current.
+   * The check and the update are not one atomic step, but that is harmless: an outcome that slips
+   * in just after its generation ended only touches that generation's own counters, and every
+   * transition it could cause is a compare-and-set from that ended generation, which fails.
    */
-  public void onResult(Object ticket, Object result) {
+  @Override
+  public void record(Object ticket, boolean failure, Throwable cause) {
     CircuitGeneration admitted = own(ticket);
-    boolean failure;
-    try {
-      Predicate<Object> isFailure = config.onResult();
-      failure = isFailure != null && isFailure.test(result);
-    } catch (RuntimeException predicateFailure) {
-      // A ticket left open would hold the half-open probe slot forever.
-      release(admitted);
-      throw predicateFailure;
+    if (state.get() != admitted) {
+      return;
     }
-    recordOutcome(admitted, failure, null);
-  }
-
-  /**
-   * Records a failure. It counts only when it matches the config's {@code on} and not its {@code
-   * ignore}; any other exception, and every {@link Error}, leaves the state as it is (and frees
-   * the probe slot if the call was the probe).
-   *
-   * @param ticket the ticket of the call
-   * @param failure what the call threw
-   * @throws IllegalArgumentException when another breaker issued the ticket
-   * @throws NullPointerException when {@code failure} is null
-   */
-  public void onFailure(Object ticket, Throwable failure) {
-    Objects.requireNonNull(failure, "failure");
-    CircuitGeneration admitted = own(ticket);
-    if (ExceptionFilter.unwrap(failure) instanceof Error || !filter.matches(failure)) {
-      release(admitted);
+    if (admitted instanceof Closed) {
+      recordClosed((Closed) admitted, failure, cause);
+    } else if (failure) {
+      probeFailed((HalfOpen) admitted, cause);
     } else {
-      recordOutcome(admitted, true, failure);
+      probeSucceeded((HalfOpen) admitted);
     }
   }
 
-  /**
-   * Completes a call without an outcome (it never reached the dependency, or it ended in a way the
-   * breaker does not judge). A probe's slot is freed and the circuit stays HALF_OPEN.
-   *
-   * @param ticket the ticket of the call
-   * @throws IllegalArgumentException when another breaker issued the ticket
-   */
+  @Override
   public void release(Object ticket) {
     CircuitGeneration admitted = own(ticket);
     if (admitted instanceof HalfOpen) {
@@ -172,7 +138,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
   public void reset() {
     CircuitGeneration previous = state.getAndSet(newClosed());
     if (!(previous instanceof Closed)) {
-      emitClosed(previous.kind());
+      events.closed(previous.kind());
     }
   }
 
@@ -202,9 +168,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
     if (!state.compareAndSet(open, probe)) {
       return null;
     }
-    if (events.enabled("circuit.half_open")) {
-      events.emit("circuit.half_open", name(), "from", CircuitState.OPEN.name(), "to", CircuitState.HALF_OPEN.name());
-    }
+    events.halfOpen();
     return probe;
   }
 
@@ -218,38 +182,10 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
   }
 
   private CircuitOpenException refuse(CircuitState refusedIn, Duration retryAfter) {
-    if (events.enabled("circuit.rejected")) {
-      events.emit(
-          "circuit.rejected",
-          name(),
-          "state",
-          refusedIn.name(),
-          "retry_after_ms",
-          retryAfter == null ? null : retryAfter.toMillis());
-    }
-    return new CircuitOpenException(name(), retryAfter);
+    return events.rejected(refusedIn, retryAfter);
   }
 
   // ---- outcomes ----
-
-  /**
-   * Applies a judged outcome to the generation that admitted the call, if it is still current.
-   * The check and the update are not one atomic step, but that is harmless: an outcome that slips
-   * in just after its generation ended only touches that generation's own counters, and every
-   * transition it could cause is a compare-and-set from that ended generation, which fails.
-   */
-  private void recordOutcome(CircuitGeneration admitted, boolean failure, Throwable cause) {
-    if (state.get() != admitted) {
-      return;
-    }
-    if (admitted instanceof Closed) {
-      recordClosed((Closed) admitted, failure, cause);
-    } else if (failure) {
-      probeFailed((HalfOpen) admitted, cause);
-    } else {
-      probeSucceeded((HalfOpen) admitted);
-    }
-  }
 
   private void recordClosed(Closed closed, boolean failure, Throwable cause) {
     if (closed.window != null) {
@@ -262,7 +198,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
     } else {
       int failures = closed.consecutiveFailures.incrementAndGet();
       if (failures >= config.failureThreshold() && open(closed)) {
-        emitOpenedByThreshold(CircuitState.CLOSED, failures, cause);
+        events.openedByThreshold(CircuitState.CLOSED, failures, cause);
       }
     }
   }
@@ -275,7 +211,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
     }
     double failureRate = (double) RateWindow.failures(counts) / calls;
     if (failureRate >= config.failureRate() && open(closed)) {
-      emitOpenedByRate(closed.window, failureRate, calls, cause);
+      events.openedByRate(failureRate, calls, cause);
     }
   }
 
@@ -284,14 +220,14 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
     if (successes < config.successThreshold()) {
       state.compareAndSet(probe, new HalfOpen(this, successes, false));
     } else if (state.compareAndSet(probe, newClosed())) {
-      emitClosed(CircuitState.HALF_OPEN);
+      events.closed(CircuitState.HALF_OPEN);
     }
   }
 
   private void probeFailed(HalfOpen probe, Throwable cause) {
     if (open(probe)) {
       // One failed probe is enough, whatever the mode; reported the classic way (see SPEC §7).
-      emitOpenedByThreshold(CircuitState.HALF_OPEN, 1, cause);
+      events.openedByThreshold(CircuitState.HALF_OPEN, 1, cause);
     }
   }
 
@@ -316,55 +252,5 @@ public final class DefaultCircuitBreaker implements CircuitBreakerHandle {
       throw new IllegalArgumentException("ticket issued by another circuit breaker: " + ticket);
     }
     return (CircuitGeneration) ticket;
-  }
-
-  // ---- events ----
-
-  private void emitOpenedByThreshold(CircuitState from, int failures, Throwable cause) {
-    if (events.enabled("circuit.opened")) {
-      emitOpened(from, cause, "failure_threshold", config.failureThreshold(), "failures", failures);
-    }
-  }
-
-  private void emitOpenedByRate(RateWindow window, double failureRate, long calls, Throwable cause) {
-    if (events.enabled("circuit.opened")) {
-      emitOpened(
-          CircuitState.CLOSED,
-          cause,
-          "failure_rate",
-          failureRate,
-          "failure_rate_threshold",
-          config.failureRate(),
-          "window",
-          window.describe(),
-          "observed_calls",
-          calls);
-    }
-  }
-
-  /**
-   * Emits {@code circuit.opened}: why it opened, then what every opening carries. Call only when
-   * the event is enabled, so nothing is built for nobody.
-   */
-  private void emitOpened(CircuitState from, Throwable cause, Object... why) {
-    Throwable real = cause == null ? null : ExceptionFilter.unwrap(cause);
-    Object[] attributes = Arrays.copyOf(why, why.length + 10);
-    attributes[why.length] = "exception";
-    attributes[why.length + 1] = real == null ? null : real.getClass().getName();
-    attributes[why.length + 2] = "message";
-    attributes[why.length + 3] = real == null ? null : real.getMessage();
-    attributes[why.length + 4] = "retry_after_ms";
-    attributes[why.length + 5] = config.resetTimeout().toMillis();
-    attributes[why.length + 6] = "from";
-    attributes[why.length + 7] = from.name();
-    attributes[why.length + 8] = "to";
-    attributes[why.length + 9] = CircuitState.OPEN.name();
-    events.emit("circuit.opened", name(), attributes);
-  }
-
-  private void emitClosed(CircuitState from) {
-    if (events.enabled("circuit.closed")) {
-      events.emit("circuit.closed", name(), "from", from.name(), "to", CircuitState.CLOSED.name());
-    }
   }
 }

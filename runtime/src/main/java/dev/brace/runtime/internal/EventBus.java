@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal;
 
 import dev.brace.runtime.Event;
+import dev.brace.runtime.spi.EventSink;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * {@link #subscribeForMetrics}: they fire once per attempt or per created instance, which no log,
  * trace or ordinary listener wants, and only a metrics binder pays for them.
  */
-public final class EventBus {
+public final class EventBus implements EventSink {
 
   private final CopyOnWriteArrayList<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
   /** Receive the listener-only kinds too. */
@@ -62,6 +63,7 @@ public final class EventBus {
    * @param kind the event's name; its prefix picks the logger
    * @return whether anyone would see an event of this kind
    */
+  @Override
   public boolean enabled(String kind) {
     if (!metricListeners.isEmpty()) {
       return true;
@@ -78,6 +80,7 @@ public final class EventBus {
    * @param keysAndValues alternating attribute names and values; null values are left out, every
    *     value that is not a number or a boolean is redacted as text
    */
+  @Override
   public void emit(String kind, String instance, Object... keysAndValues) {
     Map<String, Object> attributes = new LinkedHashMap<>();
     for (int i = 0; i + 1 < keysAndValues.length; i += 2) {

@@ -28,9 +28,11 @@ final class EventLog {
   static Level level(String kind) {
     switch (kind) {
       case "circuit.opened":
+      case "backend.unavailable":
         return Level.WARN;
       case "circuit.half_open":
       case "circuit.closed":
+      case "backend.recovered":
       case "retry.exhausted":
       case "retry.budget_exhausted":
       case "timeout.exceeded":

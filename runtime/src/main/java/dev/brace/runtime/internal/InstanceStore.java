@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal;
 
+import dev.brace.runtime.Backend;
 import dev.brace.runtime.ConfigurationException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
@@ -10,6 +11,10 @@ import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.spi.BackendContext;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+import dev.brace.runtime.spi.EventSink;
+import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -35,6 +40,7 @@ public final class InstanceStore {
   private final ThreadFactory abandonedWorkers;
   private final EventBus events;
   private final ConfigLayers layers;
+  private final Map<String, Backend> backends;
 
   private final ConcurrentHashMap<String, CircuitBreakers> breakers = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, RateLimiters> limiters = new ConcurrentHashMap<>();
@@ -51,18 +57,21 @@ public final class InstanceStore {
    * @param abandonedWorkers creates the threads of {@code ABANDON} timeouts
    * @param events the event boundary
    * @param layers configuration above the annotations
+   * @param backends where instances whose {@code backend} names one keep their state, by name
    */
   public InstanceStore(
       TimeSource time,
       Supplier<ScheduledExecutorService> scheduler,
       ThreadFactory abandonedWorkers,
       EventBus events,
-      ConfigLayers layers) {
+      ConfigLayers layers,
+      Map<String, Backend> backends) {
     this.time = Objects.requireNonNull(time, "time");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.abandonedWorkers = Objects.requireNonNull(abandonedWorkers, "abandonedWorkers");
     this.events = Objects.requireNonNull(events, "events");
     this.layers = Objects.requireNonNull(layers, "layers");
+    this.backends = Map.copyOf(Objects.requireNonNull(backends, "backends"));
   }
 
   /** @return the event boundary */
@@ -106,9 +115,10 @@ public final class InstanceStore {
       breaker = breakers.computeIfAbsent(layer.name(), name -> {
         CircuitBreakerConfig config = layers.resolve(Kind.CIRCUITBREAKER, layer, CircuitBreakerConfig.builder(name)).build();
         created(Kind.CIRCUITBREAKER, name, !config.key().isEmpty());
-        return config.key().isEmpty()
-            ? CircuitBreakers.single(new DefaultCircuitBreaker(config, time, events))
-            : CircuitBreakers.keyed(config, time, events);
+        Backend backend = backend(Kind.CIRCUITBREAKER, name, config.backend());
+        return CircuitBreakers.of(
+            config,
+            backend == null ? this::localBreaker : c -> backend.circuitBreaker(c, new Context(c.backend())));
       });
       checkSameSettings(Kind.CIRCUITBREAKER, layer);
     }
@@ -118,9 +128,10 @@ public final class InstanceStore {
       limiter = limiters.computeIfAbsent(layer.name(), name -> {
         RateLimitConfig config = layers.resolve(Kind.RATELIMIT, layer, RateLimitConfig.builder(name)).build();
         created(Kind.RATELIMIT, name, !config.key().isEmpty());
-        return config.key().isEmpty()
-            ? RateLimiters.single(new TokenBucketRateLimiter(config, time, events))
-            : RateLimiters.keyed(config, time, events);
+        Backend backend = backend(Kind.RATELIMIT, name, config.backend());
+        return RateLimiters.of(
+            config,
+            backend == null ? this::localLimiter : c -> backend.rateLimiter(c, new Context(c.backend())));
       });
       checkSameSettings(Kind.RATELIMIT, layer);
     }
@@ -146,6 +157,72 @@ public final class InstanceStore {
       fallback = new FallbackPolicy(config, definition.callName(), events);
     }
     return new CallGuard(events, definition.callName(), retry, breaker, limiter, bulkhead, timeout, fallback, scheduler);
+  }
+
+  /**
+   * @return the backend an instance's {@code backend} setting names, or null for local state
+   * @throws ConfigurationException when no backend of that name was given to the registry
+   */
+  private Backend backend(Kind kind, String name, String backendName) {
+    if (backendName.equals(Backend.LOCAL)) {
+      return null;
+    }
+    Backend backend = backends.get(backendName);
+    if (backend == null) {
+      java.util.List<String> known = new java.util.ArrayList<>(new TreeSet<>(backends.keySet()));
+      known.add(0, Backend.LOCAL);
+      throw new ConfigurationException(
+          kind, name, "backend", backendName,
+          "one of " + known + " (give a backend to Registry.builder().backend(name, backend))");
+    }
+    return backend;
+  }
+
+  private CircuitBreakerInstance localBreaker(CircuitBreakerConfig config) {
+    return new DefaultCircuitBreaker(config, time, events);
+  }
+
+  private RateLimiterInstance localLimiter(RateLimitConfig config) {
+    return new TokenBucketRateLimiter(config, time, events);
+  }
+
+  /** What a backend gets: this registry's clock, scheduler, events and local instances. */
+  private final class Context implements BackendContext {
+    private final String backendName;
+
+    Context(String backendName) {
+      this.backendName = backendName;
+    }
+
+    @Override
+    public String backendName() {
+      return backendName;
+    }
+
+    @Override
+    public TimeSource time() {
+      return time;
+    }
+
+    @Override
+    public ScheduledExecutorService scheduler() {
+      return scheduler.get();
+    }
+
+    @Override
+    public EventSink events() {
+      return events;
+    }
+
+    @Override
+    public RateLimiterInstance localRateLimiter(RateLimitConfig config) {
+      return localLimiter(config);
+    }
+
+    @Override
+    public CircuitBreakerInstance localCircuitBreaker(CircuitBreakerConfig config) {
+      return localBreaker(config);
+    }
   }
 
   /** A pattern takes part when the call declares it and configuration has not switched it off. */
@@ -248,7 +325,7 @@ public final class InstanceStore {
   }
 
   /** @return the breaker named so (a keyed one as {@code name[key]}), or null */
-  public DefaultCircuitBreaker circuitBreaker(String name) {
+  public CircuitBreakerInstance circuitBreaker(String name) {
     CircuitBreakers family = breakers.get(name);
     if (family != null && !family.isKeyed()) {
       return family.forKey(null);
@@ -257,7 +334,7 @@ public final class InstanceStore {
   }
 
   /** @return the limiter named so (a keyed one as {@code name[key]}), or null */
-  public TokenBucketRateLimiter rateLimiter(String name) {
+  public RateLimiterInstance rateLimiter(String name) {
     RateLimiters family = limiters.get(name);
     if (family != null && !family.isKeyed()) {
       return family.forKey(null);

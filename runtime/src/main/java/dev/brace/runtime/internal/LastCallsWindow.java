@@ -39,9 +39,4 @@ final class LastCallsWindow extends RateWindow {
     long change = (replaced == EMPTY ? CALL : 0) + (failure ? FAILURE : 0);
     return replaced == FAILED ? change - FAILURE : change;
   }
-
-  @Override
-  String describe() {
-    return "last " + size + " calls";
-  }
 }

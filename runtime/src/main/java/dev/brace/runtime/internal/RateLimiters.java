@@ -1,36 +1,35 @@
 package dev.brace.runtime.internal;
 
-import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.spi.RateLimiterInstance;
+import java.util.function.Function;
 
 /** The limiter of a call: one shared bucket, or one per key when the call's limiter is keyed. */
 final class RateLimiters {
-  private final TokenBucketRateLimiter single;
-  private final KeyedInstances<TokenBucketRateLimiter> keyed;
+  private final RateLimiterInstance single;
+  private final KeyedInstances<RateLimiterInstance> keyed;
 
-  private RateLimiters(TokenBucketRateLimiter single, KeyedInstances<TokenBucketRateLimiter> keyed) {
+  private RateLimiters(RateLimiterInstance single, KeyedInstances<RateLimiterInstance> keyed) {
     this.single = single;
     this.keyed = keyed;
   }
 
-  static RateLimiters single(TokenBucketRateLimiter limiter) {
-    return new RateLimiters(limiter, null);
-  }
-
-  static RateLimiters keyed(RateLimitConfig config, TimeSource time, EventBus events) {
+  /**
+   * @param config the limiter's settings, with or without a key template
+   * @param create makes one bucket (a keyed member's from a copy of the config under its name)
+   * @return the bucket, or the keyed family
+   */
+  static RateLimiters of(RateLimitConfig config, Function<RateLimitConfig, RateLimiterInstance> create) {
+    if (config.key().isEmpty()) {
+      return new RateLimiters(create.apply(config), null);
+    }
     return new RateLimiters(
         null,
         new KeyedInstances<>(
-            config.name(),
-            config.maxKeys(),
-            keyedName ->
-                new TokenBucketRateLimiter(
-                    config.toBuilder(keyedName).build(),
-                    time,
-                    events)));
+            config.name(), config.maxKeys(), keyedName -> create.apply(config.toBuilder(keyedName).build())));
   }
 
-  TokenBucketRateLimiter forKey(String key) {
+  RateLimiterInstance forKey(String key) {
     return single != null ? single : keyed.get(key);
   }
 
@@ -43,7 +42,7 @@ final class RateLimiters {
     return keyed != null;
   }
 
-  KeyedInstances<TokenBucketRateLimiter> keyedInstances() {
+  KeyedInstances<RateLimiterInstance> keyedInstances() {
     return keyed;
   }
 }

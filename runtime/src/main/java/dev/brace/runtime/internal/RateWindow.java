@@ -27,9 +27,6 @@ abstract class RateWindow {
    */
   abstract long record(boolean failure);
 
-  /** @return how the window is described in events, e.g. {@code "30s"} or {@code "last 100 calls"} */
-  abstract String describe();
-
   /**
    * @param config a rate-mode config
    * @param time where the window reads time (only a time window does)

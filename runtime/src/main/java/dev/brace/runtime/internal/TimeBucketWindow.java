@@ -1,6 +1,5 @@
 package dev.brace.runtime.internal;
 
-import dev.brace.runtime.Durations;
 import dev.brace.runtime.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -103,11 +102,6 @@ final class TimeBucketWindow extends RateWindow {
         return fresh;
       }
     }
-  }
-
-  @Override
-  String describe() {
-    return Durations.describe(window);
   }
 
   /** The packed counts of one epoch. */

@@ -1,9 +1,10 @@
 package dev.brace.runtime.internal;
 
 import dev.brace.runtime.RateLimitedException;
-import dev.brace.runtime.RateLimiterHandle;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.spi.RateLimitSteps;
+import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,17 +28,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * about 73 years are capped there so that no sum of them overflows; a bucket that would take longer
  * to refill holds only 73 years' worth of tokens.
  */
-public final class TokenBucketRateLimiter implements RateLimiterHandle {
+public final class TokenBucketRateLimiter implements RateLimiterInstance {
 
   /** About 73 years: three such spans still fit in a {@code long}, so sums never overflow. */
   static final long LONGEST_SPAN_NANOS = Long.MAX_VALUE / 4;
 
-  private static final String REJECTED = "ratelimit.rejected";
-  private static final String WAITED = "ratelimit.waited";
-
   private final RateLimitConfig config;
   private final TimeSource time;
-  private final EventBus events;
+  private final RateLimitSteps steps;
   private final long intervalNanos;
   private final long capacityNanos;
   private final long maxWaitNanos;
@@ -55,7 +53,7 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
   public TokenBucketRateLimiter(RateLimitConfig config, TimeSource time, EventBus events) {
     this.config = Objects.requireNonNull(config, "config");
     this.time = Objects.requireNonNull(time, "time");
-    this.events = Objects.requireNonNull(events, "events");
+    this.steps = new RateLimitSteps(config.name(), time, Objects.requireNonNull(events, "events"));
     long perNanos = cappedNanos(config.per());
     long permits = config.permits();
     this.intervalNanos = Math.max(1, perNanos / permits + (perNanos % permits == 0 ? 0 : 1));
@@ -78,23 +76,10 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
    *     thread is interrupted while waiting, with the interrupt as cause, the reserved token given
    *     back and the interrupt flag set again
    */
+  @Override
   public void acquire() {
     long now = time.nanoTime();
-    long waitNanos = take(now);
-    if (waitNanos <= 0) {
-      return;
-    }
-    try {
-      time.sleep(Duration.ofNanos(waitNanos));
-    } catch (InterruptedException interrupted) {
-      giveBack();
-      Thread.currentThread().interrupt();
-      long remaining = Math.max(0, now + waitNanos - time.nanoTime());
-      throw new RateLimitedException(name(), Duration.ofNanos(remaining), interrupted);
-    }
-    if (events.enabled(WAITED)) {
-      events.emit(WAITED, name(), "waited_ms", (time.nanoTime() - now) / 1_000_000);
-    }
+    steps.awaitToken(now, take(now), this::giveBack);
   }
 
   /**
@@ -105,6 +90,7 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
    * @throws RateLimitedException when the token cannot arrive within {@code maxWait}; nothing is
    *     reserved then
    */
+  @Override
   public long reserve() {
     return Math.max(0, take(time.nanoTime()));
   }
@@ -114,6 +100,7 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
    * asynchronous caller was cancelled while waiting for it. A bucket that has meanwhile refilled
    * stays at its capacity.
    */
+  @Override
   public void cancelReservation() {
     giveBack();
   }
@@ -144,7 +131,7 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
       long owed = Math.max(0, current - now);
       long waitNanos = owed + intervalNanos - capacityNanos;
       if (waitNanos > maxWaitNanos) {
-        throw rejected(waitNanos);
+        throw steps.rejected(waitNanos);
       }
       if (fullAt.compareAndSet(current, now + owed + intervalNanos)) {
         return waitNanos;
@@ -168,15 +155,6 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
         return;
       }
     }
-  }
-
-  private RateLimitedException rejected(long waitNanos) {
-    if (events.enabled(REJECTED)) {
-      // Rounded up: a caller coming back after that many milliseconds finds the token there.
-      long retryAfterMillis = waitNanos / 1_000_000 + (waitNanos % 1_000_000 == 0 ? 0 : 1);
-      events.emit(REJECTED, name(), "retry_after_ms", retryAfterMillis);
-    }
-    return new RateLimitedException(name(), Duration.ofNanos(waitNanos), null);
   }
 
   private static long cappedNanos(Duration duration) {

@@ -58,7 +58,9 @@ class ConfigurationReferenceTest {
     } catch (IllegalStateException required) {
       return "(required)";
     }
-    Object written = builder.kind() == Kind.RETRYBUDGET ? null : AnnotationDefaults.of(annotationOf(builder.kind()), attribute);
+    Object written = builder.kind() == Kind.RETRYBUDGET || !onAnnotation(builder.kind(), attribute)
+        ? null
+        : AnnotationDefaults.of(annotationOf(builder.kind()), attribute);
     if (written instanceof String) {
       return ((String) written).isEmpty() ? "(none)" : (String) written;
     }
@@ -70,6 +72,16 @@ class ConfigurationReferenceTest {
       return "(none)";
     }
     return String.valueOf(value);
+  }
+
+  /** Some settings ({@code backend}) exist only outside the annotations. */
+  private static boolean onAnnotation(Kind kind, String attribute) {
+    try {
+      annotationOf(kind).getMethod(attribute);
+      return true;
+    } catch (NoSuchMethodException configurationOnly) {
+      return false;
+    }
   }
 
   private static Class<? extends java.lang.annotation.Annotation> annotationOf(Kind kind) {

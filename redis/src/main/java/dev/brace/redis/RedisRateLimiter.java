@@ -1,0 +1,146 @@
+package dev.brace.redis;
+
+import dev.brace.redis.RedisBackendOptions.WhenUnavailable;
+import dev.brace.runtime.RateLimitedException;
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.spi.BackendContext;
+import dev.brace.runtime.spi.RateLimitSteps;
+import dev.brace.runtime.spi.RateLimiterInstance;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A token bucket kept in Redis: each admission is one script on the server's clock, so every
+ * machine draws on one quota exactly. The arithmetic is the local bucket's (a generic cell rate
+ * algorithm) in microseconds; a rate above a million tokens a second is served at one per
+ * microsecond. While Redis is unavailable the call is decided by a local bucket of the same
+ * settings (so each machine has the whole quota for that time) or refused, as configured.
+ */
+final class RedisRateLimiter implements RateLimiterInstance {
+  /** About 73 years in microseconds: sums of a few such spans stay far below 2^53. */
+  private static final long LONGEST_SPAN_MICROS = 1L << 51;
+
+  private final RateLimitConfig config;
+  private final RedisStore store;
+  private final String backendName;
+  private final TimeSource time;
+  private final RateLimitSteps steps;
+  private final RateLimiterInstance local;
+  private final String key;
+  private final long intervalMicros;
+  private final long capacityMicros;
+  private final String[] takeArguments;
+
+  RedisRateLimiter(RateLimitConfig config, BackendContext context, RedisStore store) {
+    this.config = config;
+    this.store = store;
+    this.backendName = context.backendName();
+    this.time = context.time();
+    this.steps = new RateLimitSteps(config.name(), time, context.events());
+    this.local = store.options().whenUnavailable() == WhenUnavailable.LOCAL ? context.localRateLimiter(config) : null;
+    this.key = store.options().keyPrefix() + "ratelimit:" + config.name();
+    long perMicros = micros(config.per());
+    this.intervalMicros = Math.max(1, perMicros / config.permits() + (perMicros % config.permits() == 0 ? 0 : 1));
+    this.capacityMicros = intervalMicros > LONGEST_SPAN_MICROS / config.burst()
+        ? LONGEST_SPAN_MICROS
+        : intervalMicros * config.burst();
+    this.takeArguments = new String[] {
+        Long.toString(intervalMicros), Long.toString(capacityMicros), Long.toString(micros(config.maxWait()))};
+  }
+
+  @Override
+  public String name() {
+    return config.name();
+  }
+
+  @Override
+  public void acquire() {
+    if (store.shouldTry()) {
+      long askedAt = time.nanoTime();
+      try {
+        steps.awaitToken(askedAt, take(), this::cancelReservation);
+        return;
+      } catch (RedisStore.Unavailable unavailable) {
+        fallback(unavailable).acquire();
+        return;
+      }
+    }
+    fallback(null).acquire();
+  }
+
+  @Override
+  public long reserve() {
+    if (store.shouldTry()) {
+      try {
+        return Math.max(0, take());
+      } catch (RedisStore.Unavailable unavailable) {
+        return fallback(unavailable).reserve();
+      }
+    }
+    return fallback(null).reserve();
+  }
+
+  /**
+   * Gives the token back to Redis when it answers, else to the local bucket: an instance does not
+   * remember where each reservation was made, and one token given to the wrong bucket is harmless.
+   */
+  @Override
+  public void cancelReservation() {
+    if (store.shouldTry()) {
+      try {
+        store.eval(Script.RATELIMIT_GIVE_BACK, key, Long.toString(intervalMicros));
+        return;
+      } catch (RedisStore.Unavailable unavailable) {
+        // The outage is reported by the store; the local bucket gets it instead.
+      }
+    }
+    if (local != null) {
+      local.cancelReservation();
+    }
+  }
+
+  @Override
+  public long availablePermits() {
+    if (store.shouldTry()) {
+      try {
+        long owed = (Long) store.eval(Script.RATELIMIT_OWED, key).get(0);
+        return owed >= capacityMicros ? 0 : (capacityMicros - owed) / intervalMicros;
+      } catch (RedisStore.Unavailable unavailable) {
+        // Fall through to what this machine would decide with.
+      }
+    }
+    return local == null ? 0 : local.availablePermits();
+  }
+
+  /**
+   * @return nanoseconds until the claimed token arrives (0 or less: at once)
+   * @throws RateLimitedException when it cannot arrive within {@code maxWait}
+   */
+  private long take() throws RedisStore.Unavailable {
+    List<Object> reply = store.eval(Script.RATELIMIT_TAKE, key, takeArguments);
+    long waitNanos = (Long) reply.get(1) * 1_000;
+    if ((Long) reply.get(0) == 0) {
+      throw steps.rejected(waitNanos);
+    }
+    return waitNanos;
+  }
+
+  private RateLimiterInstance fallback(RedisStore.Unavailable unavailable) {
+    if (local == null) {
+      throw RateLimitedException.backendUnavailable(name(), backendName, unavailable == null ? null : unavailable.getCause());
+    }
+    return local;
+  }
+
+  private static long micros(Duration duration) {
+    return duration.compareTo(Duration.of(LONGEST_SPAN_MICROS, java.time.temporal.ChronoUnit.MICROS)) >= 0
+        ? LONGEST_SPAN_MICROS
+        : duration.toNanos() / 1_000;
+  }
+
+  @Override
+  public String toString() {
+    return "RedisRateLimiter[" + name() + ", " + key + "]";
+  }
+}

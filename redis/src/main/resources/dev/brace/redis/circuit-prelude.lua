@@ -1,0 +1,20 @@
+-- One circuit is one hash: state (C, O or H; absent means C), gen (bumped by every transition, so
+-- an outcome admitted in an earlier stretch is ignored), failures (classic mode), probe_at (when
+-- OPEN admits a probe), successes and lease/lease_id (HALF_OPEN's single probe: whoever holds an
+-- unexpired lease is the probe), and the rate window's buckets e<i> (epoch), c<i> (calls), f<i>
+-- (failures), n (outcomes so far, for a window of the last N calls). It expires when idle.
+local function touch(h, ttl_ms)
+  redis.call('PEXPIRE', h, ttl_ms)
+end
+
+local function open(h, gen, now, reset_micros, ttl_ms)
+  redis.call('DEL', h)
+  redis.call('HSET', h, 'state', 'O', 'gen', int(gen + 1), 'probe_at', int(now + reset_micros))
+  touch(h, ttl_ms)
+end
+
+local function close(h, gen, ttl_ms)
+  redis.call('DEL', h)
+  redis.call('HSET', h, 'state', 'C', 'gen', int(gen + 1))
+  touch(h, ttl_ms)
+end

@@ -1,0 +1,115 @@
+package dev.brace.runtime.spi;
+
+import dev.brace.runtime.CircuitBreakerHandle;
+import dev.brace.runtime.CircuitOpenException;
+import java.util.Objects;
+
+/**
+ * A circuit breaker as the drivers call it: {@link #acquire()} admits a call or refuses it, and the
+ * ticket it returns is completed by exactly one of {@link #onSuccess}, {@link #onResult}, {@link
+ * #onFailure} or {@link #release}. Implemented by the local breaker and by shared backends.
+ *
+ * <p>Which outcomes count is decided here, once, for every implementation (through the {@link
+ * #classifier()}); an implementation only applies a judged outcome ({@link #record}) or frees a
+ * ticket without one ({@link #release}).
+ */
+public interface CircuitBreakerInstance extends CircuitBreakerHandle {
+
+  /**
+   * Admits one call. While OPEN, the first call after the reset timeout moves the circuit to
+   * HALF_OPEN and is admitted as its probe.
+   *
+   * @return the ticket (a {@link Ticket}) to complete exactly once; never null
+   * @throws CircuitOpenException while OPEN, or while HALF_OPEN with its probe in flight
+   */
+  Object acquire();
+
+  /** @return which failures and results count, from this breaker's config */
+  OutcomeClassifier classifier();
+
+  /**
+   * Applies a judged outcome to the state the ticket was admitted in, if that state is current.
+   *
+   * @param ticket the ticket of the call
+   * @param failure whether the outcome is a counted failure
+   * @param cause the counted exception, or null
+   * @throws IllegalArgumentException when another breaker issued the ticket
+   */
+  void record(Object ticket, boolean failure, Throwable cause);
+
+  /**
+   * Completes a call without an outcome (it never reached the dependency, or ended in a way the
+   * breaker does not judge). A probe's slot is freed and the circuit stays HALF_OPEN.
+   *
+   * @param ticket the ticket of the call
+   * @throws IllegalArgumentException when another breaker issued the ticket
+   */
+  void release(Object ticket);
+
+  /**
+   * Records a success without looking at the result.
+   *
+   * @param ticket the ticket of the call
+   * @throws IllegalArgumentException when another breaker issued the ticket
+   */
+  default void onSuccess(Object ticket) {
+    record(ticket, false, null);
+  }
+
+  /**
+   * Records a result: a counted failure when the {@code onResult} predicate is true for it, a
+   * success otherwise.
+   *
+   * @param ticket the ticket of the call
+   * @param result what the call returned; may be null
+   * @throws IllegalArgumentException when another breaker issued the ticket
+   * @throws RuntimeException what the predicate threw; the ticket is then released
+   */
+  default void onResult(Object ticket, Object result) {
+    boolean failure;
+    try {
+      failure = classifier().resultCounts(result);
+    } catch (RuntimeException predicateFailure) {
+      // A ticket left open would hold the half-open probe slot forever.
+      release(ticket);
+      throw predicateFailure;
+    }
+    record(ticket, failure, null);
+  }
+
+  /**
+   * Records a failure. It counts only when the classifier says so; any other exception leaves the
+   * state as it is (and frees the probe slot if the call was the probe).
+   *
+   * @param ticket the ticket of the call
+   * @param failure what the call threw
+   * @throws IllegalArgumentException when another breaker issued the ticket
+   * @throws NullPointerException when {@code failure} is null
+   */
+  default void onFailure(Object ticket, Throwable failure) {
+    Objects.requireNonNull(failure, "failure");
+    if (classifier().counts(failure)) {
+      record(ticket, true, failure);
+    } else {
+      release(ticket);
+    }
+  }
+
+  /**
+   * @param ticket a ticket returned by {@link #acquire()} of any breaker
+   * @return the breaker that issued it (a keyed family routes outcomes back this way)
+   * @throws IllegalArgumentException when {@code ticket} is not a breaker's ticket
+   */
+  static CircuitBreakerInstance ownerOf(Object ticket) {
+    if (!(ticket instanceof Ticket)) {
+      throw new IllegalArgumentException("not a circuit breaker ticket: " + ticket);
+    }
+    return ((Ticket) ticket).owner();
+  }
+
+  /** What {@link #acquire()} returns: it knows the breaker that issued it. */
+  interface Ticket {
+    /** @return the breaker that issued this ticket */
+    CircuitBreakerInstance owner();
+  }
+}

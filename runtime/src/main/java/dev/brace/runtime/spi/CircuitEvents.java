@@ -1,0 +1,121 @@
+package dev.brace.runtime.spi;
+
+import dev.brace.runtime.CircuitState;
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.internal.ExceptionFilter;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The events of one circuit breaker (SPEC §7), with the attributes every breaker gives them, so a
+ * local breaker and a shared one report a transition identically. Only the breaker that made a
+ * transition reports it. Each method checks first whether anyone listens, so nothing is built for
+ * nobody.
+ */
+public final class CircuitEvents {
+  private final EventSink events;
+  private final CircuitBreakerConfig config;
+
+  /**
+   * @param events where the events go
+   * @param config the breaker's settings, named in the events
+   */
+  public CircuitEvents(EventSink events, CircuitBreakerConfig config) {
+    this.events = Objects.requireNonNull(events, "events");
+    this.config = Objects.requireNonNull(config, "config");
+  }
+
+  /**
+   * Reports a refusal and returns the exception to throw.
+   *
+   * @param refusedIn the state that refused
+   * @param retryAfter time until a probe is admitted, or null while a probe is in flight
+   * @return the refusal
+   */
+  public dev.brace.runtime.CircuitOpenException rejected(CircuitState refusedIn, Duration retryAfter) {
+    if (events.enabled("circuit.rejected")) {
+      events.emit(
+          "circuit.rejected",
+          config.name(),
+          "state",
+          refusedIn.name(),
+          "retry_after_ms",
+          retryAfter == null ? null : retryAfter.toMillis());
+    }
+    return new dev.brace.runtime.CircuitOpenException(config.name(), retryAfter);
+  }
+
+  /**
+   * Classic mode, and a failed probe in either mode.
+   *
+   * @param from the state it left: CLOSED, or HALF_OPEN for a failed probe
+   * @param failures the consecutive failures that opened it
+   * @param cause the failure that opened it, or null for a result
+   */
+  public void openedByThreshold(CircuitState from, int failures, Throwable cause) {
+    if (events.enabled("circuit.opened")) {
+      opened(from, cause, "failure_threshold", config.failureThreshold(), "failures", failures);
+    }
+  }
+
+  /**
+   * Rate mode.
+   *
+   * @param failureRate the observed rate
+   * @param calls the outcomes in the window
+   * @param cause the failure recorded last, or null
+   */
+  public void openedByRate(double failureRate, long calls, Throwable cause) {
+    if (events.enabled("circuit.opened")) {
+      opened(
+          CircuitState.CLOSED,
+          cause,
+          "failure_rate",
+          failureRate,
+          "failure_rate_threshold",
+          config.failureRate(),
+          "window",
+          config.windowCalls() > 0
+              ? "last " + config.windowCalls() + " calls"
+              : dev.brace.runtime.Durations.describe(config.window()),
+          "observed_calls",
+          calls);
+    }
+  }
+
+  /** OPEN moved to HALF_OPEN. */
+  public void halfOpen() {
+    if (events.enabled("circuit.half_open")) {
+      events.emit("circuit.half_open", config.name(), "from", CircuitState.OPEN.name(), "to", CircuitState.HALF_OPEN.name());
+    }
+  }
+
+  /**
+   * The circuit closed.
+   *
+   * @param from the state it left: HALF_OPEN after the probes, or any on {@code reset()}
+   */
+  public void closed(CircuitState from) {
+    if (events.enabled("circuit.closed")) {
+      events.emit("circuit.closed", config.name(), "from", from.name(), "to", CircuitState.CLOSED.name());
+    }
+  }
+
+  /** Why it opened, then what every opening carries. */
+  private void opened(CircuitState from, Throwable cause, Object... why) {
+    Throwable real = cause == null ? null : ExceptionFilter.unwrap(cause);
+    Object[] attributes = Arrays.copyOf(why, why.length + 10);
+    attributes[why.length] = "exception";
+    attributes[why.length + 1] = real == null ? null : real.getClass().getName();
+    attributes[why.length + 2] = "message";
+    attributes[why.length + 3] = real == null ? null : real.getMessage();
+    attributes[why.length + 4] = "retry_after_ms";
+    attributes[why.length + 5] = config.resetTimeout().toMillis();
+    attributes[why.length + 6] = "from";
+    attributes[why.length + 7] = from.name();
+    attributes[why.length + 8] = "to";
+    attributes[why.length + 9] = CircuitState.OPEN.name();
+    events.emit("circuit.opened", config.name(), attributes);
+  }
+}

@@ -1,0 +1,38 @@
+package dev.brace.runtime.spi;
+
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.internal.ExceptionFilter;
+import java.util.function.Predicate;
+
+/**
+ * Which outcomes of a call a circuit breaker counts as failures (SPEC §5): an exception matching
+ * {@code on} and not {@code ignore}, never an {@link Error}; a result for which {@code onResult}
+ * is true. The one place this is decided, for local and shared breakers alike.
+ */
+public final class OutcomeClassifier {
+  private final ExceptionFilter filter;
+  private final Predicate<Object> onResult;
+
+  /** @param config the breaker's settings */
+  public OutcomeClassifier(CircuitBreakerConfig config) {
+    this.filter = new ExceptionFilter(config.on(), config.ignore());
+    this.onResult = config.onResult();
+  }
+
+  /**
+   * @param failure what a call threw (async wrappers are looked through)
+   * @return whether it is a counted failure; false means the call leaves the state as it is
+   */
+  public boolean counts(Throwable failure) {
+    return !(ExceptionFilter.unwrap(failure) instanceof Error) && filter.matches(failure);
+  }
+
+  /**
+   * @param result what a call returned; may be null
+   * @return whether the result predicate counts it as a failure
+   * @throws RuntimeException what the predicate threw
+   */
+  public boolean resultCounts(Object result) {
+    return onResult != null && onResult.test(result);
+  }
+}
