@@ -10,6 +10,7 @@ import dev.brace.runtime.ConfigurationException;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
@@ -17,10 +18,15 @@ import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** SPEC §6: annotation < programmatic < environment < system property, with exact keys. */
@@ -55,6 +61,54 @@ class ConfigLayersTest {
         .resolve(Kind.RETRY, RetryConfig.builder("C.m"), RetryConfig.builder("C.m"));
     assertTrue(resolved.explicitValues().containsKey(attribute), attribute);
     resolved.build();
+  }
+
+  /** A valid value, other than the default, for every attribute settable from text. */
+  private static final Map<String, String> SAMPLES = Map.ofEntries(
+      Map.entry("maxAttempts", "7"), Map.entry("delay", "250ms"), Map.entry("maxDelay", "1m"),
+      Map.entry("multiplier", "1.5"), Map.entry("jitter", "decorrelated"), Map.entry("maxDuration", "5s"),
+      Map.entry("budget", "shared"), Map.entry("maxRetryAfter", "2s"), Map.entry("failureThreshold", "9"),
+      Map.entry("successThreshold", "2"), Map.entry("resetTimeout", "5s"), Map.entry("failureRate", "0.5"),
+      Map.entry("window", "10s"), Map.entry("windowCalls", "50"), Map.entry("minimumCalls", "5"),
+      Map.entry("windowBuckets", "20"), Map.entry("maxKeys", "100"), Map.entry("backend", "redis"),
+      Map.entry("permits", "7"), Map.entry("per", "2s"), Map.entry("burst", "9"), Map.entry("maxWait", "100ms"),
+      Map.entry("maxConcurrent", "3"), Map.entry("value", "5s"), Map.entry("mode", "abandon"),
+      Map.entry("percentCanRetry", "0.5"), Map.entry("minRetriesPerSecond", "2"), Map.entry("ttl", "20s"));
+
+  static Stream<Arguments> everyKindAndAttribute() {
+    List<Arguments> all = new ArrayList<>();
+    for (Kind kind : Kind.values()) {
+      for (String attribute : ConfigBuilder.forKind(kind, "x").textAttributes()) {
+        all.add(Arguments.of(kind, attribute));
+      }
+    }
+    return all.stream();
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("everyKindAndAttribute")
+  void everyAttributeOfEveryKindIsReadFromItsEnvironmentVariableAndItsSystemProperty(Kind kind, String attribute) {
+    String sample = SAMPLES.get(attribute);
+    assertTrue(sample != null, "no sample value for " + attribute + "; add one");
+    Object expected = ConfigBuilder.forKind(kind, "api-1.x")
+        .setText(attribute, sample).explicitValues().get(attribute);
+
+    for (ConfigLayers layers : List.of(
+        layers(Map.of(ConfigKeys.environment(kind, "api-1.x", attribute), sample), Map.of()),
+        layers(Map.of(), Map.of(ConfigKeys.systemProperty(kind, "api-1.x", attribute), sample)))) {
+      Object resolved = resolveRaw(layers, kind, "api-1.x").explicitValues().get(attribute);
+      assertEquals(expected, resolved, kind + " " + attribute);
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static ConfigBuilder<?> resolveRaw(ConfigLayers layers, Kind kind, String name) {
+    return captured(layers, kind, (ConfigBuilder) ConfigBuilder.forKind(kind, name),
+        (ConfigBuilder) ConfigBuilder.forKind(kind, name));
+  }
+
+  private static <B extends ConfigBuilder<B>> B captured(ConfigLayers layers, Kind kind, B annotation, B fresh) {
+    return layers.resolve(kind, annotation, fresh);
   }
 
   @Test
@@ -138,7 +192,7 @@ class ConfigLayersTest {
       throw new IOException("down");
     };
 
-    for (Map<String, String> environment : java.util.List.of(
+    for (Map<String, String> environment : List.of(
         Map.of("BRACE_RETRY_C_M_ENABLED", "false"), Map.of("BRACE_ENABLED", "FALSE"))) {
       calls.set(0);
       CallGuard guard = Registry.builder().timeSource(new ManualTimeSource()).environment(environment)
