@@ -98,7 +98,7 @@ final class ResilientBase<E> implements Base<E> {
 
   @Override
   public boolean equals(Object other) {
-    return this.delegate.equals(other);
+    return other == this || this.delegate.equals(other);
   }
 
   @Override

@@ -154,7 +154,7 @@ public final class ResilientCatalog implements Catalog {
 
   @Override
   public boolean equals(Object other) {
-    return this.delegate.equals(other);
+    return other == this || this.delegate.equals(other);
   }
 
   @Override

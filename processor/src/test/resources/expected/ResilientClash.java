@@ -80,7 +80,7 @@ public final class ResilientClash implements Clash {
 
   @Override
   public boolean equals(Object other) {
-    return this.delegate.equals(other);
+    return other == this || this.delegate.equals(other);
   }
 
   @Override

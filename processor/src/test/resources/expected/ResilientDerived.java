@@ -105,7 +105,7 @@ public final class ResilientDerived implements Derived {
 
   @Override
   public boolean equals(Object other) {
-    return this.delegate.equals(other);
+    return other == this || this.delegate.equals(other);
   }
 
   @Override

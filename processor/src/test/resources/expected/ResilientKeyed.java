@@ -67,7 +67,7 @@ public final class ResilientKeyed implements Keyed {
 
   @Override
   public boolean equals(Object other) {
-    return this.delegate.equals(other);
+    return other == this || this.delegate.equals(other);
   }
 
   @Override

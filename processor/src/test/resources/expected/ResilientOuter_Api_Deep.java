@@ -65,7 +65,7 @@ public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
 
   @Override
   public boolean equals(Object other) {
-    return this.delegate.equals(other);
+    return other == this || this.delegate.equals(other);
   }
 
   @Override

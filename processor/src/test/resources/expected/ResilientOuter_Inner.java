@@ -62,7 +62,7 @@ final class ResilientOuter_Inner implements Outer.Inner {
 
   @Override
   public boolean equals(Object other) {
-    return this.delegate.equals(other);
+    return other == this || this.delegate.equals(other);
   }
 
   @Override

@@ -120,7 +120,7 @@ public final class ResilientRecsClient implements RecsClient {
 
   @Override
   public boolean equals(Object other) {
-    return this.delegate.equals(other);
+    return other == this || this.delegate.equals(other);
   }
 
   @Override

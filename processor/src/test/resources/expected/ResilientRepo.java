@@ -268,7 +268,7 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public boolean equals(Object other) {
-    return this.delegate.equals(other);
+    return other == this || this.delegate.equals(other);
   }
 
   @Override

@@ -78,7 +78,7 @@ public final class ResilientReports implements Reports {
 
   @Override
   public boolean equals(Object other) {
-    return this.delegate.equals(other);
+    return other == this || this.delegate.equals(other);
   }
 
   @Override

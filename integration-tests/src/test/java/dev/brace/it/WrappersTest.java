@@ -131,6 +131,7 @@ class WrappersTest {
     assertEquals("FakeRecs", recs.toString());
     assertEquals(fake.hashCode(), recs.hashCode());
     assertTrue(recs.equals(fake));
+    assertTrue(recs.equals(recs), "a wrapper equals itself");
   }
 
   @Test

@@ -388,7 +388,7 @@ final class WrapperWriter {
             .addModifiers(Modifier.PUBLIC)
             .returns(boolean.class)
             .addParameter(Object.class, "other")
-            .addStatement("return this.delegate.equals(other)")
+            .addStatement("return other == this || this.delegate.equals(other)")
             .build(),
         MethodSpec.methodBuilder("hashCode")
             .addAnnotation(Override.class)
