@@ -31,7 +31,9 @@ class RedisCircuitBreakerTest {
 
   @AfterAll
   static void stopRedis() {
-    server.close();
+    if (server != null) {
+      server.close();
+    }
   }
 
   private static Stack<String> guarded(Fleet machine, String name, Consumer<CircuitBreakerConfig.Builder> settings) {

@@ -31,7 +31,9 @@ class RedisOutageTest {
 
   @AfterEach
   void stopRedis() {
-    server.close();
+    if (server != null) {
+      server.close();
+    }
   }
 
   private static Stack<String> stack(Fleet machine) {

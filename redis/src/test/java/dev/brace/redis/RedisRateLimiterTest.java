@@ -38,7 +38,9 @@ class RedisRateLimiterTest {
 
   @AfterAll
   static void stopRedis() {
-    server.close();
+    if (server != null) {
+      server.close();
+    }
   }
 
   /** A bucket that refills so slowly that none of it comes back during a test. */

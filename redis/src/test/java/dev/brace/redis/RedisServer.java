@@ -103,9 +103,15 @@ final class RedisServer implements AutoCloseable {
         return candidate.getPath();
       }
     }
-    throw new IllegalStateException(
-        "redis-server is not on the PATH; these tests need a real Redis. Install it "
-            + "(apt-get install -y redis-server; .ci/run does this) and run the tests again.");
+    String missing = "redis-server is not on the PATH; these tests need a real Redis. Install it "
+        + "(apt-get install -y redis-server; .ci/run does this) and run the tests again.";
+    // CI (CI=true, as .ci/run runs) must run them: fail there. On a developer's machine with only
+    // a JDK and Maven, skip them loudly instead of failing the whole build.
+    if ("true".equalsIgnoreCase(System.getenv("CI")) || Boolean.getBoolean("brace.redis.required")) {
+      throw new IllegalStateException(missing);
+    }
+    System.err.println("SKIPPED brace-redis tests: " + missing);
+    throw new org.opentest4j.TestAbortedException(missing);
   }
 
   private static int freePort() {
