@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Turns JMH JSON results into the Markdown table of benchmarks/results/latest.md.
+"""Turns JMH JSON results into the Markdown table of benchmarks/results/latest.md
+(or, with --profile redis, the admissions-per-second table of benchmarks/results/redis.md).
 
 Benchmarks are named <Library>Benchmarks.<stack>; a row's ratios divide its mean time by the
 Resilience4j and Failsafe means for the same stack at the same thread count (below 1 = faster).
@@ -111,12 +112,70 @@ def render(rows, jvm, profile):
     return "\n".join(lines) + "\n"
 
 
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def render_redis(paths, round_trips):
+    """Throughput of RedisAdmissionBenchmarks: medians of the measured iterations, and the ratio
+    of Brace's median to Bucket4j's at the same thread count (above 1 = Brace admits more)."""
+    rows = []
+    jvm = None
+    for path in paths:
+        with open(path) as f:
+            for entry in json.load(f):
+                primary = entry["primaryMetric"]
+                samples = [v for fork in primary.get("rawData", []) for v in fork]
+                rows.append({
+                    "design": entry["benchmark"].rsplit(".", 1)[-1],
+                    "threads": entry["threads"],
+                    "median": median(samples) if samples else primary["score"],
+                    "low": min(samples) if samples else None,
+                    "high": max(samples) if samples else None,
+                    "score": primary["score"],
+                    "error": number(primary.get("scoreError")),
+                })
+                jvm = jvm or f'{entry.get("vmName", "?")} {entry.get("jdkVersion", "?")}'
+    by_key = {(r["design"], r["threads"]): r for r in rows}
+    lines = [
+        "# Redis rate limiter: admissions per second",
+        "",
+        f"- {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}; machine: {os.cpu_count()} CPUs, "
+        f"{cpu_model()}; {jvm}; redis-server on loopback, started per trial",
+        "- One bucket shared by all threads, so large it always admits. Median of the measured "
+        "iterations (admissions/s), their range, and JMH's mean ± 99.9% error.",
+        "",
+        "| design | threads | median adm/s | min–max | mean ± error | Brace ÷ Bucket4j (medians) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in sorted(rows, key=lambda r: (r["threads"], r["design"])):
+        other = by_key.get(("bucket4j", row["threads"]))
+        brace = by_key.get(("brace", row["threads"]))
+        ratio_text = f'{brace["median"] / other["median"]:.2f}×' if row["design"] == "brace" and other else ""
+        spread = f'{row["low"]:,.0f}–{row["high"]:,.0f}' if row["low"] is not None else "—"
+        error = f' ± {row["error"]:,.0f}' if row["error"] is not None else ""
+        lines.append(f'| {row["design"]} | {row["threads"]} | {row["median"]:,.0f} | {spread} '
+                     f'| {row["score"]:,.0f}{error} | {ratio_text} |')
+    text = "\n".join(lines) + "\n"
+    if round_trips and os.path.exists(round_trips):
+        with open(round_trips) as f:
+            text += "\n" + f.read().replace("# Redis round trips", "## Redis round trips", 1)
+    return text
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--profile", default="short")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--round-trips", help="with --profile redis: RedisRoundTrips' table to append")
     parser.add_argument("results", nargs="+", help="JMH JSON result files")
     args = parser.parse_args()
+    if args.profile == "redis":
+        with open(args.out, "w") as f:
+            f.write(render_redis(args.results, args.round_trips))
+        return
     rows, jvm = load(args.results)
     with open(args.out, "w") as f:
         f.write(render(rows, jvm, args.profile))

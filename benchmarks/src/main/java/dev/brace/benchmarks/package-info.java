@@ -7,5 +7,10 @@
  * put a Brace result beside the Resilience4j and Failsafe results for the same stack. Each stack
  * lives in its own {@code @State}, built once in {@code @Setup}: the benchmarks measure the
  * happy path (nothing fails, nothing is refused), not construction.
+ *
+ * <p>{@link dev.brace.benchmarks.RedisAdmissionBenchmarks} and {@link
+ * dev.brace.benchmarks.RedisRoundTrips} stand apart: they compare Brace's Redis rate limiter with
+ * Bucket4j's compare-and-swap proxy against a {@code redis-server} they start themselves, and only
+ * {@code benchmarks/run --redis} runs them.
  */
 package dev.brace.benchmarks;
