@@ -177,7 +177,7 @@ public final class CallGuard {
     } finally {
       releaseBulkhead();
     }
-    if (events.enabled(CALL_FAILED)) {
+    if (events.metricsListening()) {
       reportOutcome(CALL_FAILED, permit, ExceptionFilter.unwrap(failure));
     }
   }
@@ -195,7 +195,7 @@ public final class CallGuard {
     } finally {
       releaseBulkhead();
     }
-    if (events.enabled(CALL_SUCCEEDED)) {
+    if (events.metricsListening()) {
       reportOutcome(CALL_SUCCEEDED, permit, null);
     }
   }
@@ -215,7 +215,7 @@ public final class CallGuard {
     } finally {
       releaseBulkhead();
     }
-    if (events.enabled(CALL_SUCCEEDED)) {
+    if (events.metricsListening()) {
       reportOutcome(CALL_SUCCEEDED, permit, null);
     }
   }

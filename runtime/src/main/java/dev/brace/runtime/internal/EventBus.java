@@ -60,6 +60,16 @@ public final class EventBus implements EventSink {
   }
 
   /**
+   * The check for listener-only kinds ({@code call.*}) on the happy path: one volatile read, no
+   * lookup by kind.
+   *
+   * @return whether a metrics listener is subscribed
+   */
+  public boolean metricsListening() {
+    return !metricListeners.isEmpty();
+  }
+
+  /**
    * @param kind the event's name; its prefix picks the logger
    * @return whether anyone would see an event of this kind
    */
