@@ -87,7 +87,7 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
     try {
       time.sleep(Duration.ofNanos(waitNanos));
     } catch (InterruptedException interrupted) {
-      giveBack();
+      giveBack(now + waitNanos + capacityNanos);
       Thread.currentThread().interrupt();
       long remaining = Math.max(0, now + waitNanos - time.nanoTime());
       throw new RateLimitedException(name(), Duration.ofNanos(remaining), interrupted);
@@ -106,16 +106,40 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
    *     reserved then
    */
   public long reserve() {
-    return Math.max(0, take(time.nanoTime()));
+    return waitFor(reserveToken());
   }
 
   /**
-   * Gives back a token taken by {@link #reserve()} that will not be used, for example because the
-   * asynchronous caller was cancelled while waiting for it. A bucket that has meanwhile refilled
-   * stays at its capacity.
+   * Reserves a token and names the reservation, for a caller that may give it back.
+   *
+   * @return the reservation, for {@link #waitFor} and {@link #cancelReservation(long)}
+   * @throws RateLimitedException when the token cannot arrive within {@code maxWait}
    */
-  public void cancelReservation() {
-    giveBack();
+  public long reserveToken() {
+    long now = time.nanoTime();
+    return now + take(now) + capacityNanos;
+  }
+
+  /**
+   * @param reservation from {@link #reserveToken()}
+   * @return nanoseconds from now until the reserved token arrives; 0 when it is there
+   */
+  public long waitFor(long reservation) {
+    return Math.max(0, reservation - capacityNanos - time.nanoTime());
+  }
+
+  /**
+   * Gives back a reserved token that will not be used, for example because the asynchronous
+   * caller was cancelled while waiting for it. Only the latest reservation can be given back: the
+   * bucket is one instant, so a token reserved before others cannot be returned without handing
+   * a later caller an instant another caller already holds, which would admit more than {@code
+   * burst} at once. Such a token is dropped instead (the limiter stays on the safe side). A bucket
+   * that has meanwhile refilled stays at its capacity.
+   *
+   * @param reservation from {@link #reserveToken()}
+   */
+  public void cancelReservation(long reservation) {
+    giveBack(reservation);
   }
 
   /** @return the limiter's name */
@@ -152,22 +176,22 @@ public final class TokenBucketRateLimiter implements RateLimiterHandle {
     }
   }
 
-  /** Undoes one {@link #take}, without filling the bucket beyond its capacity. */
-  private void giveBack() {
+  /**
+   * Undoes one {@link #take} that moved {@code fullAt} to {@code reservedFullAt}, if no take came
+   * after it, without filling the bucket beyond its capacity.
+   */
+  private void giveBack(long reservedFullAt) {
     long now = time.nanoTime();
-    while (true) {
-      long current = fullAt.get();
-      if (current - now <= 0) {
-        return;
-      }
-      long earlier = current - intervalNanos;
-      if (earlier - now < 0) {
-        earlier = now;
-      }
-      if (fullAt.compareAndSet(current, earlier)) {
-        return;
-      }
+    long current = fullAt.get();
+    if (current != reservedFullAt || current - now <= 0) {
+      return;
     }
+    long earlier = current - intervalNanos;
+    if (earlier - now < 0) {
+      earlier = now;
+    }
+    // Failing means a later take came in between: the token is dropped, as above.
+    fullAt.compareAndSet(current, earlier);
   }
 
   private RateLimitedException rejected(long waitNanos) {
