@@ -26,7 +26,8 @@ public final class EventBus {
   }
 
   /**
-   * @param listener receives every event; a listener that throws is logged and ignored
+   * @param listener receives every event; a listener that throws (an {@link Error} included, but
+   *     not a {@link VirtualMachineError}) is logged and ignored
    * @return closing it unsubscribes
    */
   public AutoCloseable subscribe(Consumer<Event> listener) {
@@ -63,7 +64,11 @@ public final class EventBus {
     for (Consumer<Event> listener : listeners) {
       try {
         listener.accept(event);
-      } catch (RuntimeException listenerFailure) {
+      } catch (VirtualMachineError fatal) {
+        throw fatal;
+      } catch (Throwable listenerFailure) {
+        // Errors too (an AssertionError in a test's listener): events are emitted between a state
+        // change and the return of its ticket, so anything escaping here could strand an instance.
         LoggerFactory.getLogger(EventBus.class)
             .warn("event listener {} threw on {}; ignored", listener, kind, listenerFailure);
       }
