@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The waiting path Lincheck cannot model (parking with a deadline): many more threads than
- * permits, each taking, holding briefly and returning permits in a loop, with {@code maxWait} far
- * longer than the run. Between phases the arbiter checks that no permit is held, and during
+ * permits, each taking, holding briefly and returning permits in a loop, with {@code maxWait} (2 s)
+ * thousands of times longer than any hold, so a waiter refused without an interrupt was forgotten. Between phases the arbiter checks that no permit is held, and during
  * phases a watcher interrupts waiting threads at random.
  */
 class BulkheadStressTest {
@@ -32,7 +32,7 @@ class BulkheadStressTest {
     int phases = Budget.pick(150, 2_000);
     SemaphoreBulkhead bulkhead =
         new SemaphoreBulkhead(
-            BulkheadConfig.builder("stress").maxConcurrent(MAX_CONCURRENT).maxWait(Duration.ofSeconds(30)).build(),
+            BulkheadConfig.builder("stress").maxConcurrent(MAX_CONCURRENT).maxWait(Duration.ofSeconds(2)).build(),
             TimeSource.system(),
             new EventBus(Clock.systemUTC()));
     AtomicInteger holders = new AtomicInteger();
@@ -83,7 +83,7 @@ class BulkheadStressTest {
           assertTrue(mostHolders.get() <= MAX_CONCURRENT, "at most " + MAX_CONCURRENT + " holders, saw " + mostHolders);
           checks[0]++;
         },
-        300);
+        60);
     report.put("phases", phases).put("threads", THREADS).put("permits_taken", taken.get())
         .put("most_holders", mostHolders.get()).put("interrupted_waiters", interruptedWhileWaiting.get())
         .put("refused_without_interrupt", refusedWithoutInterrupt.get()).put("quiescent_checks", checks[0])

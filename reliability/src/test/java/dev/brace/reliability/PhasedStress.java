@@ -45,7 +45,8 @@ public final class PhasedStress {
    * @param phases how many phases
    * @param actor each thread's work in a phase
    * @param arbiter the check and the clock move between phases, and after the last
-   * @param timeoutSeconds how long the whole run may take before it is failed as stuck
+   * @param timeoutSeconds how long the whole run may take before it is failed as stuck (and how
+   *     long any one thread may wait at a barrier)
    */
   public static void run(int threads, int phases, Actor actor, Arbiter arbiter, long timeoutSeconds)
       throws Exception {
@@ -89,8 +90,9 @@ public final class PhasedStress {
       workers.add(worker);
       worker.start();
     }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
     for (Thread worker : workers) {
-      worker.join(TimeUnit.SECONDS.toMillis(timeoutSeconds));
+      worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
       if (worker.isAlive()) {
         failures.add(new AssertionError(worker.getName() + " still running after " + timeoutSeconds + " s"));
         worker.interrupt();

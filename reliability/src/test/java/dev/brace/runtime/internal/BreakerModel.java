@@ -82,11 +82,18 @@ public abstract class BreakerModel {
     return wasHolding(thread);
   }
 
+  protected void failedCallOnce() {
+    int spare = holding.length - 1;
+    if (!holding[spare] && !acquire(spare).startsWith("refused")) {
+      fail(spare);
+    }
+  }
+
   public CircuitState state() {
     return state;
   }
 
-  public void cooldown() {
+  protected void cooldownOnce() {
     now++;
   }
 
@@ -118,12 +125,20 @@ public abstract class BreakerModel {
     public FromOpen() {
       super(CircuitState.OPEN);
     }
+
+    public void cooldown() {
+      cooldownOnce();
+    }
   }
 
   /** Starts CLOSED. */
   public static final class FromClosed extends BreakerModel {
     public FromClosed() {
       super(CircuitState.CLOSED);
+    }
+
+    public void failedCall() {
+      failedCallOnce();
     }
   }
 }

@@ -141,6 +141,23 @@ public abstract class BreakerOperations {
     return ticket != null;
   }
 
+  /**
+   * A whole call that fails: acquire, then the failure, with nothing in between on this thread.
+   * Its result says nothing (a refusal is swallowed), so concurrent failures can race to trip the
+   * circuit; the events and {@link #state()} tell what happened. Offered only where no time
+   * passes, so it never takes a probe (a probe in flight inside one operation would be visible to
+   * others as {@code refused-probing}, which no sequential order explains).
+   */
+  protected void failedCallOnce() {
+    Object ticket;
+    try {
+      ticket = breaker.acquire();
+    } catch (CircuitOpenException refused) {
+      return;
+    }
+    breaker.onFailure(ticket, DOWN);
+  }
+
   /** @return the state as stored */
   @Operation
   public CircuitState state() {
@@ -148,8 +165,7 @@ public abstract class BreakerOperations {
   }
 
   /** The reset timeout passes. */
-  @Operation
-  public void cooldown() {
+  protected void cooldownOnce() {
     clock.advance(RESET_TIMEOUT);
   }
 

@@ -4,6 +4,7 @@ import dev.brace.reliability.Budget;
 import dev.brace.reliability.Report;
 import dev.brace.runtime.CircuitState;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 
@@ -15,17 +16,30 @@ import org.junit.jupiter.api.Test;
  */
 class CircuitBreakerLincheckTest {
 
-  /** Starts OPEN with the cooldown over, so every thread's first acquire races for the probe. */
+  /**
+   * Starts OPEN with the cooldown over, so every thread's first acquire races for the probe; the
+   * cooldown can pass again, so probes fail, succeed and race repeatedly.
+   */
   public static class FromOpen extends BreakerOperations {
     public FromOpen() {
       super(CircuitState.OPEN);
     }
+
+    @Operation
+    public void cooldown() {
+      cooldownOnce();
+    }
   }
 
-  /** Starts CLOSED, so concurrent failures race to trip it. */
+  /** Starts CLOSED, no time passes, and whole failed calls race to trip it. */
   public static class FromClosed extends BreakerOperations {
     public FromClosed() {
       super(CircuitState.CLOSED);
+    }
+
+    @Operation
+    public void failedCall() {
+      failedCallOnce();
     }
   }
 
