@@ -124,8 +124,8 @@ class BulkheadLincheckTest {
   @Test
   void neverMoreThanMaxConcurrentAndEveryPermitComesBack() {
     Report report = new Report("lincheck-bulkhead");
-    int iterations = Budget.pick(6, 100);
-    int invocations = Budget.pick(300, 2_000);
+    int iterations = Budget.pick(6, 30);
+    int invocations = Budget.pick(300, 1_000);
     new ModelCheckingOptions()
             .iterations(iterations)
             .invocationsPerIteration(invocations)
@@ -137,12 +137,12 @@ class BulkheadLincheckTest {
     report.put("strategy", "model-checking").put("scenarios", iterations).put("invocations_per_scenario", invocations);
     if (Budget.longMode()) {
       new StressOptions()
-              .iterations(100)
-              .invocationsPerIteration(5_000)
+              .iterations(30)
+              .invocationsPerIteration(2_000)
               .threads(3)
               .actorsPerThread(4)
               .sequentialSpecification(Model.class).check(Operations.class);
-      report.put("stress_scenarios", 100);
+      report.put("stress_scenarios", 30);
     }
     report.put("invariants", "linearizable-vs-counter,bound,release-without-acquire-refused,refusals-reported").print();
   }

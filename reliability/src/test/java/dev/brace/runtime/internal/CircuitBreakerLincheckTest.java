@@ -55,8 +55,8 @@ class CircuitBreakerLincheckTest {
 
   private static void check(Class<?> test, Class<?> model, String name) {
     Report report = new Report("lincheck-" + name);
-    int iterations = Budget.pick(6, 100);
-    int invocations = Budget.pick(300, 2_000);
+    int iterations = Budget.pick(6, 30);
+    int invocations = Budget.pick(300, 1_000);
     ModelCheckingOptions modelChecking =
         new ModelCheckingOptions()
             .iterations(iterations)
@@ -70,12 +70,12 @@ class CircuitBreakerLincheckTest {
     report.put("strategy", "model-checking").put("scenarios", iterations).put("invocations_per_scenario", invocations);
     if (Budget.longMode()) {
       new StressOptions()
-              .iterations(100)
-              .invocationsPerIteration(5_000)
+              .iterations(30)
+              .invocationsPerIteration(2_000)
               .threads(3)
               .actorsPerThread(3)
               .sequentialSpecification(model).check(test);
-      report.put("stress_scenarios", 100);
+      report.put("stress_scenarios", 30);
     }
     report.put("invariants", "linearizable-vs-model,one-probe,events-balance").print();
   }

@@ -67,8 +67,8 @@ class RateLimiterLincheckTest {
   @Test
   void exactlyBurstCallersAreAdmittedHoweverTheyInterleave() {
     Report report = new Report("lincheck-ratelimit");
-    int iterations = Budget.pick(6, 100);
-    int invocations = Budget.pick(300, 2_000);
+    int iterations = Budget.pick(6, 30);
+    int invocations = Budget.pick(300, 1_000);
     new ModelCheckingOptions()
         .iterations(iterations)
         .invocationsPerIteration(invocations)
