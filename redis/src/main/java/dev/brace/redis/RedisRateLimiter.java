@@ -59,7 +59,7 @@ final class RedisRateLimiter implements RateLimiterInstance {
     if (store.shouldTry()) {
       long askedAt = time.nanoTime();
       try {
-        steps.awaitToken(askedAt, take(), this::cancelReservation);
+        steps.awaitToken(askedAt, take(), this::giveBack);
         return;
       } catch (RedisStore.Unavailable unavailable) {
         fallback(unavailable).acquire();
@@ -69,34 +69,42 @@ final class RedisRateLimiter implements RateLimiterInstance {
     fallback(null).acquire();
   }
 
+  /** @return the instant (on this machine's time source) the reserved token arrives */
   @Override
-  public long reserve() {
+  public long reserveToken() {
+    long now = time.nanoTime();
     if (store.shouldTry()) {
       try {
-        return Math.max(0, take());
+        return now + Math.max(0, take());
       } catch (RedisStore.Unavailable unavailable) {
-        return fallback(unavailable).reserve();
+        return now + fallback(unavailable).reserve();
       }
     }
-    return fallback(null).reserve();
+    return now + fallback(null).reserve();
+  }
+
+  @Override
+  public long waitFor(long reservation) {
+    return Math.max(0, reservation - time.nanoTime());
+  }
+
+  @Override
+  public void cancelReservation(long reservation) {
+    giveBack();
   }
 
   /**
-   * Gives the token back to Redis when it answers, else to the local bucket: an instance does not
-   * remember where each reservation was made, and one token given to the wrong bucket is harmless.
+   * Gives the token back to Redis when it answers. During an outage the token is dropped: the local
+   * bucket takes back only a reservation it can name as its latest, and dropping a token never
+   * admits more than the bound.
    */
-  @Override
-  public void cancelReservation() {
+  private void giveBack() {
     if (store.shouldTry()) {
       try {
         store.eval(Script.RATELIMIT_GIVE_BACK, key, Long.toString(intervalMicros));
-        return;
       } catch (RedisStore.Unavailable unavailable) {
-        // The outage is reported by the store; the local bucket gets it instead.
+        // The outage is reported by the store; the token is dropped (see above).
       }
-    }
-    if (local != null) {
-      local.cancelReservation();
     }
   }
 

@@ -220,19 +220,20 @@ final class AsyncDriver<T> {
       return;
     }
     RateLimiterInstance limiter;
-    long waitNanos;
+    long reservation;
     try {
       limiter = guard.limiters().forKey(limiterKey);
-      waitNanos = limiter.reserve();
+      reservation = limiter.reserveToken();
     } catch (Throwable refused) {
       refused(attempt, refused);
       return;
     }
+    long waitNanos = limiter.waitFor(reservation);
     if (waitNanos <= 0) {
       takeBulkhead(attempt, 0);
       return;
     }
-    later(attempt, () -> tokenArrived(attempt), waitNanos, limiter);
+    later(attempt, () -> tokenArrived(attempt), waitNanos, limiter, reservation);
   }
 
   private void tokenArrived(Attempt attempt) {
@@ -261,7 +262,7 @@ final class AsyncDriver<T> {
         return;
       }
       long step = Math.min(remaining, Math.max(SHORTEST_POLL_NANOS, Math.min(BULKHEAD_POLL_NANOS, maxWaitNanos / 10)));
-      later(attempt, () -> lookAgain(attempt, waitedNanos + step), step, null);
+      later(attempt, () -> lookAgain(attempt, waitedNanos + step), step, null, 0);
       return;
     }
     boolean kept;
@@ -289,7 +290,7 @@ final class AsyncDriver<T> {
   private void call(Attempt attempt) {
     TimeoutPolicy timeout = guard.timeoutPolicy();
     if (timeout != null
-        && !later(attempt, () -> expired(attempt, timeout), timeout.nanos(), null)) {
+        && !later(attempt, () -> expired(attempt, timeout), timeout.nanos(), null, 0)) {
       return;
     }
     CompletableFuture<T> inner;
@@ -394,16 +395,19 @@ final class AsyncDriver<T> {
    * Schedules the attempt's next step, unless the attempt is already over.
    *
    * @param reserved the limiter whose token the step waits for, given back if the attempt stops
+   * @param reservation the reservation of that token
    * @return false when the attempt was over or the scheduler refused the task (which then ends
    *     the attempt); nothing is scheduled and the token is given back
    */
-  private boolean later(Attempt attempt, Runnable step, long delayNanos, RateLimiterInstance reserved) {
+  private boolean later(
+      Attempt attempt, Runnable step, long delayNanos, RateLimiterInstance reserved, long reservation) {
     Throwable rejected = null;
     synchronized (this) {
       if (!attempt.over) {
         try {
           attempt.waiting = guard.scheduler().schedule(step, delayNanos, TimeUnit.NANOSECONDS);
           attempt.reserved = reserved;
+          attempt.reservation = reservation;
           return true;
         } catch (Throwable schedulerFailure) {
           rejected = schedulerFailure;
@@ -411,7 +415,7 @@ final class AsyncDriver<T> {
       }
     }
     if (reserved != null) {
-      reserved.cancelReservation();
+      reserved.cancelReservation(reservation);
     }
     if (rejected != null) {
       refused(attempt, rejected);
@@ -446,6 +450,7 @@ final class AsyncDriver<T> {
     boolean over;
     Object ticket;
     RateLimiterInstance reserved;
+    long reservation;
     boolean holdsBulkhead;
     /** The limiter wait, the bulkhead poll or, once the call runs, the timeout's deadline. */
     ScheduledFuture<?> waiting;
@@ -459,6 +464,7 @@ final class AsyncDriver<T> {
     boolean end() {
       Object heldTicket;
       RateLimiterInstance heldToken;
+      long heldReservation;
       boolean heldBulkhead;
       ScheduledFuture<?> pending;
       CompletableFuture<?> call;
@@ -469,6 +475,7 @@ final class AsyncDriver<T> {
         over = true;
         heldTicket = ticket;
         heldToken = reserved;
+        heldReservation = reservation;
         heldBulkhead = holdsBulkhead;
         pending = waiting;
         call = inner;
@@ -484,7 +491,7 @@ final class AsyncDriver<T> {
         call.cancel(true);
       }
       if (heldToken != null) {
-        heldToken.cancelReservation();
+        heldToken.cancelReservation(heldReservation);
       }
       if (heldBulkhead) {
         guard.bulkhead().release();

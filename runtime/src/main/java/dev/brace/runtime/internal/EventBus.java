@@ -37,7 +37,8 @@ public final class EventBus implements EventSink {
   }
 
   /**
-   * @param listener receives every event; a listener that throws is logged and ignored
+   * @param listener receives every event; a listener that throws (an {@link Error} included, but
+   *     not a {@link VirtualMachineError}) is logged and ignored
    * @return closing it unsubscribes
    */
   public AutoCloseable subscribe(Consumer<Event> listener) {
@@ -112,7 +113,11 @@ public final class EventBus implements EventSink {
     for (Consumer<Event> listener : list) {
       try {
         listener.accept(event);
-      } catch (RuntimeException listenerFailure) {
+      } catch (VirtualMachineError fatal) {
+        throw fatal;
+      } catch (Throwable listenerFailure) {
+        // Errors too (an AssertionError in a test's listener): events are emitted between a state
+        // change and the return of its ticket, so anything escaping here could strand an instance.
         LoggerFactory.getLogger(EventBus.class)
             .warn("event listener {} threw on {}; ignored", listener, event.kind(), listenerFailure);
       }

@@ -123,8 +123,10 @@ public final class RetryPolicy {
    */
   long decide(RetryRun run, int attempt, long started, Throwable failure) {
     if (!eligible(failure)) {
-      // Still a failed attempt for the record (SPEC §7), unless it is an Error, which leaves at once.
-      if (!(ExceptionFilter.unwrap(failure) instanceof Error)) {
+      // Still a failed attempt for the record (SPEC §7); not an Error, which leaves at once, nor a
+      // refusal, which is not an outcome of the call (SPEC §4).
+      Throwable cause = ExceptionFilter.unwrap(failure);
+      if (!(cause instanceof Error) && !(cause instanceof Refusal)) {
         emitAttemptFailed(attempt, STOP, failure);
       }
       run.attachEarlierFailuresTo(failure);

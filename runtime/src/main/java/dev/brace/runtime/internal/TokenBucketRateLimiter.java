@@ -79,30 +79,49 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   @Override
   public void acquire() {
     long now = time.nanoTime();
-    steps.awaitToken(now, take(now), this::giveBack);
+    long waitNanos = take(now);
+    if (waitNanos > 0) {
+      long reservation = now + waitNanos + capacityNanos;
+      steps.awaitToken(now, waitNanos, () -> giveBack(reservation));
+    }
   }
 
   /**
-   * Reserves a token for an asynchronous caller, who waits on its own scheduler before using it.
-   * Never blocks.
+   * Reserves a token and names the reservation, for an asynchronous caller who waits on its own
+   * scheduler and may give it back. Never blocks.
    *
-   * @return nanoseconds to wait before the token may be used; 0 when it may be used now
+   * @return the reservation: the instant the bucket is full again once this token is taken
    * @throws RateLimitedException when the token cannot arrive within {@code maxWait}; nothing is
    *     reserved then
    */
   @Override
-  public long reserve() {
-    return Math.max(0, take(time.nanoTime()));
+  public long reserveToken() {
+    long now = time.nanoTime();
+    return now + take(now) + capacityNanos;
   }
 
   /**
-   * Gives back a token taken by {@link #reserve()} that will not be used, for example because the
-   * asynchronous caller was cancelled while waiting for it. A bucket that has meanwhile refilled
-   * stays at its capacity.
+   * @param reservation from {@link #reserveToken()}
+   * @return nanoseconds from now until the reserved token arrives; 0 when it is there
    */
   @Override
-  public void cancelReservation() {
-    giveBack();
+  public long waitFor(long reservation) {
+    return Math.max(0, reservation - capacityNanos - time.nanoTime());
+  }
+
+  /**
+   * Gives back a reserved token that will not be used, for example because the asynchronous
+   * caller was cancelled while waiting for it. Only the latest reservation can be given back: the
+   * bucket is one instant, so a token reserved before others cannot be returned without handing
+   * a later caller an instant another caller already holds, which would admit more than {@code
+   * burst} at once. Such a token is dropped instead (the limiter stays on the safe side). A bucket
+   * that has meanwhile refilled stays at its capacity.
+   *
+   * @param reservation from {@link #reserveToken()}
+   */
+  @Override
+  public void cancelReservation(long reservation) {
+    giveBack(reservation);
   }
 
   /** @return the limiter's name */
@@ -139,22 +158,22 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
     }
   }
 
-  /** Undoes one {@link #take}, without filling the bucket beyond its capacity. */
-  private void giveBack() {
+  /**
+   * Undoes the {@link #take} that moved {@code fullAt} to {@code reservedFullAt}, if no take came
+   * after it, without filling the bucket beyond its capacity.
+   */
+  private void giveBack(long reservedFullAt) {
     long now = time.nanoTime();
-    while (true) {
-      long current = fullAt.get();
-      if (current - now <= 0) {
-        return;
-      }
-      long earlier = current - intervalNanos;
-      if (earlier - now < 0) {
-        earlier = now;
-      }
-      if (fullAt.compareAndSet(current, earlier)) {
-        return;
-      }
+    long current = fullAt.get();
+    if (current != reservedFullAt || current - now <= 0) {
+      return;
     }
+    long earlier = current - intervalNanos;
+    if (earlier - now < 0) {
+      earlier = now;
+    }
+    // Failing means a later take came in between: the token is dropped, as above.
+    fullAt.compareAndSet(current, earlier);
   }
 
   private static long cappedNanos(Duration duration) {

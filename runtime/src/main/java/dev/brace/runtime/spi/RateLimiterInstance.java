@@ -19,14 +19,34 @@ public interface RateLimiterInstance extends RateLimiterHandle {
   void acquire();
 
   /**
-   * Reserves a token for an asynchronous caller, who waits on its own scheduler before using it.
+   * Reserves a token for an asynchronous caller, who waits on its own scheduler before using it
+   * and may give it back. Never waits.
    *
-   * @return nanoseconds to wait before the token may be used; 0 when it may be used now
+   * @return the reservation, for {@link #waitFor} and {@link #cancelReservation(long)}
    * @throws RateLimitedException when the token cannot arrive within {@code maxWait}; nothing is
    *     reserved then
    */
-  long reserve();
+  long reserveToken();
 
-  /** Gives back a token taken by {@link #reserve()} that will not be used. */
-  void cancelReservation();
+  /**
+   * @param reservation from {@link #reserveToken()}
+   * @return nanoseconds from now until the reserved token may be used; 0 when it may be used now
+   */
+  long waitFor(long reservation);
+
+  /**
+   * Gives back a reserved token that will not be used. An implementation may drop it instead
+   * (when giving it back could admit more than its bound); it never admits more.
+   *
+   * @param reservation from {@link #reserveToken()}
+   */
+  void cancelReservation(long reservation);
+
+  /**
+   * @return nanoseconds to wait before a token reserved now may be used
+   * @throws RateLimitedException when the token cannot arrive within {@code maxWait}
+   */
+  default long reserve() {
+    return waitFor(reserveToken());
+  }
 }

@@ -201,16 +201,31 @@ class TokenBucketRateLimiterTest {
     drain(limiter, 9);
     assertEquals(0, limiter.reserve());
     assertEquals(Duration.ofMillis(100).toNanos(), limiter.reserve());
-    assertEquals(Duration.ofMillis(200).toNanos(), limiter.reserve());
+    long latest = limiter.reserveToken();
+    assertEquals(Duration.ofMillis(200).toNanos(), limiter.waitFor(latest));
 
-    limiter.cancelReservation();
-    assertEquals(Duration.ofMillis(200).toNanos(), limiter.reserve());
+    limiter.cancelReservation(latest);
+    long again = limiter.reserveToken();
+    assertEquals(Duration.ofMillis(200).toNanos(), limiter.waitFor(again));
 
     clock.advance(Duration.ofHours(1));
-    limiter.cancelReservation();
+    limiter.cancelReservation(again);
     assertEquals(10, limiter.availablePermits());
     drain(limiter, 10);
     assertEquals(Duration.ofMillis(100).toNanos(), limiter.reserve());
+  }
+
+  @Test
+  void cancellingAReservationWithLaterOnesBehindItDropsItsToken() {
+    TokenBucketRateLimiter limiter = tenPerSecond(Duration.ofSeconds(1));
+    drain(limiter, 10);
+    long first = limiter.reserveToken();
+    assertEquals(Duration.ofMillis(200).toNanos(), limiter.reserve());
+
+    limiter.cancelReservation(first);
+
+    // Given back, the next caller would get the 200 ms instant already held: two tokens at once.
+    assertEquals(Duration.ofMillis(300).toNanos(), limiter.reserve());
   }
 
   @Test
