@@ -18,6 +18,9 @@ public final class Durations {
   public static final String ACCEPTED_FORM =
       "a decimal number and a unit ns, us, ms, s, m or h (\"250ms\", \"1.5s\"), or ISO-8601 (\"PT1S\")";
 
+  /** The longest duration the grammar accepts, for error messages: what fits in a {@code long} of nanoseconds. */
+  public static final String LONGEST = "about 292 years (Long.MAX_VALUE nanoseconds)";
+
   private static final Pattern NUMBER_AND_UNIT =
       Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h)");
 
@@ -48,7 +51,7 @@ public final class Durations {
       try {
         return Duration.ofNanos(nanos.longValueExact());
       } catch (ArithmeticException tooLarge) {
-        throw new IllegalArgumentException("\"" + text + "\" is too long for a duration");
+        throw new IllegalArgumentException("\"" + text + "\" is too long for a duration; the longest is " + LONGEST);
       }
     }
     if (trimmed.length() > 1 && (trimmed.charAt(0) == 'P' || trimmed.charAt(0) == 'p')) {

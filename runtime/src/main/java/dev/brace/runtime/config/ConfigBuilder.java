@@ -222,7 +222,8 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     try {
       parsed = Durations.parse(text);
     } catch (IllegalArgumentException badText) {
-      throw invalid(attribute, text, Durations.ACCEPTED_FORM);
+      boolean tooLong = badText.getMessage() != null && badText.getMessage().contains("too long");
+      throw invalid(attribute, text, tooLong ? "a duration of at most " + Durations.LONGEST : Durations.ACCEPTED_FORM);
     }
     return duration(attribute, parsed, positive);
   }

@@ -59,6 +59,9 @@ class ConfigBuildersTest {
   void everyOutOfRangeValueNamesInstanceAttributeValueAndAcceptedForm() {
     assertRefused("maxAttempts", "\"0\"", () -> RetryConfig.builder("C.m").maxAttempts(0));
     assertRefused("delay", "\"10 parsecs\"", () -> RetryConfig.builder("C.m").delay("10 parsecs"));
+    ConfigurationException tooLong = assertThrows(ConfigurationException.class,
+        () -> RetryConfig.builder("C.m").maxDelay("9999999999999999h"));
+    assertTrue(tooLong.getMessage().contains("expected a duration of at most about 292 years"), tooLong.getMessage());
     assertRefused("multiplier", "NaN", () -> RetryConfig.builder("C.m").multiplier(Double.NaN));
     assertRefused("multiplier", "Infinity", () -> RetryConfig.builder("C.m").multiplier(Double.POSITIVE_INFINITY));
     assertRefused("multiplier", "0.5", () -> RetryConfig.builder("C.m").multiplier(0.5));
