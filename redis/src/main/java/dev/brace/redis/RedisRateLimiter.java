@@ -89,6 +89,11 @@ final class RedisRateLimiter implements RateLimiterInstance {
   }
 
   @Override
+  public void waited(long waitedNanos) {
+    steps.waited(waitedNanos);
+  }
+
+  @Override
   public void cancelReservation(long reservation) {
     giveBack();
   }

@@ -233,10 +233,10 @@ final class AsyncDriver<T> {
       takeBulkhead(attempt, 0);
       return;
     }
-    later(attempt, () -> tokenArrived(attempt), waitNanos, limiter, reservation);
+    later(attempt, () -> tokenArrived(attempt, limiter, waitNanos), waitNanos, limiter, reservation);
   }
 
-  private void tokenArrived(Attempt attempt) {
+  private void tokenArrived(Attempt attempt, RateLimiterInstance limiter, long waitedNanos) {
     synchronized (this) {
       if (attempt.over) {
         return;
@@ -244,6 +244,7 @@ final class AsyncDriver<T> {
       attempt.waiting = null;
       attempt.reserved = null;
     }
+    limiter.waited(waitedNanos);
     takeBulkhead(attempt, 0);
   }
 

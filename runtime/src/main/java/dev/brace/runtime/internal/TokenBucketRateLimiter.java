@@ -120,6 +120,11 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    * @param reservation from {@link #reserveToken()}
    */
   @Override
+  public void waited(long waitedNanos) {
+    steps.waited(waitedNanos);
+  }
+
+  @Override
   public void cancelReservation(long reservation) {
     giveBack(reservation);
   }

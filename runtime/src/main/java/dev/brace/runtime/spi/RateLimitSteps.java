@@ -50,8 +50,18 @@ public final class RateLimitSteps {
       long remaining = Math.max(0, askedAt + waitNanos - time.nanoTime());
       throw new RateLimitedException(name, Duration.ofNanos(remaining), interrupted);
     }
+    waited(time.nanoTime() - askedAt);
+  }
+
+  /**
+   * Reports a wait for a token that has now arrived ({@code ratelimit.waited}); the async driver
+   * calls it when its scheduled wait ends.
+   *
+   * @param waitedNanos how long the caller waited
+   */
+  public void waited(long waitedNanos) {
     if (events.enabled(WAITED)) {
-      events.emit(WAITED, name, "waited_ms", (time.nanoTime() - askedAt) / 1_000_000);
+      events.emit(WAITED, name, "waited_ms", waitedNanos / 1_000_000);
     }
   }
 

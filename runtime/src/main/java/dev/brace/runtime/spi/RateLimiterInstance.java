@@ -43,6 +43,13 @@ public interface RateLimiterInstance extends RateLimiterHandle {
   void cancelReservation(long reservation);
 
   /**
+   * Reports that an asynchronous caller waited for its reserved token ({@code ratelimit.waited}).
+   *
+   * @param waitedNanos how long it waited
+   */
+  void waited(long waitedNanos);
+
+  /**
    * @return nanoseconds to wait before a token reserved now may be used
    * @throws RateLimitedException when the token cannot arrive within {@code maxWait}
    */

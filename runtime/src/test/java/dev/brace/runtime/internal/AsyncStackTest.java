@@ -117,6 +117,9 @@ class AsyncStackTest {
     assertEquals(2, delegate.attempts());
     delegate.last().complete("ok");
     assertEquals("ok", waiting.join());
+    assertEquals(1, fixture.eventCount("ratelimit.waited"), "the wait is reported as on the sync path");
+    assertEquals(1000L, fixture.events.stream().filter(e -> e.kind().equals("ratelimit.waited"))
+        .findFirst().orElseThrow().attributes().get("waited_ms"));
   }
 
   @Test
