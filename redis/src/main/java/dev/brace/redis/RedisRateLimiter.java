@@ -59,7 +59,8 @@ final class RedisRateLimiter implements RateLimiterInstance {
     if (store.shouldTry()) {
       long askedAt = time.nanoTime();
       try {
-        steps.awaitToken(askedAt, take(), this::giveBack);
+        List<Object> taken = take();
+        steps.awaitToken(askedAt, waitNanos(taken), () -> giveBack(String.valueOf(taken.get(2))));
         return;
       } catch (RedisStore.Unavailable unavailable) {
         fallback(unavailable).acquire();
@@ -75,7 +76,7 @@ final class RedisRateLimiter implements RateLimiterInstance {
     long now = time.nanoTime();
     if (store.shouldTry()) {
       try {
-        return now + Math.max(0, take());
+        return now + Math.max(0, waitNanos(take()));
       } catch (RedisStore.Unavailable unavailable) {
         return now + fallback(unavailable).reserve();
       }
@@ -93,22 +94,23 @@ final class RedisRateLimiter implements RateLimiterInstance {
     steps.waited(waitedNanos);
   }
 
+  /**
+   * Drops the token: an asynchronous reservation is named by this machine's clock, not by the
+   * bucket's instant in Redis, so it cannot be matched to the latest take there, and giving back an
+   * earlier one could admit more than burst. A dropped token never admits more than the bound.
+   */
   @Override
   public void cancelReservation(long reservation) {
-    giveBack();
+    // Deliberately nothing; see above.
   }
 
-  /**
-   * Gives the token back to Redis when it answers. During an outage the token is dropped: the local
-   * bucket takes back only a reservation it can name as its latest, and dropping a token never
-   * admits more than the bound.
-   */
-  private void giveBack() {
+  /** Gives back the token of an interrupted blocking wait, if its take is still the bucket's latest. */
+  private void giveBack(String reservedFullAt) {
     if (store.shouldTry()) {
       try {
-        store.eval(Script.RATELIMIT_GIVE_BACK, key, Long.toString(intervalMicros));
+        store.eval(Script.RATELIMIT_GIVE_BACK, key, Long.toString(intervalMicros), reservedFullAt);
       } catch (RedisStore.Unavailable unavailable) {
-        // The outage is reported by the store; the token is dropped (see above).
+        // The outage is reported by the store; the token is dropped, which never admits more.
       }
     }
   }
@@ -127,16 +129,20 @@ final class RedisRateLimiter implements RateLimiterInstance {
   }
 
   /**
-   * @return nanoseconds until the claimed token arrives (0 or less: at once)
-   * @throws RateLimitedException when it cannot arrive within {@code maxWait}
+   * @return the script's reply: admitted, the wait in microseconds, the reservation's instant
+   * @throws RateLimitedException when the token cannot arrive within {@code maxWait}
    */
-  private long take() throws RedisStore.Unavailable {
+  private List<Object> take() throws RedisStore.Unavailable {
     List<Object> reply = store.eval(Script.RATELIMIT_TAKE, key, takeArguments);
-    long waitNanos = (Long) reply.get(1) * 1_000;
     if ((Long) reply.get(0) == 0) {
-      throw steps.rejected(waitNanos);
+      throw steps.rejected(waitNanos(reply));
     }
-    return waitNanos;
+    return reply;
+  }
+
+  /** @return nanoseconds until the claimed token arrives (0 or less: at once) */
+  private static long waitNanos(List<Object> reply) {
+    return (Long) reply.get(1) * 1_000;
   }
 
   private RateLimiterInstance fallback(RedisStore.Unavailable unavailable) {

@@ -2,7 +2,8 @@
 -- instant, when the bucket is full again (microseconds); it expires once that instant has passed,
 -- since an expired key and a full bucket are the same thing.
 -- KEYS[1] the bucket; ARGV[1] emission interval, ARGV[2] capacity span, ARGV[3] max wait (us).
--- Returns {1, wait} when the token is the caller's (wait <= 0: at once), {0, wait} when refused.
+-- Returns {1, wait, full_at} when the token is the caller's (wait <= 0: at once; full_at names the
+-- reservation for a give-back), {0, wait} when refused.
 local now = now_micros()
 local interval = tonumber(ARGV[1])
 local capacity = tonumber(ARGV[2])
@@ -17,4 +18,4 @@ if wait > max_wait then
 end
 full_at = full_at + interval
 redis.call('SET', KEYS[1], int(full_at), 'PX', int(math.floor((full_at - now) / 1000) + 1000))
-return {1, wait}
+return {1, wait, int(full_at)}

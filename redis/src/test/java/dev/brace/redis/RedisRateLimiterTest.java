@@ -94,6 +94,47 @@ class RedisRateLimiterTest {
     }
   }
 
+  @Test
+  void anInterruptedWaitGivesItsTokenBackOnlyWhileItIsTheLatestTake() throws Exception {
+    try (Fleet machine = new Fleet(server, PATIENT, NONE);
+        StatefulRedisConnection<String, String> inspect = machine.client.connect()) {
+      Stack<String> stack = Stack.<String>builder("Quota.call")
+          .rateLimit("give-back", r -> r.permits(1).per("10s").maxWait("60s").backend("redis"))
+          .build(machine.registry);
+      stack.call(() -> "first token");
+      long owedAfterOne = owedMicros(inspect, "brace:ratelimit:give-back");
+
+      java.util.concurrent.CompletableFuture<Throwable> waiter = new java.util.concurrent.CompletableFuture<>();
+      Thread waiting = new Thread(() -> {
+        try {
+          stack.call(() -> "second token");
+          waiter.complete(null);
+        } catch (Throwable thrown) {
+          waiter.complete(thrown);
+        }
+      });
+      waiting.start();
+      while (owedMicros(inspect, "brace:ratelimit:give-back") < owedAfterOne + 5_000_000) {
+        Thread.onSpinWait();
+      }
+      waiting.interrupt();
+
+      Throwable thrown = waiter.get(30, TimeUnit.SECONDS);
+      assertTrue(thrown instanceof RateLimitedException, String.valueOf(thrown));
+      assertTrue(thrown.getCause() instanceof InterruptedException);
+      long owed = owedMicros(inspect, "brace:ratelimit:give-back");
+      assertTrue(owed <= owedAfterOne, "the reserved token came back: owed " + owed + " us, after one take " + owedAfterOne);
+    }
+  }
+
+  /** @return how far in the future (server time, microseconds) the bucket is full again */
+  private static long owedMicros(StatefulRedisConnection<String, String> connection, String key) {
+    String fullAt = connection.sync().get(key);
+    java.util.List<String> time = connection.sync().time();
+    long now = Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
+    return fullAt == null ? 0 : Long.parseLong(fullAt) - now;
+  }
+
   /** @return EVAL and EVALSHA calls the server has run, from INFO commandstats */
   private static long scriptCalls(StatefulRedisConnection<String, String> connection) {
     long calls = 0;
