@@ -78,9 +78,6 @@ public final class RetryPolicy {
 
   /** Sync step after a failed attempt: sleeps and returns the run, or throws the final failure. */
   RetryRun afterFailure(RetryRun run, int attempt, long started, Throwable failure) {
-    if (failure instanceof Error) {
-      throw (Error) failure;
-    }
     RetryRun current = continuing(run);
     long delay = decide(current, attempt, started, failure);
     if (delay == STOP) {
@@ -122,11 +119,15 @@ public final class RetryPolicy {
    * suppressed and the matching events emitted.
    */
   long decide(RetryRun run, int attempt, long started, Throwable failure) {
+    Throwable cause = ExceptionFilter.unwrap(failure);
+    if (cause instanceof Error) {
+      // Errors leave at once, as they came: no event, nothing attached (SPEC §4), in every driver.
+      return STOP;
+    }
     if (!eligible(failure)) {
-      // Still a failed attempt for the record (SPEC §7); not an Error, which leaves at once, nor a
-      // refusal, which is not an outcome of the call (SPEC §4).
-      Throwable cause = ExceptionFilter.unwrap(failure);
-      if (!(cause instanceof Error) && !(cause instanceof Refusal)) {
+      // Still a failed attempt for the record (SPEC §7), unless a refusal, which is not an outcome
+      // of the call (SPEC §4).
+      if (!(cause instanceof Refusal)) {
         emitAttemptFailed(attempt, STOP, failure);
       }
       run.attachEarlierFailuresTo(failure);

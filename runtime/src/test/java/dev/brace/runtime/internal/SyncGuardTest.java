@@ -153,6 +153,24 @@ class SyncGuardTest {
   }
 
   @Test
+  void anErrorAfterRetriedFailuresLeavesAsItCameWithNothingAttached() {
+    CallGuard guard = guard(call().retry(retry()));
+    AtomicInteger calls = new AtomicInteger();
+    StackOverflowError error = new StackOverflowError();
+
+    StackOverflowError thrown = assertThrows(StackOverflowError.class, () -> SyncDriver.call(guard, () -> {
+      if (calls.incrementAndGet() == 1) {
+        throw new IOException("retried");
+      }
+      throw error;
+    }, null));
+
+    assertSame(error, thrown);
+    assertEquals(0, thrown.getSuppressed().length);
+    assertEquals(2, calls.get());
+  }
+
+  @Test
   void aRefusalIsRetriedOnlyWhenItsExactClassIsNamedAndThenWaitsItsRetryAfter() throws Throwable {
     AtomicInteger calls = new AtomicInteger();
     CallGuard broad = guard(call().retry(retry().on(Exception.class)));
