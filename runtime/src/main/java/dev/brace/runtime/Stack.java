@@ -71,9 +71,25 @@ public final class Stack<T> {
    * @throws NullPointerException when {@code call} is null
    */
   public T call(Callable<? extends T> call) throws Exception {
+    return call(null, call);
+  }
+
+  /**
+   * Runs {@code call} through every part of the stack, with one key for its keyed parts: a
+   * breaker or rate limiter whose settings give a {@code key} is one instance per key value
+   * ({@code name[key]}).
+   *
+   * @param key the key of this call, for every keyed part; null only when no part is keyed
+   * @param call the protected call
+   * @return its value, or the fallback's
+   * @throws Exception what ended the call, as itself (a refusal, a timeout or the call's own)
+   * @throws IllegalArgumentException when a part is keyed and {@code key} is null
+   * @throws NullPointerException when {@code call} is null
+   */
+  public T call(String key, Callable<? extends T> call) throws Exception {
     Objects.requireNonNull(call, "call");
     try {
-      return SyncDriver.call(guard, call::call, fallback == null ? null : fallback::apply);
+      return SyncDriver.call(guard, breakerKey(key), limiterKey(key), call::call, fallback == null ? null : fallback::apply);
     } catch (Exception | Error thrown) {
       throw thrown;
     } catch (Throwable impossible) {
@@ -89,10 +105,49 @@ public final class Stack<T> {
    * @throws NullPointerException when {@code call} is null
    */
   public CompletableFuture<T> callAsync(Supplier<? extends CompletionStage<? extends T>> call) {
+    return callAsync(null, call);
+  }
+
+  /**
+   * Runs an asynchronous call through every part of the stack without blocking a thread, with one
+   * key for its keyed parts (see {@link #call(String, Callable)}).
+   *
+   * @param key the key of this call, for every keyed part; null only when no part is keyed
+   * @param call starts the protected call; a throw or a null future counts as a failed attempt
+   * @return the call's future; refusals, failures and a missing key complete it exceptionally
+   * @throws NullPointerException when {@code call} is null
+   */
+  public CompletableFuture<T> callAsync(String key, Supplier<? extends CompletionStage<? extends T>> call) {
     Objects.requireNonNull(call, "call");
+    String breakerKey;
+    String limiterKey;
+    try {
+      breakerKey = breakerKey(key);
+      limiterKey = limiterKey(key);
+    } catch (IllegalArgumentException missing) {
+      return CompletableFuture.failedFuture(missing);
+    }
     return guard.callAsync(
+        breakerKey,
+        limiterKey,
         () -> widen(call.get()),
         fallback == null ? null : failure -> CompletableFuture.completedFuture(fallback.apply(failure)));
+  }
+
+  private String breakerKey(String key) {
+    return guard.breakerKeyed() ? required(key) : null;
+  }
+
+  private String limiterKey(String key) {
+    return guard.limiterKeyed() ? required(key) : null;
+  }
+
+  private String required(String key) {
+    if (key == null) {
+      throw new IllegalArgumentException(
+          "stack '" + name() + "' has a keyed part; call it with a key: call(key, call) or callAsync(key, call)");
+    }
+    return key;
   }
 
   @SuppressWarnings("unchecked")

@@ -110,4 +110,22 @@ class StackTest {
     assertTrue(twice.getMessage().contains("stack.twice"), twice.getMessage());
     assertThrows(NullPointerException.class, () -> Stack.<String>builder("s").retry(null));
   }
+
+  @Test
+  void aKeyedStackKeepsOneBreakerPerKeyAndRefusesACallWithoutKey() throws Exception {
+    Stack<String> stack = Stack.<String>builder("stack.keyed")
+        .circuitBreaker("per-tenant", b -> b.failureThreshold(1).key("{tenant}"))
+        .build(registry);
+    assertThrows(IOException.class, () -> stack.call("a", () -> {
+      throw new IOException("down");
+    }));
+    assertThrows(CircuitOpenException.class, () -> stack.call("a", () -> "never"));
+    assertEquals("ok", stack.call("b", () -> "ok"));
+    assertEquals(CircuitState.OPEN, registry.circuitBreaker("per-tenant[a]").state());
+    assertEquals(CircuitState.CLOSED, registry.circuitBreaker("per-tenant[b]").state());
+    assertThrows(IllegalArgumentException.class, () -> stack.call(() -> "no key"));
+    ExecutionException async = assertThrows(ExecutionException.class, () -> stack.callAsync(() -> CompletableFuture.completedFuture("no key")).get());
+    assertTrue(async.getCause() instanceof IllegalArgumentException);
+    assertEquals("ok", stack.callAsync("b", () -> CompletableFuture.completedFuture("ok")).get());
+  }
 }

@@ -337,6 +337,16 @@ public final class CallGuard {
     return new AsyncDriver<>(this, breakerKey, limiterKey, attempt, fallback).start();
   }
 
+  /** @return whether the call's breaker is one per key */
+  public boolean breakerKeyed() {
+    return breakers != null && breakers.isKeyed();
+  }
+
+  /** @return whether the call's rate limiter is one per key */
+  public boolean limiterKeyed() {
+    return limiters != null && limiters.isKeyed();
+  }
+
   ScheduledExecutorService scheduler() {
     return timeout != null ? timeout.scheduler() : scheduler.get();
   }

@@ -33,12 +33,30 @@ public final class SyncDriver {
    * @throws Throwable what ended the call, as itself
    */
   public static <T> T call(CallGuard guard, Attempt<T> attempt, SyncFallback<T> fallback) throws Throwable {
+    return call(guard, null, null, attempt, fallback);
+  }
+
+  /**
+   * Runs {@code attempt} of a keyed call through every pattern of {@code guard}.
+   *
+   * @param guard the call's policies
+   * @param breakerKey the breaker's key, or null when it is not keyed
+   * @param limiterKey the limiter's key, or null when it is not keyed
+   * @param attempt one attempt of the call
+   * @param fallback answers a failure, or null
+   * @param <T> the result type
+   * @return the result, or the fallback's
+   * @throws Throwable what ended the call, as itself
+   */
+  public static <T> T call(
+      CallGuard guard, String breakerKey, String limiterKey, Attempt<T> attempt, SyncFallback<T> fallback)
+      throws Throwable {
     long started = guard.begin();
     RetryRun run = null;
     try {
       for (int attemptNumber = 1; ; attemptNumber++) {
         try {
-          Object permit = guard.admit();
+          Object permit = guard.admit(breakerKey, limiterKey);
           T result;
           try {
             result = guard.timed(attempt);
