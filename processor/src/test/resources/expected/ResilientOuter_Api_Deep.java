@@ -3,10 +3,10 @@ package p;
 import dev.brace.Timeout;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.Failures;
-import dev.brace.runtime.internal.RetryRun;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.Failures;
+import dev.brace.runtime.internal.policy.RetryRun;
+import dev.brace.runtime.internal.sequence.CallGuard;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 

@@ -1,7 +1,7 @@
 package dev.brace.processor;
 
 import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.internal.InstanceManifest;
+import dev.brace.runtime.internal.config.InstanceManifest;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Set;

@@ -37,11 +37,11 @@ import javax.lang.model.util.Types;
 final class WrapperWriter {
   private static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
   private static final ClassName REGISTRY = ClassName.get("dev.brace.runtime", "Registry");
-  private static final ClassName CALL_GUARD = ClassName.get("dev.brace.runtime.internal", "CallGuard");
-  private static final ClassName CALL_DEFINITION = ClassName.get("dev.brace.runtime.internal", "CallDefinition");
-  private static final ClassName RETRY_RUN = ClassName.get("dev.brace.runtime.internal", "RetryRun");
-  private static final ClassName FAILURES = ClassName.get("dev.brace.runtime.internal", "Failures");
-  private static final ClassName KEYS = ClassName.get("dev.brace.runtime.internal", "Keys");
+  private static final ClassName CALL_GUARD = ClassName.get("dev.brace.runtime.internal.sequence", "CallGuard");
+  private static final ClassName CALL_DEFINITION = ClassName.get("dev.brace.runtime.generated", "CallDefinition");
+  private static final ClassName RETRY_RUN = ClassName.get("dev.brace.runtime.internal.policy", "RetryRun");
+  private static final ClassName FAILURES = ClassName.get("dev.brace.runtime.generated", "Failures");
+  private static final ClassName KEYS = ClassName.get("dev.brace.runtime.generated", "Keys");
   private static final ClassName COMPLETABLE_FUTURE = ClassName.get("java.util.concurrent", "CompletableFuture");
 
   private final Types types;

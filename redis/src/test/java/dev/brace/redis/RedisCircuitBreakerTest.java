@@ -104,7 +104,7 @@ class RedisCircuitBreakerTest {
       assertThrows(IOException.class, () -> second.call(RedisCircuitBreakerTest::fail));
       Thread.sleep(150);
       // Machine one takes the probe and "crashes": its ticket is never completed.
-      one.registry.guard(dev.brace.runtime.internal.CallDefinition.builder("Api.call")
+      one.registry.guard(dev.brace.runtime.generated.CallDefinition.builder("Api.call")
           .circuitBreaker(CircuitBreakerConfig.builder("lease-api").failureThreshold(1).resetTimeout("100ms").backend("redis"))
           .build()).admit();
       assertThrows(CircuitOpenException.class, () -> second.call(() -> "no"));

@@ -3,7 +3,7 @@ package dev.brace.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.brace.runtime.internal.RetryBudget;
+import dev.brace.runtime.internal.policy.RetryBudget;
 import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;

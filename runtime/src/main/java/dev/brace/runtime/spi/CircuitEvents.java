@@ -2,7 +2,7 @@ package dev.brace.runtime.spi;
 
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.config.CircuitBreakerConfig;
-import dev.brace.runtime.internal.ExceptionFilter;
+import dev.brace.runtime.internal.policy.ExceptionFilter;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
