@@ -1,38 +1,35 @@
 package p;
 
-import dev.brace.Retry;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.generated.Failures;
-import dev.brace.runtime.internal.policy.RetryRun;
-import dev.brace.runtime.internal.sequence.CallGuard;
+import dev.brace.runtime.generated.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 final class ResilientBase<E> implements Base<E> {
   private static final CallDefinition LOAD = CallDefinition.builder("Base.load")
-    .retry(RetryConfig.builder("Base.load").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
-    .circuitBreaker(CircuitBreakerConfig.builder("base").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.0).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().key("").maxKeys(10000))
+    .with(RetryConfig.builder("Base.load"))
+    .with(CircuitBreakerConfig.builder("base"))
     .build();
 
   private static final CallDefinition RESET = CallDefinition.builder("Base.reset")
-    .circuitBreaker(CircuitBreakerConfig.builder("base").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.0).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().key("").maxKeys(10000))
+    .with(CircuitBreakerConfig.builder("base"))
     .build();
 
   private final Base<E> delegate;
 
-  private final CallGuard loadGuard;
+  private final ResilientCall load;
 
-  private final CallGuard resetGuard;
+  private final ResilientCall reset;
 
   private ResilientBase(Base<E> delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
-    this.loadGuard = registry.guard(LOAD);
-    this.resetGuard = registry.guard(RESET);
+    this.load = registry.resolve(LOAD);
+    this.reset = registry.resolve(RESET);
   }
 
   public static <E> Base<E> wrap(Base<E> delegate) {
@@ -45,55 +42,19 @@ final class ResilientBase<E> implements Base<E> {
 
   @Override
   public E load(String key) {
-    CallGuard guard = this.loadGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Object permit = guard.admit();
-          E result;
-          try {
-            result = this.delegate.load(key);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
-        } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
-    }
+    return this.load.call(
+        () -> this.delegate.load(key),
+        null);
   }
 
   @Override
   public void reset() {
-    CallGuard guard = this.resetGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Object permit = guard.admit();
-          try {
-            this.delegate.reset();
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return;
-        } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
-    }
+    this.reset.call(
+        () -> {
+          this.delegate.reset();
+          return null;
+        },
+        null);
   }
 
   @Override

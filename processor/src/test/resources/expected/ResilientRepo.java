@@ -1,12 +1,9 @@
 package p;
 
-import dev.brace.Retry;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.generated.Failures;
-import dev.brace.runtime.internal.policy.RetryRun;
-import dev.brace.runtime.internal.sequence.CallGuard;
+import dev.brace.runtime.generated.ResilientCall;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -16,59 +13,59 @@ import javax.annotation.processing.Generated;
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
   private static final CallDefinition GET = CallDefinition.builder("Repo.get")
-    .retry(RetryConfig.builder("Repo.get").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.get"))
     .build();
 
   private static final CallDefinition MAX = CallDefinition.builder("Repo.max")
-    .retry(RetryConfig.builder("Repo.max").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.max"))
     .build();
 
   private static final CallDefinition PUT_ALL = CallDefinition.builder("Repo.putAll")
-    .retry(RetryConfig.builder("Repo.putAll").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.putAll"))
     .build();
 
   private static final CallDefinition SIZES = CallDefinition.builder("Repo.sizes")
-    .retry(RetryConfig.builder("Repo.sizes").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.sizes"))
     .build();
 
   private static final CallDefinition CLEAR = CallDefinition.builder("Repo.clear")
-    .retry(RetryConfig.builder("Repo.clear").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.clear"))
     .build();
 
   private static final CallDefinition FETCH = CallDefinition.builder("Repo.fetch")
-    .retry(RetryConfig.builder("Repo.fetch").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.fetch"))
     .build();
 
   private static final CallDefinition FETCH_2 = CallDefinition.builder("Repo.fetch")
-    .retry(RetryConfig.builder("Repo.fetch").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.fetch"))
     .build();
 
   private final Repo<T> delegate;
 
-  private final CallGuard getGuard;
+  private final ResilientCall get;
 
-  private final CallGuard maxGuard;
+  private final ResilientCall max;
 
-  private final CallGuard putAllGuard;
+  private final ResilientCall putAll;
 
-  private final CallGuard sizesGuard;
+  private final ResilientCall sizes;
 
-  private final CallGuard clearGuard;
+  private final ResilientCall clear;
 
-  private final CallGuard fetchGuard;
+  private final ResilientCall fetch;
 
-  private final CallGuard fetchGuard2;
+  private final ResilientCall fetch2;
 
   private ResilientRepo(Repo<T> delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
-    this.getGuard = registry.guard(GET);
-    this.maxGuard = registry.guard(MAX);
-    this.putAllGuard = registry.guard(PUT_ALL);
-    this.sizesGuard = registry.guard(SIZES);
-    this.clearGuard = registry.guard(CLEAR);
-    this.fetchGuard = registry.guard(FETCH);
-    this.fetchGuard2 = registry.guard(FETCH_2);
+    this.get = registry.resolve(GET);
+    this.max = registry.resolve(MAX);
+    this.putAll = registry.resolve(PUT_ALL);
+    this.sizes = registry.resolve(SIZES);
+    this.clear = registry.resolve(CLEAR);
+    this.fetch = registry.resolve(FETCH);
+    this.fetch2 = registry.resolve(FETCH_2);
   }
 
   public static <T extends Comparable<T>> Repo<T> wrap(Repo<T> delegate) {
@@ -81,189 +78,57 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public T get(long id) throws IOException, TimeoutException {
-    CallGuard guard = this.getGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Object permit = guard.admit();
-          T result;
-          try {
-            result = this.delegate.get(id);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
-        } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
-    }
+    return this.get.call(
+        () -> this.delegate.get(id),
+        null);
   }
 
   @Override
   public <R extends Number & Comparable<R>> R max(List<? extends R> values) {
-    CallGuard guard = this.maxGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Object permit = guard.admit();
-          R result;
-          try {
-            result = this.delegate.max(values);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
-        } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
-    }
+    return this.max.call(
+        () -> this.delegate.max(values),
+        null);
   }
 
   @Override
   public void putAll(String... items) {
-    CallGuard guard = this.putAllGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Object permit = guard.admit();
-          try {
-            this.delegate.putAll(items);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return;
-        } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
-    }
+    this.putAll.call(
+        () -> {
+          this.delegate.putAll(items);
+          return null;
+        },
+        null);
   }
 
   @Override
   public int[] sizes(byte[][] data, char c, boolean flag, double d, float f, short s) {
-    CallGuard guard = this.sizesGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Object permit = guard.admit();
-          int[] result;
-          try {
-            result = this.delegate.sizes(data, c, flag, d, f, s);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
-        } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
-    }
+    return this.sizes.call(
+        () -> this.delegate.sizes(data, c, flag, d, f, s),
+        null);
   }
 
   @Override
   public void clear() {
-    CallGuard guard = this.clearGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Object permit = guard.admit();
-          try {
-            this.delegate.clear();
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return;
-        } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
-    }
+    this.clear.call(
+        () -> {
+          this.delegate.clear();
+          return null;
+        },
+        null);
   }
 
   @Override
   public List<T> fetch(int limit) {
-    CallGuard guard = this.fetchGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Object permit = guard.admit();
-          List<T> result;
-          try {
-            result = this.delegate.fetch(limit);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
-        } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
-    }
+    return this.fetch.call(
+        () -> this.delegate.fetch(limit),
+        null);
   }
 
   @Override
   public List<T> fetch(String filter) {
-    CallGuard guard = this.fetchGuard2;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Object permit = guard.admit();
-          List<T> result;
-          try {
-            result = this.delegate.fetch(filter);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
-        } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
-    }
+    return this.fetch2.call(
+        () -> this.delegate.fetch(filter),
+        null);
   }
 
   @Override

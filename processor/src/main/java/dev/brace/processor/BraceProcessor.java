@@ -1,5 +1,6 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import com.google.auto.service.AutoService;
 import java.io.IOException;
 import java.util.Arrays;
@@ -36,7 +37,7 @@ public final class BraceProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Arrays.stream(PatternKind.values()).map(PatternKind::annotationName).collect(Collectors.toUnmodifiableSet());
+    return Kind.annotated().stream().map(kind -> kind.annotation().getCanonicalName()).collect(Collectors.toUnmodifiableSet());
   }
 
   @Override
@@ -105,8 +106,8 @@ public final class BraceProcessor extends AbstractProcessor {
 
   /** A Brace annotation anywhere but on an interface or an interface method is a mistake. */
   private void checkPlacements(RoundEnvironment round, Report report) {
-    for (PatternKind kind : PatternKind.values()) {
-      TypeElement annotation = processingEnv.getElementUtils().getTypeElement(kind.annotationName());
+    for (Kind kind : Kind.annotated()) {
+      TypeElement annotation = processingEnv.getElementUtils().getTypeElement(kind.annotation().getCanonicalName());
       if (annotation == null) {
         continue;
       }
@@ -117,7 +118,7 @@ public final class BraceProcessor extends AbstractProcessor {
         if (!onInterface) {
           AnnotationSite site = AnnotationSite.find(kind, element, processingEnv.getElementUtils());
           report.error(element, site == null ? null : site.mirror(), Message.NOT_AN_INTERFACE,
-              kind.simpleName(), describeKind(element), Naming.describe(element));
+              kind.annotation().getSimpleName(), describeKind(element), Naming.describe(element));
         }
       }
     }

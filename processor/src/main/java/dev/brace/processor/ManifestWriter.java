@@ -30,7 +30,7 @@ final class ManifestWriter {
     Set<String> lines = new TreeSet<>();
     for (MethodModel method : model.methods()) {
       for (PatternModel pattern : method.patterns()) {
-        lines.add(kindOf(pattern.kind()).key() + " " + pattern.name());
+        lines.add(pattern.kind().key() + " " + pattern.name());
         for (Setting setting : pattern.settings()) {
           if (setting.attribute().equals("budget") && setting.value() instanceof String budget && !budget.isEmpty()) {
             lines.add(Kind.RETRYBUDGET.key() + " " + budget);
@@ -51,9 +51,5 @@ final class ManifestWriter {
         out.write('\n');
       }
     }
-  }
-
-  private static Kind kindOf(PatternKind kind) {
-    return Kind.valueOf(kind.name().replace("_", ""));
   }
 }

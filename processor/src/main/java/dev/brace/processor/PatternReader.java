@@ -1,9 +1,11 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -17,6 +19,9 @@ final class PatternReader {
 
   /** An attribute whose value means "not set" and is not passed to the config. */
   private static final Object NONE = new Object();
+
+  /** Attributes that name the instance or the fallback method rather than set it. */
+  private static final Set<String> NOT_SETTINGS = Set.of("name", "method");
 
   private final Report report;
 
@@ -33,27 +38,31 @@ final class PatternReader {
    *     annotation)
    */
   Optional<PatternModel> read(AnnotationSite site, String callName, String interfaceName) {
-    PatternKind kind = site.kind();
+    Kind kind = site.kind();
     String name = nameOf(site, callName, interfaceName);
+    // Every attribute, defaults included, to compare two sites by what they mean; only the written
+    // ones go into the generated code, so the runtime is the one place defaults come from.
+    List<Setting> effective = new ArrayList<>();
     List<Setting> settings = new ArrayList<>();
     for (Map.Entry<String, AnnotationValue> attribute : site.values().entrySet()) {
-      if (!kind.isSetter(attribute.getKey())) {
+      if (NOT_SETTINGS.contains(attribute.getKey())) {
         continue;
       }
       Object value = convert(attribute.getValue().getValue());
-      if (value == NONE) {
-        continue;
-      }
       if (value == null) {
         return Optional.empty(); // an unresolvable value: javac reports it
       }
-      settings.add(new Setting(attribute.getKey(), kind.setter(attribute.getKey()), value));
+      Setting setting = new Setting(attribute.getKey(), kind.property(attribute.getKey()), value == NONE ? "none" : value);
+      effective.add(setting);
+      if (value != NONE && site.explicitValue(attribute.getKey()) != null) {
+        settings.add(setting);
+      }
     }
     Optional<RuntimeConfigCheck.Refusal> refusal = RuntimeConfigCheck.check(kind, name, settings);
     if (refusal.isPresent()) {
       String attribute = refusal.get().attribute();
       if (attribute.equals("name")) {
-        report.error(site, "name", Message.INVALID_NAME, kind.simpleName(), where(site), name,
+        report.error(site, "name", Message.INVALID_NAME, kind.annotation().getSimpleName(), where(site), name,
             refusal.get().accepted());
       } else {
         String written =
@@ -62,12 +71,21 @@ final class PatternReader {
                 .map(Setting::describe)
                 .findFirst()
                 .orElse("(missing)");
-        report.error(site, attribute, Message.INVALID_VALUE, kind.simpleName(), where(site),
+        report.error(site, attribute, Message.INVALID_VALUE, kind.annotation().getSimpleName(), where(site),
             attribute, written, refusal.get().accepted());
       }
       return Optional.empty();
     }
-    return Optional.of(new PatternModel(kind, name, List.copyOf(settings), site));
+    return Optional.of(new PatternModel(kind, name, List.copyOf(settings), describe(effective), site));
+  }
+
+  /** @return the settings as a user reads them, to compare two sites that share a name */
+  private static String describe(List<Setting> settings) {
+    StringBuilder text = new StringBuilder();
+    for (Setting setting : settings) {
+      text.append(setting.attribute()).append('=').append(setting.describe()).append(' ');
+    }
+    return text.toString().trim();
   }
 
   private static String nameOf(AnnotationSite site, String callName, String interfaceName) {
@@ -75,7 +93,7 @@ final class PatternReader {
     if (written instanceof String name && !name.isEmpty()) {
       return name;
     }
-    return site.kind().scope() == PatternKind.Scope.SYSTEM ? interfaceName : callName;
+    return site.kind().scope() == Kind.Scope.SYSTEM ? interfaceName : callName;
   }
 
   /** Where an annotation is written, for messages: {@code RecsClient.recommendations} or {@code RecsClient}. */

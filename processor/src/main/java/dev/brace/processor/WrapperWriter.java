@@ -1,5 +1,6 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
@@ -16,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -30,18 +32,18 @@ import javax.lang.model.type.TypeVariable;
 import javax.lang.model.util.Types;
 
 /**
- * Writes a {@code Resilient*} wrapper from its model. All JavaPoet lives here. The generated
- * methods are the thin driver documented on {@code CallGuard}, in one shape whatever the patterns:
- * every decision is the guard's.
+ * Writes a {@code Resilient*} wrapper from its model. All JavaPoet lives here. Each generated
+ * method is one statement in one shape whatever its patterns: it hands the delegate call (and its
+ * keys and fallback, when it has them) to the {@code ResilientCall} the registry resolved for it.
+ * Every decision is the runtime's; the static {@code CallDefinition} holds only what the
+ * annotations wrote.
  */
 final class WrapperWriter {
   private static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
   private static final ClassName REGISTRY = ClassName.get("dev.brace.runtime", "Registry");
-  private static final ClassName CALL_GUARD = ClassName.get("dev.brace.runtime.internal.sequence", "CallGuard");
+  private static final ClassName RESILIENT_CALL = ClassName.get("dev.brace.runtime.generated", "ResilientCall");
   private static final ClassName CALL_DEFINITION = ClassName.get("dev.brace.runtime.generated", "CallDefinition");
-  private static final ClassName RETRY_RUN = ClassName.get("dev.brace.runtime.internal.policy", "RetryRun");
-  private static final ClassName FAILURES = ClassName.get("dev.brace.runtime.generated", "Failures");
-  private static final ClassName KEYS = ClassName.get("dev.brace.runtime.generated", "Keys");
+  private static final ClassName CALL_KEYS = ClassName.get("dev.brace.runtime.generated", "CallKeys");
   private static final ClassName COMPLETABLE_FUTURE = ClassName.get("java.util.concurrent", "CompletableFuture");
 
   private final Types types;
@@ -74,7 +76,7 @@ final class WrapperWriter {
     Set<String> constantNames = new HashSet<>();
     Set<String> fieldNames = new HashSet<>(Set.of("delegate"));
     List<FieldSpec> constants = new ArrayList<>();
-    List<FieldSpec> guards = new ArrayList<>();
+    List<FieldSpec> calls = new ArrayList<>();
     List<MethodSpec> methods = new ArrayList<>();
     MethodSpec.Builder constructor = MethodSpec.constructorBuilder()
         .addModifiers(Modifier.PRIVATE)
@@ -92,18 +94,18 @@ final class WrapperWriter {
       }
       String name = method.method().getSimpleName().toString();
       String constant = unique(constantNames, upperSnake(name), "_");
-      String guard = unique(fieldNames, name + "Guard", "");
+      String call = unique(fieldNames, name, "");
       constants.add(FieldSpec.builder(CALL_DEFINITION, constant, Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
           .initializer(definition(method))
           .build());
-      guards.add(FieldSpec.builder(CALL_GUARD, guard, Modifier.PRIVATE, Modifier.FINAL).build());
-      constructor.addStatement("this.$N = registry.guard($N)", guard, constant);
-      methods.add(spec.addCode(method.isAsync() ? asyncDriver(method, guard) : driver(method, type, guard)).build());
+      calls.add(FieldSpec.builder(RESILIENT_CALL, call, Modifier.PRIVATE, Modifier.FINAL).build());
+      constructor.addStatement("this.$N = registry.resolve($N)", call, constant);
+      methods.add(spec.addCode(handOff(method, type, call)).build());
     }
 
     wrapper.addFields(constants);
     wrapper.addField(ifaceType, "delegate", Modifier.PRIVATE, Modifier.FINAL);
-    wrapper.addFields(guards);
+    wrapper.addFields(calls);
     wrapper.addMethod(constructor.build());
     wrapper.addMethod(MethodSpec.methodBuilder("wrap")
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
@@ -163,16 +165,21 @@ final class WrapperWriter {
     return TypeVariableName.get(variable.asElement().getSimpleName().toString(), names.toArray(TypeName[]::new));
   }
 
-  /** {@code CallDefinition.builder("I.m").retry(RetryConfig.builder("I.m").maxAttempts(3)…).build()} */
+  /**
+   * {@code CallDefinition.builder("I.m").with(RetryConfig.builder("I.m").maxAttempts(3)).build()}:
+   * each pattern with the attributes written on it, and the type the fallback method takes.
+   */
   private CodeBlock definition(MethodModel method) {
     CodeBlock.Builder code = CodeBlock.builder().add("$T.builder($S)$>", CALL_DEFINITION, method.callName());
     for (PatternModel pattern : method.patterns()) {
-      CodeBlock.Builder config = CodeBlock.builder().add("$T.builder($S)", ClassName.get(pattern.kind().config()), pattern.name());
+      CodeBlock.Builder config = CodeBlock.builder().add("$T.builder($S)", ClassName.get(pattern.kind().configType()), pattern.name());
       for (Setting setting : pattern.settings()) {
         config.add(".$N($L)", setting.setter(), value(setting.value()));
       }
-      code.add("\n.$N($L)", pattern.kind().definitionStep(), config.build());
+      code.add("\n.with($L)", config.build());
     }
+    method.fallback().flatMap(FallbackModel::failureType).filter(type -> !isThrowable(type)).ifPresent(failureType ->
+        code.add("\n.fallbackTakes($T.class)", TypeName.get(types.erasure(failureType))));
     return code.add("\n.build()$<").build();
   }
 
@@ -194,125 +201,43 @@ final class WrapperWriter {
     return CodeBlock.of("$L", value); // Integer, or a finite Double whose toString is a Java literal
   }
 
-  /** The driver of {@code CallGuard}'s Javadoc, with local names that no parameter can shadow. */
-  private CodeBlock driver(MethodModel method, ExecutableType type, String guardField) {
+  /**
+   * {@code return this.m.call(() -> keys, () -> this.delegate.m(args), failure -> fallback)}, or
+   * {@code callAsync} for a method returning a future. The lambda parameter's name cannot clash
+   * with the method's parameters.
+   */
+  private CodeBlock handOff(MethodModel method, ExecutableType type, String callField) {
     NameAllocator names = new NameAllocator();
     for (VariableElement parameter : method.method().getParameters()) {
       names.newName(parameter.getSimpleName().toString(), parameter);
     }
-    String guard = names.newName("guard");
-    String started = names.newName("started");
-    String run = names.newName("run");
-    String attempt = names.newName("attempt");
-    String permit = names.newName("permit");
-    String result = names.newName("result");
     String failure = names.newName("failure");
-    String fallbackFailure = names.newName("fallbackFailure");
     boolean isVoid = type.getReturnType().getKind() == TypeKind.VOID;
-    CodeBlock call = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
-    if (method.pattern(PatternKind.TIMEOUT).isPresent()) {
-      call = isVoid
-          ? CodeBlock.of("$N.timed(() -> {\n$>$L;\nreturn null;\n$<})", guard, call)
-          : CodeBlock.of("$N.timed(() -> $L)", guard, call);
-    }
-
-    CodeBlock.Builder code = CodeBlock.builder()
-        .addStatement("$T $N = this.$N", CALL_GUARD, guard, guardField);
-    // Keys are computed once, before any pattern: a null part is the caller's mistake, reported
-    // at once, never retried, never answered by a fallback, never recorded by a breaker.
-    CodeBlock admitArguments = CodeBlock.of("");
-    if (method.breakerKey().isPresent() || method.limiterKey().isPresent()) {
-      String breakerKey = names.newName("breakerKey");
-      String limiterKey = names.newName("limiterKey");
-      code.addStatement("$T $N = $L", String.class, breakerKey,
-              method.breakerKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null")))
-          .addStatement("$T $N = $L", String.class, limiterKey,
-              method.limiterKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null")));
-      admitArguments = CodeBlock.of("$N, $N", breakerKey, limiterKey);
-    }
-    code.addStatement("long $N = $N.begin()", started, guard)
-        .addStatement("$T $N = null", RETRY_RUN, run)
-        .beginControlFlow("try")
-        .beginControlFlow("for (int $N = 1; ; $N++)", attempt, attempt)
-        .beginControlFlow("try")
-        .addStatement("$T $N = $N.admit($L)", Object.class, permit, guard, admitArguments);
-    if (!isVoid) {
-      code.addStatement("$T $N", TypeName.get(type.getReturnType()), result);
-    }
-    code.beginControlFlow("try");
-    if (isVoid) {
-      code.addStatement("$L", call);
-    } else {
-      code.addStatement("$N = $L", result, call);
-    }
-    code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
-        .addStatement("$N.attemptFailed($N, $N)", guard, permit, failure)
-        .addStatement("throw $N", failure)
-        .endControlFlow();
-    if (method.testsResults(PatternKind.CIRCUIT_BREAKER)) {
-      code.addStatement("$N.attemptSucceeded($N, $N)", guard, permit, result);
-    } else {
-      code.addStatement("$N.attemptSucceeded($N)", guard, permit);
-    }
-    if (method.testsResults(PatternKind.RETRY)) {
-      code.addStatement("$N = $N.retryResult($N, $N, $N, $N)", run, guard, run, attempt, started, result)
-          .beginControlFlow("if ($N == null)", run)
-          .addStatement("return $N", result)
-          .endControlFlow();
-    } else if (isVoid) {
-      code.addStatement("return");
-    } else {
-      code.addStatement("return $N", result);
-    }
-    code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
-        .addStatement("$N = $N.retryOrThrow($N, $N, $N, $N)", run, guard, run, attempt, started, failure)
-        .endControlFlow()
-        .endControlFlow()
-        .nextControlFlow("catch ($T $N)", Throwable.class, failure);
-    if (method.fallback().isEmpty()) {
-      code.addStatement("throw $T.rethrow($N)", FAILURES, failure);
-    } else {
-      FallbackModel fallback = method.fallback().get();
-      code.beginControlFlow("if (!$N.fallsBack($N))", guard, failure)
-          .addStatement("throw $T.rethrow($N)", FAILURES, failure)
-          .endControlFlow()
-          .beginControlFlow("try");
-      CodeBlock fallbackCall = fallbackCall(method, fallback, failure);
-      if (isVoid) {
-        code.addStatement("$L", fallbackCall).addStatement("return");
-      } else {
-        code.addStatement("return $L", fallbackCall);
-      }
-      code.nextControlFlow("catch ($T $N)", Throwable.class, fallbackFailure)
-          .addStatement("throw $N.fallbackFailed($N, $N)", guard, fallbackFailure, failure)
-          .endControlFlow();
-    }
-    return code.endControlFlow().build();
+    CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
+    List<CodeBlock> arguments = new ArrayList<>();
+    keys(method).ifPresent(keys -> arguments.add(CodeBlock.of("() -> $L", keys)));
+    arguments.add(isVoid
+        ? CodeBlock.of("() -> {\n$>$L;\nreturn null;\n$<}", delegateCall)
+        : CodeBlock.of("() -> $L", delegateCall));
+    arguments.add(method.fallback().map(fallback -> fallbackLambda(method, fallback, failure, isVoid)).orElse(CodeBlock.of("null")));
+    CodeBlock call = CodeBlock.of("this.$N.$N(\n$L)", callField, method.isAsync() ? "callAsync" : "call",
+        CodeBlock.join(arguments, ",\n"));
+    return isVoid
+        ? CodeBlock.builder().addStatement("$L", call).build()
+        : CodeBlock.builder().addStatement("return $L", call).build();
   }
 
-  /**
-   * {@code return this.mGuard.callAsync(() -> this.delegate.m(args), failure -> …)}: the runtime's
-   * asynchronous driver takes the same steps without blocking a thread.
-   */
-  private CodeBlock asyncDriver(MethodModel method, String guardField) {
-    NameAllocator names = new NameAllocator();
-    for (VariableElement parameter : method.method().getParameters()) {
-      names.newName(parameter.getSimpleName().toString(), parameter);
-    }
-    String failure = names.newName("failure");
-    CodeBlock attempt = CodeBlock.of("() -> this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
-    CodeBlock fallback = CodeBlock.of("null");
-    if (method.fallback().isPresent()) {
-      CodeBlock call = fallbackCall(method, method.fallback().get(), failure);
-      fallback = method.fallback().get().returnsFuture()
+  /** {@code failure -> this.delegate.fallback(args, (IOException) failure)}, a future for an async call. */
+  private CodeBlock fallbackLambda(MethodModel method, FallbackModel fallback, String failure, boolean isVoid) {
+    CodeBlock call = fallbackCall(method, fallback, failure);
+    if (method.isAsync()) {
+      return fallback.returnsFuture()
           ? CodeBlock.of("$N -> $L", failure, call)
           : CodeBlock.of("$N -> $T.completedFuture($L)", failure, COMPLETABLE_FUTURE, call);
     }
-    CodeBlock keys = admitArguments(method);
-    return CodeBlock.builder()
-        .addStatement("return this.$N.callAsync($L$L, $L)", guardField,
-            keys.isEmpty() ? keys : CodeBlock.of("$L, ", keys), attempt, fallback)
-        .build();
+    return isVoid
+        ? CodeBlock.of("$N -> {\n$>$L;\nreturn null;\n$<}", failure, call)
+        : CodeBlock.of("$N -> $L", failure, call);
   }
 
   private CodeBlock fallbackCall(MethodModel method, FallbackModel fallback, String failure) {
@@ -333,16 +258,17 @@ final class WrapperWriter {
     return type.toString().equals("java.lang.Throwable");
   }
 
-  private CodeBlock admitArguments(MethodModel method) {
+  /** {@code CallKeys.of(breakerKey, limiterKey)}, when any of the call's instances is keyed. */
+  private static Optional<CodeBlock> keys(MethodModel method) {
     if (method.breakerKey().isEmpty() && method.limiterKey().isEmpty()) {
-      return CodeBlock.of("");
+      return Optional.empty();
     }
-    return CodeBlock.of("$L, $L",
+    return Optional.of(CodeBlock.of("$T.of($L, $L)", CALL_KEYS,
         method.breakerKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null")),
-        method.limiterKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null")));
+        method.limiterKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null"))));
   }
 
-  /** {@code "user:" + Keys.part(userId, "userId", "RecsClient.recommendations")} */
+  /** {@code "user:" + CallKeys.part(userId, "userId", "RecsClient.recommendations")} */
   private static CodeBlock key(KeyExpression key, String callName) {
     boolean concatenated = key.parts().size() > 1;
     List<CodeBlock> parts = new ArrayList<>();
@@ -357,8 +283,9 @@ final class WrapperWriter {
   }
 
   /**
-   * {@code Keys.part(request.host(), "request.host", call)}, guarded so that a null {@code request}
-   * is reported as {@code request}: {@code request == null ? Keys.part(null, "request", call) : …}.
+   * {@code CallKeys.part(request.host(), "request.host", call)}, guarded so that a null {@code
+   * request} is reported as {@code request}: {@code request == null ? CallKeys.part(null, "request",
+   * call) : …}.
    */
   private static CodeBlock value(KeyExpression.Value value, String callName, boolean parenthesized) {
     List<KeyExpression.Step> steps = value.steps();
@@ -369,12 +296,12 @@ final class WrapperWriter {
       expression = CodeBlock.of("$L.$N()", expression, step.code());
       expressions.add(expression);
     }
-    CodeBlock code = CodeBlock.of("$T.part($L, $S, $S)", KEYS, expression, value.path(), callName);
+    CodeBlock code = CodeBlock.of("$T.part($L, $S, $S)", CALL_KEYS, expression, value.path(), callName);
     boolean guarded = false;
     for (int i = steps.size() - 2; i >= 0; i--) {
       if (steps.get(i).canBeNull()) {
         code = CodeBlock.of("$L == null ? $T.part(null, $S, $S) : $L",
-            expressions.get(i), KEYS, steps.get(i).path(), callName, code);
+            expressions.get(i), CALL_KEYS, steps.get(i).path(), callName, code);
         guarded = true;
       }
     }

@@ -1,5 +1,6 @@
 package dev.brace.redis;
 
+import dev.brace.runtime.EventKind;
 import dev.brace.redis.RedisBackendOptions.WhenUnavailable;
 import dev.brace.runtime.spi.EventSink;
 import io.lettuce.core.RedisClient;
@@ -152,9 +153,9 @@ final class RedisStore implements AutoCloseable {
   }
 
   private void unavailable(Observer observer, Throwable cause) {
-    if (observer.events().enabled("backend.unavailable")) {
+    if (observer.events().enabled(EventKind.BACKEND_UNAVAILABLE)) {
       observer.events().emit(
-          "backend.unavailable", observer.backendName(),
+          EventKind.BACKEND_UNAVAILABLE, observer.backendName(),
           "exception", cause == null ? null : cause.getClass().getName(),
           "message", cause == null ? null : cause.getMessage(),
           "fallback", options.whenUnavailable() == WhenUnavailable.LOCAL ? "local" : "refuse");
@@ -165,8 +166,8 @@ final class RedisStore implements AutoCloseable {
     if (down.get() && down.compareAndSet(true, false)) {
       long outageMillis = (System.nanoTime() - downSince) / 1_000_000;
       for (Observer observer : observers) {
-        if (observer.events().enabled("backend.recovered")) {
-          observer.events().emit("backend.recovered", observer.backendName(), "outage_ms", outageMillis);
+        if (observer.events().enabled(EventKind.BACKEND_RECOVERED)) {
+          observer.events().emit(EventKind.BACKEND_RECOVERED, observer.backendName(), "outage_ms", outageMillis);
         }
       }
     }

@@ -104,8 +104,8 @@ class RedisCircuitBreakerTest {
       assertThrows(IOException.class, () -> second.call(RedisCircuitBreakerTest::fail));
       Thread.sleep(150);
       // Machine one takes the probe and "crashes": its ticket is never completed.
-      one.registry.guard(dev.brace.runtime.generated.CallDefinition.builder("Api.call")
-          .circuitBreaker(CircuitBreakerConfig.builder("lease-api").failureThreshold(1).resetTimeout("100ms").backend("redis"))
+      one.registry.resolve(dev.brace.runtime.generated.CallDefinition.builder("Api.call")
+          .with(CircuitBreakerConfig.builder("lease-api").failureThreshold(1).resetTimeout("100ms").backend("redis"))
           .build()).admit();
       assertThrows(CircuitOpenException.class, () -> second.call(() -> "no"));
 

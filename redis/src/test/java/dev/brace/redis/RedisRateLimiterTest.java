@@ -8,7 +8,7 @@ import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Stack;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.internal.sequence.CallGuard;
+import dev.brace.runtime.generated.ResilientCall;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.Map;
@@ -187,8 +187,8 @@ class RedisRateLimiterTest {
     // Chosen by environment variable, as a deployment would.
     try (Fleet machine = new Fleet(server, PATIENT, Map.of("BRACE_RATELIMIT_PER_USER_BACKEND", "redis"));
         StatefulRedisConnection<String, String> inspect = machine.client.connect()) {
-      CallGuard guard = machine.registry.guard(CallDefinition.builder("Quota.perUser")
-          .rateLimit(RateLimitConfig.builder("per-user").permits(1).per("2s").key("{user}"))
+      ResilientCall guard = machine.registry.resolve(CallDefinition.builder("Quota.perUser")
+          .with(RateLimitConfig.builder("per-user").permits(1).per("2s").key("{user}"))
           .build());
       guard.attemptSucceeded(guard.admit(null, "alice"));
       guard.attemptSucceeded(guard.admit(null, "bob"));

@@ -6,13 +6,12 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /** The settings of one bulkhead: the attributes of {@link Bulkhead}, checked. Immutable. */
-public final class BulkheadConfig {
-  private final String name;
+public final class BulkheadConfig extends InstanceConfig {
   private final int maxConcurrent;
   private final Duration maxWait;
 
   private BulkheadConfig(Builder builder) {
-    this.name = builder.name();
+    super(builder);
     this.maxConcurrent = builder.get("maxConcurrent");
     this.maxWait = builder.get("maxWait");
   }
@@ -25,10 +24,6 @@ public final class BulkheadConfig {
     return new Builder(name);
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return the most calls in flight */
   public int maxConcurrent() {
@@ -80,6 +75,7 @@ public final class BulkheadConfig {
     }
 
     /** @return the checked, immutable config */
+    @Override
     public BulkheadConfig build() {
       return new BulkheadConfig(this);
     }

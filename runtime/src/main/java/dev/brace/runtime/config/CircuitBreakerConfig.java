@@ -8,12 +8,10 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /** The settings of one circuit breaker: the attributes of {@link CircuitBreaker}, checked. Immutable. */
-public final class CircuitBreakerConfig {
+public final class CircuitBreakerConfig extends InstanceConfig {
   /** More buckets than this buys no precision and costs memory per breaker. */
   public static final int MAX_WINDOW_BUCKETS = 1000;
 
-  private final java.util.Map<String, Object> values;
-  private final String name;
   private final int failureThreshold;
   private final int successThreshold;
   private final Duration resetTimeout;
@@ -30,8 +28,7 @@ public final class CircuitBreakerConfig {
   private final String backend;
 
   private CircuitBreakerConfig(Builder builder) {
-    this.values = java.util.Map.copyOf(builder.explicitValues());
-    this.name = builder.name();
+    super(builder);
     this.failureThreshold = builder.get("failureThreshold");
     this.successThreshold = builder.get("successThreshold");
     this.resetTimeout = builder.get("resetTimeout");
@@ -46,6 +43,13 @@ public final class CircuitBreakerConfig {
     this.key = builder.get("key");
     this.maxKeys = builder.get("maxKeys");
     this.backend = builder.get(ConfigBuilder.BACKEND);
+    if (rateMode() && windowCalls > 0 && windowCalls < minimumCalls) {
+      // A count window never holds more than windowCalls outcomes, so the rate would never be judged.
+      throw builder.invalid(
+          "windowCalls", windowCalls,
+          "at least minimumCalls (" + minimumCalls + "), or 0 for a time window: a window of the last "
+              + windowCalls + " calls never reaches " + minimumCalls + " outcomes, so the circuit could never open");
+    }
     if (windowCalls == 0 && window.toNanos() < windowBuckets) {
       throw builder.invalid(
           "windowBuckets", windowBuckets, "at most one bucket per nanosecond of window");
@@ -65,13 +69,9 @@ public final class CircuitBreakerConfig {
    * @return a builder holding exactly the values this config was built from, under another name
    */
   public Builder toBuilder(String otherName) {
-    return builder(otherName).putAll(values);
+    return builder(otherName).putAll(explicitValues());
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return consecutive failures that open the circuit in classic mode */
   public int failureThreshold() {
@@ -289,6 +289,7 @@ public final class CircuitBreakerConfig {
      * @return the checked, immutable config
      * @throws dev.brace.runtime.ConfigurationException when values contradict each other
      */
+    @Override
     public CircuitBreakerConfig build() {
       return new CircuitBreakerConfig(this);
     }

@@ -9,13 +9,12 @@ import java.util.List;
  * The settings of one fallback: which failures it answers. The method itself is fixed at compile
  * time. Immutable.
  */
-public final class FallbackConfig {
-  private final String name;
+public final class FallbackConfig extends InstanceConfig {
   private final List<Class<? extends Throwable>> on;
   private final List<Class<? extends Throwable>> ignore;
 
   private FallbackConfig(Builder builder) {
-    this.name = builder.name();
+    super(builder);
     this.on = builder.get("on");
     this.ignore = builder.get("ignore");
   }
@@ -28,10 +27,6 @@ public final class FallbackConfig {
     return new Builder(name);
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return the failures answered */
   public List<Class<? extends Throwable>> on() {
@@ -76,6 +71,7 @@ public final class FallbackConfig {
     }
 
     /** @return the immutable config */
+    @Override
     public FallbackConfig build() {
       return new FallbackConfig(this);
     }

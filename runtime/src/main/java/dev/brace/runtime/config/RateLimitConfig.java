@@ -6,9 +6,7 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /** The settings of one rate limiter: the attributes of {@link RateLimit}, checked. Immutable. */
-public final class RateLimitConfig {
-  private final java.util.Map<String, Object> values;
-  private final String name;
+public final class RateLimitConfig extends InstanceConfig {
   private final int permits;
   private final Duration per;
   private final int burst;
@@ -18,8 +16,7 @@ public final class RateLimitConfig {
   private final String backend;
 
   private RateLimitConfig(Builder builder) {
-    this.values = java.util.Map.copyOf(builder.explicitValues());
-    this.name = builder.name();
+    super(builder);
     if (!builder.explicitValues().containsKey("permits")) {
       throw builder.invalid("permits", null, "an integer ≥ 1 (permits has no default)");
     }
@@ -46,13 +43,9 @@ public final class RateLimitConfig {
    * @return a builder holding exactly the values this config was built from, under another name
    */
   public Builder toBuilder(String otherName) {
-    return builder(otherName).putAll(values);
+    return builder(otherName).putAll(explicitValues());
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return tokens added every {@link #per()} */
   public int permits() {
@@ -178,6 +171,7 @@ public final class RateLimitConfig {
      * @return the checked, immutable config
      * @throws dev.brace.runtime.ConfigurationException when {@code permits} is missing
      */
+    @Override
     public RateLimitConfig build() {
       return new RateLimitConfig(this);
     }

@@ -9,18 +9,17 @@ import java.util.function.BiConsumer;
  * "name")} only names one), so its defaults live here: 20% of calls may be retried, plus 10
  * retries per second, over a 10-second window. Immutable.
  */
-public final class RetryBudgetConfig {
+public final class RetryBudgetConfig extends InstanceConfig {
   static final double DEFAULT_PERCENT_CAN_RETRY = 0.2;
   static final double DEFAULT_MIN_RETRIES_PER_SECOND = 10;
   static final Duration DEFAULT_TTL = Duration.ofSeconds(10);
 
-  private final String name;
   private final double percentCanRetry;
   private final double minRetriesPerSecond;
   private final Duration ttl;
 
   private RetryBudgetConfig(Builder builder) {
-    this.name = builder.name();
+    super(builder);
     this.percentCanRetry = builder.get("percentCanRetry");
     this.minRetriesPerSecond = builder.get("minRetriesPerSecond");
     this.ttl = builder.get("ttl");
@@ -34,10 +33,6 @@ public final class RetryBudgetConfig {
     return new Builder(name);
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return the fraction of calls that may be retried */
   public double percentCanRetry() {
@@ -114,6 +109,7 @@ public final class RetryBudgetConfig {
     }
 
     /** @return the checked, immutable config */
+    @Override
     public RetryBudgetConfig build() {
       return new RetryBudgetConfig(this);
     }

@@ -9,8 +9,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /** The settings of one retry: the attributes of {@link Retry}, checked. Immutable. */
-public final class RetryConfig {
-  private final String name;
+public final class RetryConfig extends InstanceConfig {
   private final int maxAttempts;
   private final Duration delay;
   private final Duration maxDelay;
@@ -24,7 +23,7 @@ public final class RetryConfig {
   private final Duration maxRetryAfter;
 
   private RetryConfig(Builder builder) {
-    this.name = builder.name();
+    super(builder);
     this.maxAttempts = builder.get("maxAttempts");
     this.delay = builder.get("delay");
     this.maxDelay = builder.get("maxDelay");
@@ -54,10 +53,6 @@ public final class RetryConfig {
     return new Builder(name);
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return total tries, the first included */
   public int maxAttempts() {
@@ -247,6 +242,7 @@ public final class RetryConfig {
      * @return the checked, immutable config
      * @throws dev.brace.runtime.ConfigurationException when values contradict each other
      */
+    @Override
     public RetryConfig build() {
       return new RetryConfig(this);
     }

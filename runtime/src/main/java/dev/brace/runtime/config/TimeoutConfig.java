@@ -6,13 +6,12 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /** The settings of one timeout: the attributes of {@link Timeout}, checked. Immutable. */
-public final class TimeoutConfig {
-  private final String name;
+public final class TimeoutConfig extends InstanceConfig {
   private final Duration duration;
   private final Timeout.Mode mode;
 
   private TimeoutConfig(Builder builder) {
-    this.name = builder.name();
+    super(builder);
     if (!builder.explicitValues().containsKey("value")) {
       throw builder.invalid("value", null, "a duration greater than zero (the timeout has no default)");
     }
@@ -28,10 +27,6 @@ public final class TimeoutConfig {
     return new Builder(name);
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return the deadline of one attempt */
   public Duration duration() {
@@ -79,6 +74,7 @@ public final class TimeoutConfig {
     }
 
     /** @return the checked, immutable config */
+    @Override
     public TimeoutConfig build() {
       return new TimeoutConfig(this);
     }

@@ -3,7 +3,7 @@ package dev.brace.runtime.generated;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Starts one asynchronous attempt of a call.
+ * Starts one attempt of an asynchronous call.
  *
  * @param <T> the future's value type
  */

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletionStage;
 @FunctionalInterface
 public interface AsyncFallback<T> {
   /**
-   * @param failure the failure being answered (unwrapped from {@code CompletionException})
+   * @param failure the failure the fallback answers, as for {@link SyncFallback#apply}
    * @return the fallback value
    * @throws Throwable the fallback's own failure
    */

@@ -1,140 +1,115 @@
 package dev.brace.runtime.generated;
 
-import dev.brace.runtime.internal.sequence.CallGuard;
-
-import dev.brace.runtime.config.BulkheadConfig;
-import dev.brace.runtime.config.CircuitBreakerConfig;
-import dev.brace.runtime.config.FallbackConfig;
-import dev.brace.runtime.config.RateLimitConfig;
-import dev.brace.runtime.config.RetryConfig;
-import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.config.Kind;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * What one call declares: its name and the annotation layer of each pattern it uses (every
- * attribute, defaults included, exactly as written at compile time). A generated wrapper keeps one
- * per method in a static field; the registry turns it into a {@link CallGuard} by laying
- * programmatic and external configuration over it. Immutable once built: the builders it holds
- * are only read, through {@code overlay}.
+ * What one call site declares: its name, each pattern with the attributes written there (and only
+ * those: defaults come from the runtime), and what the site itself fixes at compile time — the
+ * type its fallback method takes. A generated wrapper keeps one per method in a static field, so
+ * it reads like the annotations; a {@code Stack} builds one from its parts. The registry lays
+ * programmatic and external configuration over it when it resolves the call.
+ *
+ * <p>Immutable once built: the builders it holds are only read.
  */
 public final class CallDefinition {
   private final String callName;
-  private final RetryConfig.Builder retry;
-  private final CircuitBreakerConfig.Builder circuitBreaker;
-  private final RateLimitConfig.Builder rateLimit;
-  private final BulkheadConfig.Builder bulkhead;
-  private final TimeoutConfig.Builder timeout;
-  private final FallbackConfig.Builder fallback;
+  private final String site;
+  private final Map<Kind, ConfigBuilder<?>> patterns;
+  private final Class<? extends Throwable> fallbackTakes;
 
   private CallDefinition(Builder builder) {
     this.callName = builder.callName;
-    this.retry = builder.retry;
-    this.circuitBreaker = builder.circuitBreaker;
-    this.rateLimit = builder.rateLimit;
-    this.bulkhead = builder.bulkhead;
-    this.timeout = builder.timeout;
-    this.fallback = builder.fallback;
+    this.site = builder.site;
+    this.patterns = Collections.unmodifiableMap(new EnumMap<>(builder.patterns));
+    this.fallbackTakes = builder.fallbackTakes;
   }
 
   /**
    * @param callName {@code Interface.method}
-   * @return a builder with no pattern
+   * @return a builder for an annotated method, with no pattern yet
    */
   public static Builder builder(String callName) {
-    return new Builder(callName);
+    return new Builder(callName, callName);
   }
 
-  /** @return {@code Interface.method} */
+  /**
+   * @param stackName the stack's name
+   * @return a builder for a {@code Stack}, with no pattern yet
+   */
+  public static Builder forStack(String stackName) {
+    return new Builder(stackName, "stack '" + stackName + "'");
+  }
+
+  /** @return {@code Interface.method}, or the stack's name */
   public String callName() {
     return callName;
   }
 
-  /** @return the retry's annotation layer, or null */
-  public RetryConfig.Builder retry() {
-    return retry;
+  /** @return where the call is declared, for messages: {@code RecsClient.recommendations}, {@code stack 'recs'} */
+  public String site() {
+    return site;
   }
 
-  /** @return the breaker's annotation layer, or null */
-  public CircuitBreakerConfig.Builder circuitBreaker() {
-    return circuitBreaker;
+  /** @return the patterns of the call by kind, each as written at the site; iterated in call order */
+  public Map<Kind, ConfigBuilder<?>> patterns() {
+    return patterns;
   }
 
-  /** @return the limiter's annotation layer, or null */
-  public RateLimitConfig.Builder rateLimit() {
-    return rateLimit;
+  /**
+   * @param kind a kind
+   * @return the pattern as written at the site, or null when the call does not use it
+   */
+  public ConfigBuilder<?> pattern(Kind kind) {
+    return patterns.get(kind);
   }
 
-  /** @return the bulkhead's annotation layer, or null */
-  public BulkheadConfig.Builder bulkhead() {
-    return bulkhead;
+  /** @return the failure type the fallback method takes (Throwable when it takes none), or null without a fallback */
+  public Class<? extends Throwable> fallbackTakes() {
+    return fallbackTakes;
   }
 
-  /** @return the timeout's annotation layer, or null */
-  public TimeoutConfig.Builder timeout() {
-    return timeout;
-  }
-
-  /** @return the fallback's annotation layer, or null */
-  public FallbackConfig.Builder fallback() {
-    return fallback;
-  }
-
-  /** Collects the patterns of one call; each at most once. */
+  /** Collects the patterns of one call; each kind at most once. */
   public static final class Builder {
     private final String callName;
-    private RetryConfig.Builder retry;
-    private CircuitBreakerConfig.Builder circuitBreaker;
-    private RateLimitConfig.Builder rateLimit;
-    private BulkheadConfig.Builder bulkhead;
-    private TimeoutConfig.Builder timeout;
-    private FallbackConfig.Builder fallback;
+    private final String site;
+    private final Map<Kind, ConfigBuilder<?>> patterns = new EnumMap<>(Kind.class);
+    private Class<? extends Throwable> fallbackTakes;
 
-    private Builder(String callName) {
+    private Builder(String callName, String site) {
       this.callName = Objects.requireNonNull(callName, "callName");
+      this.site = site;
     }
 
-    /** @param layer the retry as annotated @return this */
-    public Builder retry(RetryConfig.Builder layer) {
-      this.retry = once(this.retry, layer, "retry");
-      return this;
-    }
-
-    /** @param layer the breaker as annotated @return this */
-    public Builder circuitBreaker(CircuitBreakerConfig.Builder layer) {
-      this.circuitBreaker = once(this.circuitBreaker, layer, "circuit breaker");
-      return this;
-    }
-
-    /** @param layer the limiter as annotated @return this */
-    public Builder rateLimit(RateLimitConfig.Builder layer) {
-      this.rateLimit = once(this.rateLimit, layer, "rate limiter");
-      return this;
-    }
-
-    /** @param layer the bulkhead as annotated @return this */
-    public Builder bulkhead(BulkheadConfig.Builder layer) {
-      this.bulkhead = once(this.bulkhead, layer, "bulkhead");
-      return this;
-    }
-
-    /** @param layer the timeout as annotated @return this */
-    public Builder timeout(TimeoutConfig.Builder layer) {
-      this.timeout = once(this.timeout, layer, "timeout");
-      return this;
-    }
-
-    /** @param layer the fallback as annotated @return this */
-    public Builder fallback(FallbackConfig.Builder layer) {
-      this.fallback = once(this.fallback, layer, "fallback");
-      return this;
-    }
-
-    private <T> T once(T current, T layer, String what) {
-      Objects.requireNonNull(layer, what);
-      if (current != null) {
-        throw new IllegalArgumentException(callName + " has two of " + what + "; a call takes each pattern once");
+    /**
+     * @param pattern a pattern as written at the site, e.g. {@code RetryConfig.builder("I.m").maxAttempts(5)}
+     * @return this
+     * @throws IllegalArgumentException when the call already has a pattern of that kind, or for a retry budget
+     */
+    public Builder with(ConfigBuilder<?> pattern) {
+      Objects.requireNonNull(pattern, "pattern");
+      if (pattern.kind() == Kind.RETRYBUDGET) {
+        throw new IllegalArgumentException("a retry budget is not a pattern of a call; name it in the retry's budget");
       }
-      return layer;
+      if (patterns.putIfAbsent(pattern.kind(), pattern) != null) {
+        throw new IllegalArgumentException(
+            callName + " has two of " + pattern.kind().description() + "; a call takes each pattern once");
+      }
+      return this;
+    }
+
+    /**
+     * @param failureType the type of the fallback method's last parameter ({@code Throwable} when it
+     *     has none): configuration may not make the fallback answer a failure it cannot take
+     * @return this
+     */
+    public Builder fallbackTakes(Class<? extends Throwable> failureType) {
+      this.fallbackTakes = Objects.requireNonNull(failureType, "failureType");
+      return this;
     }
 
     /** @return the definition */

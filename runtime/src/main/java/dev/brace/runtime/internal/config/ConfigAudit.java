@@ -66,7 +66,7 @@ public final class ConfigAudit {
     String nameAndProperty = rest.substring(kind.name().length() + 1);
     Map<String, String> properties = new LinkedHashMap<>();
     for (String attribute : attributes(kind)) {
-      properties.put(ConfigKeys.upperSnake(attributeKey(kind, attribute)), attribute);
+      properties.put(ConfigKeys.upperSnake(kind.property(attribute)), attribute);
     }
     String property = null;
     for (String candidate : properties.keySet()) {
@@ -117,7 +117,7 @@ public final class ConfigAudit {
     String property = nameAndProperty.substring(lastDot + 1);
     List<String> properties = new ArrayList<>();
     for (String attribute : attributes(kind)) {
-      properties.add(ConfigKeys.kebab(attributeKey(kind, attribute)));
+      properties.add(ConfigKeys.kebab(kind.property(attribute)));
     }
     Set<String> names = known.names(kind);
     if (!names.contains(name)) {
@@ -130,13 +130,9 @@ public final class ConfigAudit {
   }
 
   private static List<String> attributes(Kind kind) {
-    List<String> attributes = new ArrayList<>(ConfigBuilder.forKind(kind, "audit").textAttributes());
+    List<String> attributes = new ArrayList<>(kind.builder("audit").textAttributes());
     attributes.add(ENABLED);
     return attributes;
-  }
-
-  private static String attributeKey(Kind kind, String attribute) {
-    return kind == Kind.TIMEOUT && attribute.equals("value") ? "duration" : attribute;
   }
 
   private static String kindNames(boolean environment) {

@@ -5,8 +5,8 @@ import java.util.Locale;
 
 /**
  * The names of configuration keys (SPEC §6): {@code BRACE_<KIND>_<NAME>_<PROPERTY>} in the
- * environment, {@code brace.<kind>.<name>.<property>} as a system property. The timeout's {@code
- * value} is called {@code duration} there.
+ * environment, {@code brace.<kind>.<name>.<property>} as a system property. An attribute is
+ * named by {@link Kind#property}.
  */
 public final class ConfigKeys {
   private ConfigKeys() {}
@@ -18,7 +18,7 @@ public final class ConfigKeys {
    * @return e.g. {@code BRACE_CIRCUITBREAKER_RECS_API_FAILURE_THRESHOLD}
    */
   public static String environment(Kind kind, String name, String attribute) {
-    return "BRACE_" + kind.name() + "_" + environmentName(name) + "_" + upperSnake(property(kind, attribute));
+    return "BRACE_" + kind.name() + "_" + environmentName(name) + "_" + upperSnake(kind.property(attribute));
   }
 
   /**
@@ -28,7 +28,7 @@ public final class ConfigKeys {
    * @return e.g. {@code brace.circuitbreaker.recs-api.failure-threshold}
    */
   public static String systemProperty(Kind kind, String name, String attribute) {
-    return "brace." + kind.key() + "." + name + "." + kebab(property(kind, attribute));
+    return "brace." + kind.key() + "." + name + "." + kebab(kind.property(attribute));
   }
 
   /** @return the name upper-cased, every character that is not a letter or digit turned into {@code _} */
@@ -39,10 +39,6 @@ public final class ConfigKeys {
       out.append(Character.isLetterOrDigit(c) && c < 128 ? Character.toUpperCase(c) : '_');
     }
     return out.toString();
-  }
-
-  private static String property(Kind kind, String attribute) {
-    return kind == Kind.TIMEOUT && attribute.equals("value") ? "duration" : attribute;
   }
 
   static String upperSnake(String camel) {

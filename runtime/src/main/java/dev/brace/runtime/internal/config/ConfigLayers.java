@@ -1,10 +1,9 @@
 package dev.brace.runtime.internal.config;
 
-import dev.brace.runtime.internal.policy.RetryBudget;
-
 import dev.brace.runtime.ConfigurationException;
-import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.config.InstanceConfig;
+import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RetryBudgetConfig;
 import java.util.Map;
@@ -12,52 +11,57 @@ import java.util.Objects;
 
 /**
  * The configuration above the annotations, lowest first: programmatic settings from {@code
- * Registry.builder()}, then environment variables, then system properties (SPEC §6). Resolving a
+ * Registry.builder()}, then environment variables, then system properties. Resolving a
  * builder lays each layer over the annotation's; a value from text goes through the same checked
  * setter as every other, and a bad one fails naming the key, the value and the accepted form.
  */
 public final class ConfigLayers {
   private final Map<Kind, Map<String, ConfigBuilder<?>>> programmatic;
-  private final Map<String, RetryBudgetConfig.Builder> budgets;
   private final Map<String, String> environment;
   private final Map<String, String> systemProperties;
 
   /**
    * @param programmatic per kind, per name, what {@code Registry.builder()} set
-   * @param budgets retry budgets set through {@code Registry.builder().retryBudget(...)}
    * @param environment the environment variables to read
    * @param systemProperties the system properties to read
    */
   public ConfigLayers(
       Map<Kind, Map<String, ConfigBuilder<?>>> programmatic,
-      Map<String, RetryBudgetConfig.Builder> budgets,
       Map<String, String> environment,
       Map<String, String> systemProperties) {
     this.programmatic = Objects.requireNonNull(programmatic, "programmatic");
-    this.budgets = Objects.requireNonNull(budgets, "budgets");
     this.environment = Objects.requireNonNull(environment, "environment");
     this.systemProperties = Objects.requireNonNull(systemProperties, "systemProperties");
   }
 
   /**
-   * @param kind the instance's kind
-   * @param annotation the annotation layer
-   * @param fresh an empty builder of the same kind and name, which receives the layers
-   * @param <B> the builder type
-   * @return {@code fresh} with the annotation layer and every higher layer laid over it
+   * @param site the pattern as written at a call site (the lowest layer)
+   * @return its config with every higher layer laid over the site's values
+   * @throws dev.brace.runtime.ConfigurationException when a value is refused, naming its key
    */
-  @SuppressWarnings("unchecked")
-  public <B extends ConfigBuilder<B>> B resolve(Kind kind, B annotation, B fresh) {
-    fresh.overlay(annotation);
-    ConfigBuilder<?> set = programmatic.getOrDefault(kind, Map.of()).get(annotation.name());
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public InstanceConfig resolve(ConfigBuilder<?> site) {
+    return layered((ConfigBuilder) site).build();
+  }
+
+  /**
+   * @param site the pattern as written at a call site, or an empty builder
+   * @return a fresh builder holding the site's values with every higher layer laid over them
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  <B extends ConfigBuilder<B>> B layered(ConfigBuilder<B> site) {
+    Kind kind = site.kind();
+    ConfigBuilder fresh = kind.builder(site.name());
+    fresh.overlay(site);
+    ConfigBuilder<?> set = programmatic.getOrDefault(kind, Map.of()).get(site.name());
     if (set != null) {
-      fresh.overlay((B) set);
+      fresh.overlay(set);
     }
-    return external(kind, fresh);
+    return (B) external(kind, fresh);
   }
 
   /** Lays the environment, then the system properties, over {@code builder}. */
-  private <B extends ConfigBuilder<B>> B external(Kind kind, B builder) {
+  private ConfigBuilder<?> external(Kind kind, ConfigBuilder<?> builder) {
     for (String attribute : builder.textAttributes()) {
       String key = ConfigKeys.environment(kind, builder.name(), attribute);
       setText(builder, attribute, key, environment.get(key));
@@ -76,22 +80,21 @@ public final class ConfigLayers {
     try {
       builder.setText(attribute, value);
     } catch (ConfigurationException refused) {
-      throw new ConfigurationException(key + "=" + value + ": " + refused.getMessage(), refused);
+      throw new ConfigurationException(
+          Message.INVALID_SETTING.format(key, value, Message.untagged(refused.getMessage())), refused);
     }
   }
 
-  /** @return whether a layer above the annotations sets {@code attribute} of that instance */
-  public boolean setsOutsideAnnotations(Kind kind, String name, String attribute) {
-    ConfigBuilder<?> set = programmatic.getOrDefault(kind, Map.of()).get(name);
-    return (set != null && set.explicitValues().containsKey(attribute))
-        || environment.containsKey(ConfigKeys.environment(kind, name, attribute))
-        || systemProperties.containsKey(ConfigKeys.systemProperty(kind, name, attribute));
-  }
-
-  /** @return false when {@code BRACE_ENABLED} or {@code brace.enabled} is false: every wrapper passes through */
+  /**
+   * @return false when Brace is switched off: every wrapper passes straight through. The system
+   *     property {@code brace.enabled}, when set, decides over {@code BRACE_ENABLED}, as a property
+   *     decides over a variable for every setting.
+   */
   public boolean globallyEnabled() {
-    return flag("BRACE_ENABLED", environment.get("BRACE_ENABLED"))
-        && flag("brace.enabled", systemProperties.get("brace.enabled"));
+    String property = systemProperties.get("brace.enabled");
+    return property != null
+        ? flag("brace.enabled", property)
+        : flag("BRACE_ENABLED", environment.get("BRACE_ENABLED"));
   }
 
   /** @return false when the instance's {@code ..._ENABLED} / {@code ....enabled} is false */
@@ -111,16 +114,15 @@ public final class ConfigLayers {
     if (value.trim().equalsIgnoreCase("false")) {
       return false;
     }
-    throw new ConfigurationException(key + "=" + value + ": expected true or false");
+    throw new ConfigurationException(Message.INVALID_SWITCH.format(key, value));
   }
 
-  public RetryBudget retryBudget(String name, TimeSource time) {
-    RetryBudgetConfig.Builder fresh = RetryBudgetConfig.builder(name);
-    RetryBudgetConfig.Builder set = budgets.get(name);
-    if (set != null) {
-      fresh.overlay(set);
-    }
-    RetryBudgetConfig config = external(Kind.RETRYBUDGET, fresh).build();
-    return new RetryBudget(name, config.percentCanRetry(), config.minRetriesPerSecond(), config.ttl(), time);
+  /**
+   * @param name a retry budget's name
+   * @return its config: defaults, then what {@code Registry.builder().retryBudget} set, then the
+   *     environment and system properties
+   */
+  public RetryBudgetConfig retryBudget(String name) {
+    return (RetryBudgetConfig) resolve(RetryBudgetConfig.builder(name));
   }
 }

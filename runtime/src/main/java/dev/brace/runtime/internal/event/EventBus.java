@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.event;
 
 import dev.brace.runtime.Event;
+import dev.brace.runtime.EventKind;
 import dev.brace.runtime.spi.EventSink;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -16,11 +17,11 @@ import org.slf4j.LoggerFactory;
  * OpenTelemetry span when the API is present ({@link SpanEvents}), and to subscribed listeners.
  * Because redaction happens here, no emitting policy can leak a secret by forgetting it.
  *
- * <p>Callers check {@link #enabled(String)} first. With no listener, the event's logger off and
+ * <p>Callers check {@link #enabled(EventKind)} first. With no listener, the event's logger off and
  * no recording span, that is false, and the check reads one volatile field, tests a log level and
  * looks at the current span: nothing is allocated.
  *
- * <p>Kinds starting {@code call.} or {@code instance.} go only to listeners subscribed with
+ * <p>Metrics-only kinds ({@link EventKind#isMetricsOnly()}) go only to listeners subscribed with
  * {@link #subscribeForMetrics}: they fire once per attempt or per created instance, which no log,
  * trace or ordinary listener wants, and only a metrics binder pays for them.
  */
@@ -71,28 +72,28 @@ public final class EventBus implements EventSink {
   }
 
   /**
-   * @param kind the event's name; its prefix picks the logger
+   * @param kind the event
    * @return whether anyone would see an event of this kind
    */
   @Override
-  public boolean enabled(String kind) {
+  public boolean enabled(EventKind kind) {
     if (!metricListeners.isEmpty()) {
       return true;
     }
-    return EventLog.level(kind) != null
+    return !kind.isMetricsOnly()
         && (!listeners.isEmpty() || EventLog.enabled(kind) || SpanEvents.recording());
   }
 
   /**
-   * Emits an event. Check {@link #enabled(String)} first on hot paths.
+   * Emits an event. Check {@link #enabled(EventKind)} first on hot paths.
    *
-   * @param kind the event's name, e.g. {@code "circuit.opened"}
+   * @param kind the event
    * @param instance the emitting instance's name
    * @param keysAndValues alternating attribute names and values; null values are left out, every
    *     value that is not a number or a boolean is redacted as text
    */
   @Override
-  public void emit(String kind, String instance, Object... keysAndValues) {
+  public void emit(EventKind kind, String instance, Object... keysAndValues) {
     Map<String, Object> attributes = new LinkedHashMap<>();
     for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
       Object value = keysAndValues[i + 1];
@@ -100,9 +101,9 @@ public final class EventBus implements EventSink {
         attributes.put((String) keysAndValues[i], redacted(value));
       }
     }
-    Event event = new Event(kind, Redactor.redact(instance), attributes, wallClock.instant());
-    if (EventLog.level(kind) != null) {
-      EventLog.write(event);
+    Event event = new Event(kind.key(), Redactor.redact(instance), attributes, wallClock.instant());
+    if (!kind.isMetricsOnly()) {
+      EventLog.write(kind, event);
       SpanEvents.add(event);
       deliver(listeners, event);
     }

@@ -1,6 +1,6 @@
 package dev.brace.runtime.internal.policy;
 
-import dev.brace.runtime.generated.Failures;
+import dev.brace.runtime.EventKind;
 import dev.brace.runtime.internal.event.EventBus;
 
 import dev.brace.Retry;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * The one place a retry decides: is this failure (or result) retried, are attempts or time or
  * budget exhausted, and how long to wait. Stateless apart from the shared budget; per-call state
  * lives in a {@link RetryRun}. The sync driver sleeps the returned delay, the async driver
- * schedules it.
+ * schedules it; neither decides anything.
  */
 public final class RetryPolicy {
   /** Waits past a hint by a little, so the retry lands after the hinted instant, not on it. */
@@ -79,34 +79,6 @@ public final class RetryPolicy {
     return filter.matches(cause);
   }
 
-  /** Sync step after a failed attempt: sleeps and returns the run, or throws the final failure. */
-  public RetryRun afterFailure(RetryRun run, int attempt, long started, Throwable failure) {
-    RetryRun current = continuing(run);
-    long delay = decide(current, attempt, started, failure);
-    if (delay == STOP) {
-      throw Failures.rethrow(failure);
-    }
-    if (!sleep(delay)) {
-      current.attachEarlierFailuresTo(failure);
-      throw Failures.rethrow(failure);
-    }
-    current.recordFailure(failure);
-    return current;
-  }
-
-  /** Sync step after a result: sleeps and returns the run when the result is retried, else null. */
-  public RetryRun afterResult(RetryRun run, int attempt, long started, Object result) {
-    if (!retriesResult(result)) {
-      return null;
-    }
-    RetryRun current = continuing(run);
-    long delay = decideOnResult(current, attempt, started);
-    if (delay == STOP || !sleep(delay)) {
-      return null;
-    }
-    return current;
-  }
-
   /** @return {@code run}, or a fresh run when this is the call's first retried outcome */
   public RetryRun continuing(RetryRun run) {
     return run != null ? run : new RetryRun(delayNanos);
@@ -124,12 +96,12 @@ public final class RetryPolicy {
   public long decide(RetryRun run, int attempt, long started, Throwable failure) {
     Throwable cause = ExceptionFilter.unwrap(failure);
     if (cause instanceof Error) {
-      // Errors leave at once, as they came: no event, nothing attached (SPEC §4), in every driver.
+      // Errors leave at once, as they came: no event, nothing attached, in every driver.
       return STOP;
     }
     if (!eligible(failure)) {
-      // Still a failed attempt for the record (SPEC §7), unless a refusal, which is not an outcome
-      // of the call (SPEC §4).
+      // Still a failed attempt for the record, unless a refusal, which is not an outcome of the
+      // call.
       if (!(cause instanceof Refusal)) {
         emitAttemptFailed(attempt, STOP, failure);
       }
@@ -152,8 +124,8 @@ public final class RetryPolicy {
   public long decideOnResult(RetryRun run, int attempt, long started) {
     long delay = attempt < config.maxAttempts() ? backoff(run, attempt, null) : STOP;
     String stopReason = stopReason(attempt, started, delay);
-    if (events.enabled("retry.attempt_failed")) {
-      events.emit("retry.attempt_failed", config.name(), "call", callName, "attempt", attempt,
+    if (events.enabled(EventKind.RETRY_ATTEMPT_FAILED)) {
+      events.emit(EventKind.RETRY_ATTEMPT_FAILED, config.name(), "call", callName, "attempt", attempt,
           "result", "retried by onResult", "delay_ms", stopReason != null ? null : TimeUnit.NANOSECONDS.toMillis(delay));
     }
     if (stopReason != null) {
@@ -178,7 +150,7 @@ public final class RetryPolicy {
   }
 
   private void emitStopped(String reason, int attempt, Throwable failure) {
-    String kind = reason.equals("budget") ? "retry.budget_exhausted" : "retry.exhausted";
+    EventKind kind = reason.equals("budget") ? EventKind.RETRY_BUDGET_EXHAUSTED : EventKind.RETRY_EXHAUSTED;
     if (events.enabled(kind)) {
       Throwable cause = failure == null ? null : ExceptionFilter.unwrap(failure);
       events.emit(kind, config.name(), "call", callName, "attempts", attempt, "reason", reason,
@@ -190,9 +162,9 @@ public final class RetryPolicy {
 
   /** {@code delay} is the wait before the next attempt, or {@link #STOP} when none follows. */
   private void emitAttemptFailed(int attempt, long delay, Throwable failure) {
-    if (events.enabled("retry.attempt_failed")) {
+    if (events.enabled(EventKind.RETRY_ATTEMPT_FAILED)) {
       Throwable cause = ExceptionFilter.unwrap(failure);
-      events.emit("retry.attempt_failed", config.name(), "call", callName, "attempt", attempt,
+      events.emit(EventKind.RETRY_ATTEMPT_FAILED, config.name(), "call", callName, "attempt", attempt,
           "delay_ms", delay == STOP ? null : TimeUnit.NANOSECONDS.toMillis(delay),
           "exception", cause.getClass().getName(), "message", cause.getMessage());
     }
@@ -255,17 +227,6 @@ public final class RetryPolicy {
       return ThreadLocalRandom.current().nextLong(lowInclusive, highInclusive);
     }
     return ThreadLocalRandom.current().nextLong(lowInclusive, highInclusive + 1);
-  }
-
-  /** Sleeps; false when interrupted, with the interrupt flag restored. */
-  private boolean sleep(long nanos) {
-    try {
-      time.sleep(Duration.ofNanos(nanos));
-      return true;
-    } catch (InterruptedException interrupted) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
   }
 
   public static long saturatedNanos(Duration duration) {

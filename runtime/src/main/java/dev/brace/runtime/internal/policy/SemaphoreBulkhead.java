@@ -1,14 +1,18 @@
 package dev.brace.runtime.internal.policy;
 
+import dev.brace.runtime.EventKind;
 import dev.brace.runtime.internal.event.EventBus;
 
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.BulkheadHandle;
-import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -18,13 +22,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * Only a caller that must wait touches the lock; it parks on a condition that a release signals
  * when someone is waiting. Waiting callers are woken in arrival order, but a caller arriving just
  * as a permit comes free may take it first.
+ *
+ * <p>A waiter's {@code maxWait} is a task on the registry's scheduler, as a timeout's deadline is,
+ * so the registry's clock decides when it gives up: a test on manual time drives it by advancing
+ * the clock.
  */
 public final class SemaphoreBulkhead implements BulkheadHandle {
 
-  private static final String REJECTED = "bulkhead.rejected";
+  private static final EventKind REJECTED = EventKind.BULKHEAD_REJECTED;
 
   private final BulkheadConfig config;
   private final EventBus events;
+  private final Supplier<ScheduledExecutorService> scheduler;
   private final long maxWaitNanos;
   private final AtomicInteger free;
   private final ReentrantLock lock = new ReentrantLock();
@@ -34,14 +43,13 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
 
   /**
    * @param config the bulkhead's settings
-   * @param time not read: a permit comes free only when another thread returns it, so waiting is
-   *     a real blocking wait of up to {@code maxWait}, never a sleep on a clock
+   * @param scheduler runs each waiter's {@code maxWait} deadline; asked only when a caller waits
    * @param events where refusals are reported
    * @throws NullPointerException when an argument is null
    */
-  public SemaphoreBulkhead(BulkheadConfig config, TimeSource time, EventBus events) {
+  public SemaphoreBulkhead(BulkheadConfig config, Supplier<ScheduledExecutorService> scheduler, EventBus events) {
     this.config = Objects.requireNonNull(config, "config");
-    Objects.requireNonNull(time, "time");
+    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.events = Objects.requireNonNull(events, "events");
     this.maxWaitNanos = saturatedNanos(config);
     this.free = new AtomicInteger(config.maxConcurrent());
@@ -155,9 +163,10 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     }
   }
 
-  /** The slow path: parks until a permit is taken or {@code maxWait} runs out. */
+  /** The slow path: parks until a permit is taken or {@code maxWait} runs out on the registry's clock. */
   private boolean awaitPermit() throws InterruptedException {
-    long remaining = maxWaitNanos;
+    Deadline deadline = new Deadline();
+    ScheduledFuture<?> expiry = scheduler.get().schedule(deadline, maxWaitNanos, TimeUnit.NANOSECONDS);
     lock.lockInterruptibly();
     try {
       waiting++;
@@ -168,10 +177,10 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
             passOnIfFree();
             return true;
           }
-          if (remaining <= 0) {
+          if (deadline.passed) {
             return false;
           }
-          remaining = permitFreed.awaitNanos(remaining);
+          permitFreed.await();
         }
       } catch (InterruptedException interrupted) {
         // A signal meant for this waiter may have arrived with the interrupt: hand it on.
@@ -182,6 +191,23 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
       }
     } finally {
       lock.unlock();
+      expiry.cancel(false);
+    }
+  }
+
+  /** Marks one waiter's {@code maxWait} as over and wakes the waiters, who each look at their own. */
+  private final class Deadline implements Runnable {
+    volatile boolean passed;
+
+    @Override
+    public void run() {
+      lock.lock();
+      try {
+        passed = true;
+        permitFreed.signalAll();
+      } finally {
+        lock.unlock();
+      }
     }
   }
 

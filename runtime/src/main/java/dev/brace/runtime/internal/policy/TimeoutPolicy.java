@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.policy;
 
-import dev.brace.runtime.generated.Attempt;
+import dev.brace.runtime.EventKind;
+import dev.brace.runtime.generated.SyncAttempt;
 import dev.brace.runtime.internal.event.EventBus;
 
 import dev.brace.Timeout;
@@ -58,11 +59,11 @@ public final class TimeoutPolicy {
     return scheduler;
   }
 
-  public <T> T call(Attempt<T> attempt) throws Throwable {
+  public <T> T call(SyncAttempt<T> attempt) throws Throwable {
     return config.mode() == Timeout.Mode.ABANDON ? abandoning(attempt) : interrupting(attempt);
   }
 
-  private <T> T interrupting(Attempt<T> attempt) throws Throwable {
+  private <T> T interrupting(SyncAttempt<T> attempt) throws Throwable {
     Thread caller = Thread.currentThread();
     boolean interruptedBefore = caller.isInterrupted();
     InterruptAtDeadline deadline = new InterruptAtDeadline(caller);
@@ -88,7 +89,7 @@ public final class TimeoutPolicy {
     throw exceeded(failure);
   }
 
-  private <T> T abandoning(Attempt<T> attempt) throws Throwable {
+  private <T> T abandoning(SyncAttempt<T> attempt) throws Throwable {
     CompletableFuture<T> outcome = new CompletableFuture<>();
     Thread worker =
         workers.newThread(
@@ -110,16 +111,33 @@ public final class TimeoutPolicy {
       Throwable cause = ended.getCause();
       if (cause == timedOut) {
         worker.interrupt();
-        emitExceeded();
+        emitExceeded(timedOut);
       }
       throw cause;
     } catch (InterruptedException callerInterrupted) {
       worker.interrupt();
       Thread.currentThread().interrupt();
-      throw new ResilienceException(
-          "'" + config.name() + "' was interrupted while waiting for its abandoned attempt", callerInterrupted);
+      throw new CallerInterrupted(config.name(), callerInterrupted);
     } finally {
       deadline.cancel(false);
+    }
+  }
+
+  /**
+   * @param failure what an attempt ended with
+   * @return whether it ended because the caller was interrupted while it waited: the caller's own
+   *     doing, not an outcome of the dependency
+   */
+  public static boolean interruptedCaller(Throwable failure) {
+    return failure instanceof CallerInterrupted;
+  }
+
+  /** The caller of an abandoning attempt was interrupted while it waited; its flag is set again. */
+  private static final class CallerInterrupted extends ResilienceException {
+    private static final long serialVersionUID = 1L;
+
+    CallerInterrupted(String timeout, InterruptedException cause) {
+      super("'" + timeout + "' was interrupted while waiting for its abandoned attempt", cause);
     }
   }
 
@@ -136,14 +154,15 @@ public final class TimeoutPolicy {
    * async driver completes the attempt with it.
    */
   public TimeoutExceededException exceeded() {
-    emitExceeded();
-    return new TimeoutExceededException(config.name(), config.duration());
+    TimeoutExceededException exceeded = new TimeoutExceededException(config.name(), config.duration());
+    emitExceeded(exceeded);
+    return exceeded;
   }
 
-  private void emitExceeded() {
-    if (events.enabled("timeout.exceeded")) {
-      events.emit("timeout.exceeded", config.name(), "call", callName, "timeout_ms", config.duration().toMillis(),
-          "mode", config.mode().name());
+  private void emitExceeded(TimeoutExceededException exceeded) {
+    if (events.enabled(EventKind.TIMEOUT_EXCEEDED)) {
+      events.emit(EventKind.TIMEOUT_EXCEEDED, config.name(), "call", callName, "timeout_ms", config.duration().toMillis(),
+          "mode", config.mode().name(), "exception", exceeded.getClass().getName(), "message", exceeded.getMessage());
     }
   }
 

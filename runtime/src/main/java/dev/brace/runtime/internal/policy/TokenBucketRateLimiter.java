@@ -138,6 +138,12 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   }
 
   /** @return whole tokens available now; 0 while callers wait for tokens still to come */
+  /** Reservations reach past a full bucket's span only when tokens are promised to waiting callers. */
+  @Override
+  public boolean hasWaiters() {
+    return fullAt.get() - time.nanoTime() > capacityNanos;
+  }
+
   @Override
   public long availablePermits() {
     long owed = Math.max(0, fullAt.get() - time.nanoTime());

@@ -2,19 +2,21 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.generated.AsyncAttempt;
 import dev.brace.runtime.generated.AsyncFallback;
-import dev.brace.runtime.generated.Attempt;
 import dev.brace.runtime.internal.policy.ExceptionFilter;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 
+import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The asynchronous driver: one call's walk through fallback, retry, breaker, limiter, bulkhead,
@@ -38,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  *
  * @param <T> the future's value type
  */
-final class AsyncDriver<T> {
+public final class AsyncDriver<T> {
   /** The longest step between two looks at a full bulkhead; short against any sensible maxWait. */
   private static final long BULKHEAD_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -47,9 +49,8 @@ final class AsyncDriver<T> {
   /** Returned by {@link #claim} when the attempt is already over. */
   private static final Object NOT_CLAIMED = new Object();
 
-  private final CallGuard guard;
-  private final String breakerKey;
-  private final String limiterKey;
+  private final CallSequence sequence;
+  private final Supplier<CallKeys> keySource;
   private final AsyncAttempt<T> delegate;
   private final AsyncFallback<T> fallback;
   private final CompletableFuture<T> returned = new CompletableFuture<>();
@@ -57,28 +58,64 @@ final class AsyncDriver<T> {
   /** Written before the first attempt and read by later steps, each after the previous one. */
   private long started;
 
+  private CallKeys keys;
+
   private RetryRun run;
 
   /** Stops what is in flight (an attempt, a backoff or the fallback) when the caller gives up. */
   private Runnable inFlight;
 
-  AsyncDriver(
-      CallGuard guard,
-      String breakerKey,
-      String limiterKey,
+  private AsyncDriver(
+      CallSequence sequence,
+      Supplier<CallKeys> keySource,
       AsyncAttempt<T> delegate,
       AsyncFallback<T> fallback) {
-    this.guard = guard;
-    this.breakerKey = breakerKey;
-    this.limiterKey = limiterKey;
+    this.sequence = sequence;
+    this.keySource = keySource;
     this.delegate = delegate;
     this.fallback = fallback;
+  }
+
+  /**
+   * Runs a call through every step of its sequence without blocking a thread.
+   *
+   * @param sequence the call's policies
+   * @param keys computes the call's keys, or null when nothing is keyed; evaluated inside the call,
+   *     so a null key part fails the returned future
+   * @param attempt starts one attempt; called once per attempt
+   * @param fallback answers a failure the fallback accepts, or null when the call has none
+   * @param <T> the future's value type
+   * @return the call's future; never null, nothing thrown
+   */
+  public static <T> CompletableFuture<T> call(
+      CallSequence sequence, Supplier<CallKeys> keys, AsyncAttempt<T> attempt, AsyncFallback<T> fallback) {
+    Objects.requireNonNull(attempt, "attempt");
+    if (sequence.passesThrough()) {
+      return direct(sequence, attempt);
+    }
+    return new AsyncDriver<>(sequence, keys, attempt, fallback).start();
+  }
+
+  /** Brace is switched off: the delegate's own future, or its synchronous throw as a failed one. */
+  private static <T> CompletableFuture<T> direct(CallSequence sequence, AsyncAttempt<T> attempt) {
+    try {
+      return futureOf(attempt.start(), sequence.callName());
+    } catch (Throwable thrown) {
+      return CompletableFuture.failedFuture(thrown);
+    }
   }
 
   CompletableFuture<T> start() {
     returned.whenComplete((value, failure) -> stopInFlight());
     try {
-      started = guard.begin();
+      keys = sequence.keys(keySource);
+    } catch (Throwable badKey) {
+      // A null key part is the caller's mistake: it fails the call at once, never retried.
+      returned.completeExceptionally(badKey);
+      return returned;
+    }
+    try {
+      started = sequence.begin();
       attempt(1);
     } catch (Throwable unexpected) {
       // The wrapper never throws; a bug or a rejected task surfaces through the future.
@@ -114,13 +151,11 @@ final class AsyncDriver<T> {
   }
 
   private void afterFailure(int number, Throwable failure) {
-    RetryPolicy retry = guard.retryPolicy();
-    if (retry == null || returned.isDone()) {
-      finish(failure);
+    if (returned.isDone()) {
       return;
     }
-    run = retry.continuing(run);
-    long delay = retry.decide(run, number, started, failure);
+    run = sequence.retryRun(run);
+    long delay = sequence.retryDelay(run, number, started, failure);
     if (delay == RetryPolicy.STOP) {
       finish(failure);
       return;
@@ -130,18 +165,17 @@ final class AsyncDriver<T> {
   }
 
   private void afterResult(int number, T value) {
-    RetryPolicy retry = guard.retryPolicy();
-    if (retry != null && !returned.isDone()) {
+    if (!returned.isDone()) {
       boolean retried;
       try {
-        retried = retry.retriesResult(value);
+        retried = sequence.retriesResult(value);
       } catch (Throwable predicateFailure) {
         afterFailure(number, predicateFailure);
         return;
       }
       if (retried) {
-        run = retry.continuing(run);
-        long delay = retry.decideOnResult(run, number, started);
+        run = sequence.retryRun(run);
+        long delay = sequence.retryDelayForResult(run, number, started);
         if (delay != RetryPolicy.STOP) {
           retryAfter(number + 1, delay);
           return;
@@ -161,23 +195,27 @@ final class AsyncDriver<T> {
         return;
       }
       ScheduledFuture<?> backoff =
-          guard.scheduler().schedule(() -> attempt(number), delayNanos, TimeUnit.NANOSECONDS);
+          sequence.scheduler().schedule(() -> attempt(number), delayNanos, TimeUnit.NANOSECONDS);
       inFlight = () -> backoff.cancel(false);
     }
   }
 
   /** Ends the call with a failure, or hands it to the fallback when that answers it. */
   private void finish(Throwable failure) {
-    if (fallback == null || returned.isDone() || !guard.fallsBack(failure)) {
+    if (returned.isDone()) {
+      return;
+    }
+    Throwable answered = fallback == null ? null : sequence.answerable(failure);
+    if (answered == null) {
       returned.completeExceptionally(failure);
       return;
     }
     CompletableFuture<T> answer;
     try {
-      answer = futureOf(fallback.apply(failure), "the fallback of " + guard.callName());
+      answer = futureOf(fallback.apply(answered), "the fallback of " + sequence.callName());
     } catch (Throwable fallbackFailure) {
       returned.completeExceptionally(
-          CallGuard.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
+          CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
       return;
     }
     if (!track(() -> answer.cancel(true))) {
@@ -190,7 +228,7 @@ final class AsyncDriver<T> {
             returned.complete(value);
           } else {
             returned.completeExceptionally(
-                CallGuard.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
+                CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
           }
         });
   }
@@ -198,14 +236,15 @@ final class AsyncDriver<T> {
   // ---- one attempt: breaker, limiter, bulkhead, timeout, call ----
 
   private void attempt(int number) {
-    Attempt attempt = new Attempt(number);
+    InFlight attempt = new InFlight(number);
     // The caller giving up ends the attempt without an outcome.
     if (!track(attempt::end)) {
       return;
     }
     Object ticket;
     try {
-      ticket = guard.breakers() == null ? null : guard.breakers().forKey(breakerKey).acquire();
+      CircuitBreakerInstance breaker = sequence.breaker(keys);
+      ticket = breaker == null ? null : breaker.acquire();
     } catch (Throwable refused) {
       refused(attempt, refused);
       return;
@@ -217,21 +256,21 @@ final class AsyncDriver<T> {
       }
     }
     if (ticket != null) {
-      CircuitBreakerInstance.ownerOf(ticket).release(ticket);
+      sequence.releaseTicket(ticket);
       return;
     }
     reserveToken(attempt);
   }
 
-  private void reserveToken(Attempt attempt) {
-    if (guard.limiters() == null) {
-      takeBulkhead(attempt, 0);
-      return;
-    }
+  private void reserveToken(InFlight attempt) {
     RateLimiterInstance limiter;
     long reservation;
     try {
-      limiter = guard.limiters().forKey(limiterKey);
+      limiter = sequence.limiter(keys);
+      if (limiter == null) {
+        takeBulkhead(attempt, 0);
+        return;
+      }
       reservation = limiter.reserveToken();
     } catch (Throwable refused) {
       refused(attempt, refused);
@@ -245,7 +284,7 @@ final class AsyncDriver<T> {
     later(attempt, () -> tokenArrived(attempt, limiter, waitNanos), waitNanos, limiter, reservation);
   }
 
-  private void tokenArrived(Attempt attempt, RateLimiterInstance limiter, long waitedNanos) {
+  private void tokenArrived(InFlight attempt, RateLimiterInstance limiter, long waitedNanos) {
     synchronized (this) {
       if (attempt.over) {
         return;
@@ -258,8 +297,8 @@ final class AsyncDriver<T> {
   }
 
   /** Takes a bulkhead permit, polling for up to {@code maxWait}; {@code waitedNanos} so far. */
-  private void takeBulkhead(Attempt attempt, long waitedNanos) {
-    SemaphoreBulkhead bulkhead = guard.bulkhead();
+  private void takeBulkhead(InFlight attempt, long waitedNanos) {
+    SemaphoreBulkhead bulkhead = sequence.bulkhead();
     if (bulkhead == null) {
       call(attempt);
       return;
@@ -287,7 +326,7 @@ final class AsyncDriver<T> {
     call(attempt);
   }
 
-  private void lookAgain(Attempt attempt, long waitedNanos) {
+  private void lookAgain(InFlight attempt, long waitedNanos) {
     synchronized (this) {
       if (attempt.over) {
         return;
@@ -297,15 +336,15 @@ final class AsyncDriver<T> {
     takeBulkhead(attempt, waitedNanos);
   }
 
-  private void call(Attempt attempt) {
-    TimeoutPolicy timeout = guard.timeoutPolicy();
+  private void call(InFlight attempt) {
+    TimeoutPolicy timeout = sequence.timeoutPolicy();
     if (timeout != null
         && !later(attempt, () -> expired(attempt, timeout), timeout.nanos(), null, 0)) {
       return;
     }
     CompletableFuture<T> inner;
     try {
-      inner = futureOf(delegate.start(), guard.callName());
+      inner = futureOf(delegate.start(), sequence.callName());
     } catch (Throwable thrown) {
       settle(attempt, null, thrown);
       return;
@@ -323,7 +362,7 @@ final class AsyncDriver<T> {
     inner.whenComplete((value, failure) -> settle(attempt, value, failure));
   }
 
-  private void expired(Attempt attempt, TimeoutPolicy timeout) {
+  private void expired(InFlight attempt, TimeoutPolicy timeout) {
     Object ticket = claim(attempt);
     if (ticket == NOT_CLAIMED) {
       return;
@@ -340,7 +379,7 @@ final class AsyncDriver<T> {
   }
 
   /** The attempt reached the delegate and its future completed (or it threw before returning one). */
-  private void settle(Attempt attempt, T value, Throwable failure) {
+  private void settle(InFlight attempt, T value, Throwable failure) {
     Object ticket = claim(attempt);
     if (ticket != NOT_CLAIMED) {
       record(attempt, ticket, value, failure == null ? null : ExceptionFilter.unwrap(failure));
@@ -354,7 +393,7 @@ final class AsyncDriver<T> {
    * @return the breaker ticket to record the outcome with (null without a breaker), or {@link
    *     #NOT_CLAIMED} when the attempt is already over
    */
-  private Object claim(Attempt attempt) {
+  private Object claim(InFlight attempt) {
     Object ticket;
     ScheduledFuture<?> deadline;
     synchronized (this) {
@@ -375,12 +414,12 @@ final class AsyncDriver<T> {
   }
 
   /** The breaker records the outcome, the bulkhead permit is returned, then retry decides. */
-  private void record(Attempt attempt, Object ticket, T value, Throwable cause) {
+  private void record(InFlight attempt, Object ticket, T value, Throwable cause) {
     try {
       if (cause != null) {
-        guard.attemptFailed(ticket, cause);
+        sequence.attemptFailed(ticket, cause);
       } else {
-        guard.attemptSucceeded(ticket, value);
+        sequence.attemptSucceeded(ticket, value);
       }
     } catch (Throwable recording) {
       // The breaker's result predicate threw: as on the sync path, that ends the attempt.
@@ -395,7 +434,7 @@ final class AsyncDriver<T> {
   }
 
   /** Refused by this wrapper's own breaker, limiter or bulkhead: no outcome, only a release. */
-  private void refused(Attempt attempt, Throwable refusal) {
+  private void refused(InFlight attempt, Throwable refusal) {
     if (attempt.end()) {
       afterFailure(attempt.number, ExceptionFilter.unwrap(refusal));
     }
@@ -410,12 +449,12 @@ final class AsyncDriver<T> {
    *     the attempt); nothing is scheduled and the token is given back
    */
   private boolean later(
-      Attempt attempt, Runnable step, long delayNanos, RateLimiterInstance reserved, long reservation) {
+      InFlight attempt, Runnable step, long delayNanos, RateLimiterInstance reserved, long reservation) {
     Throwable rejected = null;
     synchronized (this) {
       if (!attempt.over) {
         try {
-          attempt.waiting = guard.scheduler().schedule(step, delayNanos, TimeUnit.NANOSECONDS);
+          attempt.waiting = sequence.scheduler().schedule(step, delayNanos, TimeUnit.NANOSECONDS);
           attempt.reserved = reserved;
           attempt.reservation = reservation;
           return true;
@@ -434,7 +473,7 @@ final class AsyncDriver<T> {
   }
 
   /** @throws NullPointerException naming the call when there is no future */
-  private CompletableFuture<T> futureOf(CompletionStage<T> stage, String source) {
+  private static <T> CompletableFuture<T> futureOf(CompletionStage<T> stage, String source) {
     if (stage == null) {
       throw new NullPointerException(source + " returned null instead of a future");
     }
@@ -454,7 +493,7 @@ final class AsyncDriver<T> {
   }
 
   /** What one attempt holds, so that whoever ends it releases each permit exactly once. */
-  private final class Attempt {
+  private final class InFlight {
     final int number;
     /** Guarded by the driver's monitor, like the fields below. */
     boolean over;
@@ -466,7 +505,7 @@ final class AsyncDriver<T> {
     ScheduledFuture<?> waiting;
     CompletableFuture<?> inner;
 
-    Attempt(int number) {
+    InFlight(int number) {
       this.number = number;
     }
 
@@ -504,11 +543,9 @@ final class AsyncDriver<T> {
         heldToken.cancelReservation(heldReservation);
       }
       if (heldBulkhead) {
-        guard.bulkhead().release();
+        sequence.bulkhead().release();
       }
-      if (heldTicket != null) {
-        CircuitBreakerInstance.ownerOf(heldTicket).release(heldTicket);
-      }
+      sequence.releaseTicket(heldTicket);
       return true;
     }
 

@@ -1,90 +1,97 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.generated.Attempt;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.SyncAttempt;
+import dev.brace.runtime.generated.SyncFallback;
+import dev.brace.runtime.internal.Failures;
+import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
+import java.util.function.Supplier;
 
 /**
- * The synchronous driver for calls given as a lambda ({@code Stack.call}): the same loop a
- * generated method has, over the same {@link CallGuard} steps, and no decision of its own.
+ * The synchronous driver: walks a {@link CallSequence}'s steps on the caller's thread and sleeps
+ * where a step says to wait. It decides nothing; generated methods and {@code Stack.call} both run
+ * through it.
+ *
+ * <p>Kept small on purpose: the JIT inlines it into each generated method, so the lambdas a
+ * generated method passes do not escape and the happy path allocates nothing.
  */
 public final class SyncDriver {
   private SyncDriver() {}
 
   /**
-   * The fallback of a synchronous call.
+   * Runs a call through every step of its sequence.
    *
-   * @param <T> the result type
-   */
-  @FunctionalInterface
-  public interface SyncFallback<T> {
-    /**
-     * @param failure the failure being answered
-     * @return the fallback value
-     * @throws Throwable the fallback's own failure
-     */
-    T apply(Throwable failure) throws Throwable;
-  }
-
-  /**
-   * Runs {@code attempt} through every pattern of {@code guard}.
-   *
-   * @param guard the call's policies
-   * @param attempt one attempt of the call
-   * @param fallback answers a failure, or null
+   * @param sequence the call's policies
+   * @param keys computes the call's keys, or null when nothing is keyed
+   * @param attempt one attempt: the delegate's method with the call's arguments
+   * @param fallback answers a failure the fallback accepts, or null when the call has none
    * @param <T> the result type
    * @return the result, or the fallback's
-   * @throws Throwable what ended the call, as itself
-   */
-  public static <T> T call(CallGuard guard, Attempt<T> attempt, SyncFallback<T> fallback) throws Throwable {
-    return call(guard, null, null, attempt, fallback);
-  }
-
-  /**
-   * Runs {@code attempt} of a keyed call through every pattern of {@code guard}.
-   *
-   * @param guard the call's policies
-   * @param breakerKey the breaker's key, or null when it is not keyed
-   * @param limiterKey the limiter's key, or null when it is not keyed
-   * @param attempt one attempt of the call
-   * @param fallback answers a failure, or null
-   * @param <T> the result type
-   * @return the result, or the fallback's
-   * @throws Throwable what ended the call, as itself
    */
   public static <T> T call(
-      CallGuard guard, String breakerKey, String limiterKey, Attempt<T> attempt, SyncFallback<T> fallback)
-      throws Throwable {
-    long started = guard.begin();
+      CallSequence sequence, Supplier<CallKeys> keys, SyncAttempt<T> attempt, SyncFallback<T> fallback) {
+    if (sequence.passesThrough()) {
+      return direct(attempt);
+    }
+    CallKeys callKeys = sequence.keys(keys);
+    long started = sequence.begin();
     RetryRun run = null;
-    try {
-      for (int attemptNumber = 1; ; attemptNumber++) {
-        try {
-          Object permit = guard.admit(breakerKey, limiterKey);
-          T result;
-          try {
-            result = guard.timed(attempt);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit, result);
-          run = guard.retryResult(run, attemptNumber, started, result);
-          if (run == null) {
-            return result;
-          }
-        } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attemptNumber, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      if (fallback == null || !guard.fallsBack(failure)) {
-        throw failure;
-      }
+    for (int number = 1; ; number++) {
+      Throwable failure;
       try {
-        return fallback.apply(failure);
-      } catch (Throwable fallbackFailure) {
-        throw guard.fallbackFailed(fallbackFailure, failure);
+        Object ticket = sequence.admit(callKeys);
+        T result;
+        try {
+          result = sequence.timed(attempt);
+        } catch (Throwable thrown) {
+          sequence.attemptFailed(ticket, thrown);
+          throw thrown;
+        }
+        sequence.attemptSucceeded(ticket, result);
+        if (!sequence.retriesResult(result)) {
+          return result;
+        }
+        run = sequence.retryRun(run);
+        long delay = sequence.retryDelayForResult(run, number, started);
+        if (delay == RetryPolicy.STOP || !sequence.sleep(delay)) {
+          return result;
+        }
+        continue;
+      } catch (Throwable thrown) {
+        failure = thrown;
       }
+      run = sequence.retryRun(run);
+      long delay = sequence.retryDelay(run, number, started, failure);
+      if (delay == RetryPolicy.STOP) {
+        return finish(sequence, failure, fallback);
+      }
+      if (!sequence.sleep(delay)) {
+        sequence.stoppedWaiting(run, failure);
+        return finish(sequence, failure, fallback);
+      }
+      run.recordFailure(failure);
+    }
+  }
+
+  /** The call ended with {@code failure}: the fallback answers it, or it propagates as itself. */
+  private static <T> T finish(CallSequence sequence, Throwable failure, SyncFallback<T> fallback) {
+    Throwable answered = fallback == null ? null : sequence.answerable(failure);
+    if (answered == null) {
+      throw Failures.rethrow(failure);
+    }
+    try {
+      return fallback.apply(answered);
+    } catch (Throwable fallbackFailure) {
+      throw Failures.rethrow(CallSequence.withOriginal(fallbackFailure, failure));
+    }
+  }
+
+  private static <T> T direct(SyncAttempt<T> attempt) {
+    try {
+      return attempt.call();
+    } catch (Throwable thrown) {
+      throw Failures.rethrow(thrown);
     }
   }
 }

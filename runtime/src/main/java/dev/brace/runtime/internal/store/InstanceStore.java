@@ -1,6 +1,22 @@
 package dev.brace.runtime.internal.store;
 
+import dev.brace.runtime.Backend;
+import dev.brace.runtime.CircuitState;
+import dev.brace.runtime.ConfigurationException;
+import dev.brace.runtime.EventKind;
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.InstanceConfig;
+import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.config.RetryBudgetConfig;
+import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.DefaultCircuitBreaker;
@@ -10,26 +26,16 @@ import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
-import dev.brace.runtime.internal.sequence.CallGuard;
-
-import dev.brace.runtime.Backend;
-import dev.brace.runtime.ConfigurationException;
-import dev.brace.runtime.TimeSource;
-import dev.brace.runtime.config.BulkheadConfig;
-import dev.brace.runtime.config.CircuitBreakerConfig;
-import dev.brace.runtime.config.ConfigBuilder;
-import dev.brace.runtime.config.FallbackConfig;
-import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.config.RateLimitConfig;
-import dev.brace.runtime.config.RetryConfig;
-import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.internal.sequence.CallSequence;
 import dev.brace.runtime.spi.BackendContext;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.EventSink;
 import dev.brace.runtime.spi.RateLimiterInstance;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -37,14 +43,15 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
-import java.util.function.Predicate;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * What a {@code Registry} holds: the shared, named instances, the layers of configuration above
- * the annotations, and the clock, scheduler and event bus every policy uses. It turns a {@link
- * CallDefinition} into a {@link CallGuard}, creating system-scoped instances on first use and
- * sharing them afterwards.
+ * the call sites, and the clock, scheduler and event bus every policy uses. It resolves a {@link
+ * CallDefinition} into a {@link CallSequence}: each pattern's site values with every outer layer
+ * laid over them, checked against what the site fixed at compile time, and each shared instance
+ * created on first use (locally, or in the backend its settings name) and shared afterwards.
  */
 public final class InstanceStore {
   private final TimeSource time;
@@ -54,13 +61,13 @@ public final class InstanceStore {
   private final ConfigLayers layers;
   private final Map<String, Backend> backends;
 
-  private final ConcurrentHashMap<String, CircuitBreakers> breakers = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, RateLimiters> limiters = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, SemaphoreBulkhead> bulkheads = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, RetryBudget> budgets = new ConcurrentHashMap<>();
-  /** The annotation values that created each system-scoped instance, to catch a conflicting second site. */
-  private final ConcurrentHashMap<String, Map<String, Object>> annotationValues = new ConcurrentHashMap<>();
-  private final Map<Kind, Set<String>> names = new ConcurrentHashMap<>();
+  private final SharedInstances<KeyedFamily<CircuitBreakerInstance>> breakers =
+      new SharedInstances<>(Kind.CIRCUITBREAKER);
+  private final SharedInstances<KeyedFamily<RateLimiterInstance>> limiters = new SharedInstances<>(Kind.RATELIMIT);
+  private final SharedInstances<SemaphoreBulkhead> bulkheads = new SharedInstances<>(Kind.BULKHEAD);
+  private final SharedInstances<RetryBudget> budgets = new SharedInstances<>(Kind.RETRYBUDGET);
+  /** Call-scoped instances (retries, timeouts, fallbacks) are made per call; only their names are kept. */
+  private final Map<Kind, Set<String>> callScoped = new ConcurrentHashMap<>();
   private final Map<Kind, Set<String>> switchedOff = new ConcurrentHashMap<>();
 
   /**
@@ -68,7 +75,7 @@ public final class InstanceStore {
    * @param scheduler the scheduler for deadlines and async waits, created on first use
    * @param abandonedWorkers creates the threads of {@code ABANDON} timeouts
    * @param events the event boundary
-   * @param layers configuration above the annotations
+   * @param layers configuration above the call sites
    * @param backends where instances whose {@code backend} names one keep their state, by name
    */
   public InstanceStore(
@@ -102,90 +109,162 @@ public final class InstanceStore {
   }
 
   /**
-   * Resolves every pattern of a call and returns its guard; system-scoped instances are created
-   * on first use and shared afterwards.
+   * Resolves every pattern of a call; shared instances are created on first use and shared
+   * afterwards. With Brace switched off the call passes straight through.
    *
-   * @param definition the call as annotated
-   * @return the guard
-   * @throws ConfigurationException when a setting is invalid or conflicts with an earlier site
+   * @param definition the call as its site declares it
+   * @return the call's sequence
+   * @throws ConfigurationException when a setting is invalid, conflicts with an earlier site, or
+   *     contradicts what the site fixed at compile time (its keys, its fallback's parameter)
    */
-  public CallGuard guard(CallDefinition definition) {
+  public CallSequence resolve(CallDefinition definition) {
     Objects.requireNonNull(definition, "definition");
     if (!layers.globallyEnabled()) {
-      return new CallGuard(events, definition.callName(), null, null, null, null, null, null, scheduler);
+      return new CallSequence(definition.callName(), time, events, scheduler, CallSequence.Patterns.none());
     }
-    RetryPolicy retry = null;
-    if (enabled(Kind.RETRY, definition.retry())) {
-      RetryConfig config = layers.resolve(Kind.RETRY, definition.retry(), RetryConfig.builder(definition.retry().name())).build();
-      remember(Kind.RETRY, config.name());
-      boolean budgeted = !config.budget().isEmpty() && layers.enabled(Kind.RETRYBUDGET, config.budget());
-      retry = new RetryPolicy(config, definition.callName(), time, events, budgeted ? budget(config.budget()) : null);
+    CallSequence.Patterns patterns = new CallSequence.Patterns();
+    for (Map.Entry<Kind, ConfigBuilder<?>> pattern : definition.patterns().entrySet()) {
+      Kind kind = pattern.getKey();
+      ConfigBuilder<?> site = pattern.getValue();
+      if (!enabled(kind, site.name())) {
+        continue;
+      }
+      InstanceConfig config = layers.resolve(site);
+      switch (kind) {
+        case FALLBACK:
+          patterns.fallback(fallback((FallbackConfig) config, definition));
+          break;
+        case RETRY:
+          patterns.retry(retry((RetryConfig) config, definition));
+          break;
+        case CIRCUITBREAKER:
+          checkKey(site, config, definition);
+          patterns.breakers(breakers.obtain(config, definition.site(), c -> breakerFamily((CircuitBreakerConfig) c), () -> created(config)));
+          break;
+        case RATELIMIT:
+          checkKey(site, config, definition);
+          patterns.limiters(limiters.obtain(config, definition.site(), c -> limiterFamily((RateLimitConfig) c), () -> created(config)));
+          break;
+        case BULKHEAD:
+          patterns.bulkhead(bulkheads.obtain(config, definition.site(), c -> new SemaphoreBulkhead((BulkheadConfig) c, scheduler, events), () -> created(config)));
+          break;
+        case TIMEOUT:
+          remember(kind, config.name());
+          patterns.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), scheduler.get(), abandonedWorkers, events));
+          break;
+        default:
+          throw new IllegalStateException("a call has no pattern of kind " + kind);
+      }
     }
-    CircuitBreakers breaker = null;
-    if (enabled(Kind.CIRCUITBREAKER, definition.circuitBreaker())) {
-      CircuitBreakerConfig.Builder layer = definition.circuitBreaker();
-      breaker = breakers.computeIfAbsent(layer.name(), name -> {
-        CircuitBreakerConfig config = layers.resolve(Kind.CIRCUITBREAKER, layer, CircuitBreakerConfig.builder(name)).build();
-        created(Kind.CIRCUITBREAKER, name, !config.key().isEmpty());
-        Backend backend = backend(Kind.CIRCUITBREAKER, name, config.backend());
-        return CircuitBreakers.of(
-            config,
-            backend == null ? this::localBreaker : c -> backend.circuitBreaker(c, new Context(c.backend())));
-      });
-      checkSameSettings(Kind.CIRCUITBREAKER, layer);
+    return new CallSequence(definition.callName(), time, events, scheduler, patterns);
+  }
+
+  private RetryPolicy retry(RetryConfig config, CallDefinition definition) {
+    remember(Kind.RETRY, config.name());
+    String budgetName = config.budget();
+    RetryBudget budget = null;
+    if (!budgetName.isEmpty() && enabled(Kind.RETRYBUDGET, budgetName)) {
+      budget = budget(budgetName, definition.site());
     }
-    RateLimiters limiter = null;
-    if (enabled(Kind.RATELIMIT, definition.rateLimit())) {
-      RateLimitConfig.Builder layer = definition.rateLimit();
-      limiter = limiters.computeIfAbsent(layer.name(), name -> {
-        RateLimitConfig config = layers.resolve(Kind.RATELIMIT, layer, RateLimitConfig.builder(name)).build();
-        created(Kind.RATELIMIT, name, !config.key().isEmpty());
-        Backend backend = backend(Kind.RATELIMIT, name, config.backend());
-        return RateLimiters.of(
-            config,
-            backend == null ? this::localLimiter : c -> backend.rateLimiter(c, new Context(c.backend())));
-      });
-      checkSameSettings(Kind.RATELIMIT, layer);
+    return new RetryPolicy(config, definition.callName(), time, events, budget);
+  }
+
+  private RetryBudget budget(String name, String site) {
+    RetryBudgetConfig config = layers.retryBudget(name);
+    return budgets.obtain(
+        config,
+        site,
+        c -> new RetryBudget(name, config.percentCanRetry(), config.minRetriesPerSecond(), config.ttl(), time),
+        () -> created(config));
+  }
+
+  /**
+   * Configuration may narrow which failures a fallback answers, never widen them past what its
+   * method can take: a failure it could not receive would be a {@code ClassCastException}.
+   */
+  private FallbackPolicy fallback(FallbackConfig config, CallDefinition definition) {
+    remember(Kind.FALLBACK, config.name());
+    Class<? extends Throwable> takes = definition.fallbackTakes();
+    if (takes != null) {
+      for (Class<? extends Throwable> type : config.on()) {
+        if (!takes.isAssignableFrom(type)) {
+          throw new ConfigurationException(Message.FALLBACK_WIDENED.format(
+              definition.site(), takes.getName(), describe(config.on()), type.getName(), takes.getName()));
+        }
+      }
     }
-    SemaphoreBulkhead bulkhead = null;
-    if (enabled(Kind.BULKHEAD, definition.bulkhead())) {
-      BulkheadConfig.Builder layer = definition.bulkhead();
-      bulkhead = bulkheads.computeIfAbsent(layer.name(), name -> {
-        created(Kind.BULKHEAD, name, false);
-        return new SemaphoreBulkhead(layers.resolve(Kind.BULKHEAD, layer, BulkheadConfig.builder(name)).build(), time, events);
-      });
-      checkSameSettings(Kind.BULKHEAD, layer);
+    return new FallbackPolicy(config, definition.callName(), events);
+  }
+
+  /**
+   * A key is computed where the call is written (a generated wrapper from its arguments, a stack
+   * from the key it is given), so configuration can neither make a site keyed nor change its key.
+   */
+  private static void checkKey(ConfigBuilder<?> site, InstanceConfig config, CallDefinition definition) {
+    Object written = site.explicitValues().get("key");
+    String siteKey = written == null ? "" : (String) written;
+    String configured = (String) config.values().get("key");
+    if (siteKey.equals(configured)) {
+      return;
     }
-    TimeoutPolicy timeout = null;
-    if (enabled(Kind.TIMEOUT, definition.timeout())) {
-      TimeoutConfig config = layers.resolve(Kind.TIMEOUT, definition.timeout(), TimeoutConfig.builder(definition.timeout().name())).build();
-      remember(Kind.TIMEOUT, config.name());
-      timeout = new TimeoutPolicy(config, definition.callName(), scheduler.get(), abandonedWorkers, events);
+    String instance = configured.isEmpty()
+        ? "not keyed (configuration sets key = \"\")"
+        : "keyed by configuration (key = \"" + configured + "\")";
+    String siteSays = siteKey.isEmpty()
+        ? "gives no key"
+        : "computes its key from \"" + siteKey + "\"";
+    throw new ConfigurationException(Message.KEY_MISMATCH.format(
+        config.kind().description(), config.name(), instance, definition.site(), siteSays));
+  }
+
+  private KeyedFamily<CircuitBreakerInstance> breakerFamily(CircuitBreakerConfig config) {
+    Function<CircuitBreakerConfig, CircuitBreakerInstance> create = breakerMaker(config);
+    if (config.key().isEmpty()) {
+      return KeyedFamily.of(config.name(), create.apply(config));
     }
-    FallbackPolicy fallback = null;
-    if (enabled(Kind.FALLBACK, definition.fallback())) {
-      FallbackConfig config = layers.resolve(Kind.FALLBACK, definition.fallback(), FallbackConfig.builder(definition.fallback().name())).build();
-      remember(Kind.FALLBACK, config.name());
-      fallback = new FallbackPolicy(config, definition.callName(), events);
+    return KeyedFamily.keyed(
+        config.name(), config.maxKeys(), member -> create.apply(config.toBuilder(member).build()),
+        breaker -> breaker.state() != CircuitState.CLOSED);
+  }
+
+  private KeyedFamily<RateLimiterInstance> limiterFamily(RateLimitConfig config) {
+    Function<RateLimitConfig, RateLimiterInstance> create = limiterMaker(config);
+    if (config.key().isEmpty()) {
+      return KeyedFamily.of(config.name(), create.apply(config));
     }
-    return new CallGuard(events, definition.callName(), retry, breaker, limiter, bulkhead, timeout, fallback, scheduler);
+    return KeyedFamily.keyed(
+        config.name(), config.maxKeys(), member -> create.apply(config.toBuilder(member).build()),
+        RateLimiterInstance::hasWaiters);
+  }
+
+  private Function<CircuitBreakerConfig, CircuitBreakerInstance> breakerMaker(CircuitBreakerConfig config) {
+    Backend backend = backend(config, config.backend());
+    return backend == null
+        ? this::localBreaker
+        : c -> backend.circuitBreaker(c, new Context(config.backend()));
+  }
+
+  private Function<RateLimitConfig, RateLimiterInstance> limiterMaker(RateLimitConfig config) {
+    Backend backend = backend(config, config.backend());
+    return backend == null
+        ? this::localLimiter
+        : c -> backend.rateLimiter(c, new Context(config.backend()));
   }
 
   /**
    * @return the backend an instance's {@code backend} setting names, or null for local state
    * @throws ConfigurationException when no backend of that name was given to the registry
    */
-  private Backend backend(Kind kind, String name, String backendName) {
+  private Backend backend(InstanceConfig config, String backendName) {
     if (backendName.equals(Backend.LOCAL)) {
       return null;
     }
     Backend backend = backends.get(backendName);
     if (backend == null) {
-      java.util.List<String> known = new java.util.ArrayList<>(new TreeSet<>(backends.keySet()));
+      List<String> known = new ArrayList<>(new TreeSet<>(backends.keySet()));
       known.add(0, Backend.LOCAL);
       throw new ConfigurationException(
-          kind, name, "backend", backendName,
-          "one of " + known + " (give a backend to Registry.builder().backend(name, backend))");
+          Message.UNKNOWN_BACKEND.format(config.kind().description(), config.name(), backendName, known));
     }
     return backend;
   }
@@ -237,15 +316,12 @@ public final class InstanceStore {
     }
   }
 
-  /** A pattern takes part when the call declares it and configuration has not switched it off. */
-  private boolean enabled(Kind kind, ConfigBuilder<?> layer) {
-    if (layer == null) {
-      return false;
-    }
-    if (layers.enabled(kind, layer.name())) {
+  /** A pattern takes part when configuration has not switched its instance off. */
+  private boolean enabled(Kind kind, String name) {
+    if (layers.enabled(kind, name)) {
       return true;
     }
-    switchedOff.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(layer.name());
+    switchedOff.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(name);
     return false;
   }
 
@@ -259,99 +335,57 @@ public final class InstanceStore {
   }
 
   /**
-   * @param name a retry budget's name
-   * @return the shared budget, created with its configured settings on first use
+   * Tells metrics listeners that a shared instance now exists, so they can register gauges; a
+   * keyed family's members come and go with their keys, so it is reported once, as the family.
    */
-  public RetryBudget budget(String name) {
-    return budgets.computeIfAbsent(name, n -> {
-      remember(Kind.RETRYBUDGET, n);
-      created(Kind.RETRYBUDGET, n, false);
-      return layers.retryBudget(n, time);
-    });
-  }
-
-  /**
-   * Two sites that give one system-scoped name different annotation values is a mistake, unless
-   * configuration outside the annotations settles the value.
-   */
-  private void checkSameSettings(Kind kind, ConfigBuilder<?> layer) {
-    remember(kind, layer.name());
-    Map<String, Object> values = comparable(layer.explicitValues());
-    Map<String, Object> first = annotationValues.putIfAbsent(kind.key() + "/" + layer.name(), values);
-    if (first == null || first.equals(values)) {
-      return;
-    }
-    for (Map.Entry<String, Object> entry : values.entrySet()) {
-      String attribute = entry.getKey();
-      if (!Objects.equals(first.get(attribute), entry.getValue()) && !layers.setsOutsideAnnotations(kind, layer.name(), attribute)) {
-        throw new ConfigurationException(
-            kind.description() + " '" + layer.name() + "' is annotated with " + attribute + " = "
-                + describe(first.get(attribute)) + " at one site and " + describe(entry.getValue())
-                + " at another; give both sites the same value, or set it once outside the annotations ("
-                + "Registry.builder(), environment or system property)");
-      }
-    }
-  }
-
-  /** Predicates are compared by class: two generated wrappers hold different instances of one. */
-  private static Map<String, Object> comparable(Map<String, Object> values) {
-    Map<String, Object> copy = new LinkedHashMap<>();
-    values.forEach((key, value) -> copy.put(key, value instanceof Predicate ? value.getClass() : value));
-    return copy;
-  }
-
-  private static String describe(Object value) {
-    if (value instanceof Duration) {
-      return dev.brace.runtime.Durations.describe((Duration) value);
-    }
-    if (value instanceof Class) {
-      return ((Class<?>) value).getName();
-    }
-    return String.valueOf(value);
-  }
-
-  /**
-   * Tells listeners (metrics, to register gauges) that a shared instance now exists; a keyed
-   * family's members come and go with their keys, so it is reported once, as the family.
-   */
-  private void created(Kind kind, String name, boolean keyed) {
-    if (events.enabled("instance.created")) {
-      events.emit("instance.created", name, "kind", kind.key(), "keyed", keyed);
+  private void created(InstanceConfig config) {
+    if (events.enabled(EventKind.INSTANCE_CREATED)) {
+      Object key = config.values().get("key");
+      events.emit(EventKind.INSTANCE_CREATED, config.name(), "kind", config.kind().key(),
+          "keyed", key != null && !((String) key).isEmpty());
     }
   }
 
   private void remember(Kind kind, String name) {
-    names.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(name);
+    callScoped.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(name);
   }
 
-  /** @return every instance created, by kind key */
+  /**
+   * @return every instance created, by kind key, sorted; a keyed family is listed by its name and
+   *     by each member it holds now, {@code name[key]}
+   */
   public Map<String, Set<String>> names() {
+    Map<Kind, Set<String>> byKind = new EnumMap<>(Kind.class);
+    callScoped.forEach((kind, names) -> byKind.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(names));
+    familyNames(Kind.CIRCUITBREAKER, breakers.all(), byKind);
+    familyNames(Kind.RATELIMIT, limiters.all(), byKind);
+    byKind.computeIfAbsent(Kind.BULKHEAD, k -> new TreeSet<>()).addAll(bulkheads.all().keySet());
+    byKind.computeIfAbsent(Kind.RETRYBUDGET, k -> new TreeSet<>()).addAll(budgets.all().keySet());
     Map<String, Set<String>> copy = new LinkedHashMap<>();
-    for (Kind kind : Kind.values()) {
-      Set<String> known = names.get(kind);
-      if (known != null) {
-        copy.put(kind.key(), Collections.unmodifiableSet(new TreeSet<>(known)));
+    byKind.forEach((kind, names) -> {
+      if (!names.isEmpty()) {
+        copy.put(kind.key(), Collections.unmodifiableSet(names));
       }
-    }
+    });
     return Collections.unmodifiableMap(copy);
+  }
+
+  private static <T> void familyNames(Kind kind, Map<String, KeyedFamily<T>> families, Map<Kind, Set<String>> byKind) {
+    Set<String> names = byKind.computeIfAbsent(kind, k -> new TreeSet<>());
+    families.forEach((name, family) -> {
+      names.add(name);
+      family.members().keySet().forEach(key -> names.add(name + "[" + key + "]"));
+    });
   }
 
   /** @return the breaker named so (a keyed one as {@code name[key]}), or null */
   public CircuitBreakerInstance circuitBreaker(String name) {
-    CircuitBreakers family = breakers.get(name);
-    if (family != null && !family.isKeyed()) {
-      return family.forKey(null);
-    }
-    return keyedMember(breakers, name, CircuitBreakers::keyedInstances);
+    return lookup(breakers, name);
   }
 
   /** @return the limiter named so (a keyed one as {@code name[key]}), or null */
   public RateLimiterInstance rateLimiter(String name) {
-    RateLimiters family = limiters.get(name);
-    if (family != null && !family.isKeyed()) {
-      return family.forKey(null);
-    }
-    return keyedMember(limiters, name, RateLimiters::keyedInstances);
+    return lookup(limiters, name);
   }
 
   /** @return the bulkhead named so, or null */
@@ -359,16 +393,22 @@ public final class InstanceStore {
     return bulkheads.get(name);
   }
 
-  private static <F, T> T keyedMember(
-      Map<String, F> families, String name, java.util.function.Function<F, KeyedInstances<T>> keyed) {
+  private static <T> T lookup(SharedInstances<KeyedFamily<T>> families, String name) {
+    KeyedFamily<T> family = families.get(name);
+    if (family != null && !family.isKeyed()) {
+      return family.single();
+    }
     int open = name.indexOf('[');
     if (open < 0 || !name.endsWith("]")) {
       return null;
     }
-    F family = families.get(name.substring(0, open));
-    if (family == null || keyed.apply(family) == null) {
-      return null;
-    }
-    return keyed.apply(family).snapshot().get(name.substring(open + 1, name.length() - 1));
+    KeyedFamily<T> keyed = families.get(name.substring(0, open));
+    return keyed == null ? null : keyed.members().get(name.substring(open + 1, name.length() - 1));
+  }
+
+  private static String describe(List<Class<? extends Throwable>> types) {
+    List<String> names = new ArrayList<>();
+    types.forEach(type -> names.add(type.getName()));
+    return "{" + String.join(", ", names) + "}";
   }
 }

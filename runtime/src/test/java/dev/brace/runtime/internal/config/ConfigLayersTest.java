@@ -1,8 +1,8 @@
 package dev.brace.runtime.internal.config;
 
-import dev.brace.runtime.generated.Attempt;
+import dev.brace.runtime.generated.SyncAttempt;
 import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.internal.sequence.CallGuard;
+import dev.brace.runtime.generated.ResilientCall;
 import dev.brace.runtime.internal.sequence.SyncDriver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -52,7 +52,7 @@ class ConfigLayersTest {
   }
 
   private static ConfigLayers layers(Map<String, String> environment, Map<String, String> properties) {
-    return new ConfigLayers(Map.of(), Map.of(), environment, properties);
+    return new ConfigLayers(Map.of(), environment, properties);
   }
 
   @ParameterizedTest
@@ -63,7 +63,7 @@ class ConfigLayersTest {
   void everyRetryAttributeIsSetFromTheEnvironment(String attribute, String value) {
     String key = ConfigKeys.environment(Kind.RETRY, "C.m", attribute);
     RetryConfig.Builder resolved = layers(Map.of(key, value), Map.of())
-        .resolve(Kind.RETRY, RetryConfig.builder("C.m"), RetryConfig.builder("C.m"));
+        .layered(RetryConfig.builder("C.m"));
     assertTrue(resolved.explicitValues().containsKey(attribute), attribute);
     resolved.build();
   }
@@ -83,7 +83,7 @@ class ConfigLayersTest {
   static Stream<Arguments> everyKindAndAttribute() {
     List<Arguments> all = new ArrayList<>();
     for (Kind kind : Kind.values()) {
-      for (String attribute : ConfigBuilder.forKind(kind, "x").textAttributes()) {
+      for (String attribute : kind.builder("x").textAttributes()) {
         all.add(Arguments.of(kind, attribute));
       }
     }
@@ -95,7 +95,7 @@ class ConfigLayersTest {
   void everyAttributeOfEveryKindIsReadFromItsEnvironmentVariableAndItsSystemProperty(Kind kind, String attribute) {
     String sample = SAMPLES.get(attribute);
     assertTrue(sample != null, "no sample value for " + attribute + "; add one");
-    Object expected = ConfigBuilder.forKind(kind, "api-1.x")
+    Object expected = kind.builder("api-1.x")
         .setText(attribute, sample).explicitValues().get(attribute);
 
     for (ConfigLayers layers : List.of(
@@ -108,12 +108,12 @@ class ConfigLayersTest {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static ConfigBuilder<?> resolveRaw(ConfigLayers layers, Kind kind, String name) {
-    return captured(layers, kind, (ConfigBuilder) ConfigBuilder.forKind(kind, name),
-        (ConfigBuilder) ConfigBuilder.forKind(kind, name));
+    return captured(layers, kind, (ConfigBuilder) kind.builder(name),
+        (ConfigBuilder) kind.builder(name));
   }
 
   private static <B extends ConfigBuilder<B>> B captured(ConfigLayers layers, Kind kind, B annotation, B fresh) {
-    return layers.resolve(kind, annotation, fresh);
+    return layers.layered(annotation);
   }
 
   @Test
@@ -128,10 +128,10 @@ class ConfigLayersTest {
         "BRACE_TIMEOUT_C_M_MODE", "abandon");
     ConfigLayers layers = layers(environment, Map.of());
 
-    CircuitBreakerConfig breaker = layers.resolve(Kind.CIRCUITBREAKER, CircuitBreakerConfig.builder("api"), CircuitBreakerConfig.builder("api")).build();
-    RateLimitConfig limiter = layers.resolve(Kind.RATELIMIT, RateLimitConfig.builder("api").permits(1), RateLimitConfig.builder("api")).build();
-    BulkheadConfig bulkhead = layers.resolve(Kind.BULKHEAD, BulkheadConfig.builder("api"), BulkheadConfig.builder("api")).build();
-    TimeoutConfig timeout = layers.resolve(Kind.TIMEOUT, TimeoutConfig.builder("C.m").duration("1s"), TimeoutConfig.builder("C.m")).build();
+    CircuitBreakerConfig breaker = layers.layered(CircuitBreakerConfig.builder("api")).build();
+    RateLimitConfig limiter = layers.layered(RateLimitConfig.builder("api").permits(1)).build();
+    BulkheadConfig bulkhead = layers.layered(BulkheadConfig.builder("api")).build();
+    TimeoutConfig timeout = layers.layered(TimeoutConfig.builder("C.m").duration("1s")).build();
 
     assertEquals(0.5, breaker.failureRate());
     assertEquals(50, breaker.windowCalls());
@@ -148,11 +148,10 @@ class ConfigLayersTest {
     RetryConfig.Builder programmatic = RetryConfig.builder("C.m").delay("2s").multiplier(4).jitter(Retry.Jitter.NONE);
     ConfigLayers layers = new ConfigLayers(
         Map.of(Kind.RETRY, Map.of("C.m", programmatic)),
-        Map.of(),
         Map.of("BRACE_RETRY_C_M_MULTIPLIER", "5", "BRACE_RETRY_C_M_JITTER", "FULL"),
         Map.of("brace.retry.C.m.jitter", "DECORRELATED"));
 
-    RetryConfig resolved = layers.resolve(Kind.RETRY, annotation, RetryConfig.builder("C.m")).build();
+    RetryConfig resolved = layers.layered(annotation).build();
 
     assertEquals(2, resolved.maxAttempts(), "annotation");
     assertEquals(Duration.ofSeconds(2), resolved.delay(), "programmatic over annotation");
@@ -172,8 +171,8 @@ class ConfigLayersTest {
   })
   void aBadValueFailsFastNamingTheVariableTheValueAndTheAcceptedForm(String key, String value, String accepted) {
     ConfigurationException refused = assertThrows(ConfigurationException.class, () -> layers(Map.of(key, value), Map.of())
-        .resolve(Kind.RETRY, RetryConfig.builder("C.m"), RetryConfig.builder("C.m")));
-    assertTrue(refused.getMessage().startsWith(key + "=" + value + ": "), refused.getMessage());
+        .layered(RetryConfig.builder("C.m")));
+    assertTrue(refused.getMessage().startsWith("[brace:invalid-value] " + key + "=" + value + ": "), refused.getMessage());
     assertTrue(refused.getMessage().contains(accepted), refused.getMessage());
   }
 
@@ -181,7 +180,7 @@ class ConfigLayersTest {
   void aRatioAboveOneIsRefused() {
     ConfigurationException refused = assertThrows(ConfigurationException.class,
         () -> layers(Map.of(), Map.of("brace.circuitbreaker.api.failure-rate", "1.5"))
-            .resolve(Kind.CIRCUITBREAKER, CircuitBreakerConfig.builder("api"), CircuitBreakerConfig.builder("api")));
+            .layered(CircuitBreakerConfig.builder("api")));
     assertTrue(refused.getMessage().contains("brace.circuitbreaker.api.failure-rate=1.5"), refused.getMessage());
     assertTrue(refused.getMessage().contains("(0, 1]"), refused.getMessage());
   }
@@ -189,10 +188,10 @@ class ConfigLayersTest {
   @Test
   void enabledFalseTurnsOneInstanceOrEverythingIntoAPassThrough() throws Throwable {
     CallDefinition definition = CallDefinition.builder("C.m")
-        .retry(RetryConfig.builder("C.m").maxAttempts(3).delay("1ms").on(IOException.class))
+        .with(RetryConfig.builder("C.m").maxAttempts(3).delay("1ms").on(IOException.class))
         .build();
     AtomicInteger calls = new AtomicInteger();
-    Attempt<String> failing = () -> {
+    SyncAttempt<String> failing = () -> {
       calls.incrementAndGet();
       throw new IOException("down");
     };
@@ -200,39 +199,40 @@ class ConfigLayersTest {
     for (Map<String, String> environment : List.of(
         Map.of("BRACE_RETRY_C_M_ENABLED", "false"), Map.of("BRACE_ENABLED", "FALSE"))) {
       calls.set(0);
-      CallGuard guard = Registry.builder().timeSource(new ManualTimeSource()).environment(environment)
-          .systemProperties(Map.of()).build().guard(definition);
-      assertThrows(IOException.class, () -> SyncDriver.call(guard, failing, null));
+      ResilientCall guard = Registry.builder().timeSource(new ManualTimeSource()).environment(environment)
+          .systemProperties(Map.of()).build().resolve(definition);
+      assertThrows(IOException.class, () -> guard.call(failing, null));
       assertEquals(1, calls.get(), environment.toString());
     }
 
     Registry switchedOff = Registry.builder().environment(Map.of("BRACE_CIRCUITBREAKER_API_ENABLED", "false"))
         .systemProperties(Map.of()).build();
-    switchedOff.guard(CallDefinition.builder("C.b").circuitBreaker(CircuitBreakerConfig.builder("api")).build());
+    switchedOff.resolve(CallDefinition.builder("C.b").with(CircuitBreakerConfig.builder("api")).build());
     IllegalArgumentException notCreated = assertThrows(IllegalArgumentException.class, () -> switchedOff.circuitBreaker("api"));
     assertTrue(notCreated.getMessage().contains("switched off by configuration (BRACE_CIRCUITBREAKER_API_ENABLED"), notCreated.getMessage());
     assertTrue(!switchedOff.names().containsKey("circuitbreaker"));
 
     ConfigurationException notABoolean = assertThrows(ConfigurationException.class, () -> Registry.builder()
-        .environment(Map.of("BRACE_ENABLED", "nope")).systemProperties(Map.of()).build().guard(definition));
+        .environment(Map.of("BRACE_ENABLED", "nope")).systemProperties(Map.of()).build().resolve(definition));
     assertTrue(notABoolean.getMessage().contains("BRACE_ENABLED=nope"), notABoolean.getMessage());
   }
 
   @Test
   void twoSitesWithDifferentSettingsForOneNameConflictUnlessSetOutsideTheAnnotations() {
     CallDefinition first = CallDefinition.builder("A.m")
-        .circuitBreaker(CircuitBreakerConfig.builder("api").failureThreshold(3)).build();
+        .with(CircuitBreakerConfig.builder("api").failureThreshold(3)).build();
     CallDefinition second = CallDefinition.builder("B.m")
-        .circuitBreaker(CircuitBreakerConfig.builder("api").failureThreshold(5)).build();
+        .with(CircuitBreakerConfig.builder("api").failureThreshold(5)).build();
 
     Registry plain = Registry.builder().environment(Map.of()).systemProperties(Map.of()).build();
-    plain.guard(first);
-    ConfigurationException conflict = assertThrows(ConfigurationException.class, () -> plain.guard(second));
-    assertTrue(conflict.getMessage().contains("failureThreshold = 3 at one site and 5 at another"), conflict.getMessage());
+    plain.resolve(first);
+    ConfigurationException conflict = assertThrows(ConfigurationException.class, () -> plain.resolve(second));
+    assertTrue(conflict.getMessage().startsWith("[brace:name-conflict] "), conflict.getMessage());
+    assertTrue(conflict.getMessage().contains("failureThreshold = 3 at A.m and 5 at B.m"), conflict.getMessage());
 
     Registry settled = Registry.builder()
         .environment(Map.of("BRACE_CIRCUITBREAKER_API_FAILURE_THRESHOLD", "4")).systemProperties(Map.of()).build();
-    settled.guard(first);
-    settled.guard(second);
+    settled.resolve(first);
+    settled.resolve(second);
   }
 }

@@ -1,8 +1,9 @@
 package dev.brace.runtime.internal.event;
 
 import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.internal.sequence.CallGuard;
-import dev.brace.runtime.internal.sequence.SyncDriver;
+import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.generated.CallKeys;
+import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,7 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** Each event of SPEC §7 fires once, at the decision, with the attributes it promises (manual time). */
+/** Each event fires once, at the decision, with the attributes it promises (manual time). */
 class EventAttributesTest {
   private static final String SECRET_URL = "GET https://u:p@host/x?api_key=abc failed";
   private static final String REDACTED_URL = "GET https://host/x?api_key=REDACTED failed";
@@ -43,12 +44,12 @@ class EventAttributesTest {
     registry.subscribe(events::add);
   }
 
-  private CallGuard guard(CallDefinition.Builder definition) {
-    return registry.guard(definition.build());
+  private ResilientCall guard(CallDefinition.Builder definition) {
+    return registry.resolve(definition.build());
   }
 
-  private Object failWith(CallGuard guard, String message) {
-    return assertThrows(Throwable.class, () -> SyncDriver.call(guard, () -> {
+  private Object failWith(ResilientCall guard, String message) {
+    return assertThrows(Throwable.class, () -> guard.call(() -> {
       throw new IOException(message);
     }, null));
   }
@@ -65,8 +66,8 @@ class EventAttributesTest {
 
   @Test
   void retryReportsEveryFailedAttemptThenExhaustion() {
-    CallGuard guard = guard(CallDefinition.builder("Client.get")
-        .retry(RetryConfig.builder("reads").maxAttempts(2).delay("100ms").jitter(Retry.Jitter.NONE)));
+    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+        .with(RetryConfig.builder("reads").maxAttempts(2).delay("100ms").jitter(Retry.Jitter.NONE)));
 
     failWith(guard, SECRET_URL);
 
@@ -85,8 +86,8 @@ class EventAttributesTest {
     Registry tight = Registry.builder().timeSource(clock)
         .retryBudget("shared", b -> b.percentCanRetry(0).minRetriesPerSecond(0)).build();
     tight.subscribe(events::add);
-    CallGuard guard = tight.guard(CallDefinition.builder("Client.get")
-        .retry(RetryConfig.builder("Client.get").maxAttempts(3).budget("shared")).build());
+    ResilientCall guard = tight.resolve(CallDefinition.builder("Client.get")
+        .with(RetryConfig.builder("Client.get").maxAttempts(3).budget("shared")).build());
 
     failWith(guard, "down");
 
@@ -98,8 +99,8 @@ class EventAttributesTest {
 
   @Test
   void circuitReportsEveryTransitionWithFromAndTo() {
-    CallGuard guard = guard(CallDefinition.builder("Client.get")
-        .circuitBreaker(CircuitBreakerConfig.builder("backend").failureThreshold(2).resetTimeout("10s")));
+    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+        .with(CircuitBreakerConfig.builder("backend").failureThreshold(2).resetTimeout("10s")));
     failWith(guard, "one");
     assertEquals(List.of(), kinds(), "one failure below the threshold says nothing");
     failWith(guard, SECRET_URL);
@@ -110,7 +111,7 @@ class EventAttributesTest {
         "message", REDACTED_URL, "retry_after_ms", 10_000L, "from", "CLOSED", "to", "OPEN"), opened.attributes());
 
     clock.advance(Duration.ofSeconds(4));
-    assertThrows(CircuitOpenException.class, () -> SyncDriver.call(guard, () -> "x", null));
+    assertThrows(CircuitOpenException.class, () -> guard.call(() -> "x", null));
     assertEquals(Map.of("state", "OPEN", "retry_after_ms", 6_000L), only("circuit.rejected").attributes());
 
     clock.advance(Duration.ofSeconds(6));
@@ -123,8 +124,7 @@ class EventAttributesTest {
 
   @Test
   void aRateModeOpeningCarriesTheRateAndTheWindow() {
-    CallGuard guard = guard(CallDefinition.builder("Client.get").circuitBreaker(
-        CircuitBreakerConfig.builder("rated").failureRate(0.5).windowCalls(10).minimumCalls(4)));
+    ResilientCall guard = guard(CallDefinition.builder("Client.get").with(CircuitBreakerConfig.builder("rated").failureRate(0.5).windowCalls(10).minimumCalls(4)));
     assertDoesNotThrowCall(guard);
     assertDoesNotThrowCall(guard);
     failWith(guard, "a");
@@ -140,24 +140,25 @@ class EventAttributesTest {
 
   @Test
   void aKeyedBreakerNamesItsKey() {
-    CallGuard guard = guard(CallDefinition.builder("Client.get")
-        .circuitBreaker(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(1)));
-    Object permit = guard.admit("acme", null);
-    guard.attemptFailed(permit, new IOException("down"));
+    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+        .with(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(1)));
+    assertThrows(IOException.class, () -> guard.call(() -> CallKeys.of("acme", null), () -> {
+      throw new IOException("down");
+    }, null));
 
     assertEquals("tenant[acme]", only("circuit.opened").instance());
   }
 
   @Test
   void limiterReportsRefusalsAndWaits() {
-    CallGuard refusing = guard(CallDefinition.builder("Client.get")
-        .rateLimit(RateLimitConfig.builder("quota").permits(1).per("1s").burst(1)));
+    ResilientCall refusing = guard(CallDefinition.builder("Client.get")
+        .with(RateLimitConfig.builder("quota").permits(1).per("1s").burst(1)));
     assertDoesNotThrowCall(refusing);
-    assertThrows(RateLimitedException.class, () -> SyncDriver.call(refusing, () -> "x", null));
+    assertThrows(RateLimitedException.class, () -> refusing.call(() -> "x", null));
     assertEquals(Map.of("retry_after_ms", 1000L), only("ratelimit.rejected").attributes());
 
-    CallGuard waiting = guard(CallDefinition.builder("Client.get")
-        .rateLimit(RateLimitConfig.builder("patient").permits(1).per("1s").burst(1).maxWait("2s")));
+    ResilientCall waiting = guard(CallDefinition.builder("Client.get")
+        .with(RateLimitConfig.builder("patient").permits(1).per("1s").burst(1).maxWait("2s")));
     assertDoesNotThrowCall(waiting);
     assertDoesNotThrowCall(waiting);
     assertEquals(Map.of("waited_ms", 1000L), only("ratelimit.waited").attributes());
@@ -165,28 +166,32 @@ class EventAttributesTest {
 
   @Test
   void bulkheadReportsARefusal() {
-    CallGuard guard = guard(CallDefinition.builder("Client.get")
-        .bulkhead(BulkheadConfig.builder("pool").maxConcurrent(1)));
-    Object held = guard.admit();
-    assertThrows(BulkheadFullException.class, guard::admit);
-    guard.attemptSucceeded(held);
+    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+        .with(BulkheadConfig.builder("pool").maxConcurrent(1)));
+    CompletableFuture<Object> held = new CompletableFuture<>();
+    CompletableFuture<Object> holder = guard.callAsync(() -> held, null);
+    assertThrows(BulkheadFullException.class, () -> guard.call(() -> "x", null));
+    held.complete("done");
+    assertEquals("done", holder.join());
 
     assertEquals(Map.of("max_concurrent", 1, "in_flight", 1), only("bulkhead.rejected").attributes());
   }
 
   @Test
   void timeoutAndFallbackNameTheCall() throws Throwable {
-    CallGuard guard = guard(CallDefinition.builder("Client.get")
-        .timeout(TimeoutConfig.builder("Client.get").duration("1s"))
-        .fallback(FallbackConfig.builder("Client.get")));
+    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+        .with(TimeoutConfig.builder("Client.get").duration("1s"))
+        .with(FallbackConfig.builder("Client.get")));
 
-    Object answer = SyncDriver.call(guard, () -> {
+    Object answer = guard.call(() -> {
       clock.sleep(Duration.ofSeconds(5));
       return "late";
     }, failure -> "cached");
 
     assertEquals("cached", answer);
-    assertEquals(Map.of("call", "Client.get", "timeout_ms", 1000L, "mode", "INTERRUPT"),
+    assertEquals(Map.of("call", "Client.get", "timeout_ms", 1000L, "mode", "INTERRUPT",
+        "exception", TimeoutExceededException.class.getName(),
+        "message", new TimeoutExceededException("Client.get", Duration.ofSeconds(1)).getMessage()),
         only("timeout.exceeded").attributes());
     assertEquals(Map.of("call", "Client.get", "exception", TimeoutExceededException.class.getName(),
         "message", new TimeoutExceededException("Client.get", Duration.ofSeconds(1)).getMessage()),
@@ -197,9 +202,9 @@ class EventAttributesTest {
   void listenerOnlyKindsReachOnlyMetricListeners() throws Throwable {
     List<Event> metrics = new CopyOnWriteArrayList<>();
     registry.subscribeForMetrics(metrics::add);
-    CallGuard guard = guard(CallDefinition.builder("Client.get")
-        .circuitBreaker(CircuitBreakerConfig.builder("backend"))
-        .bulkhead(BulkheadConfig.builder("pool")));
+    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+        .with(CircuitBreakerConfig.builder("backend"))
+        .with(BulkheadConfig.builder("pool")));
 
     assertDoesNotThrowCall(guard);
     failWith(guard, SECRET_URL);
@@ -213,9 +218,9 @@ class EventAttributesTest {
         "exception", "java.io.IOException", "message", REDACTED_URL), metrics.get(3).attributes());
   }
 
-  private static Object assertDoesNotThrowCall(CallGuard guard) {
+  private static Object assertDoesNotThrowCall(ResilientCall guard) {
     try {
-      return SyncDriver.call(guard, () -> "x", null);
+      return guard.call(() -> "x", null);
     } catch (Throwable unexpected) {
       throw new AssertionError("the call should pass", unexpected);
     }

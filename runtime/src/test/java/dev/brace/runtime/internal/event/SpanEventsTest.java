@@ -1,7 +1,8 @@
 package dev.brace.runtime.internal.event;
 
+import dev.brace.runtime.EventKind;
 import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.internal.sequence.CallGuard;
+import dev.brace.runtime.generated.ResilientCall;
 import dev.brace.runtime.internal.sequence.SyncDriver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,12 +44,12 @@ class SpanEventsTest {
   @Test
   void aCircuitOpeningIsAnEventOnTheActiveSpan() {
     Registry registry = Registry.builder().timeSource(new ManualTimeSource()).build();
-    CallGuard guard = registry.guard(CallDefinition.builder("Client.get")
-        .circuitBreaker(CircuitBreakerConfig.builder("recs-api").failureThreshold(1)).build());
+    ResilientCall guard = registry.resolve(CallDefinition.builder("Client.get")
+        .with(CircuitBreakerConfig.builder("recs-api").failureThreshold(1)).build());
 
     Span request = tracer.spanBuilder("GET /recommendations").startSpan();
     try (Scope ignored = request.makeCurrent()) {
-      assertThrows(IOException.class, () -> SyncDriver.call(guard, () -> {
+      assertThrows(IOException.class, () -> guard.call(() -> {
         throw new IOException("GET https://u:p@host/x?api_key=abc failed");
       }, null));
     } finally {
@@ -71,13 +72,13 @@ class SpanEventsTest {
   @Test
   void onlyARecordingSpanEnablesEvents() {
     EventBus bus = new EventBus(Clock.systemUTC());
-    assertFalse(bus.enabled("circuit.opened"), "no span, no listener, loggers off");
+    assertFalse(bus.enabled(EventKind.of("circuit.opened")), "no span, no listener, loggers off");
 
     Span request = tracer.spanBuilder("request").startSpan();
     try (Scope ignored = request.makeCurrent()) {
-      assertTrue(bus.enabled("circuit.opened"));
-      assertFalse(bus.enabled("call.succeeded"), "per-call outcomes stay off spans");
-      bus.emit("ratelimit.rejected", "quota", "retry_after_ms", 250L);
+      assertTrue(bus.enabled(EventKind.of("circuit.opened")));
+      assertFalse(bus.enabled(EventKind.of("call.succeeded")), "per-call outcomes stay off spans");
+      bus.emit(EventKind.of("ratelimit.rejected"), "quota", "retry_after_ms", 250L);
     } finally {
       request.end();
     }

@@ -32,7 +32,7 @@ class SemaphoreBulkheadConcurrencyTest {
                 .maxConcurrent(MAX_CONCURRENT)
                 .maxWait(Duration.ofSeconds(30))
                 .build(),
-            new ManualTimeSource(),
+            new ManualTimeSource()::scheduler,
             new EventBus(Clock.systemUTC()));
     AtomicInteger holders = new AtomicInteger();
     AtomicInteger mostHolders = new AtomicInteger();

@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.generated.ResilientCall;
 import dev.brace.runtime.generated.AsyncAttempt;
 import dev.brace.runtime.generated.CallDefinition;
 
@@ -37,7 +38,7 @@ class AsyncDriverTest {
 
   @Test
   void retriesAfterEachBackoffOnTheScheduler() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry()));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
 
     delegate.last().completeExceptionally(new IOException("first"));
@@ -58,7 +59,7 @@ class AsyncDriverTest {
 
   @Test
   void exhaustionCompletesWithTheLastFailureItselfAndTheEarlierOnesSuppressed() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry()));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
     IOException first = new IOException("first");
     IOException second = new IOException("second");
@@ -78,7 +79,7 @@ class AsyncDriverTest {
 
   @Test
   void filtersSeeTheCauseThroughCompletionAndExecutionExceptions() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry().on(IOException.class)));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry().on(IOException.class)));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
 
     delegate.last().completeExceptionally(new CompletionException(new IOException("wrapped")));
@@ -93,7 +94,7 @@ class AsyncDriverTest {
 
   @Test
   void aFailureTheFiltersRejectIsNotRetried() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry().on(IOException.class)));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry().on(IOException.class)));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
     IllegalStateException notRetried = new IllegalStateException("no");
 
@@ -107,7 +108,7 @@ class AsyncDriverTest {
   @Test
   void aResultTheRetryRejectsIsRetriedAndTheLastOneReturned() {
     RetryConfig.Builder retry = retry().onResult((String value) -> value.startsWith("busy"));
-    CallGuard guard = fixture.guard(call -> call.retry(retry));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
 
     delegate.last().complete("busy 1");
@@ -122,7 +123,7 @@ class AsyncDriverTest {
 
   @Test
   void aFailureThrownBeforeAFutureIsReturnedIsTreatedLikeAFailedFuture() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry()));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()));
     AtomicInteger calls = new AtomicInteger();
     AsyncAttempt<String> throwsFirst = () -> {
       if (calls.incrementAndGet() == 1) {
@@ -141,7 +142,7 @@ class AsyncDriverTest {
 
   @Test
   void aThrowWithoutRetryCompletesTheFutureInsteadOfThrowing() {
-    CallGuard guard = fixture.guard(call -> call);
+    ResilientCall guard = fixture.resolve(call -> call);
     IOException thrown = new IOException("thrown");
 
     CompletableFuture<String> result = guard.callAsync(() -> { throw thrown; }, null);
@@ -151,7 +152,7 @@ class AsyncDriverTest {
 
   @Test
   void aNullFutureFailsWithANullPointerExceptionNamingTheCall() {
-    CallGuard guard = fixture.guard(call -> call);
+    ResilientCall guard = fixture.resolve(call -> call);
 
     CompletableFuture<String> result = guard.callAsync(() -> null, null);
 
@@ -162,7 +163,7 @@ class AsyncDriverTest {
 
   @Test
   void anErrorIsNeitherRetriedNorFallenBack() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry()).fallback(FallbackConfig.builder(CALL)));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(FallbackConfig.builder(CALL)));
     AtomicInteger fallbacks = new AtomicInteger();
     CompletableFuture<String> result = guard.callAsync(delegate, failure -> {
       fallbacks.incrementAndGet();
@@ -180,7 +181,7 @@ class AsyncDriverTest {
 
   @Test
   void theFallbackAnswersWithItsFutureAndSeesTheRealCause() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry()).fallback(FallbackConfig.builder(CALL)));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(FallbackConfig.builder(CALL)));
     AtomicReference<Throwable> answered = new AtomicReference<>();
     CompletableFuture<String> answer = new CompletableFuture<>();
     CompletableFuture<String> result = guard.callAsync(delegate, failure -> {
@@ -203,7 +204,7 @@ class AsyncDriverTest {
 
   @Test
   void aPlainFallbackValueIsReturned() {
-    CallGuard guard = fixture.guard(call -> call.fallback(FallbackConfig.builder(CALL)));
+    ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
     CompletableFuture<String> result =
         guard.callAsync(delegate, failure -> CompletableFuture.completedFuture("plain"));
 
@@ -214,7 +215,7 @@ class AsyncDriverTest {
 
   @Test
   void aFallbackThatFailsCompletesWithItsFailureAndTheOriginalSuppressed() {
-    CallGuard guard = fixture.guard(call -> call.fallback(FallbackConfig.builder(CALL)));
+    ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
     IOException original = new IOException("original");
     IllegalStateException fallbackFailure = new IllegalStateException("fallback failed");
 
@@ -234,8 +235,8 @@ class AsyncDriverTest {
 
   @Test
   void aFailureTheFallbackDoesNotAnswerPropagates() {
-    CallGuard guard =
-        fixture.guard(call -> call.fallback(FallbackConfig.builder(CALL).ignore(IllegalStateException.class)));
+    ResilientCall guard =
+        fixture.resolve(call -> call.with(FallbackConfig.builder(CALL).ignore(IllegalStateException.class)));
     IllegalStateException ignored = new IllegalStateException();
 
     CompletableFuture<String> result =
@@ -247,7 +248,7 @@ class AsyncDriverTest {
 
   @Test
   void cancellingDuringTheBackoffStopsFurtherAttempts() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry()));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
     delegate.last().completeExceptionally(new IOException());
 
@@ -259,7 +260,7 @@ class AsyncDriverTest {
 
   @Test
   void cancellingTheFallbackInFlightCancelsItsFuture() {
-    CallGuard guard = fixture.guard(call -> call.fallback(FallbackConfig.builder(CALL)));
+    ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
     CompletableFuture<String> answer = new CompletableFuture<>();
     CompletableFuture<String> result = guard.callAsync(delegate, failure -> answer);
     delegate.last().completeExceptionally(new IOException());
@@ -279,8 +280,8 @@ class AsyncDriverTest {
     ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
     try {
       Registry registry = Registry.builder().scheduler(scheduler).build();
-      CallGuard guard = registry.guard(CallDefinition.builder(CALL)
-          .retry(RetryConfig.builder(CALL).maxAttempts(3).delay("100ms").jitter(Retry.Jitter.NONE))
+      ResilientCall guard = registry.resolve(CallDefinition.builder(CALL)
+          .with(RetryConfig.builder(CALL).maxAttempts(3).delay("100ms").jitter(Retry.Jitter.NONE))
           .build());
       List<CompletableFuture<String>> results = new ArrayList<>();
       AtomicInteger attempts = new AtomicInteger();

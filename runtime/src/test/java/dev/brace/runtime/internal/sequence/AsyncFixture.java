@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.generated.AsyncAttempt;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.ResilientCall;
 
 import dev.brace.Retry;
 import dev.brace.runtime.Event;
@@ -28,8 +29,8 @@ final class AsyncFixture {
     registry.subscribe(events::add);
   }
 
-  CallGuard guard(UnaryOperator<CallDefinition.Builder> patterns) {
-    return registry.guard(patterns.apply(CallDefinition.builder(CALL)).build());
+  ResilientCall resolve(UnaryOperator<CallDefinition.Builder> patterns) {
+    return registry.resolve(patterns.apply(CallDefinition.builder(CALL)).build());
   }
 
   /** Three attempts, 100 ms apart (multiplier 1), no jitter. */

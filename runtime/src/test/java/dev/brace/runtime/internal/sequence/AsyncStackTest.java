@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.generated.ResilientCall;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.retry;
@@ -53,7 +54,7 @@ class AsyncStackTest {
 
   @Test
   void theBreakerRecordsWhenTheFutureCompletesAndThenRefusesThroughTheFuture() {
-    CallGuard guard = fixture.guard(call -> call.circuitBreaker(breaker(1)));
+    ResilientCall guard = fixture.resolve(call -> call.with(breaker(1)));
     CompletableFuture<String> first = guard.callAsync(delegate, null);
     assertEquals(CircuitState.CLOSED, breakerState(), "nothing recorded while in flight");
 
@@ -68,7 +69,7 @@ class AsyncStackTest {
 
   @Test
   void theBreakerCountsASuccessfulFutureAsSuccess() {
-    CallGuard guard = fixture.guard(call -> call.circuitBreaker(breaker(2)));
+    ResilientCall guard = fixture.resolve(call -> call.with(breaker(2)));
     guard.callAsync(delegate, null);
     delegate.last().completeExceptionally(new IOException());
     guard.callAsync(delegate, null);
@@ -81,7 +82,7 @@ class AsyncStackTest {
 
   @Test
   void aFallbackAnswersTheBreakersRefusal() {
-    CallGuard guard = fixture.guard(call -> call.circuitBreaker(breaker(1)).fallback(FallbackConfig.builder(CALL)));
+    ResilientCall guard = fixture.resolve(call -> call.with(breaker(1)).with(FallbackConfig.builder(CALL)));
     guard.callAsync(delegate, failure -> CompletableFuture.completedFuture("fallback"));
     delegate.last().completeExceptionally(new IOException());
 
@@ -95,7 +96,7 @@ class AsyncStackTest {
 
   @Test
   void theLimitersRefusalCompletesTheFuture() {
-    CallGuard guard = fixture.guard(call -> call.rateLimit(limiter("0s")));
+    ResilientCall guard = fixture.resolve(call -> call.with(limiter("0s")));
     guard.callAsync(delegate, null).complete("ignored");
 
     CompletableFuture<String> refused = guard.callAsync(delegate, null);
@@ -106,7 +107,7 @@ class AsyncStackTest {
 
   @Test
   void theLimitersWaitIsAScheduledDelay() {
-    CallGuard guard = fixture.guard(call -> call.rateLimit(limiter("1s")));
+    ResilientCall guard = fixture.resolve(call -> call.with(limiter("1s")));
     guard.callAsync(delegate, null);
 
     CompletableFuture<String> waiting = guard.callAsync(delegate, null);
@@ -124,7 +125,7 @@ class AsyncStackTest {
 
   @Test
   void cancellingWhileWaitingForATokenGivesItBack() {
-    CallGuard guard = fixture.guard(call -> call.rateLimit(limiter("2s")));
+    ResilientCall guard = fixture.resolve(call -> call.with(limiter("2s")));
     guard.callAsync(delegate, null);
     CompletableFuture<String> waiting = guard.callAsync(delegate, null);
 
@@ -139,7 +140,7 @@ class AsyncStackTest {
 
   @Test
   void theBulkheadPermitIsHeldUntilTheFutureCompletes() {
-    CallGuard guard = fixture.guard(call -> call.bulkhead(bulkhead("0s")));
+    ResilientCall guard = fixture.resolve(call -> call.with(bulkhead("0s")));
     CompletableFuture<String> first = guard.callAsync(delegate, null);
     assertEquals(1, inFlight());
 
@@ -154,7 +155,7 @@ class AsyncStackTest {
 
   @Test
   void withMaxWaitTheBulkheadIsPolledUntilAPermitFrees() {
-    CallGuard guard = fixture.guard(call -> call.bulkhead(bulkhead("50ms")));
+    ResilientCall guard = fixture.resolve(call -> call.with(bulkhead("50ms")));
     guard.callAsync(delegate, null);
     CompletableFuture<String> second = guard.callAsync(delegate, null);
     assertFalse(second.isDone());
@@ -169,7 +170,7 @@ class AsyncStackTest {
 
   @Test
   void withMaxWaitTheBulkheadRefusesWhenNoPermitFreesInTime() {
-    CallGuard guard = fixture.guard(call -> call.bulkhead(bulkhead("50ms")));
+    ResilientCall guard = fixture.resolve(call -> call.with(bulkhead("50ms")));
     guard.callAsync(delegate, null);
     CompletableFuture<String> second = guard.callAsync(delegate, null);
 
@@ -185,10 +186,10 @@ class AsyncStackTest {
 
   @Test
   void theTimeoutCompletesTheAttemptAtTheDeadlineAndCancelsTheInnerFuture() {
-    CallGuard guard = fixture.guard(call -> call
-        .timeout(TimeoutConfig.builder(CALL).duration("1s"))
-        .circuitBreaker(breaker(1))
-        .bulkhead(bulkhead("0s")));
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(TimeoutConfig.builder(CALL).duration("1s"))
+        .with(breaker(1))
+        .with(bulkhead("0s")));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
 
     fixture.advance("999");
@@ -206,7 +207,7 @@ class AsyncStackTest {
 
   @Test
   void anAttemptThatFinishesInTimeCancelsItsDeadline() {
-    CallGuard guard = fixture.guard(call -> call.timeout(TimeoutConfig.builder(CALL).duration("1s")));
+    ResilientCall guard = fixture.resolve(call -> call.with(TimeoutConfig.builder(CALL).duration("1s")));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
     delegate.last().complete("ok");
 
@@ -218,7 +219,7 @@ class AsyncStackTest {
 
   @Test
   void eachRetriedAttemptGetsItsOwnDeadline() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry()).timeout(TimeoutConfig.builder(CALL).duration("1s")));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(TimeoutConfig.builder(CALL).duration("1s")));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
 
     fixture.advance("1000");
@@ -236,7 +237,7 @@ class AsyncStackTest {
 
   @Test
   void theWrappersOwnRefusalIsNeitherRetriedNorRecorded() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry()).circuitBreaker(breaker(1)).bulkhead(bulkhead("0s")));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(breaker(1)).with(bulkhead("0s")));
     guard.callAsync(delegate, null);
 
     CompletableFuture<String> refused = guard.callAsync(delegate, null);
@@ -249,7 +250,7 @@ class AsyncStackTest {
 
   @Test
   void aRetryReEntersTheBreakerAndEndsWithItsRefusal() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry()).circuitBreaker(breaker(2)));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(breaker(2)));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
     IOException first = new IOException("first");
     IOException second = new IOException("second");
@@ -267,7 +268,7 @@ class AsyncStackTest {
 
   @Test
   void aRetryTakesAFreshTokenAndAFreshPermit() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry()).rateLimit(limiter("1s")).bulkhead(bulkhead("0s")));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(limiter("1s")).with(bulkhead("0s")));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
     assertEquals(1, inFlight());
 
@@ -286,7 +287,7 @@ class AsyncStackTest {
 
   @Test
   void anErrorReleasesEveryPermitWithoutARecord() {
-    CallGuard guard = fixture.guard(call -> call.retry(retry()).circuitBreaker(breaker(1)).bulkhead(bulkhead("0s")));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(breaker(1)).with(bulkhead("0s")));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
     StackOverflowError error = new StackOverflowError();
 
@@ -302,11 +303,11 @@ class AsyncStackTest {
 
   @Test
   void cancellingTheCallCancelsTheAttemptAndReleasesItsPermitsWithoutAnOutcome() {
-    CallGuard guard = fixture.guard(call -> call
-        .retry(retry())
-        .circuitBreaker(breaker(1))
-        .bulkhead(bulkhead("0s"))
-        .timeout(TimeoutConfig.builder(CALL).duration("1s")));
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(retry())
+        .with(breaker(1))
+        .with(bulkhead("0s"))
+        .with(TimeoutConfig.builder(CALL).duration("1s")));
     CompletableFuture<String> result = guard.callAsync(delegate, null);
     CompletableFuture<String> inner = delegate.last();
 
@@ -323,7 +324,7 @@ class AsyncStackTest {
 
   @Test
   void cancellingAHalfOpenProbeFreesTheProbeSlot() {
-    CallGuard guard = fixture.guard(call -> call.circuitBreaker(breaker(1)));
+    ResilientCall guard = fixture.resolve(call -> call.with(breaker(1)));
     guard.callAsync(delegate, null);
     delegate.last().completeExceptionally(new IOException());
     fixture.advance("10000");

@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.generated.ResilientCall;
 import dev.brace.runtime.generated.CallDefinition;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -33,7 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The sync steps of CallGuard for retry, timeout and fallback, through the same loop generated code has. */
+/** The sync steps of ResilientCall for retry, timeout and fallback, through the same loop generated code has. */
 class SyncGuardTest {
   private final ManualTimeSource clock = new ManualTimeSource();
   private final Registry registry = Registry.builder().timeSource(clock).build();
@@ -50,8 +51,8 @@ class SyncGuardTest {
     return RetryConfig.builder("C.m").maxAttempts(3).delay("100ms").jitter(Retry.Jitter.NONE);
   }
 
-  private CallGuard guard(CallDefinition.Builder definition) {
-    return registry.guard(definition.build());
+  private ResilientCall guard(CallDefinition.Builder definition) {
+    return registry.resolve(definition.build());
   }
 
   private static CallDefinition.Builder call() {
@@ -60,11 +61,11 @@ class SyncGuardTest {
 
   @Test
   void retriesUpToMaxAttemptsAndRethrowsTheLastFailureWithTheEarlierOnesSuppressedInOrder() {
-    CallGuard guard = guard(call().retry(retry()));
+    ResilientCall guard = guard(call().with(retry()));
     AtomicInteger calls = new AtomicInteger();
     IOException[] thrown = new IOException[3];
 
-    IOException last = assertThrows(IOException.class, () -> SyncDriver.call(guard, () -> {
+    IOException last = assertThrows(IOException.class, () -> guard.call(() -> {
       int n = calls.getAndIncrement();
       thrown[n] = new IOException("attempt " + (n + 1));
       throw thrown[n];
@@ -77,11 +78,11 @@ class SyncGuardTest {
 
   @Test
   void backoffGrowsByTheMultiplierAndIsSleptOnTheTimeSource() throws Throwable {
-    CallGuard guard = guard(call().retry(retry().maxAttempts(4).multiplier(3)));
+    ResilientCall guard = guard(call().with(retry().maxAttempts(4).multiplier(3)));
     long start = clock.nanoTime();
     List<Long> attemptTimes = new ArrayList<>();
 
-    String result = SyncDriver.call(guard, () -> {
+    String result = guard.call(() -> {
       attemptTimes.add(TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - start));
       if (attemptTimes.size() < 4) {
         throw new IOException("not yet");
@@ -95,9 +96,9 @@ class SyncGuardTest {
 
   @Test
   void eventsFireForEveryFailedAttemptThenExhausted() {
-    CallGuard guard = guard(call().retry(retry().maxAttempts(2)));
+    ResilientCall guard = guard(call().with(retry().maxAttempts(2)));
 
-    assertThrows(IOException.class, () -> SyncDriver.call(guard, () -> {
+    assertThrows(IOException.class, () -> guard.call(() -> {
       throw new IOException("down");
     }, null));
 
@@ -114,9 +115,9 @@ class SyncGuardTest {
 
   @Test
   void aFailureTheRetryDoesNotRetryIsStillReportedAsAFailedAttempt() {
-    CallGuard guard = guard(call().retry(retry().on(IOException.class)));
+    ResilientCall guard = guard(call().with(retry().on(IOException.class)));
 
-    assertThrows(IllegalStateException.class, () -> SyncDriver.call(guard, () -> {
+    assertThrows(IllegalStateException.class, () -> guard.call(() -> {
       throw new IllegalStateException("not retried");
     }, null));
 
@@ -126,14 +127,14 @@ class SyncGuardTest {
 
   @Test
   void failuresOutsideOnOrInIgnoreAreNotRetried() {
-    CallGuard guard = guard(call().retry(retry().on(IOException.class).ignore(java.io.FileNotFoundException.class)));
+    ResilientCall guard = guard(call().with(retry().on(IOException.class).ignore(java.io.FileNotFoundException.class)));
     AtomicInteger calls = new AtomicInteger();
 
-    assertThrows(IllegalStateException.class, () -> SyncDriver.call(guard, () -> {
+    assertThrows(IllegalStateException.class, () -> guard.call(() -> {
       calls.incrementAndGet();
       throw new IllegalStateException("not an IOException");
     }, null));
-    assertThrows(java.io.FileNotFoundException.class, () -> SyncDriver.call(guard, () -> {
+    assertThrows(java.io.FileNotFoundException.class, () -> guard.call(() -> {
       calls.incrementAndGet();
       throw new java.io.FileNotFoundException("ignored");
     }, null));
@@ -143,10 +144,10 @@ class SyncGuardTest {
 
   @Test
   void anErrorIsNeverRetriedNorFallenBack() {
-    CallGuard guard = guard(call().retry(retry().on(Throwable.class)).fallback(FallbackConfig.builder("C.m").on(Throwable.class)));
+    ResilientCall guard = guard(call().with(retry().on(Throwable.class)).with(FallbackConfig.builder("C.m").on(Throwable.class)));
     AtomicInteger calls = new AtomicInteger();
 
-    assertThrows(StackOverflowError.class, () -> SyncDriver.call(guard, () -> {
+    assertThrows(StackOverflowError.class, () -> guard.call(() -> {
       calls.incrementAndGet();
       throw new StackOverflowError();
     }, failure -> "fallback"));
@@ -156,11 +157,11 @@ class SyncGuardTest {
 
   @Test
   void anErrorAfterRetriedFailuresLeavesAsItCameWithNothingAttached() {
-    CallGuard guard = guard(call().retry(retry()));
+    ResilientCall guard = guard(call().with(retry()));
     AtomicInteger calls = new AtomicInteger();
     StackOverflowError error = new StackOverflowError();
 
-    StackOverflowError thrown = assertThrows(StackOverflowError.class, () -> SyncDriver.call(guard, () -> {
+    StackOverflowError thrown = assertThrows(StackOverflowError.class, () -> guard.call(() -> {
       if (calls.incrementAndGet() == 1) {
         throw new IOException("retried");
       }
@@ -175,18 +176,18 @@ class SyncGuardTest {
   @Test
   void aRefusalIsRetriedOnlyWhenItsExactClassIsNamedAndThenWaitsItsRetryAfter() throws Throwable {
     AtomicInteger calls = new AtomicInteger();
-    CallGuard broad = guard(call().retry(retry().on(Exception.class)));
-    assertThrows(CircuitOpenException.class, () -> SyncDriver.call(broad, () -> {
+    ResilientCall broad = guard(call().with(retry().on(Exception.class)));
+    assertThrows(CircuitOpenException.class, () -> broad.call(() -> {
       calls.incrementAndGet();
       throw new CircuitOpenException("deeper", Duration.ofSeconds(1));
     }, null));
     assertEquals(1, calls.get(), "Exception does not name CircuitOpenException");
 
-    CallGuard named = guard(CallDefinition.builder("C.n").retry(RetryConfig.builder("C.n").maxAttempts(2)
+    ResilientCall named = guard(CallDefinition.builder("C.n").with(RetryConfig.builder("C.n").maxAttempts(2)
         .delay("100ms").jitter(Retry.Jitter.NONE).on(CircuitOpenException.class)));
     long start = clock.nanoTime();
     calls.set(0);
-    String result = SyncDriver.call(named, () -> {
+    String result = named.call(() -> {
       if (calls.incrementAndGet() == 1) {
         throw new CircuitOpenException("deeper", Duration.ofSeconds(2));
       }
@@ -198,11 +199,11 @@ class SyncGuardTest {
 
   @Test
   void aRetryAfterHintRaisesTheWaitButNoFurtherThanMaxRetryAfter() throws Throwable {
-    CallGuard guard = guard(call().retry(retry().maxAttempts(2).maxRetryAfter("5s")));
+    ResilientCall guard = guard(call().with(retry().maxAttempts(2).maxRetryAfter("5s")));
     long start = clock.nanoTime();
     AtomicInteger calls = new AtomicInteger();
 
-    SyncDriver.call(guard, () -> {
+    guard.call(() -> {
       if (calls.incrementAndGet() == 1) {
         throw new Throttled(Duration.ofMinutes(10));
       }
@@ -214,10 +215,10 @@ class SyncGuardTest {
 
   @Test
   void maxDurationStopsBeforeABackoffThatWouldPassIt() {
-    CallGuard guard = guard(call().retry(retry().maxAttempts(10).delay("1s").multiplier(1).maxDuration("2500ms")));
+    ResilientCall guard = guard(call().with(retry().maxAttempts(10).delay("1s").multiplier(1).maxDuration("2500ms")));
     AtomicInteger calls = new AtomicInteger();
 
-    assertThrows(IOException.class, () -> SyncDriver.call(guard, () -> {
+    assertThrows(IOException.class, () -> guard.call(() -> {
       calls.incrementAndGet();
       throw new IOException("down");
     }, null));
@@ -227,10 +228,10 @@ class SyncGuardTest {
 
   @Test
   void aResultTheOnResultPredicateRejectsIsRetriedAndTheLastOneReturned() throws Throwable {
-    CallGuard guard = guard(call().retry(retry().onResult((String s) -> s.isEmpty())));
+    ResilientCall guard = guard(call().with(retry().onResult((String s) -> s.isEmpty())));
     AtomicInteger calls = new AtomicInteger();
 
-    String result = SyncDriver.call(guard, () -> {
+    String result = guard.call(() -> {
       calls.incrementAndGet();
       return "";
     }, null);
@@ -241,11 +242,11 @@ class SyncGuardTest {
 
   @Test
   void interruptedDuringBackoffStopsRestoresTheFlagAndRethrowsTheLastFailure() {
-    CallGuard guard = guard(call().retry(retry().maxAttempts(5)));
+    ResilientCall guard = guard(call().with(retry().maxAttempts(5)));
     AtomicInteger calls = new AtomicInteger();
     IOException first = new IOException("first");
 
-    IOException thrown = assertThrows(IOException.class, () -> SyncDriver.call(guard, () -> {
+    IOException thrown = assertThrows(IOException.class, () -> guard.call(() -> {
       calls.incrementAndGet();
       Thread.currentThread().interrupt();
       throw first;
@@ -262,10 +263,10 @@ class SyncGuardTest {
         .retryBudget("shared", b -> b.percentCanRetry(0).minRetriesPerSecond(0)).build();
     List<Event> seen = new ArrayList<>();
     budgeted.subscribe(seen::add);
-    CallGuard guard = budgeted.guard(call().retry(retry().budget("shared")).build());
+    ResilientCall guard = budgeted.resolve(call().with(retry().budget("shared")).build());
     AtomicInteger calls = new AtomicInteger();
 
-    assertThrows(IOException.class, () -> SyncDriver.call(guard, () -> {
+    assertThrows(IOException.class, () -> guard.call(() -> {
       calls.incrementAndGet();
       throw new IOException("down");
     }, null));
@@ -276,10 +277,10 @@ class SyncGuardTest {
 
   @Test
   void interruptTimeoutInterruptsTheCallerAtTheDeadlineAndClearsOnlyItsOwnInterrupt() {
-    CallGuard guard = guard(call().timeout(TimeoutConfig.builder("C.m").duration("1s")));
+    ResilientCall guard = guard(call().with(TimeoutConfig.builder("C.m").duration("1s")));
     long start = clock.nanoTime();
 
-    TimeoutExceededException timedOut = assertThrows(TimeoutExceededException.class, () -> SyncDriver.call(guard, () -> {
+    TimeoutExceededException timedOut = assertThrows(TimeoutExceededException.class, () -> guard.call(() -> {
       clock.sleep(Duration.ofSeconds(5));
       return "too late";
     }, null));
@@ -293,9 +294,9 @@ class SyncGuardTest {
 
   @Test
   void aCallThatIgnoresTheInterruptAndReturnsLateIsStillTimedOut() {
-    CallGuard guard = guard(call().timeout(TimeoutConfig.builder("C.m").duration("1s")));
+    ResilientCall guard = guard(call().with(TimeoutConfig.builder("C.m").duration("1s")));
 
-    assertThrows(TimeoutExceededException.class, () -> SyncDriver.call(guard, () -> {
+    assertThrows(TimeoutExceededException.class, () -> guard.call(() -> {
       try {
         clock.sleep(Duration.ofSeconds(5));
       } catch (InterruptedException ignoredByABadlyBehavedCall) {
@@ -308,9 +309,9 @@ class SyncGuardTest {
 
   @Test
   void aCallWithinItsDeadlineIsNotDisturbed() throws Throwable {
-    CallGuard guard = guard(call().timeout(TimeoutConfig.builder("C.m").duration("1s")));
+    ResilientCall guard = guard(call().with(TimeoutConfig.builder("C.m").duration("1s")));
 
-    assertEquals("fast", SyncDriver.call(guard, () -> {
+    assertEquals("fast", guard.call(() -> {
       clock.sleep(Duration.ofMillis(999));
       return "fast";
     }, null));
@@ -320,12 +321,12 @@ class SyncGuardTest {
 
   @Test
   void abandonTimeoutReleasesTheCallerAtTheDeadlineAndInterruptsTheWorker() throws Exception {
-    CallGuard guard = guard(call().timeout(TimeoutConfig.builder("C.m").duration("1s").mode(Timeout.Mode.ABANDON)));
+    ResilientCall guard = guard(call().with(TimeoutConfig.builder("C.m").duration("1s").mode(Timeout.Mode.ABANDON)));
     CountDownLatch workerStarted = new CountDownLatch(1);
     CompletableFuture<Boolean> workerInterrupted = new CompletableFuture<>();
     CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
       try {
-        SyncDriver.call(guard, () -> {
+        guard.call(() -> {
           workerStarted.countDown();
           try {
             new CountDownLatch(1).await();
@@ -348,18 +349,18 @@ class SyncGuardTest {
 
   @Test
   void fallbackAnswersMatchingFailuresAndAFailingFallbackCarriesTheOriginal() throws Throwable {
-    CallGuard guard = guard(call().fallback(FallbackConfig.builder("C.m").on(IOException.class)));
+    ResilientCall guard = guard(call().with(FallbackConfig.builder("C.m").on(IOException.class)));
 
-    assertEquals("cached", SyncDriver.call(guard, () -> {
+    assertEquals("cached", guard.call(() -> {
       throw new IOException("down");
     }, failure -> "cached"));
-    assertThrows(IllegalStateException.class, () -> SyncDriver.call(guard, () -> {
+    assertThrows(IllegalStateException.class, () -> guard.call(() -> {
       throw new IllegalStateException("not answered");
     }, failure -> "cached"));
 
     IOException original = new IOException("down");
     IllegalArgumentException fallbackFailure = assertThrows(IllegalArgumentException.class,
-        () -> SyncDriver.call(guard, () -> {
+        () -> guard.call(() -> {
           throw original;
         }, failure -> {
           throw new IllegalArgumentException("fallback broke");
@@ -370,9 +371,9 @@ class SyncGuardTest {
 
   @Test
   void fallbackAnswersRefusalsToo() throws Throwable {
-    CallGuard guard = guard(call().fallback(FallbackConfig.builder("C.m")));
+    ResilientCall guard = guard(call().with(FallbackConfig.builder("C.m")));
 
-    assertEquals("default", SyncDriver.call(guard, () -> {
+    assertEquals("default", guard.call(() -> {
       throw new RateLimitedException("api", Duration.ofSeconds(1), null);
     }, failure -> "default"));
   }

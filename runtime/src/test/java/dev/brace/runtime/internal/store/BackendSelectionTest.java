@@ -1,7 +1,8 @@
 package dev.brace.runtime.internal.store;
 
 import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.internal.sequence.CallGuard;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -46,8 +47,8 @@ class BackendSelectionTest {
 
   private static CallDefinition call() {
     return CallDefinition.builder("C.m")
-        .circuitBreaker(CircuitBreakerConfig.builder("api").failureThreshold(1))
-        .rateLimit(RateLimitConfig.builder("quota").permits(1).key("{user}"))
+        .with(CircuitBreakerConfig.builder("api").failureThreshold(1))
+        .with(RateLimitConfig.builder("quota").permits(1).key("{user}"))
         .build();
   }
 
@@ -59,11 +60,13 @@ class BackendSelectionTest {
         .backend("shared", shared)
         .environment(Map.of("BRACE_RATELIMIT_QUOTA_BACKEND", "shared"))
         .build();
-    CallGuard guard = registry.guard(call());
+    ResilientCall guard = registry.resolve(call());
 
-    guard.attemptSucceeded(guard.admit(null, "u1"));
-    assertThrows(RateLimitedException.class, () -> guard.admit(null, "u1"));
-    guard.attemptFailed(guard.admit(null, "u2"), new IOException("down"));
+    assertEquals("ok", guard.call(() -> CallKeys.of(null, "u1"), () -> "ok", null));
+    assertThrows(RateLimitedException.class, () -> guard.call(() -> CallKeys.of(null, "u1"), () -> "ok", null));
+    assertThrows(IOException.class, () -> guard.call(() -> CallKeys.of(null, "u2"), () -> {
+      throw new IOException("down");
+    }, null));
 
     assertEquals(List.of("shared:quota[u1]", "shared:quota[u2]"), shared.asked, "the breaker stays local");
     assertEquals(CircuitState.OPEN, registry.circuitBreaker("api").state());
@@ -77,7 +80,7 @@ class BackendSelectionTest {
         .backend("shared", shared)
         .systemProperties(Map.of("brace.circuitbreaker.api.backend", "shared"))
         .build();
-    registry.guard(call());
+    registry.resolve(call());
     assertEquals(List.of("shared:api"), shared.asked);
   }
 
@@ -87,7 +90,7 @@ class BackendSelectionTest {
         .timeSource(new ManualTimeSource())
         .environment(Map.of("BRACE_CIRCUITBREAKER_API_BACKEND", "redis"))
         .build();
-    ConfigurationException refused = assertThrows(ConfigurationException.class, () -> registry.guard(call()));
+    ConfigurationException refused = assertThrows(ConfigurationException.class, () -> registry.resolve(call()));
     assertTrue(refused.getMessage().contains("backend = \"redis\""), refused.getMessage());
     assertTrue(refused.getMessage().contains("[local]"), refused.getMessage());
   }

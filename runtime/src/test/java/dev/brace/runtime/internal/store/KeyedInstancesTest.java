@@ -1,8 +1,8 @@
 package dev.brace.runtime.internal.store;
 
 import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.generated.Keys;
-import dev.brace.runtime.internal.sequence.CallGuard;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -35,7 +35,7 @@ class KeyedInstancesTest {
     KeyedInstances<Object> instances = new KeyedInstances<>("n", 100, name -> {
       created.incrementAndGet();
       return new Object();
-    });
+    }, instance -> false);
     Set<Object> seen = ConcurrentHashMap.newKeySet();
     CyclicBarrier start = new CyclicBarrier(16);
     List<Thread> threads = new ArrayList<>();
@@ -60,7 +60,7 @@ class KeyedInstancesTest {
 
   @Test
   void pastMaxKeysTheLeastRecentlyUsedKeysAreEvicted() {
-    KeyedInstances<String> instances = new KeyedInstances<>("n", 10, name -> name);
+    KeyedInstances<String> instances = new KeyedInstances<>("n", 10, name -> name, name -> false);
     for (int i = 0; i < 10; i++) {
       instances.get("k" + i);
     }
@@ -76,8 +76,52 @@ class KeyedInstancesTest {
   }
 
   @Test
+  void evictionTakesIdleMembersBeforeBusyOnesEvenWhenTheBusyAreOlder() {
+    java.util.Set<String> busy = java.util.Set.of("n[k0]", "n[k1]");
+    KeyedInstances<String> instances = new KeyedInstances<>("n", 10, name -> name, busy::contains);
+    for (int i = 0; i < 10; i++) {
+      instances.get("k" + i);
+    }
+
+    instances.get("k10");
+
+    assertTrue(instances.snapshot().containsKey("k0"), "the oldest, but busy");
+    assertTrue(instances.snapshot().containsKey("k1"), "busy");
+    assertTrue(!instances.snapshot().containsKey("k2"), "the oldest idle one went first");
+    assertTrue(instances.size() <= 10);
+  }
+
+  @Test
+  void whenEveryMemberIsBusyTheBoundStillHolds() {
+    KeyedInstances<String> instances = new KeyedInstances<>("n", 10, name -> name, name -> true);
+    for (int i = 0; i < 50; i++) {
+      instances.get("k" + i);
+    }
+    assertTrue(instances.size() <= 10, "bounded: " + instances.size());
+  }
+
+  @Test
+  void anOpenKeyedBreakerOutlivesIdleKeysThroughARegistry() {
+    ManualTimeSource clock = new ManualTimeSource();
+    Registry registry = Registry.builder().timeSource(clock).build();
+    ResilientCall guard = registry.resolve(CallDefinition.builder("C.m")
+        .with(CircuitBreakerConfig.builder("hosts").failureThreshold(1).key("{host}").maxKeys(10))
+        .build());
+    assertThrows(IOException.class, () -> guard.call(() -> CallKeys.of("hot", null), () -> {
+      throw new IOException("hot is down");
+    }, null));
+    for (int i = 0; i < 30; i++) {
+      String host = "idle" + i;
+      assertEquals("x", guard.call(() -> CallKeys.of(host, null), () -> "x", null));
+    }
+
+    assertEquals(CircuitState.OPEN, registry.circuitBreaker("hosts[hot]").state(), "not dropped and re-made CLOSED");
+    assertThrows(CircuitOpenException.class, () -> guard.call(() -> CallKeys.of("hot", null), () -> "x", null));
+  }
+
+  @Test
   void aMissingKeyNamesTheInstance() {
-    KeyedInstances<String> instances = new KeyedInstances<>("recs-api", 10, name -> name);
+    KeyedInstances<String> instances = new KeyedInstances<>("recs-api", 10, name -> name, name -> false);
     IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> instances.get(null));
     assertTrue(refused.getMessage().contains("recs-api"));
   }
@@ -86,16 +130,18 @@ class KeyedInstancesTest {
   void twoKeysDoNotShareACircuitOrABucket() {
     ManualTimeSource clock = new ManualTimeSource();
     Registry registry = Registry.builder().timeSource(clock).build();
-    CallGuard guard = registry.guard(CallDefinition.builder("C.m")
-        .circuitBreaker(CircuitBreakerConfig.builder("api").failureThreshold(1).key("{host}"))
-        .rateLimit(RateLimitConfig.builder("quota").permits(1).key("user:{id}"))
+    ResilientCall guard = registry.resolve(CallDefinition.builder("C.m")
+        .with(CircuitBreakerConfig.builder("api").failureThreshold(1).key("{host}"))
+        .with(RateLimitConfig.builder("quota").permits(1).key("user:{id}"))
         .build());
 
-    Object permit = guard.admit("a", "user:1");
-    guard.attemptFailed(permit, new IOException("a is down"));
-    assertThrows(CircuitOpenException.class, () -> guard.admit("a", "user:2"));
-    guard.attemptSucceeded(guard.admit("b", "user:2"));
-    assertThrows(RateLimitedException.class, () -> guard.admit("b", "user:2"), "user:2 spent its token");
+    assertThrows(IOException.class, () -> guard.call(() -> CallKeys.of("a", "user:1"), () -> {
+      throw new IOException("a is down");
+    }, null));
+    assertThrows(CircuitOpenException.class, () -> guard.call(() -> CallKeys.of("a", "user:2"), () -> "x", null));
+    assertEquals("x", guard.call(() -> CallKeys.of("b", "user:2"), () -> "x", null));
+    assertThrows(RateLimitedException.class, () -> guard.call(() -> CallKeys.of("b", "user:2"), () -> "x", null),
+        "user:2 spent its token");
 
     assertEquals(CircuitState.OPEN, registry.circuitBreaker("api[a]").state());
     assertEquals(CircuitState.CLOSED, registry.circuitBreaker("api[b]").state());
@@ -106,9 +152,9 @@ class KeyedInstancesTest {
   @Test
   void keyPartsThatAreNullNameTheParameter() {
     IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-        () -> Keys.part(null, "request.host", "RecsClient.fetch"));
+        () -> CallKeys.part(null, "request.host", "RecsClient.fetch"));
     assertTrue(refused.getMessage().contains("{request.host}"));
     assertTrue(refused.getMessage().contains("RecsClient.fetch"));
-    assertEquals("42", Keys.part(42, "id", "C.m"));
+    assertEquals("42", CallKeys.part(42, "id", "C.m"));
   }
 }

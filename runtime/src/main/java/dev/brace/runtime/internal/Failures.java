@@ -1,4 +1,4 @@
-package dev.brace.runtime.generated;
+package dev.brace.runtime.internal;
 
 /** Rethrowing a failure as itself, checked or not, from code that catches {@link Throwable}. */
 public final class Failures {
