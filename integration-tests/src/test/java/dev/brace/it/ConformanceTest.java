@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * One set of behavioural scenarios run through all four forms (generated wrapper or Stack, sync
- * or async) with the same settings. Each scenario asserts what SPEC §4–§5 promise, so the four
+ * or async) with the same settings. Each scenario asserts what the spec promise, so the four
  * forms agree with the spec and with each other.
  */
 class ConformanceTest {

@@ -15,6 +15,8 @@ import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import java.util.concurrent.CompletableFuture;
 import dev.brace.runtime.generated.ResilientCall;
 import dev.brace.runtime.internal.sequence.SyncDriver;
 import io.micrometer.core.instrument.Counter;
@@ -75,7 +77,8 @@ class BraceMetricsTest {
     fail(backend);
     assertEquals(1, gauge("brace.circuitbreaker.state", "backend"), "open");
     fail(backend);
-    Object heldByAnother = guard(CallDefinition.builder("Client.put").with(BulkheadConfig.builder("pool"))).admit();
+    CompletableFuture<Object> heldByAnother = new CompletableFuture<>();
+    guard(CallDefinition.builder("Client.put").with(BulkheadConfig.builder("pool").maxConcurrent(2))).callAsync(() -> heldByAnother, null);
     assertEquals(1, gauge("brace.bulkhead.in_flight", "pool"));
 
     assertEquals(1, calls("circuitbreaker", "backend", "success"));
@@ -85,12 +88,13 @@ class BraceMetricsTest {
     assertEquals(2, calls("bulkhead", "pool", "failure"));
 
     clock.advance(Duration.ofSeconds(10));
-    Object probe = backend.admit();
+    CompletableFuture<Object> probe = new CompletableFuture<>();
+    backend.callAsync(() -> probe, null);
     assertEquals(2, gauge("brace.circuitbreaker.state", "backend"), "half-open");
     assertEquals(2, gauge("brace.bulkhead.in_flight", "pool"));
-    backend.attemptSucceeded(probe);
+    probe.complete("ok");
     assertEquals(0, gauge("brace.circuitbreaker.state", "backend"), "closed");
-    guard(CallDefinition.builder("Client.put").with(BulkheadConfig.builder("pool"))).attemptSucceeded(heldByAnother);
+    heldByAnother.complete("done");
     assertEquals(0, gauge("brace.bulkhead.in_flight", "pool"));
 
     assertEquals(1, gauge("brace.ratelimiter.available_permits", "quota"));
@@ -124,8 +128,8 @@ class BraceMetricsTest {
     ResilientCall tenants = guard(CallDefinition.builder("Client.get")
         .with(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(5)));
 
-    tenants.attemptSucceeded(tenants.admit("acme", null));
-    tenants.attemptSucceeded(tenants.admit("globex", null));
+    tenants.call(() -> CallKeys.of("acme", null), () -> "ok", null);
+    tenants.call(() -> CallKeys.of("globex", null), () -> "ok", null);
 
     assertEquals(2, calls("circuitbreaker", "tenant", "success"));
     assertNull(meters.find("brace.circuitbreaker.state").meter());

@@ -18,7 +18,6 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.ElementFilter;
-import javax.tools.Diagnostic;
 
 /**
  * Generates a {@code Resilient<Interface>} wrapper for every interface that uses a Brace
@@ -57,8 +56,7 @@ public final class BraceProcessor extends AbstractProcessor {
         processRound(round);
       }
     } catch (RuntimeException | LinkageError bug) {
-      processingEnv.getMessager().printMessage(
-          Diagnostic.Kind.ERROR, Message.INTERNAL_ERROR.format("this round", describe(bug)));
+      reporter.bug(null, "this round", bug);
     }
     return false;
   }
@@ -99,8 +97,7 @@ public final class BraceProcessor extends AbstractProcessor {
       }
     } catch (IOException | RuntimeException | LinkageError bug) {
       reporter.print(report);
-      processingEnv.getMessager().printMessage(
-          Diagnostic.Kind.ERROR, Message.INTERNAL_ERROR.format(Naming.describe(iface), describe(bug)), iface);
+      reporter.bug(iface, Naming.describe(iface), bug);
     }
   }
 
@@ -146,18 +143,14 @@ public final class BraceProcessor extends AbstractProcessor {
   }
 
   private void reportUnresolved() {
+    Report report = new Report();
     for (String name : deferred) {
       TypeElement iface = processingEnv.getElementUtils().getTypeElement(name);
       if (iface != null) {
-        processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
-            Message.UNRESOLVED_TYPE.format(Naming.describe(iface), "see the compiler's other errors"), iface);
+        report.error(iface, Message.UNRESOLVED_TYPE, Naming.describe(iface), "see the compiler's other errors");
       }
     }
+    reporter.print(report);
     deferred.clear();
-  }
-
-  private static String describe(Throwable bug) {
-    StackTraceElement[] trace = bug.getStackTrace();
-    return bug + (trace.length == 0 ? "" : " at " + trace[0]);
   }
 }

@@ -32,8 +32,8 @@ final class ManifestWriter {
       for (PatternModel pattern : method.patterns()) {
         lines.add(pattern.kind().key() + " " + pattern.name());
         for (Setting setting : pattern.settings()) {
-          if (setting.attribute().equals("budget") && setting.value() instanceof String budget && !budget.isEmpty()) {
-            lines.add(Kind.RETRYBUDGET.key() + " " + budget);
+          if (setting.attribute().equals("budget") && setting.value() instanceof Setting.Text budget && !budget.text().isEmpty()) {
+            lines.add(Kind.RETRYBUDGET.key() + " " + budget.text());
           }
         }
       }

@@ -17,9 +17,6 @@ import javax.lang.model.type.TypeMirror;
 final class PatternReader {
   private static final String PREDICATE = "java.util.function.Predicate";
 
-  /** An attribute whose value means "not set" and is not passed to the config. */
-  private static final Object NONE = new Object();
-
   /** Attributes that name the instance or the fallback method rather than set it. */
   private static final Set<String> NOT_SETTINGS = Set.of("name", "method");
 
@@ -48,13 +45,13 @@ final class PatternReader {
       if (NOT_SETTINGS.contains(attribute.getKey())) {
         continue;
       }
-      Object value = convert(attribute.getValue().getValue());
+      Setting.Value value = convert(attribute.getValue().getValue());
       if (value == null) {
         return Optional.empty(); // an unresolvable value: javac reports it
       }
-      Setting setting = new Setting(attribute.getKey(), kind.property(attribute.getKey()), value == NONE ? "none" : value);
+      Setting setting = new Setting(attribute.getKey(), kind.property(attribute.getKey()), value);
       effective.add(setting);
-      if (value != NONE && site.explicitValue(attribute.getKey()) != null) {
+      if (!(value instanceof Setting.NoPredicate) && site.explicitValue(attribute.getKey()) != null) {
         settings.add(setting);
       }
     }
@@ -76,16 +73,7 @@ final class PatternReader {
       }
       return Optional.empty();
     }
-    return Optional.of(new PatternModel(kind, name, List.copyOf(settings), describe(effective), site));
-  }
-
-  /** @return the settings as a user reads them, to compare two sites that share a name */
-  private static String describe(List<Setting> settings) {
-    StringBuilder text = new StringBuilder();
-    for (Setting setting : settings) {
-      text.append(setting.attribute()).append('=').append(setting.describe()).append(' ');
-    }
-    return text.toString().trim();
+    return Optional.of(new PatternModel(kind, name, List.copyOf(settings), List.copyOf(effective), site));
   }
 
   private static String nameOf(AnnotationSite site, String callName, String interfaceName) {
@@ -101,14 +89,18 @@ final class PatternReader {
     return Naming.describe(site.owner());
   }
 
-  private static Object convert(Object value) {
-    if (value instanceof Integer || value instanceof Double || value instanceof String) {
-      return value;
+  /** @return the value in its shape, or null for one javac could not resolve */
+  private static Setting.Value convert(Object value) {
+    if (value instanceof Integer || value instanceof Double) {
+      return new Setting.Number((Number) value);
+    }
+    if (value instanceof String text) {
+      return new Setting.Text(text);
     }
     if (value instanceof DeclaredType type) {
       // onResult: the default Predicate.class means "no predicate" and is not passed at all
       boolean none = ((TypeElement) type.asElement()).getQualifiedName().contentEquals(PREDICATE);
-      return none ? NONE : new Setting.NewInstance(type);
+      return none ? new Setting.NoPredicate() : new Setting.NewInstance(type);
     }
     if (value instanceof TypeMirror) {
       return null;

@@ -37,6 +37,7 @@ final class RuntimeConfigCheck {
     try {
       ConfigBuilder<?> builder = kind.builder(name);
       for (Setting setting : settings) {
+        // Classes (exception filters, result predicates) are not loaded at compile time.
         if (!(setting.value() instanceof Setting.Types || setting.value() instanceof Setting.NewInstance)) {
           set(builder, setting);
         }
@@ -65,16 +66,20 @@ final class RuntimeConfigCheck {
   }
 
   private static void set(Object builder, Setting setting) throws ReflectiveOperationException {
-    Object value = setting.value();
+    Setting.Value value = setting.value();
     for (Method method : builder.getClass().getMethods()) {
       if (!method.getName().equals(setting.setter()) || method.getParameterCount() != 1) {
         continue;
       }
       Class<?> parameter = method.getParameterTypes()[0];
-      if (value instanceof Integer && parameter == int.class
-          || value instanceof Double && parameter == double.class
-          || value instanceof String && parameter == String.class) {
-        method.invoke(builder, value);
+      if (value instanceof Setting.Number number
+          && (number.number() instanceof Integer && parameter == int.class
+              || number.number() instanceof Double && parameter == double.class)) {
+        method.invoke(builder, number.number());
+        return;
+      }
+      if (value instanceof Setting.Text text && parameter == String.class) {
+        method.invoke(builder, text.text());
         return;
       }
       if (value instanceof Setting.EnumConstant constant && parameter.isEnum()) {

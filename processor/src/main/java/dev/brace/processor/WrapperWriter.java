@@ -183,9 +183,9 @@ final class WrapperWriter {
     return code.add("\n.build()$<").build();
   }
 
-  private CodeBlock value(Object value) {
-    if (value instanceof String text) {
-      return CodeBlock.of("$S", text);
+  private CodeBlock value(Setting.Value value) {
+    if (value instanceof Setting.Text text) {
+      return CodeBlock.of("$S", text.text());
     }
     if (value instanceof Setting.EnumConstant constant) {
       return CodeBlock.of("$T.$N", TypeName.get(constant.type()), constant.constant());
@@ -198,8 +198,12 @@ final class WrapperWriter {
     if (value instanceof Setting.NewInstance instance) {
       return CodeBlock.of("new $T()", ClassName.get((TypeElement) types.asElement(instance.type())));
     }
-    return CodeBlock.of("$L", value); // Integer, or a finite Double whose toString is a Java literal
+    if (value instanceof Setting.Number number) {
+      return CodeBlock.of("$L", number.number());
+    }
+    throw new IllegalArgumentException("not passed to a config: " + value);
   }
+
 
   /**
    * {@code return this.m.call(() -> keys, () -> this.delegate.m(args), failure -> fallback)}, or

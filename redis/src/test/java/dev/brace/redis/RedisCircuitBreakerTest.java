@@ -106,7 +106,7 @@ class RedisCircuitBreakerTest {
       // Machine one takes the probe and "crashes": its ticket is never completed.
       one.registry.resolve(dev.brace.runtime.generated.CallDefinition.builder("Api.call")
           .with(CircuitBreakerConfig.builder("lease-api").failureThreshold(1).resetTimeout("100ms").backend("redis"))
-          .build()).admit();
+          .build()).callAsync(java.util.concurrent.CompletableFuture::new, null);
       assertThrows(CircuitOpenException.class, () -> second.call(() -> "no"));
 
       Thread.sleep(OPTIONS.probeLease().toMillis() + 50);

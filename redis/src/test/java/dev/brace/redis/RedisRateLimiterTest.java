@@ -8,6 +8,7 @@ import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Stack;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.ResilientCall;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
@@ -190,9 +191,9 @@ class RedisRateLimiterTest {
       ResilientCall guard = machine.registry.resolve(CallDefinition.builder("Quota.perUser")
           .with(RateLimitConfig.builder("per-user").permits(1).per("2s").key("{user}"))
           .build());
-      guard.attemptSucceeded(guard.admit(null, "alice"));
-      guard.attemptSucceeded(guard.admit(null, "bob"));
-      assertThrows(RateLimitedException.class, () -> guard.admit(null, "alice"));
+      assertEquals("ok", guard.call(() -> CallKeys.of(null, "alice"), () -> "ok", null));
+      assertEquals("ok", guard.call(() -> CallKeys.of(null, "bob"), () -> "ok", null));
+      assertThrows(RateLimitedException.class, () -> guard.call(() -> CallKeys.of(null, "alice"), () -> "ok", null));
 
       long ttl = inspect.sync().pttl("brace:ratelimit:per-user[alice]");
       assertTrue(ttl > 0 && ttl <= 3_000, "the bucket expires once it would be full again: " + ttl);

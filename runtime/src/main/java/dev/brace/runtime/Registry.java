@@ -123,7 +123,7 @@ public final class Registry {
   }
 
   /**
-   * @param listener receives every event of every instance (SPEC names: {@code retry.*},
+   * @param listener receives every event of every instance (names in {@link EventKind}: {@code retry.*},
    *     {@code circuit.*}, …), attributes redacted; one that throws is logged and ignored
    * @return closing it unsubscribes
    * @throws NullPointerException when {@code listener} is null

@@ -67,12 +67,6 @@ public final class BulkheadConfig extends InstanceConfig {
       return put("maxWait", duration("maxWait", value, false));
     }
 
-    @Override
-    Object convertDefault(String attribute, Object annotationDefault) {
-      return "maxWait".equals(attribute)
-          ? duration(attribute, (String) annotationDefault, false)
-          : annotationDefault;
-    }
 
     /** @return the checked, immutable config */
     @Override

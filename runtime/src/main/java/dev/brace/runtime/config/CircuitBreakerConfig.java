@@ -269,21 +269,6 @@ public final class CircuitBreakerConfig extends InstanceConfig {
       return checkedBackend(value);
     }
 
-    @Override
-    Object convertDefault(String attribute, Object annotationDefault) {
-      switch (attribute) {
-        case "resetTimeout":
-        case "window":
-          return duration(attribute, (String) annotationDefault, true);
-        case "on":
-        case "ignore":
-          return RetryConfig.classesOf(annotationDefault);
-        case "onResult":
-          return null;
-        default:
-          return annotationDefault;
-      }
-    }
 
     /**
      * @return the checked, immutable config

@@ -210,9 +210,38 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     return put(BACKEND, value);
   }
 
-  /** Annotation defaults come as the annotation's types (strings for durations); convert them. */
-  Object convertDefault(String attribute, Object annotationDefault) {
+  /**
+   * Annotation defaults come as the annotation's types; converted here by their shape, once for
+   * every kind: exception classes become a list, a predicate class ({@code Predicate.class}, the
+   * "none" default) becomes null, and the text of an attribute whose setter takes a {@link
+   * Duration} becomes a duration (an empty text, "none", becomes zero).
+   */
+  private Object convertDefault(String attribute, Object annotationDefault) {
+    if (annotationDefault instanceof Class<?>[]) {
+      return classesOf(annotationDefault);
+    }
+    if (annotationDefault instanceof Class<?>) {
+      return null;
+    }
+    if (annotationDefault instanceof String && takesDuration(attribute)) {
+      String text = (String) annotationDefault;
+      return text.isEmpty() ? Duration.ZERO : Durations.parse(text);
+    }
     return annotationDefault;
+  }
+
+  private boolean takesDuration(String attribute) {
+    try {
+      getClass().getMethod(kind.property(attribute), Duration.class);
+      return true;
+    } catch (NoSuchMethodException noDurationSetter) {
+      return false;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<Class<? extends Throwable>> classesOf(Object annotationDefault) {
+    return List.of((Class<? extends Throwable>[]) annotationDefault);
   }
 
   final ConfigurationException invalid(String attribute, Object value, String accepted) {

@@ -65,10 +65,6 @@ public final class FallbackConfig extends InstanceConfig {
       return put("ignore", classes(types));
     }
 
-    @Override
-    Object convertDefault(String attribute, Object annotationDefault) {
-      return RetryConfig.classesOf(annotationDefault);
-    }
 
     /** @return the immutable config */
     @Override

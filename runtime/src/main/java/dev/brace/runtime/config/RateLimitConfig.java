@@ -155,17 +155,6 @@ public final class RateLimitConfig extends InstanceConfig {
       return checkedBackend(value);
     }
 
-    @Override
-    Object convertDefault(String attribute, Object annotationDefault) {
-      switch (attribute) {
-        case "per":
-          return duration(attribute, (String) annotationDefault, true);
-        case "maxWait":
-          return duration(attribute, (String) annotationDefault, false);
-        default:
-          return annotationDefault;
-      }
-    }
 
     /**
      * @return the checked, immutable config

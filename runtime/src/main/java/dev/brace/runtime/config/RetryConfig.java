@@ -219,24 +219,6 @@ public final class RetryConfig extends InstanceConfig {
       return put("maxRetryAfter", duration("maxRetryAfter", value, false));
     }
 
-    @Override
-    Object convertDefault(String attribute, Object annotationDefault) {
-      switch (attribute) {
-        case "delay":
-        case "maxDelay":
-        case "maxRetryAfter":
-          return duration(attribute, (String) annotationDefault, false);
-        case "maxDuration":
-          return Duration.ZERO;
-        case "on":
-        case "ignore":
-          return classesOf(annotationDefault);
-        case "onResult":
-          return null;
-        default:
-          return annotationDefault;
-      }
-    }
 
     /**
      * @return the checked, immutable config
@@ -248,8 +230,4 @@ public final class RetryConfig extends InstanceConfig {
     }
   }
 
-  @SuppressWarnings("unchecked")
-  static List<Class<? extends Throwable>> classesOf(Object annotationDefault) {
-    return List.of((Class<? extends Throwable>[]) annotationDefault);
-  }
 }

@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * The events of one circuit breaker (SPEC §7), with the attributes every breaker gives them, so a
+ * The events of one circuit breaker, with the attributes every breaker gives them, so a
  * local breaker and a shared one report a transition identically. Only the breaker that made a
  * transition reports it. Each method checks first whether anyone listens, so nothing is built for
  * nobody.

@@ -9,7 +9,7 @@ import java.util.Objects;
 /**
  * What every rate limiter does the same way once its bucket has answered: a synchronous caller
  * sleeps until its reserved token arrives (giving it back if interrupted), and waits and refusals
- * are reported with the same events and exceptions (SPEC §5, §7).
+ * are reported with the same events and exceptions.
  */
 public final class RateLimitSteps {
   private static final EventKind REJECTED = EventKind.RATELIMIT_REJECTED;

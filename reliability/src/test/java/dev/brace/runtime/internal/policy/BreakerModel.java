@@ -3,7 +3,7 @@ package dev.brace.runtime.internal.policy;
 import dev.brace.runtime.CircuitState;
 
 /**
- * The sequential specification of {@link BreakerOperations}: SPEC §5's classic circuit breaker as
+ * The sequential specification of {@link BreakerOperations}: the classic circuit breaker as
  * a plain state machine, written without looking at how {@link DefaultCircuitBreaker} does it.
  * A ticket remembers the stretch (generation) that admitted it; an outcome counts only while that
  * stretch is current.

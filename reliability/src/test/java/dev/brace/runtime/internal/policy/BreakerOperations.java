@@ -21,7 +21,7 @@ import org.jetbrains.lincheck.datastructures.ThreadIdGen;
  * consecutive failures trip it, one probe success closes it). Each test thread keeps its own
  * ticket, so a call is split into its steps: {@link #acquire} takes a ticket, and {@link #succeed},
  * {@link #fail} or {@link #release} completes it later, while other threads interleave. Results are
- * checked against {@link BreakerModel}, a plain sequential state machine written from SPEC §5.
+ * checked against {@link BreakerModel}, a plain sequential state machine written from the breaker's rules.
  *
  * <p>Placed in the runtime's {@code internal} package only to tell a probe's ticket from a CLOSED
  * one ({@link CircuitGeneration#kind()}); nothing else here reaches inside the breaker.

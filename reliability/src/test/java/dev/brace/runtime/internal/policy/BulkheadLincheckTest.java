@@ -5,7 +5,6 @@ import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.reliability.Budget;
 import dev.brace.reliability.Report;
 import dev.brace.runtime.BulkheadFullException;
-import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,7 +30,9 @@ class BulkheadLincheckTest {
     private final SemaphoreBulkhead bulkhead =
         new SemaphoreBulkhead(
             BulkheadConfig.builder("lincheck").maxConcurrent(MAX_CONCURRENT).build(),
-            TimeSource.system(),
+            () -> {
+              throw new IllegalStateException("maxWait is zero: nobody waits, so no deadline is scheduled");
+            },
             bus);
     private final AtomicInteger refused = new AtomicInteger();
     private final AtomicInteger reported = new AtomicInteger();

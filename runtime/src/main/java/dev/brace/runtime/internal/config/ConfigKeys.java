@@ -4,7 +4,7 @@ import dev.brace.runtime.config.Kind;
 import java.util.Locale;
 
 /**
- * The names of configuration keys (SPEC §6): {@code BRACE_<KIND>_<NAME>_<PROPERTY>} in the
+ * The names of configuration keys: {@code BRACE_<KIND>_<NAME>_<PROPERTY>} in the
  * environment, {@code brace.<kind>.<name>.<property>} as a system property. An attribute is
  * named by {@link Kind#property}.
  */

@@ -228,7 +228,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
 
   private void probeFailed(HalfOpen probe, Throwable cause) {
     if (open(probe)) {
-      // One failed probe is enough, whatever the mode; reported the classic way (see SPEC §7).
+      // One failed probe is enough, whatever the mode; reported the classic way.
       events.openedByThreshold(CircuitState.HALF_OPEN, 1, cause);
     }
   }

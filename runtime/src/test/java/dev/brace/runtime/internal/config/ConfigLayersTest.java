@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** SPEC §6: annotation < programmatic < environment < system property, with exact keys. */
+/** annotation < programmatic < environment < system property, with exact keys. */
 class ConfigLayersTest {
 
   @ParameterizedTest

@@ -13,7 +13,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §5: retries over the ttl window ≤ percentCanRetry · calls + minRetriesPerSecond · ttl. */
+/** retries over the ttl window ≤ percentCanRetry · calls + minRetriesPerSecond · ttl. */
 class RetryBudgetTest {
   private final ManualTimeSource clock = new ManualTimeSource();
 

@@ -25,7 +25,7 @@ import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** Breaker, limiter, bulkhead and timeout on the async path, and the order guarantees of SPEC §4. */
+/** Breaker, limiter, bulkhead and timeout on the async path, and the order guarantees. */
 class AsyncStackTest {
   private final AsyncFixture fixture = new AsyncFixture();
   private final AsyncFixture.Delegate delegate = fixture.delegate;
