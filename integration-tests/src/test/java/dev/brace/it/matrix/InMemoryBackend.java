@@ -15,10 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * the registry. It remembers what it created, so a cell can prove its instances really came from
  * here.
  */
-final class InMemoryBackend implements Backend {
-  static final String NAME = "memory";
+public final class InMemoryBackend implements Backend {
+  public static final String NAME = "memory";
 
-  final Set<String> created = ConcurrentHashMap.newKeySet();
+  public final Set<String> created = ConcurrentHashMap.newKeySet();
 
   @Override
   public RateLimiterInstance rateLimiter(RateLimitConfig config, BackendContext context) {
