@@ -72,6 +72,16 @@ class NegativeTest {
   }
 
   @Test
+  void countWindowThatCanNeverReachMinimumCalls() {
+    // The last 10 calls can never hold the 20 (default minimumCalls) rate mode waits for: it would never open.
+    Compilation compilation = assertError(
+        "@CircuitBreaker(failureRate = 0.5,\n    windowCalls = 10)\npublic interface Bad {\n  String get();\n}",
+        "[brace:", "windowCalls = 10");
+    assertThat(compilation).hadErrorContaining("windowCalls");
+    assertThat(compilation).hadErrorContaining("minimumCalls");
+  }
+
+  @Test
   void permitsBelowOne() {
     assertError("public interface Bad {\n  @RateLimit(permits = 0)\n  String get();\n}",
         "permits = 0 is not accepted; expected an integer ≥ 1", "permits = 0");
