@@ -65,6 +65,7 @@ final class BulkheadWaits extends Scenario {
     CompletableFuture<String> holder = cell.start("k", "a");
     cell.awaitInvocations(1);
     CompletableFuture<String> waiter = cell.start("k", "b");
+    // A moment for a sync waiter's thread to reach the bulkhead; no outcome depends on its length.
     LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
     assertFalse(waiter.isDone(), "the second caller waits for the permit");
     assertEquals(1, cell.script.invocations.get());
