@@ -1,14 +1,17 @@
 package dev.brace.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.ManualTimeSource;
+import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Registry;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -17,8 +20,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keyed calls through generated wrappers: keys are computed where the call's failures go (inside
- * an async method's future), not at all when Brace is off, and a hot key's OPEN breaker survives
- * eviction while idle ones can go instead (issue 14, items found by reading the code).
+ * an async method's future), not at all when Brace is off, and a hot key's OPEN breaker or a
+ * limiter with a waiter survives eviction while idle ones can go instead (issue 14, items found by
+ * reading the code).
  */
 class KeysTest {
 
@@ -88,5 +92,28 @@ class KeysTest {
 
     assertThrows(CircuitOpenException.class, () -> client.call("hot"), "maxKeys 3 is exceeded, but closed idle breakers go first");
     assertEquals(4, calls.get());
+  }
+
+  @Test
+  void keyedEvictionKeepsALimiterWithAWaiterWhileIdleOnesCanGo() throws Exception {
+    ManualTimeSource clock = new ManualTimeSource();
+    Registry registry = Registry.builder().timeSource(clock).environment(Map.of()).systemProperties(Map.of()).build();
+    PipelineClients.EvictingLimiter client =
+        ResilientPipelineClients_EvictingLimiter.wrap(key -> CompletableFuture.completedFuture(key), registry);
+    assertEquals("busy", client.call("busy").get());
+    CompletableFuture<String> waiting = client.call("busy");
+    assertFalse(waiting.isDone(), "busy's next token is 10 s away: the call waits for it");
+
+    for (String idle : new String[] {"a", "b", "c"}) {
+      assertEquals(idle, client.call(idle).get());
+    }
+
+    CompletableFuture<String> again = client.call("busy");
+    assertTrue(again.isCompletedExceptionally(),
+        "busy's bucket, kept, owes its next token to the waiter: the one after is 20 s away, beyond maxWait");
+    ExecutionException refused = assertThrows(ExecutionException.class, again::get);
+    assertTrue(refused.getCause() instanceof RateLimitedException, String.valueOf(refused.getCause()));
+    clock.advance(Duration.ofSeconds(10));
+    assertEquals("busy", waiting.get(), "the waiter got its token");
   }
 }

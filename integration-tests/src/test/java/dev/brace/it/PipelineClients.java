@@ -96,6 +96,11 @@ final class PipelineClients {
     String call(String key) throws IOException;
   }
 
+  interface EvictingLimiter {
+    @RateLimit(name = "evicting-limiter", permits = 1, per = "10s", maxWait = "10s", key = "{key}", maxKeys = 3)
+    CompletableFuture<String> call(String key);
+  }
+
   interface Switched {
     @Retry(maxAttempts = 3, delay = "10ms", jitter = Retry.Jitter.NONE)
     String call() throws IOException;
