@@ -25,7 +25,7 @@ public final class ResilientCatalog implements Catalog {
     .with(RetryConfig.builder("Catalog.save").maxAttempts(2))
     .with(CircuitBreakerConfig.builder("Catalog"))
     .with(TimeoutConfig.builder("Catalog.save").duration("250ms").mode(Timeout.Mode.ABANDON))
-    .fallbackTakes(IOException.class)
+    .fallbackTakes("ignoreSave", IOException.class)
     .build();
 
   private static final CallDefinition SIZE = CallDefinition.builder("Catalog.size")

@@ -24,7 +24,7 @@ public final class ResilientRecsClient implements RecsClient {
     .with(RateLimitConfig.builder("recs-api").permits(20).per("1s").key("user:{userId}"))
     .with(BulkheadConfig.builder("recs-api").maxConcurrent(10))
     .with(TimeoutConfig.builder("RecsClient.recommendations").duration("1s"))
-    .fallbackTakes(Exception.class)
+    .fallbackTakes("noRecs", Exception.class)
     .build();
 
   private static final CallDefinition COUNT = CallDefinition.builder("RecsClient.count")

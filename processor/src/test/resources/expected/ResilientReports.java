@@ -28,7 +28,7 @@ public final class ResilientReports implements Reports {
   private static final CallDefinition KEYED = CallDefinition.builder("Reports.keyed")
     .with(FallbackConfig.builder("Reports.keyed").on(IOException.class))
     .with(CircuitBreakerConfig.builder("reports").key("{id}"))
-    .fallbackTakes(IOException.class)
+    .fallbackTakes("later", IOException.class)
     .build();
 
   private final Reports delegate;

@@ -178,8 +178,8 @@ final class WrapperWriter {
       }
       code.add("\n.with($L)", config.build());
     }
-    method.fallback().flatMap(FallbackModel::failureType).filter(type -> !isThrowable(type)).ifPresent(failureType ->
-        code.add("\n.fallbackTakes($T.class)", TypeName.get(types.erasure(failureType))));
+    method.fallback().ifPresent(fallback -> fallback.failureType().filter(type -> !isThrowable(type)).ifPresent(failureType ->
+        code.add("\n.fallbackTakes($S, $T.class)", fallback.methodName(), TypeName.get(types.erasure(failureType)))));
     return code.add("\n.build()$<").build();
   }
 

@@ -222,7 +222,6 @@ public final class Stack<T> {
     public Builder<T> fallback(Consumer<FallbackConfig.Builder> settings, Function<? super Throwable, ? extends T> fallback) {
       Objects.requireNonNull(fallback, "fallback");
       part(FallbackConfig.builder(callName), settings);
-      definition.fallbackTakes(Throwable.class);
       this.fallback = fallback;
       return this;
     }

@@ -20,12 +20,16 @@ public final class CallDefinition {
   private final String callName;
   private final String site;
   private final Map<Kind, ConfigBuilder<?>> patterns;
+  private final boolean keysFromCaller;
+  private final String fallbackMethod;
   private final Class<? extends Throwable> fallbackTakes;
 
   private CallDefinition(Builder builder) {
     this.callName = builder.callName;
     this.site = builder.site;
+    this.keysFromCaller = builder.keysFromCaller;
     this.patterns = Collections.unmodifiableMap(new EnumMap<>(builder.patterns));
+    this.fallbackMethod = builder.fallbackMethod;
     this.fallbackTakes = builder.fallbackTakes;
   }
 
@@ -34,7 +38,7 @@ public final class CallDefinition {
    * @return a builder for an annotated method, with no pattern yet
    */
   public static Builder builder(String callName) {
-    return new Builder(callName, callName);
+    return new Builder(callName, callName, false);
   }
 
   /**
@@ -42,7 +46,7 @@ public final class CallDefinition {
    * @return a builder for a {@code Stack}, with no pattern yet
    */
   public static Builder forStack(String stackName) {
-    return new Builder(stackName, "stack '" + stackName + "'");
+    return new Builder(stackName, "stack '" + stackName + "'", true);
   }
 
   /** @return {@code Interface.method}, or the stack's name */
@@ -68,7 +72,21 @@ public final class CallDefinition {
     return patterns.get(kind);
   }
 
-  /** @return the failure type the fallback method takes (Throwable when it takes none), or null without a fallback */
+  /**
+   * @return whether the caller hands the key over with each call (a {@code Stack}), so that
+   *     configuration may make its breaker or limiter keyed; a generated site computes its keys from
+   *     a template fixed at compile time
+   */
+  public boolean keysFromCaller() {
+    return keysFromCaller;
+  }
+
+  /** @return the fallback method's name, for messages, or null */
+  public String fallbackMethod() {
+    return fallbackMethod;
+  }
+
+  /** @return the failure type the fallback method's last parameter takes, or null when any failure fits */
   public Class<? extends Throwable> fallbackTakes() {
     return fallbackTakes;
   }
@@ -77,12 +95,15 @@ public final class CallDefinition {
   public static final class Builder {
     private final String callName;
     private final String site;
+    private final boolean keysFromCaller;
     private final Map<Kind, ConfigBuilder<?>> patterns = new EnumMap<>(Kind.class);
+    private String fallbackMethod;
     private Class<? extends Throwable> fallbackTakes;
 
-    private Builder(String callName, String site) {
+    private Builder(String callName, String site, boolean keysFromCaller) {
       this.callName = Objects.requireNonNull(callName, "callName");
       this.site = site;
+      this.keysFromCaller = keysFromCaller;
     }
 
     /**
@@ -103,11 +124,15 @@ public final class CallDefinition {
     }
 
     /**
-     * @param failureType the type of the fallback method's last parameter ({@code Throwable} when it
-     *     has none): configuration may not make the fallback answer a failure it cannot take
+     * Declares what the fallback method can receive: configuration may not make it answer a failure
+     * its parameter cannot take.
+     *
+     * @param method the fallback method's name
+     * @param failureType the type of its last, failure-receiving parameter
      * @return this
      */
-    public Builder fallbackTakes(Class<? extends Throwable> failureType) {
+    public Builder fallbackTakes(String method, Class<? extends Throwable> failureType) {
+      this.fallbackMethod = Objects.requireNonNull(method, "method");
       this.fallbackTakes = Objects.requireNonNull(failureType, "failureType");
       return this;
     }

@@ -20,12 +20,12 @@ public enum Message {
           + " the same value, or set it once outside them (Registry.builder(), environment or system"
           + " property)"),
   /** A site's key does not match the key its shared instance is configured with. */
-  KEY_MISMATCH("%s '%s' is %s, but %s %s; a key is computed where the call is written, so configuration"
-      + " cannot add, drop or change it"),
+  KEY_MISMATCH("%s '%s' is %s, but %s %s; a generated wrapper computes its key from the template"
+      + " written on it, so configuration cannot add, drop or change it"),
   /** Configuration makes a fallback answer failures its method cannot take. */
   FALLBACK_WIDENED(
-      "the fallback of %s takes %s, but its configured on = %s includes %s, which is not a %s; the"
-          + " fallback method could not receive it"),
+      "the fallback of %s, %s, takes %s, but its configured on = %s includes %s, which is not a %s;"
+          + " the fallback method could not receive it"),
   /** An instance names a backend the registry was not given. */
   UNKNOWN_BACKEND("%s '%s': backend = \"%s\" is not accepted; expected one of %s (give a backend to"
       + " Registry.builder().backend(name, backend))"),

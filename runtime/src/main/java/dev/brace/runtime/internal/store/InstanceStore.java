@@ -189,7 +189,8 @@ public final class InstanceStore {
       for (Class<? extends Throwable> type : config.on()) {
         if (!takes.isAssignableFrom(type)) {
           throw new ConfigurationException(Message.FALLBACK_WIDENED.format(
-              definition.site(), takes.getName(), describe(config.on()), type.getName(), takes.getName()));
+              definition.site(), definition.fallbackMethod(), takes.getName(), describe(config.on()),
+              type.getName(), takes.getName()));
         }
       }
     }
@@ -197,10 +198,14 @@ public final class InstanceStore {
   }
 
   /**
-   * A key is computed where the call is written (a generated wrapper from its arguments, a stack
-   * from the key it is given), so configuration can neither make a site keyed nor change its key.
+   * A generated wrapper computes its key from a template fixed at compile time, so configuration
+   * can neither make such a site keyed nor change its key. A stack takes its key from the caller
+   * with each call, so configuration may make its breaker or limiter keyed.
    */
   private static void checkKey(ConfigBuilder<?> site, InstanceConfig config, CallDefinition definition) {
+    if (definition.keysFromCaller()) {
+      return;
+    }
     Object written = site.explicitValues().get("key");
     String siteKey = written == null ? "" : (String) written;
     String configured = (String) config.values().get("key");
