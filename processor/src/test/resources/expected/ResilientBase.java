@@ -4,6 +4,7 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -42,19 +43,62 @@ final class ResilientBase<E> implements Base<E> {
 
   @Override
   public E load(String key) {
-    return this.load.call(
-        () -> this.delegate.load(key),
-        null);
+    ResilientCall call = this.load;
+    if (call.passesThrough()) {
+      return this.delegate.load(key);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        E result;
+        try {
+          result = this.delegate.load(key);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override
   public void reset() {
-    this.reset.call(
-        () -> {
+    ResilientCall call = this.reset;
+    if (call.passesThrough()) {
+      this.delegate.reset();
+      return;
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        try {
           this.delegate.reset();
-          return null;
-        },
-        null);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, null);
+        run = call.retryResult(run, attempt, started, null);
+        if (run == null) {
+          return;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.ResilientCall;
 import java.io.IOException;
 import java.util.Objects;
@@ -59,29 +60,108 @@ public final class ResilientCatalog implements Catalog {
 
   @Override
   public String find(String id) {
-    return this.find.call(
-        () -> this.delegate.find(id),
-        null);
+    ResilientCall call = this.find;
+    if (call.passesThrough()) {
+      return this.delegate.find(id);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        String result;
+        try {
+          result = this.delegate.find(id);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override
   public void save(String id) throws IOException {
-    this.save.call(
-        () -> {
-          this.delegate.save(id);
-          return null;
-        },
-        failure -> {
-          Catalog.ignoreSave(id, (IOException) failure);
-          return null;
-        });
+    ResilientCall call = this.save;
+    if (call.passesThrough()) {
+      this.delegate.save(id);
+      return;
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    try {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          Object ticket = call.admit(keys);
+          try {
+            call.timed(() -> {
+                  this.delegate.save(id);
+                  return null;
+                });
+          } catch (Throwable failure) {
+            call.attemptFailed(ticket, failure);
+            throw failure;
+          }
+          call.attemptSucceeded(ticket, null);
+          run = call.retryResult(run, attempt, started, null);
+          if (run == null) {
+            return;
+          }
+        } catch (Throwable failure) {
+          run = call.retryOrThrow(run, attempt, started, failure);
+        }
+      }
+    } catch (Throwable failure) {
+      Throwable cause = call.answerable(failure);
+      if (cause == null) {
+        throw ResilientCall.rethrow(failure);
+      }
+      try {
+        Catalog.ignoreSave(id, (IOException) cause);
+        return;
+      } catch (Throwable fallbackFailure) {
+        throw call.fallbackFailed(fallbackFailure, failure);
+      }
+    }
   }
 
   @Override
   public long size() {
-    return this.size.call(
-        () -> this.delegate.size(),
-        null);
+    ResilientCall call = this.size;
+    if (call.passesThrough()) {
+      return this.delegate.size();
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        long result;
+        try {
+          result = this.delegate.size();
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override

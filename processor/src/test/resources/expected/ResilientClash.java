@@ -5,6 +5,7 @@ import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -39,9 +40,44 @@ public final class ResilientClash implements Clash {
   public String call(String delegate, String registry, int e, String result, int attempt,
       Object guard, Exception failure, Object permit, Object run, long started,
       String fallbackFailure) {
-    return this.call.call(
-        () -> this.delegate.call(delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure),
-        failure_ -> this.delegate.fallback(delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure, failure_));
+    ResilientCall call = this.call;
+    if (call.passesThrough()) {
+      return this.delegate.call(delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started_ = call.begin();
+    Object run_ = null;
+    try {
+      for (int attempt_ = 1; ; attempt_++) {
+        try {
+          Object ticket = call.admit(keys);
+          String result_;
+          try {
+            result_ = call.timed(() -> this.delegate.call(delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure));
+          } catch (Throwable failure_) {
+            call.attemptFailed(ticket, failure_);
+            throw failure_;
+          }
+          call.attemptSucceeded(ticket, result_);
+          run_ = call.retryResult(run_, attempt_, started_, result_);
+          if (run_ == null) {
+            return result_;
+          }
+        } catch (Throwable failure_) {
+          run_ = call.retryOrThrow(run_, attempt_, started_, failure_);
+        }
+      }
+    } catch (Throwable failure_) {
+      Throwable cause = call.answerable(failure_);
+      if (cause == null) {
+        throw ResilientCall.rethrow(failure_);
+      }
+      try {
+        return this.delegate.fallback(delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure, cause);
+      } catch (Throwable fallbackFailure_) {
+        throw call.fallbackFailed(fallbackFailure_, failure_);
+      }
+    }
   }
 
   @Override

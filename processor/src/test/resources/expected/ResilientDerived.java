@@ -5,6 +5,7 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -43,9 +44,32 @@ public final class ResilientDerived implements Derived {
 
   @Override
   public int count() {
-    return this.count.call(
-        () -> this.delegate.count(),
-        null);
+    ResilientCall call = this.count;
+    if (call.passesThrough()) {
+      return this.delegate.count();
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        int result;
+        try {
+          result = this.delegate.count();
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override
@@ -55,9 +79,32 @@ public final class ResilientDerived implements Derived {
 
   @Override
   public String load(String key) {
-    return this.load.call(
-        () -> this.delegate.load(key),
-        null);
+    ResilientCall call = this.load;
+    if (call.passesThrough()) {
+      return this.delegate.load(key);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        String result;
+        try {
+          result = this.delegate.load(key);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override

@@ -36,10 +36,32 @@ public final class ResilientKeyed implements Keyed {
 
   @Override
   public String call(Keyed.Request request, String tenant, int port) {
-    return this.call.call(
-        () -> CallKeys.of(request == null ? CallKeys.part(null, "request", "Keyed.call") : CallKeys.part(request.host(), "request.host", "Keyed.call"), "zone:" + (request == null ? CallKeys.part(null, "request", "Keyed.call") : request.inner() == null ? CallKeys.part(null, "request.inner", "Keyed.call") : CallKeys.part(request.inner().getZone(), "request.inner.zone", "Keyed.call")) + "/" + CallKeys.part(tenant, "tenant", "Keyed.call") + ":" + CallKeys.part(port, "port", "Keyed.call")),
-        () -> this.delegate.call(request, tenant, port),
-        null);
+    ResilientCall call = this.call;
+    if (call.passesThrough()) {
+      return this.delegate.call(request, tenant, port);
+    }
+    CallKeys keys = CallKeys.of(request == null ? CallKeys.part(null, "request", "Keyed.call") : CallKeys.part(request.host(), "request.host", "Keyed.call"), "zone:" + (request == null ? CallKeys.part(null, "request", "Keyed.call") : request.inner() == null ? CallKeys.part(null, "request.inner", "Keyed.call") : CallKeys.part(request.inner().getZone(), "request.inner.zone", "Keyed.call")) + "/" + CallKeys.part(tenant, "tenant", "Keyed.call") + ":" + CallKeys.part(port, "port", "Keyed.call"));
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        String result;
+        try {
+          result = this.delegate.call(request, tenant, port);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override

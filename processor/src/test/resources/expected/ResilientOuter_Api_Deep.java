@@ -3,6 +3,7 @@ package p;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -33,12 +34,35 @@ public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
 
   @Override
   public void run() {
-    this.run.call(
-        () -> {
-          this.delegate.run();
-          return null;
-        },
-        null);
+    ResilientCall call = this.run;
+    if (call.passesThrough()) {
+      this.delegate.run();
+      return;
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        try {
+          call.timed(() -> {
+                this.delegate.run();
+                return null;
+              });
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, null);
+        run = call.retryResult(run, attempt, started, null);
+        if (run == null) {
+          return;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override

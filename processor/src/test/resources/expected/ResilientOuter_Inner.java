@@ -3,6 +3,7 @@ package p;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -33,9 +34,32 @@ final class ResilientOuter_Inner implements Outer.Inner {
 
   @Override
   public String ping() {
-    return this.ping.call(
-        () -> this.delegate.ping(),
-        null);
+    ResilientCall call = this.ping;
+    if (call.passesThrough()) {
+      return this.delegate.ping();
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        String result;
+        try {
+          result = this.delegate.ping();
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override

@@ -54,17 +54,74 @@ public final class ResilientRecsClient implements RecsClient {
 
   @Override
   public List<String> recommendations(String userId) throws IOException {
-    return this.recommendations.call(
-        () -> CallKeys.of(null, "user:" + CallKeys.part(userId, "userId", "RecsClient.recommendations")),
-        () -> this.delegate.recommendations(userId),
-        failure -> this.delegate.noRecs(userId, (Exception) failure));
+    ResilientCall call = this.recommendations;
+    if (call.passesThrough()) {
+      return this.delegate.recommendations(userId);
+    }
+    CallKeys keys = CallKeys.of(null, "user:" + CallKeys.part(userId, "userId", "RecsClient.recommendations"));
+    long started = call.begin();
+    Object run = null;
+    try {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          Object ticket = call.admit(keys);
+          List<String> result;
+          try {
+            result = call.timed(() -> this.delegate.recommendations(userId));
+          } catch (Throwable failure) {
+            call.attemptFailed(ticket, failure);
+            throw failure;
+          }
+          call.attemptSucceeded(ticket, result);
+          run = call.retryResult(run, attempt, started, result);
+          if (run == null) {
+            return result;
+          }
+        } catch (Throwable failure) {
+          run = call.retryOrThrow(run, attempt, started, failure);
+        }
+      }
+    } catch (Throwable failure) {
+      Throwable cause = call.answerable(failure);
+      if (cause == null) {
+        throw ResilientCall.rethrow(failure);
+      }
+      try {
+        return this.delegate.noRecs(userId, (Exception) cause);
+      } catch (Throwable fallbackFailure) {
+        throw call.fallbackFailed(fallbackFailure, failure);
+      }
+    }
   }
 
   @Override
   public int count() {
-    return this.count.call(
-        () -> this.delegate.count(),
-        null);
+    ResilientCall call = this.count;
+    if (call.passesThrough()) {
+      return this.delegate.count();
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        int result;
+        try {
+          result = this.delegate.count();
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override

@@ -3,6 +3,7 @@ package p;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.ResilientCall;
 import java.io.IOException;
 import java.util.List;
@@ -78,57 +79,212 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public T get(long id) throws IOException, TimeoutException {
-    return this.get.call(
-        () -> this.delegate.get(id),
-        null);
+    ResilientCall call = this.get;
+    if (call.passesThrough()) {
+      return this.delegate.get(id);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        T result;
+        try {
+          result = this.delegate.get(id);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override
   public <R extends Number & Comparable<R>> R max(List<? extends R> values) {
-    return this.max.call(
-        () -> this.delegate.max(values),
-        null);
+    ResilientCall call = this.max;
+    if (call.passesThrough()) {
+      return this.delegate.max(values);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        R result;
+        try {
+          result = this.delegate.max(values);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override
   public void putAll(String... items) {
-    this.putAll.call(
-        () -> {
+    ResilientCall call = this.putAll;
+    if (call.passesThrough()) {
+      this.delegate.putAll(items);
+      return;
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        try {
           this.delegate.putAll(items);
-          return null;
-        },
-        null);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, null);
+        run = call.retryResult(run, attempt, started, null);
+        if (run == null) {
+          return;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override
   public int[] sizes(byte[][] data, char c, boolean flag, double d, float f, short s) {
-    return this.sizes.call(
-        () -> this.delegate.sizes(data, c, flag, d, f, s),
-        null);
+    ResilientCall call = this.sizes;
+    if (call.passesThrough()) {
+      return this.delegate.sizes(data, c, flag, d, f, s);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        int[] result;
+        try {
+          result = this.delegate.sizes(data, c, flag, d, f, s);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override
   public void clear() {
-    this.clear.call(
-        () -> {
+    ResilientCall call = this.clear;
+    if (call.passesThrough()) {
+      this.delegate.clear();
+      return;
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        try {
           this.delegate.clear();
-          return null;
-        },
-        null);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, null);
+        run = call.retryResult(run, attempt, started, null);
+        if (run == null) {
+          return;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override
   public List<T> fetch(int limit) {
-    return this.fetch.call(
-        () -> this.delegate.fetch(limit),
-        null);
+    ResilientCall call = this.fetch;
+    if (call.passesThrough()) {
+      return this.delegate.fetch(limit);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        List<T> result;
+        try {
+          result = this.delegate.fetch(limit);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override
   public List<T> fetch(String filter) {
-    return this.fetch2.call(
-        () -> this.delegate.fetch(filter),
-        null);
+    ResilientCall call = this.fetch2;
+    if (call.passesThrough()) {
+      return this.delegate.fetch(filter);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        List<T> result;
+        try {
+          result = this.delegate.fetch(filter);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
   }
 
   @Override

@@ -206,42 +206,125 @@ final class WrapperWriter {
 
 
   /**
-   * {@code return this.m.call(() -> keys, () -> this.delegate.m(args), failure -> fallback)}, or
-   * {@code callAsync} for a method returning a future. The lambda parameter's name cannot clash
-   * with the method's parameters.
+   * An asynchronous method hands its delegate call to the runtime's asynchronous driver: {@code
+   * return this.m.callAsync(() -> keys, () -> this.delegate.m(args), failure -> fallback)}. A
+   * synchronous one walks the runtime's steps in its own body (see {@code ResilientCall}), so its
+   * happy path allocates nothing.
    */
   private CodeBlock handOff(MethodModel method, ExecutableType type, String callField) {
+    return method.isAsync() ? asyncHandOff(method, callField) : syncSteps(method, type, callField);
+  }
+
+  private CodeBlock asyncHandOff(MethodModel method, String callField) {
+    String failure = localNames(method).newName("failure");
+    CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
+    List<CodeBlock> arguments = new ArrayList<>();
+    keys(method).ifPresent(keys -> arguments.add(CodeBlock.of("() -> $L", keys)));
+    arguments.add(CodeBlock.of("() -> $L", delegateCall));
+    arguments.add(method.fallback().map(fallback -> fallbackLambda(method, fallback, failure)).orElse(CodeBlock.of("null")));
+    return CodeBlock.builder()
+        .addStatement("return this.$N.callAsync(\n$L)", callField, CodeBlock.join(arguments, ",\n"))
+        .build();
+  }
+
+  /** The loop of {@code ResilientCall}'s Javadoc, with local names that no parameter can shadow. */
+  private CodeBlock syncSteps(MethodModel method, ExecutableType type, String callField) {
+    NameAllocator names = localNames(method);
+    String call = names.newName("call");
+    String keys = names.newName("keys");
+    String started = names.newName("started");
+    String run = names.newName("run");
+    String attempt = names.newName("attempt");
+    String ticket = names.newName("ticket");
+    String result = names.newName("result");
+    String failure = names.newName("failure");
+    String cause = names.newName("cause");
+    String fallbackFailure = names.newName("fallbackFailure");
+    boolean isVoid = type.getReturnType().getKind() == TypeKind.VOID;
+    CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
+    CodeBlock attemptCall = delegateCall;
+    if (method.pattern(Kind.TIMEOUT).isPresent()) {
+      attemptCall = isVoid
+          ? CodeBlock.of("$N.timed(() -> {\n$>$L;\nreturn null;\n$<})", call, delegateCall)
+          : CodeBlock.of("$N.timed(() -> $L)", call, delegateCall);
+    }
+
+    CodeBlock.Builder code = CodeBlock.builder()
+        .addStatement("$T $N = this.$N", RESILIENT_CALL, call, callField)
+        .beginControlFlow("if ($N.passesThrough())", call);
+    if (isVoid) {
+      code.addStatement("$L", delegateCall).addStatement("return");
+    } else {
+      code.addStatement("return $L", delegateCall);
+    }
+    code.endControlFlow()
+        .addStatement("$T $N = $L", CALL_KEYS, keys, keys(method).orElse(CodeBlock.of("$T.NONE", CALL_KEYS)))
+        .addStatement("long $N = $N.begin()", started, call)
+        .addStatement("$T $N = null", Object.class, run);
+    boolean fallsBack = method.fallback().isPresent();
+    if (fallsBack) {
+      code.beginControlFlow("try");
+    }
+    code.beginControlFlow("for (int $N = 1; ; $N++)", attempt, attempt)
+        .beginControlFlow("try")
+        .addStatement("$T $N = $N.admit($N)", Object.class, ticket, call, keys);
+    if (!isVoid) {
+      code.addStatement("$T $N", TypeName.get(type.getReturnType()), result);
+    }
+    code.beginControlFlow("try");
+    if (isVoid) {
+      code.addStatement("$L", attemptCall);
+    } else {
+      code.addStatement("$N = $L", result, attemptCall);
+    }
+    code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
+        .addStatement("$N.attemptFailed($N, $N)", call, ticket, failure)
+        .addStatement("throw $N", failure)
+        .endControlFlow()
+        .addStatement("$N.attemptSucceeded($N, $L)", call, ticket, isVoid ? "null" : result)
+        .addStatement("$N = $N.retryResult($N, $N, $N, $L)", run, call, run, attempt, started, isVoid ? "null" : result)
+        .beginControlFlow("if ($N == null)", run)
+        .addStatement(isVoid ? "return" : "return " + result)
+        .endControlFlow()
+        .nextControlFlow("catch ($T $N)", Throwable.class, failure)
+        .addStatement("$N = $N.retryOrThrow($N, $N, $N, $N)", run, call, run, attempt, started, failure)
+        .endControlFlow()
+        .endControlFlow();
+    if (fallsBack) {
+      CodeBlock fallbackCall = fallbackCall(method, method.fallback().get(), cause);
+      code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
+          .addStatement("$T $N = $N.answerable($N)", Throwable.class, cause, call, failure)
+          .beginControlFlow("if ($N == null)", cause)
+          .addStatement("throw $T.rethrow($N)", RESILIENT_CALL, failure)
+          .endControlFlow()
+          .beginControlFlow("try");
+      if (isVoid) {
+        code.addStatement("$L", fallbackCall).addStatement("return");
+      } else {
+        code.addStatement("return $L", fallbackCall);
+      }
+      code.nextControlFlow("catch ($T $N)", Throwable.class, fallbackFailure)
+          .addStatement("throw $N.fallbackFailed($N, $N)", call, fallbackFailure, failure)
+          .endControlFlow()
+          .endControlFlow();
+    }
+    return code.build();
+  }
+
+  private static NameAllocator localNames(MethodModel method) {
     NameAllocator names = new NameAllocator();
     for (VariableElement parameter : method.method().getParameters()) {
       names.newName(parameter.getSimpleName().toString(), parameter);
     }
-    String failure = names.newName("failure");
-    boolean isVoid = type.getReturnType().getKind() == TypeKind.VOID;
-    CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
-    List<CodeBlock> arguments = new ArrayList<>();
-    keys(method).ifPresent(keys -> arguments.add(CodeBlock.of("() -> $L", keys)));
-    arguments.add(isVoid
-        ? CodeBlock.of("() -> {\n$>$L;\nreturn null;\n$<}", delegateCall)
-        : CodeBlock.of("() -> $L", delegateCall));
-    arguments.add(method.fallback().map(fallback -> fallbackLambda(method, fallback, failure, isVoid)).orElse(CodeBlock.of("null")));
-    CodeBlock call = CodeBlock.of("this.$N.$N(\n$L)", callField, method.isAsync() ? "callAsync" : "call",
-        CodeBlock.join(arguments, ",\n"));
-    return isVoid
-        ? CodeBlock.builder().addStatement("$L", call).build()
-        : CodeBlock.builder().addStatement("return $L", call).build();
+    return names;
   }
 
-  /** {@code failure -> this.delegate.fallback(args, (IOException) failure)}, a future for an async call. */
-  private CodeBlock fallbackLambda(MethodModel method, FallbackModel fallback, String failure, boolean isVoid) {
+  /** {@code failure -> this.delegate.fallback(args, (IOException) failure)}, as a future. */
+  private CodeBlock fallbackLambda(MethodModel method, FallbackModel fallback, String failure) {
     CodeBlock call = fallbackCall(method, fallback, failure);
-    if (method.isAsync()) {
-      return fallback.returnsFuture()
-          ? CodeBlock.of("$N -> $L", failure, call)
-          : CodeBlock.of("$N -> $T.completedFuture($L)", failure, COMPLETABLE_FUTURE, call);
-    }
-    return isVoid
-        ? CodeBlock.of("$N -> {\n$>$L;\nreturn null;\n$<}", failure, call)
-        : CodeBlock.of("$N -> $L", failure, call);
+    return fallback.returnsFuture()
+        ? CodeBlock.of("$N -> $L", failure, call)
+        : CodeBlock.of("$N -> $T.completedFuture($L)", failure, COMPLETABLE_FUTURE, call);
   }
 
   private CodeBlock fallbackCall(MethodModel method, FallbackModel fallback, String failure) {

@@ -131,7 +131,7 @@ public final class CallSequence {
   }
 
   /** @return whether Brace is switched off for this call: the delegate is called as it is, keys are never computed */
-  boolean passesThrough() {
+  public boolean passesThrough() {
     return passThrough;
   }
 
@@ -162,7 +162,7 @@ public final class CallSequence {
    *
    * @return the start, to pass to {@link #retryDelay}
    */
-  long begin() {
+  public long begin() {
     return retry == null ? 0L : retry.begin();
   }
 
@@ -175,7 +175,7 @@ public final class CallSequence {
    * @return the breaker's ticket (null without a breaker), to pass to the outcome
    * @throws RuntimeException the refusal ({@link dev.brace.runtime.Refusal}); nothing is held then
    */
-  Object admit(CallKeys keys) {
+  public Object admit(CallKeys keys) {
     Object ticket = breakers == null ? null : breakers.forKey(keys.breaker()).acquire();
     try {
       if (limiters != null) {
@@ -196,7 +196,7 @@ public final class CallSequence {
    *
    * @throws Throwable what the delegate threw, or {@link dev.brace.runtime.TimeoutExceededException}
    */
-  <T> T timed(SyncAttempt<T> attempt) throws Throwable {
+  public <T> T timed(SyncAttempt<T> attempt) throws Throwable {
     return timeout == null ? attempt.call() : timeout.call(attempt);
   }
 
@@ -208,7 +208,7 @@ public final class CallSequence {
    * @param result the attempt's result
    * @throws RuntimeException what the breaker's result predicate threw; the attempt has then failed
    */
-  void attemptSucceeded(Object ticket, Object result) {
+  public void attemptSucceeded(Object ticket, Object result) {
     try {
       if (ticket != null) {
         CircuitBreakerInstance.ownerOf(ticket).onResult(ticket, result);
@@ -229,7 +229,7 @@ public final class CallSequence {
    * @param ticket from {@link #admit}
    * @param failure what the attempt threw
    */
-  void attemptFailed(Object ticket, Throwable failure) {
+  public void attemptFailed(Object ticket, Throwable failure) {
     try {
       if (ticket != null) {
         if (TimeoutPolicy.interruptedCaller(failure)) {
@@ -348,7 +348,7 @@ public final class CallSequence {
    *     through async wrappers), reported as {@code fallback.used}; null when there is no fallback,
    *     it does not answer this failure, or the caller was interrupted
    */
-  Throwable answerable(Throwable failure) {
+  public Throwable answerable(Throwable failure) {
     if (fallback == null || TimeoutPolicy.interruptedCaller(failure)) {
       return null;
     }
@@ -360,7 +360,7 @@ public final class CallSequence {
   }
 
   /** @return {@code fallbackFailure}, with {@code original} attached as suppressed */
-  static Throwable withOriginal(Throwable fallbackFailure, Throwable original) {
+  public static Throwable withOriginal(Throwable fallbackFailure, Throwable original) {
     if (fallbackFailure != original) {
       fallbackFailure.addSuppressed(original);
     }

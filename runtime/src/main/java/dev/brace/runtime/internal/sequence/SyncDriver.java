@@ -10,11 +10,13 @@ import java.util.function.Supplier;
 
 /**
  * The synchronous driver: walks a {@link CallSequence}'s steps on the caller's thread and sleeps
- * where a step says to wait. It decides nothing; generated methods and {@code Stack.call} both run
- * through it.
+ * where a step says to wait. It decides nothing.
  *
- * <p>Kept small on purpose: the JIT inlines it into each generated method, so the lambdas a
- * generated method passes do not escape and the happy path allocates nothing.
+ * <p>A generated method runs the same loop over the same steps in its own body (through {@code
+ * ResilientCall}'s step methods) rather than calling {@link #call}: handing the delegate call over
+ * as a lambda would allocate it on every call, because the JIT does not inline a driver this size
+ * that every wrapper shares. {@code Stack.call} uses {@link #call}; the conformance matrix runs
+ * both against the same scenarios.
  */
 public final class SyncDriver {
   private SyncDriver() {}
@@ -37,54 +39,71 @@ public final class SyncDriver {
     CallKeys callKeys = sequence.keys(keys);
     long started = sequence.begin();
     RetryRun run = null;
-    for (int number = 1; ; number++) {
-      Throwable failure;
-      try {
-        Object ticket = sequence.admit(callKeys);
-        T result;
+    try {
+      for (int number = 1; ; number++) {
         try {
-          result = sequence.timed(attempt);
-        } catch (Throwable thrown) {
-          sequence.attemptFailed(ticket, thrown);
-          throw thrown;
+          Object ticket = sequence.admit(callKeys);
+          T result;
+          try {
+            result = sequence.timed(attempt);
+          } catch (Throwable failure) {
+            sequence.attemptFailed(ticket, failure);
+            throw failure;
+          }
+          sequence.attemptSucceeded(ticket, result);
+          run = afterResult(sequence, run, number, started, result);
+          if (run == null) {
+            return result;
+          }
+        } catch (Throwable failure) {
+          run = afterFailure(sequence, run, number, started, failure);
         }
-        sequence.attemptSucceeded(ticket, result);
-        if (!sequence.retriesResult(result)) {
-          return result;
-        }
-        run = sequence.retryRun(run);
-        long delay = sequence.retryDelayForResult(run, number, started);
-        if (delay == RetryPolicy.STOP || !sequence.sleep(delay)) {
-          return result;
-        }
-        continue;
-      } catch (Throwable thrown) {
-        failure = thrown;
       }
-      run = sequence.retryRun(run);
-      long delay = sequence.retryDelay(run, number, started, failure);
-      if (delay == RetryPolicy.STOP) {
-        return finish(sequence, failure, fallback);
+    } catch (Throwable failure) {
+      Throwable answered = fallback == null ? null : sequence.answerable(failure);
+      if (answered == null) {
+        throw Failures.rethrow(failure);
       }
-      if (!sequence.sleep(delay)) {
-        sequence.stoppedWaiting(run, failure);
-        return finish(sequence, failure, fallback);
+      try {
+        return fallback.apply(answered);
+      } catch (Throwable fallbackFailure) {
+        throw Failures.rethrow(CallSequence.withOriginal(fallbackFailure, failure));
       }
-      run.recordFailure(failure);
     }
   }
 
-  /** The call ended with {@code failure}: the fallback answers it, or it propagates as itself. */
-  private static <T> T finish(CallSequence sequence, Throwable failure, SyncFallback<T> fallback) {
-    Throwable answered = fallback == null ? null : sequence.answerable(failure);
-    if (answered == null) {
+  /**
+   * After a result: when the retry asks to try again, sleeps the backoff and returns the run;
+   * otherwise (no retry, no predicate, predicate false, attempts or time spent, interrupted)
+   * returns null and the result is the call's.
+   *
+   * @throws RuntimeException what the result predicate threw: the attempt then failed
+   */
+  public static RetryRun afterResult(CallSequence sequence, RetryRun run, int number, long started, Object result) {
+    if (!sequence.retriesResult(result)) {
+      return null;
+    }
+    RetryRun continuing = sequence.retryRun(run);
+    long delay = sequence.retryDelayForResult(continuing, number, started);
+    return delay == RetryPolicy.STOP || !sequence.sleep(delay) ? null : continuing;
+  }
+
+  /**
+   * After a failed attempt (a refusal included): sleeps the backoff and returns the run to try
+   * again with, or throws the failure that ends the call, earlier failures attached.
+   */
+  public static RetryRun afterFailure(CallSequence sequence, RetryRun run, int number, long started, Throwable failure) {
+    RetryRun continuing = sequence.retryRun(run);
+    long delay = sequence.retryDelay(continuing, number, started, failure);
+    if (delay == RetryPolicy.STOP) {
       throw Failures.rethrow(failure);
     }
-    try {
-      return fallback.apply(answered);
-    } catch (Throwable fallbackFailure) {
-      throw Failures.rethrow(CallSequence.withOriginal(fallbackFailure, failure));
+    if (!sequence.sleep(delay)) {
+      sequence.stoppedWaiting(continuing, failure);
+      throw Failures.rethrow(failure);
     }
+    continuing.recordFailure(failure);
+    return continuing;
   }
 
   private static <T> T direct(SyncAttempt<T> attempt) {
