@@ -1,6 +1,7 @@
 package dev.brace.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.runtime.CircuitState;
@@ -55,5 +56,16 @@ class RecsClientTest {
     fake.succeed();
     assertEquals(List.of("item-1", "item-2"), client.recommendations("ada"));   // the probe
     assertEquals(CircuitState.CLOSED, registry.circuitBreaker("recs-api").state());
+  }
+
+  @Test
+  void aRegistryKnowsTheInstancesOfItsWrappersAndRefusesAnUnknownName() {
+    Registry registry = Registry.builder().environment(Map.of()).systemProperties(Map.of()).build();
+    ResilientRecsClient.wrap(new FakeRecsClient(), registry);
+
+    assertEquals(CircuitState.CLOSED, registry.circuitBreaker("recs-api").state());
+    assertEquals(0, registry.bulkhead("recs-api").inFlight());
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> registry.circuitBreaker("recs-apu"));
+    assertTrue(unknown.getMessage().contains("recs-api"), "names the breakers it has: " + unknown.getMessage());
   }
 }
