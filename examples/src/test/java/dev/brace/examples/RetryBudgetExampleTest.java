@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * What the guide's "Programmatic settings" says of retry budgets: a budget caps the retries of the
@@ -41,26 +42,25 @@ class RetryBudgetExampleTest {
     throw new IOException("down");
   }
 
+  private int attemptsOfAHundredFailingCalls(Executable call) {
+    for (int i = 0; i < 100; i++) {
+      assertThrows(IOException.class, call);
+    }
+    return calls.get();
+  }
+
   @Test
   void aRetryThatNamesTheBudgetRetriesAtMostItsShareOfCalls() {
     BudgetedSearch search = ResilientRetryBudgetExampleTest_BudgetedSearch.wrap(this::failing, registry);
 
-    for (int i = 0; i < 100; i++) {
-      assertThrows(IOException.class, () -> search.search("q"));
-    }
-
     // 100 first attempts deposit 10 retries; without the budget there would be 200.
-    assertEquals(110, calls.get());
+    assertEquals(110, attemptsOfAHundredFailingCalls(() -> search.search("q")));
   }
 
   @Test
   void aBudgetNoRetryNamesChangesNothing() {
     UnbudgetedSearch search = ResilientRetryBudgetExampleTest_UnbudgetedSearch.wrap(this::failing, registry);
 
-    for (int i = 0; i < 100; i++) {
-      assertThrows(IOException.class, () -> search.search("q"));
-    }
-
-    assertEquals(300, calls.get());
+    assertEquals(300, attemptsOfAHundredFailingCalls(() -> search.search("q")));
   }
 }
