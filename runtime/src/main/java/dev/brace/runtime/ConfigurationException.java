@@ -11,8 +11,11 @@ import dev.brace.runtime.config.Kind;
 public final class ConfigurationException extends ResilienceException {
   private static final long serialVersionUID = 1L;
 
+  /** The attribute at fault, or {@code null} when the problem is not one attribute's. */
   private final String attribute;
+  /** The refused value as given, or {@code null}. */
   private final String value;
+  /** What would have been accepted, or {@code null}. */
   private final String accepted;
 
   /** @param message names the setting, the value and what is accepted */

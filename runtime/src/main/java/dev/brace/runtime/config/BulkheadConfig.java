@@ -52,17 +52,26 @@ public final class BulkheadConfig extends InstanceConfig {
       super(Kind.BULKHEAD, name, Bulkhead.class);
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder maxConcurrent(int value) {
       return put("maxConcurrent", atLeast("maxConcurrent", value, 1));
     }
 
-    /** @param value a duration string; "0ms" refuses at once @return this */
+    /**
+     * @param value a duration string; "0ms" refuses at once
+     * @return this
+     */
     public Builder maxWait(String value) {
       return put("maxWait", duration("maxWait", value, false));
     }
 
-    /** @param value zero refuses at once @return this */
+    /**
+     * @param value zero refuses at once
+     * @return this
+     */
     public Builder maxWait(Duration value) {
       return put("maxWait", duration("maxWait", value, false));
     }

@@ -173,27 +173,42 @@ public final class CircuitBreakerConfig extends InstanceConfig {
       super(Kind.CIRCUITBREAKER, name, CircuitBreaker.class);
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder failureThreshold(int value) {
       return put("failureThreshold", atLeast("failureThreshold", value, 1));
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder successThreshold(int value) {
       return put("successThreshold", atLeast("successThreshold", value, 1));
     }
 
-    /** @param value a positive duration string @return this */
+    /**
+     * @param value a positive duration string
+     * @return this
+     */
     public Builder resetTimeout(String value) {
       return put("resetTimeout", duration("resetTimeout", value, true));
     }
 
-    /** @param value a positive duration @return this */
+    /**
+     * @param value a positive duration
+     * @return this
+     */
     public Builder resetTimeout(Duration value) {
       return put("resetTimeout", duration("resetTimeout", value, true));
     }
 
-    /** @param value 0 for classic mode, else in (0, 1] @return this */
+    /**
+     * @param value 0 for classic mode, else in (0, 1]
+     * @return this
+     */
     public Builder failureRate(double value) {
       if (Double.isNaN(value) || value < 0 || value > 1) {
         throw invalid("failureRate", value, "a number in (0, 1], or 0 for classic mode");
@@ -201,27 +216,42 @@ public final class CircuitBreakerConfig extends InstanceConfig {
       return put("failureRate", value);
     }
 
-    /** @param value a positive duration string @return this */
+    /**
+     * @param value a positive duration string
+     * @return this
+     */
     public Builder window(String value) {
       return put("window", duration("window", value, true));
     }
 
-    /** @param value a positive duration @return this */
+    /**
+     * @param value a positive duration
+     * @return this
+     */
     public Builder window(Duration value) {
       return put("window", duration("window", value, true));
     }
 
-    /** @param value 0 for a time window, else the last N outcomes @return this */
+    /**
+     * @param value 0 for a time window, else the last N outcomes
+     * @return this
+     */
     public Builder windowCalls(int value) {
       return put("windowCalls", atLeast("windowCalls", value, 0));
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder minimumCalls(int value) {
       return put("minimumCalls", atLeast("minimumCalls", value, 1));
     }
 
-    /** @param value from 1 to {@value #MAX_WINDOW_BUCKETS} @return this */
+    /**
+     * @param value from 1 to {@value #MAX_WINDOW_BUCKETS}
+     * @return this
+     */
     public Builder windowBuckets(int value) {
       if (value < 1 || value > MAX_WINDOW_BUCKETS) {
         throw invalid("windowBuckets", value, "an integer from 1 to " + MAX_WINDOW_BUCKETS);
@@ -229,25 +259,37 @@ public final class CircuitBreakerConfig extends InstanceConfig {
       return put("windowBuckets", value);
     }
 
-    /** @param types the exceptions counted @return this */
+    /**
+     * @param types the exceptions counted
+     * @return this
+     */
     @SafeVarargs
     public final Builder on(Class<? extends Throwable>... types) {
       return put("on", classes(types));
     }
 
-    /** @param types the exceptions never counted @return this */
+    /**
+     * @param types the exceptions never counted
+     * @return this
+     */
     @SafeVarargs
     public final Builder ignore(Class<? extends Throwable>... types) {
       return put("ignore", classes(types));
     }
 
-    /** @param predicate true counts the result as a failure; {@code null} for none @return this */
+    /**
+     * @param predicate true counts the result as a failure; {@code null} for none
+     * @return this
+     */
     @SuppressWarnings("unchecked")
     public Builder onResult(Predicate<?> predicate) {
       return put("onResult", (Predicate<Object>) predicate);
     }
 
-    /** @param value a key template, or empty @return this */
+    /**
+     * @param value a key template, or empty
+     * @return this
+     */
     public Builder key(String value) {
       if (value == null) {
         throw invalid("key", null, "a key template, or \"\" for none");
@@ -255,7 +297,10 @@ public final class CircuitBreakerConfig extends InstanceConfig {
       return put("key", value);
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder maxKeys(int value) {
       return put("maxKeys", atLeast("maxKeys", value, 1));
     }

@@ -53,13 +53,19 @@ public final class FallbackConfig extends InstanceConfig {
       super(Kind.FALLBACK, name, Fallback.class);
     }
 
-    /** @param types the failures answered @return this */
+    /**
+     * @param types the failures answered
+     * @return this
+     */
     @SafeVarargs
     public final Builder on(Class<? extends Throwable>... types) {
       return put("on", classes(types));
     }
 
-    /** @param types the failures never answered @return this */
+    /**
+     * @param types the failures never answered
+     * @return this
+     */
     @SafeVarargs
     public final Builder ignore(Class<? extends Throwable>... types) {
       return put("ignore", classes(types));

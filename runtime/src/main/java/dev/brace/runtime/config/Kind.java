@@ -23,12 +23,19 @@ import java.util.stream.Collectors;
  * run. The retry budget is not a step of a call; it comes last.
  */
 public enum Kind {
+  /** {@code @Fallback}. */
   FALLBACK(Fallback.class, "fallback", Scope.CALL, FallbackConfig.class, FallbackConfig::builder),
+  /** {@code @Retry}. */
   RETRY(Retry.class, "retry", Scope.CALL, RetryConfig.class, RetryConfig::builder),
+  /** {@code @CircuitBreaker}. */
   CIRCUITBREAKER(CircuitBreaker.class, "circuit breaker", Scope.SYSTEM, CircuitBreakerConfig.class, CircuitBreakerConfig::builder),
+  /** {@code @RateLimit}. */
   RATELIMIT(RateLimit.class, "rate limiter", Scope.SYSTEM, RateLimitConfig.class, RateLimitConfig::builder),
+  /** {@code @Bulkhead}. */
   BULKHEAD(Bulkhead.class, "bulkhead", Scope.SYSTEM, BulkheadConfig.class, BulkheadConfig::builder),
+  /** {@code @Timeout}. */
   TIMEOUT(Timeout.class, "timeout", Scope.CALL, TimeoutConfig.class, TimeoutConfig::builder),
+  /** A retry budget shared by retries that name it in {@code @Retry(budget)}. */
   RETRYBUDGET(null, "retry budget", Scope.NAMED, RetryBudgetConfig.class, RetryBudgetConfig::builder);
 
   /** Whom an instance of a kind belongs to, and so what an empty {@code name} stands for. */

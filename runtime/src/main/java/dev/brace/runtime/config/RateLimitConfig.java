@@ -103,37 +103,58 @@ public final class RateLimitConfig extends InstanceConfig {
       super(Kind.RATELIMIT, name, RateLimit.class);
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder permits(int value) {
       return put("permits", atLeast("permits", value, 1));
     }
 
-    /** @param value a positive duration string @return this */
+    /**
+     * @param value a positive duration string
+     * @return this
+     */
     public Builder per(String value) {
       return put("per", duration("per", value, true));
     }
 
-    /** @param value a positive duration @return this */
+    /**
+     * @param value a positive duration
+     * @return this
+     */
     public Builder per(Duration value) {
       return put("per", duration("per", value, true));
     }
 
-    /** @param value 0 for {@code permits}, else the capacity @return this */
+    /**
+     * @param value 0 for {@code permits}, else the capacity
+     * @return this
+     */
     public Builder burst(int value) {
       return put("burst", atLeast("burst", value, 0));
     }
 
-    /** @param value a duration string; "0ms" refuses at once @return this */
+    /**
+     * @param value a duration string; "0ms" refuses at once
+     * @return this
+     */
     public Builder maxWait(String value) {
       return put("maxWait", duration("maxWait", value, false));
     }
 
-    /** @param value zero refuses at once @return this */
+    /**
+     * @param value zero refuses at once
+     * @return this
+     */
     public Builder maxWait(Duration value) {
       return put("maxWait", duration("maxWait", value, false));
     }
 
-    /** @param value a key template, or empty @return this */
+    /**
+     * @param value a key template, or empty
+     * @return this
+     */
     public Builder key(String value) {
       if (value == null) {
         throw invalid("key", null, "a key template, or \"\" for none");
@@ -141,7 +162,10 @@ public final class RateLimitConfig extends InstanceConfig {
       return put("key", value);
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder maxKeys(int value) {
       return put("maxKeys", atLeast("maxKeys", value, 1));
     }

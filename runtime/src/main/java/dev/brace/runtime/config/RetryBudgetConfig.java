@@ -67,7 +67,10 @@ public final class RetryBudgetConfig extends InstanceConfig {
       super(Kind.RETRYBUDGET, name, null);
     }
 
-    /** @param value a fraction from 0 to 1 @return this */
+    /**
+     * @param value a fraction from 0 to 1
+     * @return this
+     */
     public Builder percentCanRetry(double value) {
       if (!(value >= 0 && value <= 1)) {
         throw invalid("percentCanRetry", value, "a number from 0 to 1");
@@ -75,17 +78,26 @@ public final class RetryBudgetConfig extends InstanceConfig {
       return put("percentCanRetry", value);
     }
 
-    /** @param value finite, at least 0 @return this */
+    /**
+     * @param value finite, at least 0
+     * @return this
+     */
     public Builder minRetriesPerSecond(double value) {
       return put("minRetriesPerSecond", finiteAtLeast("minRetriesPerSecond", value, 0));
     }
 
-    /** @param value a duration string from 1s to 60s @return this */
+    /**
+     * @param value a duration string from 1s to 60s
+     * @return this
+     */
     public Builder ttl(String value) {
       return ttl(duration("ttl", value, true));
     }
 
-    /** @param value from 1 second to 60 seconds @return this */
+    /**
+     * @param value from 1 second to 60 seconds
+     * @return this
+     */
     public Builder ttl(Duration value) {
       duration("ttl", value, true);
       if (value.compareTo(Duration.ofSeconds(1)) < 0 || value.compareTo(Duration.ofSeconds(60)) > 0) {

@@ -55,17 +55,26 @@ public final class TimeoutConfig extends InstanceConfig {
       super(Kind.TIMEOUT, name, Timeout.class);
     }
 
-    /** @param value a positive duration string (the annotation's {@code value}) @return this */
+    /**
+     * @param value a positive duration string (the annotation's {@code value})
+     * @return this
+     */
     public Builder duration(String value) {
       return put("value", duration("value", value, true));
     }
 
-    /** @param value a positive duration @return this */
+    /**
+     * @param value a positive duration
+     * @return this
+     */
     public Builder duration(Duration value) {
       return put("value", duration("value", value, true));
     }
 
-    /** @param value how a synchronous call is stopped @return this */
+    /**
+     * @param value how a synchronous call is stopped
+     * @return this
+     */
     public Builder mode(Timeout.Mode value) {
       if (value == null) {
         throw invalid("mode", null, "INTERRUPT or ABANDON");
