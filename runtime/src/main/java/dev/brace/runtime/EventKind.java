@@ -14,19 +14,33 @@ import org.slf4j.event.Level;
  * a log, a trace or an ordinary listener.
  */
 public enum EventKind {
+  /** An attempt failed, whether or not a retry follows (it carries {@code delay_ms} when one does). */
   RETRY_ATTEMPT_FAILED("retry.attempt_failed", Level.DEBUG),
+  /** A retry stopped: attempts or {@code maxDuration} spent; the last failure ends the call. */
   RETRY_EXHAUSTED("retry.exhausted", Level.INFO),
+  /** A retry stopped because its shared retry budget was empty. */
   RETRY_BUDGET_EXHAUSTED("retry.budget_exhausted", Level.INFO),
+  /** A breaker opened (classic threshold, rate, or a failed probe). */
   CIRCUIT_OPENED("circuit.opened", Level.WARN),
+  /** A breaker moved from OPEN to HALF_OPEN to admit a probe. */
   CIRCUIT_HALF_OPEN("circuit.half_open", Level.INFO),
+  /** A breaker closed (probes succeeded, or {@code reset()}). */
   CIRCUIT_CLOSED("circuit.closed", Level.INFO),
+  /** A breaker refused a call. */
   CIRCUIT_REJECTED("circuit.rejected", Level.DEBUG),
+  /** A rate limiter refused a call. */
   RATELIMIT_REJECTED("ratelimit.rejected", Level.DEBUG),
+  /** A call waited for a token. */
   RATELIMIT_WAITED("ratelimit.waited", Level.DEBUG),
+  /** A bulkhead refused a call. */
   BULKHEAD_REJECTED("bulkhead.rejected", Level.DEBUG),
+  /** An attempt ran past its timeout. */
   TIMEOUT_EXCEEDED("timeout.exceeded", Level.INFO),
+  /** A fallback answered a failure. */
   FALLBACK_USED("fallback.used", Level.INFO),
+  /** A state backend (Redis) became unreachable; instances fall back as configured. */
   BACKEND_UNAVAILABLE("backend.unavailable", Level.WARN),
+  /** A state backend is reachable again. */
   BACKEND_RECOVERED("backend.recovered", Level.INFO),
   /** An attempt that reached the dependency returned. */
   CALL_SUCCEEDED("call.succeeded", null),
