@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.List;
 import org.slf4j.LoggerFactory;
@@ -123,6 +124,40 @@ public final class Registry {
   }
 
   /**
+   * Where every value this registry runs with came from. Each call name is also logged at DEBUG on
+   * the logger {@code dev.brace} when the registry resolves it for the first time.
+   *
+   * @return every instance created so far with each effective setting and the layer that set it
+   *     (annotation and its call site, programmatic, environment variable, system property,
+   *     default), and every call resolved so far with its patterns outermost first; {@code
+   *     toString()} prints it as a table
+   */
+  public Description describe() {
+    return store.describe();
+  }
+
+  /**
+   * @param kind the instance's kind
+   * @param name its name ({@code recs-api}, {@code RecsClient.recommendations}); a keyed family's
+   *     member ({@code recs-api[user:42]}) is described by its family
+   * @return the instance's effective settings, each with the layer that set it
+   * @throws IllegalArgumentException when this registry has created no instance of that kind and
+   *     name, or configuration switched it off
+   * @throws NullPointerException when an argument is null
+   */
+  public Description.Instance describe(Kind kind, String name) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(name, "name");
+    Description description = store.describe();
+    Optional<Description.Instance> instance = description.instance(kind, name);
+    int open = name.indexOf('[');
+    if (instance.isEmpty() && open > 0 && name.endsWith("]")) {
+      instance = description.instance(kind, name.substring(0, open));
+    }
+    return found(instance.orElse(null), kind, name);
+  }
+
+  /**
    * @param listener receives every event of every instance (names in {@link EventKind}: {@code retry.*},
    *     {@code circuit.*}, …), attributes redacted; one that throws is logged and ignored
    * @return closing it unsubscribes
@@ -186,8 +221,7 @@ public final class Registry {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(backend, "backend");
       if (name.equals(Backend.LOCAL) || !name.matches("[A-Za-z0-9_-]+")) {
-        throw new IllegalArgumentException(
-            "a backend name is letters, digits, - and _, and not \"local\": " + name);
+        throw new IllegalArgumentException(Message.BACKEND_NAME.format(name));
       }
       backends.put(name, backend);
       return this;
@@ -361,11 +395,11 @@ public final class Registry {
       if (problems.isEmpty()) {
         return;
       }
-      String report = Message.UNKNOWN_KEYS.format(String.join("\n  ", problems));
+      String listed = String.join("\n  ", problems);
       if (strictConfiguration) {
-        throw new ConfigurationException(report);
+        throw new ConfigurationException(Message.UNKNOWN_KEYS.format(listed));
       }
-      LoggerFactory.getLogger("dev.brace").warn(report);
+      LoggerFactory.getLogger("dev.brace").warn(Message.UNKNOWN_KEYS.format(listed));
     }
   }
 

@@ -1,11 +1,13 @@
 package dev.brace.runtime.internal.config;
 
 import dev.brace.runtime.ConfigurationException;
+import dev.brace.runtime.Description;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.InstanceConfig;
 import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RetryBudgetConfig;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -39,46 +41,80 @@ public final class ConfigLayers {
    * @return its config with every higher layer laid over the site's values
    * @throws dev.brace.runtime.ConfigurationException when a value is refused, naming its key
    */
-  @SuppressWarnings({"unchecked", "rawtypes"})
   public InstanceConfig resolve(ConfigBuilder<?> site) {
-    return layered((ConfigBuilder) site).build();
+    return explain(site, site.name()).config();
+  }
+
+  /**
+   * Resolves a pattern and records, for each attribute, the layer that set it last.
+   *
+   * @param site the pattern as written at a call site (the lowest layer), or an empty builder
+   * @param where the call site, named in the source of what the site wrote
+   * @return its config with every higher layer laid over the site's values, and where each value
+   *     came from
+   * @throws dev.brace.runtime.ConfigurationException when a value is refused, naming its key
+   */
+  public ExplainedConfig explain(ConfigBuilder<?> site, String where) {
+    Map<String, Description.Source> sources = new HashMap<>();
+    ConfigBuilder<?> layered = layered(site, where, sources);
+    return new ExplainedConfig(layered.build(), sources);
   }
 
   /**
    * @param site the pattern as written at a call site, or an empty builder
    * @return a fresh builder holding the site's values with every higher layer laid over them
    */
-  @SuppressWarnings({"unchecked", "rawtypes"})
+  @SuppressWarnings("unchecked")
   <B extends ConfigBuilder<B>> B layered(ConfigBuilder<B> site) {
+    return (B) layered(site, site.name(), new HashMap<>());
+  }
+
+  /**
+   * @param site the pattern as written at a call site, or an empty builder
+   * @param where the call site, for the sources
+   * @param sources receives, per attribute, the layer that set it last
+   * @return a fresh builder holding the site's values with every higher layer laid over them
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private ConfigBuilder<?> layered(ConfigBuilder<?> site, String where, Map<String, Description.Source> sources) {
     Kind kind = site.kind();
     ConfigBuilder fresh = kind.builder(site.name());
     fresh.overlay(site);
+    Description.Source annotation = new Description.Source(Description.Layer.ANNOTATION, where);
+    site.explicitValues().keySet().forEach(attribute -> sources.put(attribute, annotation));
     ConfigBuilder<?> set = programmatic.getOrDefault(kind, Map.of()).get(site.name());
     if (set != null) {
       fresh.overlay(set);
+      set.explicitValues().keySet().forEach(attribute -> sources.put(attribute, Description.Source.PROGRAMMATIC));
     }
-    return (B) external(kind, fresh);
+    return external(kind, fresh, sources);
   }
 
   /** Lays the environment, then the system properties, over {@code builder}. */
-  private ConfigBuilder<?> external(Kind kind, ConfigBuilder<?> builder) {
+  private ConfigBuilder<?> external(Kind kind, ConfigBuilder<?> builder, Map<String, Description.Source> sources) {
     for (String attribute : builder.textAttributes()) {
       String key = ConfigKeys.environment(kind, builder.name(), attribute);
-      setText(builder, attribute, key, environment.get(key));
+      if (setText(builder, attribute, key, environment.get(key))) {
+        sources.put(attribute, new Description.Source(Description.Layer.ENVIRONMENT, key));
+      }
     }
     for (String attribute : builder.textAttributes()) {
       String key = ConfigKeys.systemProperty(kind, builder.name(), attribute);
-      setText(builder, attribute, key, systemProperties.get(key));
+      if (setText(builder, attribute, key, systemProperties.get(key))) {
+        sources.put(attribute, new Description.Source(Description.Layer.SYSTEM_PROPERTY, key));
+      }
     }
     return builder;
   }
 
-  private static void setText(ConfigBuilder<?> builder, String attribute, String key, String value) {
+  /** @return whether a value was given (and accepted) */
+  private static boolean setText(ConfigBuilder<?> builder, String attribute, String key, String value) {
     if (value == null) {
-      return;
+      return false;
     }
     try {
       builder.setText(attribute, value);
+      return true;
     } catch (ConfigurationException refused) {
       throw new ConfigurationException(
           Message.INVALID_SETTING.format(key, value, Message.untagged(refused.getMessage())), refused);
@@ -123,6 +159,14 @@ public final class ConfigLayers {
    *     environment and system properties
    */
   public RetryBudgetConfig retryBudget(String name) {
-    return (RetryBudgetConfig) resolve(RetryBudgetConfig.builder(name));
+    return (RetryBudgetConfig) explainRetryBudget(name).config();
+  }
+
+  /**
+   * @param name a retry budget's name
+   * @return its config as {@link #retryBudget} resolves it, with where each value came from
+   */
+  public ExplainedConfig explainRetryBudget(String name) {
+    return explain(RetryBudgetConfig.builder(name), name);
   }
 }

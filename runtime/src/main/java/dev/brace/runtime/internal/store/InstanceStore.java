@@ -3,6 +3,7 @@ package dev.brace.runtime.internal.store;
 import dev.brace.runtime.Backend;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.ConfigurationException;
+import dev.brace.runtime.Description;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
@@ -18,6 +19,7 @@ import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.config.ConfigLayers;
+import dev.brace.runtime.internal.config.ExplainedConfig;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.DefaultCircuitBreaker;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
@@ -45,6 +47,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a {@code Registry} holds: the shared, named instances, the layers of configuration above
@@ -66,8 +70,13 @@ public final class InstanceStore {
   private final SharedInstances<KeyedFamily<RateLimiterInstance>> limiters = new SharedInstances<>(Kind.RATELIMIT);
   private final SharedInstances<SemaphoreBulkhead> bulkheads = new SharedInstances<>(Kind.BULKHEAD);
   private final SharedInstances<RetryBudget> budgets = new SharedInstances<>(Kind.RETRYBUDGET);
-  /** Call-scoped instances (retries, timeouts, fallbacks) are made per call; only their names are kept. */
-  private final Map<Kind, Set<String>> callScoped = new ConcurrentHashMap<>();
+  /**
+   * Call-scoped instances (retries, timeouts, fallbacks) are made per call; only their settings as
+   * first resolved, and the sites that use them, are kept, for {@link #names()} and {@link #describe()}.
+   */
+  private final Map<Kind, Map<String, CallScoped>> callScoped = new ConcurrentHashMap<>();
+  /** Every call resolved, by call name, with its patterns in order. */
+  private final Map<String, Description.Call> calls = new ConcurrentHashMap<>();
   private final Map<Kind, Set<String>> switchedOff = new ConcurrentHashMap<>();
 
   /**
@@ -120,16 +129,19 @@ public final class InstanceStore {
   public CallSequence resolve(CallDefinition definition) {
     Objects.requireNonNull(definition, "definition");
     if (!layers.globallyEnabled()) {
+      described(definition, List.of());
       return new CallSequence(definition.callName(), time, events, scheduler, CallSequence.Patterns.none());
     }
     CallSequence.Patterns patterns = new CallSequence.Patterns();
+    List<Kind> enabled = new ArrayList<>();
     for (Map.Entry<Kind, ConfigBuilder<?>> pattern : definition.patterns().entrySet()) {
       Kind kind = pattern.getKey();
       ConfigBuilder<?> site = pattern.getValue();
       if (!enabled(kind, site.name())) {
         continue;
       }
-      InstanceConfig config = layers.resolve(site);
+      ExplainedConfig explained = layers.explain(site, definition.site());
+      InstanceConfig config = explained.config();
       switch (kind) {
         case FALLBACK:
           patterns.fallback(fallback((FallbackConfig) config, definition));
@@ -139,28 +151,32 @@ public final class InstanceStore {
           break;
         case CIRCUITBREAKER:
           checkKey(site, config, definition);
-          patterns.breakers(breakers.obtain(config, definition.site(), c -> breakerFamily((CircuitBreakerConfig) c), () -> created(config)));
+          patterns.breakers(breakers.obtain(explained, definition.site(), c -> breakerFamily((CircuitBreakerConfig) c), () -> created(config)));
           break;
         case RATELIMIT:
           checkKey(site, config, definition);
-          patterns.limiters(limiters.obtain(config, definition.site(), c -> limiterFamily((RateLimitConfig) c), () -> created(config)));
+          patterns.limiters(limiters.obtain(explained, definition.site(), c -> limiterFamily((RateLimitConfig) c), () -> created(config)));
           break;
         case BULKHEAD:
-          patterns.bulkhead(bulkheads.obtain(config, definition.site(), c -> new SemaphoreBulkhead((BulkheadConfig) c, scheduler, events), () -> created(config)));
+          patterns.bulkhead(bulkheads.obtain(explained, definition.site(), c -> new SemaphoreBulkhead((BulkheadConfig) c, scheduler, events), () -> created(config)));
           break;
         case TIMEOUT:
-          remember(kind, config.name());
           patterns.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), scheduler.get(), abandonedWorkers, events));
           break;
         default:
           throw new IllegalStateException("a call has no pattern of kind " + kind);
       }
+      if (!kind.isShared()) {
+        remember(explained, definition.site());
+      }
+      enabled.add(kind);
     }
-    return new CallSequence(definition.callName(), time, events, scheduler, patterns);
+    CallSequence sequence = new CallSequence(definition.callName(), time, events, scheduler, patterns);
+    described(definition, enabled);
+    return sequence;
   }
 
   private RetryPolicy retry(RetryConfig config, CallDefinition definition) {
-    remember(Kind.RETRY, config.name());
     String budgetName = config.budget();
     RetryBudget budget = null;
     if (!budgetName.isEmpty() && enabled(Kind.RETRYBUDGET, budgetName)) {
@@ -170,9 +186,10 @@ public final class InstanceStore {
   }
 
   private RetryBudget budget(String name, String site) {
-    RetryBudgetConfig config = layers.retryBudget(name);
+    ExplainedConfig explained = layers.explainRetryBudget(name);
+    RetryBudgetConfig config = (RetryBudgetConfig) explained.config();
     return budgets.obtain(
-        config,
+        explained,
         site,
         c -> new RetryBudget(name, config.percentCanRetry(), config.minRetriesPerSecond(), config.ttl(), time),
         () -> created(config));
@@ -183,7 +200,6 @@ public final class InstanceStore {
    * method can take: a failure it could not receive would be a {@code ClassCastException}.
    */
   private FallbackPolicy fallback(FallbackConfig config, CallDefinition definition) {
-    remember(Kind.FALLBACK, config.name());
     Class<? extends Throwable> takes = definition.fallbackTakes();
     if (takes != null) {
       for (Class<? extends Throwable> type : config.on()) {
@@ -351,8 +367,53 @@ public final class InstanceStore {
     }
   }
 
-  private void remember(Kind kind, String name) {
-    callScoped.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(name);
+  /** A call-scoped instance: its settings as first resolved, and every site that uses it. */
+  private static final class CallScoped {
+    final ExplainedConfig explained;
+    final Set<String> sites = ConcurrentHashMap.newKeySet();
+
+    CallScoped(ExplainedConfig explained) {
+      this.explained = explained;
+    }
+  }
+
+  private void remember(ExplainedConfig explained, String site) {
+    InstanceConfig config = explained.config();
+    callScoped.computeIfAbsent(config.kind(), k -> new ConcurrentHashMap<>())
+        .computeIfAbsent(config.name(), name -> new CallScoped(explained))
+        .sites.add(site);
+  }
+
+  /**
+   * Records a call's patterns in order, each marked whether it takes part; the first time a call
+   * name is resolved, its description is logged at DEBUG, so a log shows where every value a call
+   * runs with came from.
+   */
+  private void described(CallDefinition definition, List<Kind> enabled) {
+    List<Description.Pattern> patterns = new ArrayList<>();
+    definition.patterns().forEach((kind, site) -> patterns.add(new Description.Pattern(kind, site.name(), enabled.contains(kind))));
+    Description.Call call = new Description.Call(definition.callName(), definition.site(), patterns);
+    if (calls.putIfAbsent(definition.callName(), call) == null && DESCRIPTIONS.isDebugEnabled()) {
+      describe().call(definition.callName()).ifPresent(description -> DESCRIPTIONS.debug("{}", description));
+    }
+  }
+
+  /** Where a registry's descriptions are logged: the logger of what concerns Brace as a whole. */
+  private static final Logger DESCRIPTIONS = LoggerFactory.getLogger("dev.brace");
+
+  /**
+   * @return every instance created, with each effective setting and the layer that set it, and
+   *     every call resolved, with its patterns in order
+   */
+  public Description describe() {
+    List<Description.Instance> instances = new ArrayList<>();
+    callScoped.values().forEach(byName -> byName.values().forEach(
+        scoped -> instances.add(scoped.explained.describe(new ArrayList<>(new TreeSet<>(scoped.sites))))));
+    instances.addAll(breakers.describe());
+    instances.addAll(limiters.describe());
+    instances.addAll(bulkheads.describe());
+    instances.addAll(budgets.describe());
+    return new Description(layers.globallyEnabled(), instances, new ArrayList<>(calls.values()));
   }
 
   /**
@@ -361,7 +422,7 @@ public final class InstanceStore {
    */
   public Map<String, Set<String>> names() {
     Map<Kind, Set<String>> byKind = new EnumMap<>(Kind.class);
-    callScoped.forEach((kind, names) -> byKind.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(names));
+    callScoped.forEach((kind, byName) -> byKind.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(byName.keySet()));
     familyNames(Kind.CIRCUITBREAKER, breakers.all(), byKind);
     familyNames(Kind.RATELIMIT, limiters.all(), byKind);
     byKind.computeIfAbsent(Kind.BULKHEAD, k -> new TreeSet<>()).addAll(bulkheads.all().keySet());

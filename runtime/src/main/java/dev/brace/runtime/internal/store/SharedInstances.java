@@ -1,20 +1,23 @@
 package dev.brace.runtime.internal.store;
 
 import dev.brace.runtime.ConfigurationException;
-import dev.brace.runtime.Durations;
+import dev.brace.runtime.Description;
 import dev.brace.runtime.config.InstanceConfig;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.internal.Message;
-import java.time.Duration;
+import dev.brace.runtime.internal.config.ExplainedConfig;
+import dev.brace.runtime.internal.config.SettingText;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
  * The instances of one kind that are shared by name (breakers, limiters, bulkheads, retry
@@ -32,38 +35,46 @@ final class SharedInstances<T> {
     this.kind = Objects.requireNonNull(kind, "kind");
   }
 
-  /** An instance with the settings and the site it was created from. */
+  /**
+   * An instance with the settings it was created from, where each came from, the site that
+   * created it and every site that uses it.
+   */
   private static final class Shared<T> {
     final InstanceConfig config;
+    final ExplainedConfig explained;
     final String site;
+    final Set<String> sites = ConcurrentHashMap.newKeySet();
     final T instance;
 
-    Shared(InstanceConfig config, String site, T instance) {
-      this.config = config;
+    Shared(ExplainedConfig explained, String site, T instance) {
+      this.config = explained.config();
+      this.explained = explained;
       this.site = site;
       this.instance = instance;
     }
   }
 
   /**
-   * @param config the site's effective settings of the instance
+   * @param explained the site's effective settings of the instance, with where each came from
    * @param site where it is used, for messages
    * @param create makes the instance on first use
    * @param created told once, after the instance is made
    * @return the shared instance of that name
    * @throws ConfigurationException when an earlier site created it with other effective settings
    */
-  T obtain(InstanceConfig config, String site, Function<InstanceConfig, T> create, Runnable created) {
+  T obtain(ExplainedConfig explained, String site, Function<InstanceConfig, T> create, Runnable created) {
+    InstanceConfig config = explained.config();
     boolean[] made = {false};
     Shared<T> shared = byName.computeIfAbsent(config.name(), name -> {
       made[0] = true;
-      return new Shared<>(config, site, create.apply(config));
+      return new Shared<>(explained, site, create.apply(config));
     });
     if (made[0]) {
       created.run();
     } else {
       checkSame(shared, config, site);
     }
+    shared.sites.add(site);
     return shared.instance;
   }
 
@@ -72,8 +83,8 @@ final class SharedInstances<T> {
       Object earlier = first.config.values().get(value.getKey());
       if (!comparable(earlier).equals(comparable(value.getValue()))) {
         throw new ConfigurationException(Message.NAME_CONFLICT.format(
-            kind.description(), config.name(), value.getKey(), describe(earlier), first.site,
-            describe(value.getValue()), site));
+            kind.description(), config.name(), value.getKey(), SettingText.of(earlier), first.site,
+            SettingText.of(value.getValue()), site));
       }
     }
   }
@@ -86,32 +97,17 @@ final class SharedInstances<T> {
     return value instanceof Predicate ? value.getClass() : value;
   }
 
-  private static String describe(Object value) {
-    if (value == null) {
-      return "none";
-    }
-    if (value instanceof Duration) {
-      return Durations.describe((Duration) value);
-    }
-    if (value instanceof Class) {
-      return ((Class<?>) value).getName();
-    }
-    if (value instanceof Predicate) {
-      return value.getClass().getName();
-    }
-    if (value instanceof List) {
-      return ((List<?>) value).stream().map(SharedInstances::describe).collect(Collectors.joining(", ", "{", "}"));
-    }
-    if (value instanceof String) {
-      return "\"" + value + "\"";
-    }
-    return String.valueOf(value);
-  }
-
   /** @return the instance of that name, or null */
   T get(String name) {
     Shared<T> shared = byName.get(name);
     return shared == null ? null : shared.instance;
+  }
+
+  /** @return every instance's description: its settings as created, with their sources, and the sites that use it */
+  List<Description.Instance> describe() {
+    List<Description.Instance> described = new ArrayList<>();
+    byName.values().forEach(shared -> described.add(shared.explained.describe(new ArrayList<>(new TreeSet<>(shared.sites)))));
+    return described;
   }
 
   /** @return every instance by name */
