@@ -19,7 +19,7 @@ enum Message {
       "%s returns %s; an asynchronous call must return CompletionStage<T> or CompletableFuture<T>"
           + " with a type argument that is not a wildcard"),
   INVALID_VALUE("@%s on %s: %s = %s is not accepted; expected %s"),
-  INVALID_NAME("@%s on %s: name = \"%s\" is not accepted; %s"),
+  INVALID_NAME("@%s on %s: %s"),
   FALLBACK_MISSING(
       "@Fallback(method = \"%s\") on %s: %s has no method named %s; its default and static"
           + " methods are: %s"),

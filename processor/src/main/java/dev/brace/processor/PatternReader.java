@@ -59,7 +59,7 @@ final class PatternReader {
     if (refusal.isPresent()) {
       String attribute = refusal.get().attribute();
       if (attribute.equals("name")) {
-        report.error(site, "name", Message.INVALID_NAME, kind.annotation().getSimpleName(), where(site), name,
+        report.error(site, "name", Message.INVALID_NAME, kind.annotation().getSimpleName(), where(site),
             refusal.get().accepted());
       } else {
         String written =

@@ -21,7 +21,7 @@ final class RuntimeConfigCheck {
    * What the runtime refused.
    *
    * @param attribute the attribute at fault ({@code name} for a refused name)
-   * @param accepted what the runtime would accept
+   * @param accepted what the runtime would accept; for a refused name, why it is refused
    */
   record Refusal(String attribute, String accepted) {}
 
@@ -54,13 +54,16 @@ final class RuntimeConfigCheck {
     }
   }
 
-  /** A refused value names its attribute; a refused name is an {@link IllegalArgumentException}. */
+  /**
+   * A refused value names its attribute; a refused name is an {@link IllegalArgumentException}
+   * whose message, without its tag, says why.
+   */
   private static Optional<Refusal> refusal(Kind kind, Throwable cause) {
     if (cause instanceof ConfigurationException refused && refused.attribute() != null) {
       return Optional.of(new Refusal(refused.attribute(), refused.accepted()));
     }
     if (cause instanceof IllegalArgumentException refused) {
-      return Optional.of(new Refusal("name", refused.getMessage()));
+      return Optional.of(new Refusal("name", dev.brace.runtime.internal.Message.untagged(refused.getMessage())));
     }
     throw new IllegalStateException("the runtime config of @" + kind.annotation().getSimpleName() + " failed", cause);
   }

@@ -94,7 +94,8 @@ class NegativeTest {
   @Test
   void blankName() {
     assertError("public interface Bad {\n  @Bulkhead(name = \" \")\n  String get();\n}",
-        "[brace:invalid-name] @Bulkhead on Bad.get: name = \" \" is not accepted", "name = \" \"");
+        "[brace:invalid-name] @Bulkhead on Bad.get: bulkhead name = \" \" is not accepted; a name must not be blank",
+        "name = \" \"");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.brace.runtime;
 
+import dev.brace.runtime.internal.Message;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -111,7 +112,7 @@ public enum EventKind {
   public static EventKind of(String key) {
     EventKind kind = BY_NAME.get(Objects.requireNonNull(key, "key"));
     if (kind == null) {
-      throw new IllegalArgumentException("no Brace event is called " + key + "; the events are " + BY_NAME.keySet());
+      throw new IllegalArgumentException(Message.UNKNOWN_EVENT.format(key, BY_NAME.keySet()));
     }
     return kind;
   }

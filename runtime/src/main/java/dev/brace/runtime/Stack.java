@@ -153,7 +153,7 @@ public final class Stack<T> {
     private Builder(String callName) {
       this.callName = Objects.requireNonNull(callName, "callName");
       if (callName.isBlank()) {
-        throw new IllegalArgumentException("a stack's name must not be blank");
+        throw new IllegalArgumentException(Message.BLANK_NAME.format("stack", callName));
       }
       this.definition = CallDefinition.forStack(callName);
     }

@@ -2,6 +2,7 @@ package dev.brace.runtime.config;
 
 import dev.brace.runtime.ConfigurationException;
 import dev.brace.runtime.Durations;
+import dev.brace.runtime.internal.Message;
 import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.util.Collections;
@@ -36,7 +37,7 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
   private static String checkName(Kind kind, String name) {
     Objects.requireNonNull(name, "name");
     if (name.isBlank()) {
-      throw new IllegalArgumentException(kind.description() + " name must not be blank");
+      throw new IllegalArgumentException(Message.BLANK_NAME.format(kind.description(), name));
     }
     return name;
   }
@@ -126,8 +127,7 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
   public final B setText(String attribute, String text) {
     BiConsumer<B, String> setter = textSetters().get(attribute);
     if (setter == null) {
-      throw new IllegalArgumentException(
-          kind.description() + " has no attribute '" + attribute + "' settable from text; it has " + textAttributes());
+      throw new IllegalArgumentException(Message.UNKNOWN_ATTRIBUTE.format(kind.description(), attribute, textAttributes()));
     }
     setter.accept(self(), Objects.requireNonNull(text, "text").trim());
     return self();

@@ -1,5 +1,6 @@
 package dev.brace.runtime.generated;
 
+import dev.brace.runtime.internal.Message;
 import java.util.Objects;
 
 /**
@@ -50,8 +51,7 @@ public final class CallKeys {
    */
   public static String part(Object value, String path, String callName) {
     if (value == null) {
-      throw new IllegalArgumentException(
-          callName + ": key part {" + path + "} is null; a key template needs a value for every part");
+      throw new IllegalArgumentException(Message.KEY_PART_NULL.format(callName, path));
     }
     return value.toString();
   }
