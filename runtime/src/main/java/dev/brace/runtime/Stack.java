@@ -205,6 +205,19 @@ public final class Stack<T> {
     }
 
     /**
+     * Marks the protected call as one the dependency may act on twice if it is sent twice, as
+     * {@code @NotIdempotent} marks an annotated method: its retry may retry only failures that
+     * prove the request was never sent ({@link dev.brace.runtime.config.Idempotence#NEVER_SENT}),
+     * never a result, and configuration cannot widen that.
+     *
+     * @return this
+     */
+    public Builder<T> notIdempotent() {
+      definition.notIdempotent();
+      return this;
+    }
+
+    /**
      * A fallback for every {@link Exception}.
      *
      * @param fallback the value for a failure
@@ -250,7 +263,9 @@ public final class Stack<T> {
      * @param registry where named instances are shared
      * @return the stack
      * @throws IllegalStateException when the stack has no part
-     * @throws ConfigurationException when a setting is invalid or conflicts with another site
+     * @throws ConfigurationException when a setting is invalid or conflicts with another site, or
+     *     the call is {@linkplain #notIdempotent() not idempotent} and its retry could repeat a request
+     *     that was sent
      */
     public Stack<T> build(Registry registry) {
       Objects.requireNonNull(registry, "registry");

@@ -23,6 +23,7 @@ public final class CallDefinition {
   private final boolean keysFromCaller;
   private final String fallbackMethod;
   private final Class<? extends Throwable> fallbackTakes;
+  private final boolean notIdempotent;
 
   private CallDefinition(Builder builder) {
     this.callName = builder.callName;
@@ -31,6 +32,7 @@ public final class CallDefinition {
     this.patterns = Collections.unmodifiableMap(new EnumMap<>(builder.patterns));
     this.fallbackMethod = builder.fallbackMethod;
     this.fallbackTakes = builder.fallbackTakes;
+    this.notIdempotent = builder.notIdempotent;
   }
 
   /**
@@ -91,6 +93,15 @@ public final class CallDefinition {
     return fallbackTakes;
   }
 
+  /**
+   * @return whether the site marked the call {@code @NotIdempotent}: its retry may retry only
+   *     failures that prove the request was never sent, and it is never hedged, whatever
+   *     configuration says
+   */
+  public boolean notIdempotent() {
+    return notIdempotent;
+  }
+
   /** Collects the patterns of one call; each kind at most once. */
   public static final class Builder {
     private final String callName;
@@ -99,6 +110,7 @@ public final class CallDefinition {
     private final Map<Kind, ConfigBuilder<?>> patterns = new EnumMap<>(Kind.class);
     private String fallbackMethod;
     private Class<? extends Throwable> fallbackTakes;
+    private boolean notIdempotent;
 
     private Builder(String callName, String site, boolean keysFromCaller) {
       this.callName = Objects.requireNonNull(callName, "callName");
@@ -134,6 +146,17 @@ public final class CallDefinition {
     public Builder fallbackTakes(String method, Class<? extends Throwable> failureType) {
       this.fallbackMethod = Objects.requireNonNull(method, "method");
       this.fallbackTakes = Objects.requireNonNull(failureType, "failureType");
+      return this;
+    }
+
+    /**
+     * Marks the call as one the dependency may act on twice if it is sent twice
+     * ({@code @NotIdempotent}).
+     *
+     * @return this
+     */
+    public Builder notIdempotent() {
+      this.notIdempotent = true;
       return this;
     }
 

@@ -64,6 +64,13 @@ public enum Message {
   KEY_PART_NULL("%s: key part {%s} is null; a key template needs a value for every part"),
   /** An event name Brace does not emit. */
   UNKNOWN_EVENT("no Brace event is called %s; the events are %s"),
+  /** A call that is not idempotent, whose retry could repeat a request the dependency may have acted on. */
+  NOT_IDEMPOTENT_RETRY("%s is @NotIdempotent: its retry may retry only failures that prove the request was"
+      + " never sent (%s, or a subtype of one), never a result; but %s. Narrow that setting, or give the"
+      + " call no retry"),
+  /** A call that is not idempotent, with a hedge that would send it twice. */
+  NOT_IDEMPOTENT_HEDGE("%s is @NotIdempotent, and a hedge sends it again while the first request may still"
+      + " be acting on it; remove the hedge"),
   /** What cannot happen did: a bug in Brace, not in the caller's code. */
   INTERNAL_ERROR("Brace failed on %s: %s; this is a bug in Brace, please report it");
 

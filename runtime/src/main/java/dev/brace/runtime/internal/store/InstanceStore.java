@@ -10,6 +10,7 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.Idempotence;
 import dev.brace.runtime.config.InstanceConfig;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
@@ -20,6 +21,7 @@ import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.config.ExplainedConfig;
+import dev.brace.runtime.internal.config.SettingText;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.DefaultCircuitBreaker;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
@@ -142,6 +144,9 @@ public final class InstanceStore {
       }
       ExplainedConfig explained = layers.explain(site, definition.site());
       InstanceConfig config = explained.config();
+      if (definition.notIdempotent()) {
+        checkIdempotence(explained, definition);
+      }
       switch (kind) {
         case FALLBACK:
           patterns.fallback(fallback((FallbackConfig) config, definition));
@@ -205,12 +210,39 @@ public final class InstanceStore {
       for (Class<? extends Throwable> type : config.on()) {
         if (!takes.isAssignableFrom(type)) {
           throw new ConfigurationException(Message.FALLBACK_WIDENED.format(
-              definition.site(), definition.fallbackMethod(), takes.getName(), describe(config.on()),
+              definition.site(), definition.fallbackMethod(), takes.getName(), SettingText.of(config.on()),
               type.getName(), takes.getName()));
         }
       }
     }
     return new FallbackPolicy(config, definition.callName(), events);
+  }
+
+  /**
+   * A call its site marked not idempotent is never hedged, and retried only on failures that prove
+   * the request never left: configuration may narrow that, never widen it. The message says which
+   * layer set what is refused.
+   */
+  private static void checkIdempotence(ExplainedConfig explained, CallDefinition definition) {
+    Kind kind = explained.config().kind();
+    if (Idempotence.sendsCopies(kind)) {
+      throw new ConfigurationException(Message.NOT_IDEMPOTENT_HEDGE.format(definition.site()));
+    }
+    if (kind != Kind.RETRY) {
+      return;
+    }
+    RetryConfig retry = (RetryConfig) explained.config();
+    for (Class<? extends Throwable> type : retry.on()) {
+      if (!Idempotence.provesNeverSent(type)) {
+        throw new ConfigurationException(Message.NOT_IDEMPOTENT_RETRY.format(definition.site(), Idempotence.describeNeverSent(),
+            "its on = " + SettingText.of(retry.on()) + " (" + explained.source("on") + ") includes " + type.getName()));
+      }
+    }
+    if (retry.onResult() != null) {
+      throw new ConfigurationException(Message.NOT_IDEMPOTENT_RETRY.format(definition.site(), Idempotence.describeNeverSent(),
+          "its onResult = " + SettingText.of(retry.onResult()) + " (" + explained.source("onResult")
+              + ") retries a result, which the dependency did send"));
+    }
   }
 
   /**
@@ -470,11 +502,5 @@ public final class InstanceStore {
     }
     KeyedFamily<T> keyed = families.get(name.substring(0, open));
     return keyed == null ? null : keyed.members().get(name.substring(open + 1, name.length() - 1));
-  }
-
-  private static String describe(List<Class<? extends Throwable>> types) {
-    List<String> names = new ArrayList<>();
-    types.forEach(type -> names.add(type.getName()));
-    return "{" + String.join(", ", names) + "}";
   }
 }
