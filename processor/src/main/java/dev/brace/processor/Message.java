@@ -55,6 +55,12 @@ enum Message {
   NAME_CONFLICT(
       "@%s on %s: the %s \"%s\" is already configured differently on %s; one name is one shared"
           + " instance, so give both sites the same settings or different names"),
+  NOT_IDEMPOTENT_RETRY(
+      "@Retry on %s: the call is @NotIdempotent, so it may be retried only on failures that prove the"
+          + " request was never sent (%s, or a subtype of one), never on a result; but %s"),
+  NOT_IDEMPOTENT_HEDGE(
+      "@%s on %s: the call is @NotIdempotent, and a hedge sends it again while the first request may"
+          + " still be acting on it; remove the hedge, or @NotIdempotent if the dependency can take the call twice"),
   UNRESOLVED_TYPE(
       "%s refers to a type that does not exist (%s); Brace generates no wrapper for it"),
   INTERNAL_ERROR("Brace failed on %s: %s; this is a bug in the processor, please report it");

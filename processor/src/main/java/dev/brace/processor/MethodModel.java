@@ -16,6 +16,8 @@ import javax.lang.model.element.ExecutableElement;
  * @param fallback the fallback method, with {@code @Fallback}
  * @param breakerKey the circuit breaker's key, when keyed
  * @param limiterKey the rate limiter's key, when keyed
+ * @param notIdempotent whether the call is marked {@code @NotIdempotent}, which the registry
+ *     enforces against configuration too
  */
 record MethodModel(
     ExecutableElement method,
@@ -24,7 +26,8 @@ record MethodModel(
     List<PatternModel> patterns,
     Optional<FallbackModel> fallback,
     Optional<KeyExpression> breakerKey,
-    Optional<KeyExpression> limiterKey) {
+    Optional<KeyExpression> limiterKey,
+    boolean notIdempotent) {
 
   /** @return whether the call goes through a guard */
   boolean isGuarded() {

@@ -28,6 +28,7 @@ final class MethodValidator {
   private final FallbackValidator fallbacks;
   private final KeyResolver keys;
   private final ResultPredicateValidator predicates;
+  private final IdempotenceValidator idempotence;
 
   MethodValidator(ProcessingEnvironment environment, Report report, NameUses nameUses) {
     this.types = environment.getTypeUtils();
@@ -38,6 +39,7 @@ final class MethodValidator {
     this.fallbacks = new FallbackValidator(types, elements, report);
     this.keys = new KeyResolver(types, elements, report);
     this.predicates = new ResultPredicateValidator(types, elements, report);
+    this.idempotence = new IdempotenceValidator(types, elements, report);
   }
 
   /** @return the annotations that apply to a method, outermost first; empty when none */
@@ -68,7 +70,7 @@ final class MethodValidator {
     List<AnnotationSite> sites = sites(method, elements);
     if (sites.isEmpty()) {
       return Optional.of(new MethodModel(
-          method, callName, false, List.of(), Optional.empty(), Optional.empty(), Optional.empty()));
+          method, callName, false, List.of(), Optional.empty(), Optional.empty(), Optional.empty(), false));
     }
     ExecutableType methodType = (ExecutableType) types.asMemberOf(wrapped, method);
     Optional<TypeMirror> futureValue = Optional.empty();
@@ -109,11 +111,15 @@ final class MethodValidator {
             pattern.name(), first.where()));
       }
     }
+    boolean notIdempotent = idempotence.isNotIdempotent(method, (TypeElement) wrapped.asElement());
+    if (notIdempotent) {
+      idempotence.check(models, callName);
+    }
     if (report.size() > problemsBefore) {
       return Optional.empty();
     }
     return Optional.of(new MethodModel(
-        method, callName, futureValue.isPresent(), List.copyOf(models), fallback, breakerKey, limiterKey));
+        method, callName, futureValue.isPresent(), List.copyOf(models), fallback, breakerKey, limiterKey, notIdempotent));
   }
 
   /**

@@ -180,6 +180,9 @@ final class WrapperWriter {
     }
     method.fallback().ifPresent(fallback -> fallback.failureType().filter(type -> !isThrowable(type)).ifPresent(failureType ->
         code.add("\n.fallbackTakes($S, $T.class)", fallback.methodName(), TypeName.get(types.erasure(failureType)))));
+    if (method.notIdempotent()) {
+      code.add("\n.notIdempotent()");
+    }
     return code.add("\n.build()$<").build();
   }
 

@@ -87,6 +87,11 @@ class GoldenTest {
   }
 
   @Test
+  void aCallMarkedNotIdempotentSaysSoInItsDefinition() throws IOException {
+    assertGenerates("Payments", "ResilientPayments");
+  }
+
+  @Test
   void asynchronousMethodsRunThroughTheAsyncDriver() throws IOException {
     assertGenerates("Reports", "ResilientReports");
   }

@@ -109,7 +109,8 @@ public final class Description {
       int width = calls.stream().mapToInt(call -> call.name().length()).max().orElse(0);
       text.append("calls, patterns outermost first:\n");
       for (Call call : calls) {
-        text.append("  ").append(pad(call.name(), width)).append("  ").append(call.describePatterns()).append('\n');
+        text.append("  ").append(pad(call.name(), width)).append("  ").append(call.describePatterns())
+            .append(call.notIdempotent() ? "  (not idempotent)" : "").append('\n');
       }
     }
     if (!instances.isEmpty()) {
@@ -261,9 +262,11 @@ public final class Description {
    * @param name the call name ({@code RecsClient.recommendations}, a stack's name): its retry,
    *     timeout and fallback are configured under it
    * @param site where it is declared ({@code RecsClient.recommendations}, {@code stack 'quotes'})
+   * @param notIdempotent whether the site marked it {@code @NotIdempotent}: retried only on failures
+   *     that prove the request was never sent, never hedged
    * @param patterns its patterns, outermost first
    */
-  public record Call(String name, String site, List<Pattern> patterns) {
+  public record Call(String name, String site, boolean notIdempotent, List<Pattern> patterns) {
     /**
      * @throws NullPointerException when a component is null
      */

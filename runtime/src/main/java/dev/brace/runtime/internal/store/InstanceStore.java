@@ -424,7 +424,7 @@ public final class InstanceStore {
   private void described(CallDefinition definition, List<Kind> enabled) {
     List<Description.Pattern> patterns = new ArrayList<>();
     definition.patterns().forEach((kind, site) -> patterns.add(new Description.Pattern(kind, site.name(), enabled.contains(kind))));
-    Description.Call call = new Description.Call(definition.callName(), definition.site(), patterns);
+    Description.Call call = new Description.Call(definition.callName(), definition.site(), definition.notIdempotent(), patterns);
     if (calls.putIfAbsent(definition.callName(), call) == null && DESCRIPTIONS.isDebugEnabled()) {
       describe().call(definition.callName()).ifPresent(description -> DESCRIPTIONS.debug("{}", description));
     }

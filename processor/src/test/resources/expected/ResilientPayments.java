@@ -1,0 +1,125 @@
+package p;
+
+import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.Registry;
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.util.Objects;
+import javax.annotation.processing.Generated;
+
+@Generated("dev.brace.processor.BraceProcessor")
+public final class ResilientPayments implements Payments {
+  private static final CallDefinition CHARGE = CallDefinition.builder("Payments.charge")
+    .with(RetryConfig.builder("Payments.charge").maxAttempts(3).on(ConnectException.class, UnknownHostException.class, CircuitOpenException.class))
+    .with(CircuitBreakerConfig.builder("payments-api"))
+    .notIdempotent()
+    .build();
+
+  private static final CallDefinition REFUND = CallDefinition.builder("Payments.refund")
+    .with(CircuitBreakerConfig.builder("payments-api"))
+    .with(TimeoutConfig.builder("Payments.refund").duration("2s"))
+    .notIdempotent()
+    .build();
+
+  private final Payments delegate;
+
+  private final ResilientCall charge;
+
+  private final ResilientCall refund;
+
+  private ResilientPayments(Payments delegate, Registry registry) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    Objects.requireNonNull(registry, "registry");
+    this.charge = registry.resolve(CHARGE);
+    this.refund = registry.resolve(REFUND);
+  }
+
+  public static Payments wrap(Payments delegate) {
+    return wrap(delegate, Registry.defaultRegistry());
+  }
+
+  public static Payments wrap(Payments delegate, Registry registry) {
+    return new ResilientPayments(delegate, registry);
+  }
+
+  @Override
+  public String charge(String orderId) throws ConnectException, UnknownHostException {
+    ResilientCall call = this.charge;
+    if (call.passesThrough()) {
+      return this.delegate.charge(orderId);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        String result;
+        try {
+          result = this.delegate.charge(orderId);
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
+  }
+
+  @Override
+  public String refund(String orderId) {
+    ResilientCall call = this.refund;
+    if (call.passesThrough()) {
+      return this.delegate.refund(orderId);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        String result;
+        try {
+          result = call.timed(() -> this.delegate.refund(orderId));
+        } catch (Throwable failure) {
+          call.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
+      }
+    }
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other == this || this.delegate.equals(other);
+  }
+
+  @Override
+  public int hashCode() {
+    return this.delegate.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return this.delegate.toString();
+  }
+}
