@@ -45,7 +45,9 @@ public @interface Retry {
 
   /**
    * {@return the longest the whole call may spend retrying, measured from its start} No attempt
-   * starts and no backoff is slept past it. Empty means no limit.
+   * starts and no backoff is slept past it. Empty means no limit; otherwise at least {@link
+   * #delay()}, and at least the {@code @Timeout} and the rate limiter's and bulkhead's {@code
+   * maxWait} of the same call, so that one attempt fits in it.
    */
   String maxDuration() default "";
 

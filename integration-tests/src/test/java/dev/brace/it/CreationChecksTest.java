@@ -90,6 +90,24 @@ class CreationChecksTest {
   }
 
   @Test
+  void twoInterfacesThatGiveOneNameDifferentSettingsConflictWhenTheSecondWrapperIsCreated() {
+    Registry registry = registry(b -> {});
+    ResilientPipelineClients_ConflictFirst.wrap(() -> "ok", registry);
+
+    ConfigurationException refused =
+        assertThrows(ConfigurationException.class, () -> ResilientPipelineClients_ConflictSecond.wrap(() -> "ok", registry));
+
+    assertEquals("[brace:name-conflict] circuit breaker 'conflicted' has failureThreshold = 5 at"
+        + " PipelineClients.ConflictFirst.call and 9 at PipelineClients.ConflictSecond.call; one name is one shared"
+        + " instance, so give both sites the same value, or set it once outside them (Registry.builder(), environment"
+        + " or system property)", refused.getMessage());
+    Registry settled = registry(b -> b.circuitBreaker("conflicted", c -> c.failureThreshold(7)));
+    ResilientPipelineClients_ConflictFirst.wrap(() -> "ok", settled);
+    assertDoesNotThrow(() -> ResilientPipelineClients_ConflictSecond.wrap(() -> "ok", settled),
+        "configuration outside the annotations sets the value both sites then run with");
+  }
+
+  @Test
   void aFallbackFilterWiderThanTheFallbackMethodsParameterFailsWhenTheWrapperIsCreated() {
     Registry registry = registry(b -> b.fallback("PipelineClients.Widened.call", f -> f.on(Exception.class)));
 

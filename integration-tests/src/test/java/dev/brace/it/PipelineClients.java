@@ -58,6 +58,17 @@ final class PipelineClients {
     }
   }
 
+  /** Two interfaces that give one breaker different settings: they compile, the registry refuses the second. */
+  @CircuitBreaker(name = "conflicted")
+  interface ConflictFirst {
+    String call() throws IOException;
+  }
+
+  @CircuitBreaker(name = "conflicted", failureThreshold = 9)
+  interface ConflictSecond {
+    String call() throws IOException;
+  }
+
   interface UnkeyedBreaker {
     @CircuitBreaker(name = "keyed-by-config")
     String call(String id) throws IOException;

@@ -29,7 +29,6 @@ import javax.lang.model.util.ElementFilter;
  */
 @AutoService(Processor.class)
 public final class BraceProcessor extends AbstractProcessor {
-  private final NameUses nameUses = new NameUses();
   private final Set<String> deferred = new LinkedHashSet<>();
   private final Set<String> done = new HashSet<>();
   private Reporter reporter;
@@ -82,7 +81,11 @@ public final class BraceProcessor extends AbstractProcessor {
 
   private void generate(TypeElement iface, String name) {
     Report report = new Report();
-    InterfaceValidator validator = new InterfaceValidator(processingEnv, report, nameUses);
+    // Names are compared within this interface only: an isolating processor sees one interface
+    // (and what it inherits) per generated file, so a check across interfaces would come and go
+    // with what an incremental build recompiles. The registry compares every site of a name when
+    // the wrappers are created.
+    InterfaceValidator validator = new InterfaceValidator(processingEnv, report, new NameUses());
     try {
       if (validator.hasUnresolvedTypes(iface)) {
         deferred.add(name);

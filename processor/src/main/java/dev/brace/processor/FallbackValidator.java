@@ -1,5 +1,6 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -87,6 +88,13 @@ final class FallbackValidator {
     if (!isCallable(chosen)) {
       report.error(site, "method", Message.FALLBACK_NOT_DEFAULT, name, callDescription, chosenDescription);
       return Optional.empty();
+    }
+    for (Kind kind : Kind.annotated()) {
+      if (AnnotationSite.find(kind, chosen, elements) != null) {
+        report.error(site, "method", Message.FALLBACK_ANNOTATED, name, callDescription, chosenDescription,
+            kind.annotation().getSimpleName());
+        return Optional.empty();
+      }
     }
     TypeMirror returned = chosenType.getReturnType();
     boolean returnsFuture = futureValue.isPresent() && isFuture(returned);

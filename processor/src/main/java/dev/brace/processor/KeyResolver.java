@@ -54,6 +54,18 @@ final class KeyResolver {
       report.error(site, "key", Message.KEY_MALFORMED, annotation, template, where, malformed.getMessage());
       return Optional.empty();
     }
+    String parameterNames =
+        method.getParameters().stream().map(variable -> variable.getSimpleName().toString()).collect(Collectors.joining(", "));
+    if (method.getParameters().isEmpty()) {
+      report.error(site, "key", Message.KEY_CONSTANT, annotation, template, where, "the method has no parameters",
+          "remove key, or give the method the parameter the key stands for");
+      return Optional.empty();
+    }
+    if (pieces.stream().allMatch(piece -> piece.literal() != null)) {
+      report.error(site, "key", Message.KEY_CONSTANT, annotation, template, where, "the template names no parameter",
+          "name one as {parameter} (the parameters are: " + parameterNames + "), or remove key");
+      return Optional.empty();
+    }
     List<KeyExpression.Part> parts = new ArrayList<>();
     for (KeyTemplateParser.Piece piece : pieces) {
       if (piece.literal() != null) {
@@ -63,12 +75,8 @@ final class KeyResolver {
       List<String> names = piece.path();
       int parameter = parameterIndex(method, names.get(0));
       if (parameter < 0) {
-        String parameters =
-            method.getParameters().stream()
-                .map(variable -> variable.getSimpleName().toString())
-                .collect(Collectors.joining(", "));
         report.error(site, "key", Message.KEY_UNKNOWN_PARAMETER, annotation, template, where,
-            names.get(0), parameters.isEmpty() ? "(none)" : parameters);
+            names.get(0), parameterNames);
         return Optional.empty();
       }
       TypeMirror type = methodType.getParameterTypes().get(parameter);

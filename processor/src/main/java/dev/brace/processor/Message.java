@@ -33,10 +33,15 @@ enum Message {
           + " call a default or static method of the interface"),
   FALLBACK_RETURN_TYPE(
       "@Fallback(method = \"%s\") on %s: %s returns %s, which is not %s or a subtype of it"),
+  FALLBACK_ANNOTATED(
+      "@Fallback(method = \"%s\") on %s: %s carries @%s, but a fallback method is called as written,"
+          + " outside every pattern; drop the annotation, or give the fallback's work a method of its own in"
+          + " an interface Brace wraps"),
   FALLBACK_FAILURE_TYPE(
       "@Fallback(method = \"%s\") on %s: the last parameter of %s is %s, but @Fallback(on)"
           + " includes %s, which is not assignable to it"),
   KEY_MALFORMED("@%s(key = \"%s\") on %s: %s"),
+  KEY_CONSTANT("@%s(key = \"%s\") on %s: %s, so every call would have the same key; %s"),
   KEY_UNKNOWN_PARAMETER(
       "@%s(key = \"%s\") on %s: {%s} names no parameter; the parameters are: %s"),
   KEY_UNKNOWN_PROPERTY(
@@ -49,6 +54,12 @@ enum Message {
   ON_RESULT_CONSTRUCTOR(
       "@%s(onResult = %s) on %s: the wrapper creates the predicate with new %s(), so it must be an"
           + " accessible, non-abstract, static class with an accessible no-argument constructor"),
+  MAX_DURATION_BELOW_TIMEOUT(
+      "@Retry(maxDuration = \"%s\") on %s is shorter than its @Timeout(\"%s\"): one attempt may use up"
+          + " the whole limit, and the retry would never retry; lengthen maxDuration or shorten the timeout"),
+  MAX_DURATION_BELOW_WAIT(
+      "@Retry(maxDuration = \"%s\") on %s is shorter than its @%s(maxWait = \"%s\"): one attempt may wait"
+          + " longer than the whole retry may take; lengthen maxDuration or shorten maxWait"),
   OVERLOAD_CONFLICT(
       "@%s on %s: the overloads of %s share the call name \"%s\" but give it different settings;"
           + " %s"),

@@ -29,6 +29,7 @@ final class MethodValidator {
   private final KeyResolver keys;
   private final ResultPredicateValidator predicates;
   private final IdempotenceValidator idempotence;
+  private final PatternBoundsValidator bounds;
 
   MethodValidator(ProcessingEnvironment environment, Report report, NameUses nameUses) {
     this.types = environment.getTypeUtils();
@@ -40,6 +41,7 @@ final class MethodValidator {
     this.keys = new KeyResolver(types, elements, report);
     this.predicates = new ResultPredicateValidator(types, elements, report);
     this.idempotence = new IdempotenceValidator(types, elements, report);
+    this.bounds = new PatternBoundsValidator(report);
   }
 
   /** @return the annotations that apply to a method, outermost first; empty when none */
@@ -111,6 +113,7 @@ final class MethodValidator {
             pattern.name(), first.where()));
       }
     }
+    bounds.check(models, callName);
     boolean notIdempotent = idempotence.isNotIdempotent(method, (TypeElement) wrapped.asElement());
     if (notIdempotent) {
       idempotence.check(models, callName);

@@ -5,8 +5,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The system-scoped names (breakers, limiters, bulkheads) seen so far in this compilation, across
- * rounds, with their settings: one name is one shared instance, so two sites must agree.
+ * The system-scoped names (breakers, limiters, bulkheads) used by the methods of one interface,
+ * its inherited ones included, with their settings: one name is one shared instance, so two sites
+ * must agree. Sites in different interfaces are compared by the registry when their wrappers are
+ * created, since Gradle recompiles an isolating processor's interfaces one by one.
  */
 final class NameUses {
 

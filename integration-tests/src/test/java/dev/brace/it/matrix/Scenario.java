@@ -14,8 +14,8 @@ import java.util.Map;
  */
 abstract class Scenario {
   /**
-   * Ends the decoy's breaker, limiter and bulkhead names: both interfaces are compiled together,
-   * where one name with two settings is a compile error.
+   * Ends the decoy's breaker, limiter and bulkhead names: one name is one shared instance, so the
+   * decoy's other settings go by a name of its own.
    */
   static final String DECOY = "-decoy";
 

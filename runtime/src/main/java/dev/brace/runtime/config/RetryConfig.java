@@ -39,6 +39,11 @@ public final class RetryConfig extends InstanceConfig {
     if (maxDelay.compareTo(delay) < 0) {
       throw builder.invalid("maxDelay", describe(maxDelay), "a duration of at least delay (" + describe(delay) + ")");
     }
+    // Shorter than one backoff, the limit ends the retry before its first wait could: no retry at all.
+    if (this.maxDuration != null && this.maxDuration.compareTo(delay) < 0) {
+      throw builder.invalid("maxDuration", describe(this.maxDuration),
+          "a duration of at least delay (" + describe(delay) + "), or \"\" for no limit");
+    }
   }
 
   private static String describe(Duration duration) {
