@@ -112,7 +112,7 @@ public enum EventKind {
   public static EventKind of(String key) {
     EventKind kind = BY_NAME.get(Objects.requireNonNull(key, "key"));
     if (kind == null) {
-      throw new IllegalArgumentException(Message.UNKNOWN_EVENT.format(key, BY_NAME.keySet()));
+      throw new IllegalArgumentException(Message.UNKNOWN_EVENT.format(key, new java.util.TreeSet<>(BY_NAME.keySet())));
     }
     return kind;
   }

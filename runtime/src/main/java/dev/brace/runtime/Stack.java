@@ -244,7 +244,7 @@ public final class Stack<T> {
       try {
         definition.with(part);
       } catch (IllegalArgumentException twice) {
-        throw new IllegalArgumentException(Message.STACK_DUPLICATE_PART.format(callName, twice.getMessage()), twice);
+        throw new IllegalArgumentException(Message.STACK_DUPLICATE_PART.format(callName, part.kind().description()), twice);
       }
       empty = false;
       return this;

@@ -42,7 +42,8 @@ class DocSnippetsTest {
         "no ```java block in any page under " + ROOT + "; is brace.repository.root right?");
 
     long started = System.nanoTime();
-    SnippetBatch accepted = SnippetBatch.compile(blocks(pages, SnippetMarker.Kind.COMPILES, SnippetMarker.Kind.IMPORTS), WORK.resolve("accepted"), false);
+    SnippetBatch accepted = SnippetBatch.compile(
+        blocks(pages, SnippetMarker.Kind.COMPILES, SnippetMarker.Kind.IMPORTS, SnippetMarker.Kind.THROWS), WORK.resolve("accepted"), false);
     SnippetBatch rejected = SnippetBatch.compile(blocks(pages, SnippetMarker.Kind.MUST_NOT_COMPILE), WORK.resolve("rejected"), true);
     printSummary(pages, (System.nanoTime() - started) / 1_000_000);
 
@@ -66,6 +67,12 @@ class DocSnippetsTest {
               break;
             case MUST_NOT_COMPILE:
               failures.addAll(rejectedForItsReason(rejected, snippet));
+              break;
+            case THROWS:
+              failures.addAll(compiles(accepted, snippet));
+              if (failures.isEmpty()) {
+                failures.addAll(throwsItsTag(accepted, snippet));
+              }
               break;
             default:
               failures.addAll(compiles(accepted, snippet));
@@ -140,6 +147,29 @@ class DocSnippetsTest {
     }
     return problems.isEmpty() ? List.of() : List.of(snippet.where() + ": the block must fail to compile for the"
         + " reason its marker gives, and only for that one:\n" + String.join("\n", problems));
+  }
+
+  /** It runs and ends with the exception its marker names, whose message starts with the marker's tag. */
+  private static List<String> throwsItsTag(SnippetBatch batch, Snippet snippet) throws Exception {
+    Throwable thrown = batch.run(snippet);
+    String expected = snippet.marker().exception() + " " + snippet.marker().tags().get(0);
+    if (thrown == null) {
+      return List.of(snippet.where() + ": the block is marked throws " + expected + ", but it ran to its end");
+    }
+    // Kept for the author who quotes the message in the page.
+    Path kept = WORK.resolve("thrown").resolve(SnippetSource.identifier(snippet.where()) + ".txt");
+    Files.createDirectories(kept.getParent());
+    Files.writeString(kept, thrown.getClass().getName() + ": " + thrown.getMessage() + "\n");
+    boolean named = false;
+    for (Class<?> type = thrown.getClass(); type != null; type = type.getSuperclass()) {
+      named |= type.getSimpleName().equals(snippet.marker().exception());
+    }
+    String message = String.valueOf(thrown.getMessage());
+    if (named && message.startsWith(snippet.marker().tags().get(0) + " ")) {
+      return List.of();
+    }
+    return List.of(snippet.where() + ": the block must end with " + expected + "…, but it ended with "
+        + thrown.getClass().getName() + ": " + message);
   }
 
   private static DynamicTest failing(String name, String report) {

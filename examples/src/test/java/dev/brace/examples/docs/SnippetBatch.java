@@ -1,6 +1,11 @@
 package dev.brace.examples.docs;
 
 import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,9 +26,12 @@ final class SnippetBatch {
   private final Map<Snippet, String> unreadable = new HashMap<>();
   private final Map<Path, List<Diagnostic<? extends JavaFileObject>>> errorsByFile = new HashMap<>();
   private final List<Diagnostic<? extends JavaFileObject>> outside = new ArrayList<>();
+  private final Path classes;
+  private URLClassLoader loader;
 
-  private SnippetBatch(Path sourceRoot) {
+  private SnippetBatch(Path sourceRoot, Path classes) {
     this.sourceRoot = sourceRoot;
+    this.classes = classes;
   }
 
   /**
@@ -34,7 +42,8 @@ final class SnippetBatch {
    * @throws IOException when a file cannot be written
    */
   static SnippetBatch compile(Map<Snippet, List<String>> blocks, Path directory, boolean alone) throws IOException {
-    SnippetBatch batch = new SnippetBatch(directory.resolve("src").toAbsolutePath().normalize());
+    SnippetBatch batch = new SnippetBatch(directory.resolve("src").toAbsolutePath().normalize(),
+        directory.resolve("out").resolve("classes").toAbsolutePath());
     Map<Path, Snippet> byFile = new HashMap<>();
     for (Map.Entry<Snippet, List<String>> block : blocks.entrySet()) {
       Snippet snippet = block.getKey();
@@ -93,6 +102,42 @@ final class SnippetBatch {
    */
   List<String> describedErrors(Snippet snippet) {
     return errors(snippet).stream().map(sources.get(snippet)::describe).collect(Collectors.toList());
+  }
+
+  /**
+   * Runs a block of statements that compiled, on a class loader over what this batch compiled, with
+   * that loader as the thread's context loader (as an application's own classes would be).
+   *
+   * @param snippet a block of this batch that compiled
+   * @return what its {@code run()} threw, or null when it returned
+   * @throws IllegalArgumentException when the block is a compilation unit, not statements
+   * @throws ReflectiveOperationException when its class cannot be loaded or made
+   * @throws IOException when the class directory cannot be read
+   */
+  Throwable run(Snippet snippet) throws ReflectiveOperationException, IOException {
+    String className = sources.get(snippet).statementsClass();
+    if (className == null) {
+      throw new IllegalArgumentException(snippet.where() + ": a block that runs is statements, not a declaration");
+    }
+    if (loader == null) {
+      loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, SnippetBatch.class.getClassLoader());
+    }
+    Class<?> type = Class.forName(className, true, loader);
+    Constructor<?> constructor = type.getDeclaredConstructor();
+    constructor.setAccessible(true);
+    Method run = type.getDeclaredMethod("run");
+    run.setAccessible(true);
+    Thread thread = Thread.currentThread();
+    ClassLoader before = thread.getContextClassLoader();
+    thread.setContextClassLoader(loader);
+    try {
+      run.invoke(constructor.newInstance());
+      return null;
+    } catch (InvocationTargetException thrown) {
+      return thrown.getCause();
+    } finally {
+      thread.setContextClassLoader(before);
+    }
   }
 
   /** @return errors in no block: in generated wrappers, or about no file */

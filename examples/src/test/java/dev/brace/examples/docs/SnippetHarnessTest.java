@@ -41,7 +41,7 @@ class SnippetHarnessTest {
     assertEquals("Setup", snippet.section());
     assertEquals(5, snippet.fenceLine());
     assertEquals(List.of("int a = 1;"), snippet.lines());
-    assertEquals(new SnippetMarker(SnippetMarker.Kind.FRAGMENT, "Some.java", List.of(), "SomeTest.java#works"), snippet.marker());
+    assertEquals(new SnippetMarker(SnippetMarker.Kind.FRAGMENT, "Some.java", List.of(), "SomeTest.java#works", null), snippet.marker());
   }
 
   @Test
@@ -109,5 +109,35 @@ class SnippetHarnessTest {
     assertEquals(1, errors.size(), errors.toString());
     assertTrue(errors.get(0).startsWith("page.md:11:25: error: incompatible types: java.lang.String cannot be converted to int"), errors.get(0));
     assertTrue(errors.get(0).endsWith("    | int price = quotes.quote(\"X\");"), errors.get(0));
+  }
+
+  @Test
+  void aThrowsBlockRunsAndHandsBackWhatItThrew() throws Exception {
+    MarkdownPage page = page(String.join("\n",
+        "## Errors",
+        "<!-- snippet: throws ConfigurationException [brace:invalid-value] -->",
+        "```java",
+        "dev.brace.runtime.config.RetryConfig.builder(\"r\").maxAttempts(0);",
+        "```",
+        "<!-- snippet: throws IllegalStateException [brace:stack-empty] -->",
+        "```java",
+        "int a = 1;",
+        "```",
+        "<!-- snippet: throws [brace:stack-empty] -->",
+        "```java",
+        "```"));
+    Snippet throwing = page.snippets().get(0);
+    Snippet returning = page.snippets().get(1);
+
+    assertEquals(new SnippetMarker(SnippetMarker.Kind.THROWS, null, List.of("[brace:invalid-value]"), null, "ConfigurationException"),
+        throwing.marker());
+    assertEquals(1, page.problems().size(), page.problems().toString());
+    assertTrue(page.problems().get(0).contains("throws names the exception and the tag"), page.problems().get(0));
+
+    SnippetBatch batch = SnippetBatch.compile(Map.of(throwing, List.of(), returning, List.of()), root.resolve("work"), false);
+    Throwable thrown = batch.run(throwing);
+    assertEquals("dev.brace.runtime.ConfigurationException", thrown.getClass().getName());
+    assertTrue(thrown.getMessage().startsWith("[brace:invalid-value] retry 'r': maxAttempts = \"0\""), thrown.getMessage());
+    assertEquals(null, batch.run(returning), "a block that returns threw nothing, which DocSnippetsTest reports");
   }
 }

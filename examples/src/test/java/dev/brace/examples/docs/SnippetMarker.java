@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
  *       repository, which the build compiles (and, for a test, runs);
  *   <li>{@code must-not-compile [brace:tag] …}: compiling the block fails, every error carrying one
  *       of the tags, each tag at least once;
+ *   <li>{@code throws SomeException [brace:tag]}: the block is statements that compile and, run,
+ *       end with that exception (or a subclass), its message starting with the tag;
  *   <li>{@code checked by <path>#<method>}: the test method that asserts what the block claims
  *       (with a compiled block or a fragment).
  * </ul>
@@ -26,18 +28,21 @@ import java.util.regex.Pattern;
  * @param file the file a fragment is part of, else null
  * @param tags the tags a block that must not compile fails with, else empty
  * @param checkedBy {@code path#method} of the test that backs the block, else null
+ * @param exception the simple name of the exception a {@code throws} block ends with, else null
  */
-record SnippetMarker(Kind kind, String file, List<String> tags, String checkedBy) {
+record SnippetMarker(Kind kind, String file, List<String> tags, String checkedBy, String exception) {
 
   /** How a block is checked. */
   enum Kind {
     COMPILES,
     IMPORTS,
     FRAGMENT,
-    MUST_NOT_COMPILE
+    MUST_NOT_COMPILE,
+    THROWS
   }
 
-  static final SnippetMarker NONE = new SnippetMarker(Kind.COMPILES, null, List.of(), null);
+  static final SnippetMarker NONE = new SnippetMarker(Kind.COMPILES, null, List.of(), null, null);
+  private static final Pattern THROWS_CLAUSE = Pattern.compile("throws\\s+([A-Z]\\w*)\\s+(\\[brace:[a-z0-9-]+])");
 
   private static final Pattern COMMENT = Pattern.compile("<!--\\s*snippet\\b(.*?)-->");
   private static final Pattern TAG = Pattern.compile("\\[brace:[a-z0-9-]+]");
@@ -65,6 +70,7 @@ record SnippetMarker(Kind kind, String file, List<String> tags, String checkedBy
     String file = null;
     List<String> tags = new ArrayList<>();
     String checkedBy = null;
+    String exception = null;
     for (String clause : comment.group(1).trim().substring(1).split(";")) {
       String text = clause.trim();
       Kind clauseKind = null;
@@ -76,6 +82,15 @@ record SnippetMarker(Kind kind, String file, List<String> tags, String checkedBy
       } else if (text.startsWith("must-not-compile")) {
         clauseKind = Kind.MUST_NOT_COMPILE;
         tags.addAll(tags(text.substring("must-not-compile".length())));
+      } else if (text.startsWith("throws")) {
+        Matcher thrown = THROWS_CLAUSE.matcher(text);
+        if (!thrown.matches()) {
+          throw new IllegalArgumentException("throws names the exception and the tag its message starts with, e.g."
+              + " throws ConfigurationException [brace:name-conflict], not '" + text + "'");
+        }
+        clauseKind = Kind.THROWS;
+        exception = thrown.group(1);
+        tags.add(thrown.group(2));
       } else if (text.startsWith("checked by ")) {
         checkedBy = text.substring("checked by ".length()).trim();
         if (!checkedBy.matches("[^#\\s]+\\.java#\\w+")) {
@@ -83,11 +98,11 @@ record SnippetMarker(Kind kind, String file, List<String> tags, String checkedBy
         }
       } else {
         throw new IllegalArgumentException("unknown clause '" + text + "'; a marker's clauses are: imports,"
-            + " fragment of <path>, must-not-compile [brace:tag], checked by <path>#<method>");
+            + " fragment of <path>, must-not-compile [brace:tag], throws SomeException [brace:tag], checked by <path>#<method>");
       }
       if (clauseKind != null) {
         if (kind != Kind.COMPILES) {
-          throw new IllegalArgumentException("a block is one of imports, fragment of, must-not-compile; this marker says "
+          throw new IllegalArgumentException("a block is one of imports, fragment of, must-not-compile, throws; this marker says "
               + kind + " and " + clauseKind);
         }
         kind = clauseKind;
@@ -96,10 +111,10 @@ record SnippetMarker(Kind kind, String file, List<String> tags, String checkedBy
     if (kind == Kind.MUST_NOT_COMPILE && tags.isEmpty()) {
       throw new IllegalArgumentException("must-not-compile names the tag it fails with, e.g. must-not-compile [brace:fallback-missing]");
     }
-    if (checkedBy != null && (kind == Kind.IMPORTS || kind == Kind.MUST_NOT_COMPILE)) {
-      throw new IllegalArgumentException("'checked by' backs a block that runs; " + kind + " does not");
+    if (checkedBy != null && (kind == Kind.IMPORTS || kind == Kind.MUST_NOT_COMPILE || kind == Kind.THROWS)) {
+      throw new IllegalArgumentException("'checked by' backs a block that runs; " + kind + " does not, or is its own check");
     }
-    return new SnippetMarker(kind, file, List.copyOf(tags), checkedBy);
+    return new SnippetMarker(kind, file, List.copyOf(tags), checkedBy, exception);
   }
 
   private static List<String> tags(String text) {
@@ -123,6 +138,8 @@ record SnippetMarker(Kind kind, String file, List<String> tags, String checkedBy
         return "is a fragment of " + file;
       case MUST_NOT_COMPILE:
         return "does not compile: " + String.join(" ", tags);
+      case THROWS:
+        return "throws " + exception + " " + String.join(" ", tags);
       default:
         return "compiles";
     }

@@ -37,13 +37,15 @@ final class SnippetSource {
   private final String typeName;
   private final String text;
   private final int[] insertedColumns;
+  private final boolean statements;
 
-  private SnippetSource(Snippet snippet, String packageName, String typeName, String text, int[] insertedColumns) {
+  private SnippetSource(Snippet snippet, String packageName, String typeName, String text, int[] insertedColumns, boolean statements) {
     this.snippet = snippet;
     this.packageName = packageName;
     this.typeName = typeName;
     this.text = text;
     this.insertedColumns = insertedColumns;
+    this.statements = statements;
   }
 
   /**
@@ -87,7 +89,7 @@ final class SnippetSource {
       text.append(prefix).append(i < lines.size() ? lines.get(i) : "").append('\n');
     }
     text.append(statements ? "}}\n" : "");
-    return new SnippetSource(snippet, packageName, typeName, text.toString(), inserted);
+    return new SnippetSource(snippet, packageName, typeName, text.toString(), inserted, statements);
   }
 
   /** Blank lines, imports and line comments may precede the first statement of a block. */
@@ -159,6 +161,14 @@ final class SnippetSource {
   /** @return the block */
   Snippet snippet() {
     return snippet;
+  }
+
+  /**
+   * @return the class a block of statements becomes, whose {@code void run() throws Exception} holds
+   *     them; null for a compilation unit
+   */
+  String statementsClass() {
+    return statements ? packageName + "." + typeName : null;
   }
 
   /** @return the file, relative to a source root */

@@ -42,6 +42,8 @@ final class Script implements AutoCloseable {
     WRAPPED_IO,
     /** Fails with {@link Throttled}, an IOException hinting a retry after {@link Throttled#HINT}. */
     THROTTLED,
+    /** Fails with {@code ConnectException("connect" + n)}: a request that never reached the dependency. */
+    CONNECT,
     /** Fails with {@link DependencyError}. */
     ERROR,
     /** Sync: sleeps an hour of manual time, answering an interrupt. Async: never completes. */
@@ -125,6 +127,8 @@ final class Script implements AutoCloseable {
         throw new ExecutionException(new IOException("wrapped" + n));
       case THROTTLED:
         throw new Throttled("throttled" + n);
+      case CONNECT:
+        throw new java.net.ConnectException("connect" + n);
       case ERROR:
         throw error(n);
       case HANG:
@@ -158,6 +162,8 @@ final class Script implements AutoCloseable {
         return CompletableFuture.failedFuture(new ExecutionException(new IOException("wrapped" + n)));
       case THROTTLED:
         return CompletableFuture.failedFuture(new Throttled("throttled" + n));
+      case CONNECT:
+        return CompletableFuture.failedFuture(new java.net.ConnectException("connect" + n));
       case ERROR:
         return CompletableFuture.failedFuture(error(n));
       case HANG:

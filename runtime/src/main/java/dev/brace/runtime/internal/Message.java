@@ -36,7 +36,8 @@ public enum Message {
   /** A lookup of an instance that configuration switched off. */
   SWITCHED_OFF("%s '%s' is switched off by configuration (%s or %s is false), so this registry never created it"),
   /** A stack built with two parts of one kind. */
-  STACK_DUPLICATE_PART("stack '%s': %s; two parts of one kind need an order only you know: nest two stacks instead"),
+  STACK_DUPLICATE_PART("stack '%s' has two %s parts; a stack takes each kind once, since two of one kind need an"
+      + " order only you know: nest two stacks instead"),
   /** A stack built with no part. */
   STACK_EMPTY("stack '%s' has no part; it would run the call unchanged. Add at least one of %s"),
   /** A keyed stack called without a key. */
