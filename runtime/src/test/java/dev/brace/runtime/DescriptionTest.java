@@ -109,6 +109,17 @@ class DescriptionTest {
   }
 
   @Test
+  void aCallMarkedNotIdempotentSaysSo() {
+    Registry registry = Registry.builder().environment(Map.of()).systemProperties(Map.of()).build();
+    Stack.<String>builder("payments.charge").notIdempotent().bulkhead("payments", b -> b.maxConcurrent(2)).build(registry);
+
+    Description description = registry.describe();
+
+    assertTrue(description.calls().get(0).notIdempotent());
+    assertTrue(description.toString().contains("payments.charge  bulkhead payments  (not idempotent)"), description.toString());
+  }
+
+  @Test
   void theDescriptionOfOneCallHoldsItsInstancesOnly() {
     Registry registry = layered();
     quotes(registry);
