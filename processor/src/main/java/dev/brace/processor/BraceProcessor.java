@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -14,6 +15,7 @@ import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.Processor;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
+import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.TypeElement;
@@ -35,7 +37,14 @@ public final class BraceProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Kind.annotated().stream().map(kind -> kind.annotation().getCanonicalName()).collect(Collectors.toUnmodifiableSet());
+    return Set.copyOf(annotationNames());
+  }
+
+  /** @return every annotation the processor reads: each pattern's, and {@code @NotIdempotent} */
+  private static List<String> annotationNames() {
+    List<String> names = Kind.annotated().stream().map(kind -> kind.annotation().getCanonicalName()).collect(Collectors.toList());
+    names.add(IdempotenceValidator.NOT_IDEMPOTENT);
+    return names;
   }
 
   @Override
@@ -106,8 +115,8 @@ public final class BraceProcessor extends AbstractProcessor {
 
   /** A Brace annotation anywhere but on an interface or an interface method is a mistake. */
   private void checkPlacements(RoundEnvironment round, Report report) {
-    for (Kind kind : Kind.annotated()) {
-      TypeElement annotation = processingEnv.getElementUtils().getTypeElement(kind.annotation().getCanonicalName());
+    for (String name : annotationNames()) {
+      TypeElement annotation = processingEnv.getElementUtils().getTypeElement(name);
       if (annotation == null) {
         continue;
       }
@@ -116,12 +125,21 @@ public final class BraceProcessor extends AbstractProcessor {
             || (element.getKind() == ElementKind.METHOD
                 && element.getEnclosingElement().getKind() == ElementKind.INTERFACE);
         if (!onInterface) {
-          AnnotationSite site = AnnotationSite.find(kind, element, processingEnv.getElementUtils());
-          report.error(element, site == null ? null : site.mirror(), Message.NOT_AN_INTERFACE,
-              kind.annotation().getSimpleName(), describeKind(element), Naming.describe(element));
+          report.error(element, mirror(element, name), Message.NOT_AN_INTERFACE,
+              annotation.getSimpleName(), describeKind(element), Naming.describe(element));
         }
       }
     }
+  }
+
+  /** @return the annotation of that name on the element, to anchor a message on; null if absent */
+  private static AnnotationMirror mirror(Element element, String annotationName) {
+    for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+      if (mirror.getAnnotationType().asElement().toString().equals(annotationName)) {
+        return mirror;
+      }
+    }
+    return null;
   }
 
   private static String describeKind(Element element) {

@@ -9,19 +9,21 @@ import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
 
 /**
- * Checks a call marked {@code @NotIdempotent} (on the method, on the interface that declares it, or
- * on the interface being wrapped): no pattern may send it again once it may have reached the
+ * Checks a call marked {@code @NotIdempotent} (on the method, or on an interface that has it: the
+ * one declaring it, the one being wrapped, or one between them): no pattern may send it again once it may have reached the
  * dependency. A hedge is refused outright; a retry only when its {@code on} stays within the
  * failures that prove the request was never sent ({@link Idempotence#NEVER_SENT}, the runtime's
  * list) and it tests no result.
  */
 final class IdempotenceValidator {
-  private static final String NOT_IDEMPOTENT = "dev.brace.NotIdempotent";
+  /** The annotation's name: it is no pattern, so {@link Kind} does not list it. */
+  static final String NOT_IDEMPOTENT = "dev.brace.NotIdempotent";
 
   private final Types types;
   private final Report report;
@@ -41,14 +43,30 @@ final class IdempotenceValidator {
   /**
    * @param method the call
    * @param wrapped the interface being wrapped, which may inherit the method
-   * @return whether the method, its declaring interface or the wrapped interface says
-   *     {@code @NotIdempotent}
+   * @return whether the method says {@code @NotIdempotent}, or an interface that has the method
+   *     does: the wrapped one, the declaring one, or one it is inherited through
    */
   boolean isNotIdempotent(ExecutableElement method, TypeElement wrapped) {
-    return marked(method) || marked(method.getEnclosingElement()) || marked(wrapped);
+    return marked(method) || markedOnTheWay(wrapped, (TypeElement) method.getEnclosingElement());
   }
 
-  private static boolean marked(Element element) {
+  /** An interface marks every method it has, those it inherits from {@code declaring} included. */
+  private boolean markedOnTheWay(TypeElement type, TypeElement declaring) {
+    if (!types.isSubtype(types.erasure(type.asType()), types.erasure(declaring.asType()))) {
+      return false;
+    }
+    if (marked(type)) {
+      return true;
+    }
+    for (TypeMirror parent : type.getInterfaces()) {
+      if (parent.getKind() == TypeKind.DECLARED && markedOnTheWay((TypeElement) types.asElement(parent), declaring)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static boolean marked(Element element) {
     for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
       if (mirror.getAnnotationType().asElement().toString().equals(NOT_IDEMPOTENT)) {
         return true;

@@ -115,6 +115,9 @@ final class InterfaceValidator {
           report.error(method, site.mirror(), Message.NOT_ABSTRACT, kind.annotation().getSimpleName(), Naming.describe(method));
         }
       }
+      if (IdempotenceValidator.marked(method)) {
+        report.error(method, Message.NOT_ABSTRACT, "NotIdempotent", Naming.describe(method));
+      }
     }
   }
 

@@ -3,9 +3,11 @@ package dev.brace.processor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brace.runtime.config.Kind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.Set;
 import javax.lang.model.SourceVersion;
 import org.junit.jupiter.api.Test;
@@ -14,12 +16,13 @@ import org.junit.jupiter.api.Test;
 class BraceProcessorTest {
 
   @Test
-  void supportsTheSixAnnotationsAtTheLatestSourceVersionWithoutOptions() {
+  void supportsEveryPatternsAnnotationAndNotIdempotentAtTheLatestSourceVersionWithoutOptions() {
     BraceProcessor processor = new BraceProcessor();
-    assertEquals(
-        Set.of("dev.brace.Retry", "dev.brace.CircuitBreaker", "dev.brace.RateLimit",
-            "dev.brace.Bulkhead", "dev.brace.Timeout", "dev.brace.Fallback"),
-        processor.getSupportedAnnotationTypes());
+    Set<String> expected = new HashSet<>(Set.of("dev.brace.NotIdempotent"));
+    Kind.annotated().forEach(kind -> expected.add(kind.annotation().getCanonicalName()));
+    assertTrue(expected.containsAll(Set.of("dev.brace.Retry", "dev.brace.CircuitBreaker", "dev.brace.RateLimit",
+        "dev.brace.Bulkhead", "dev.brace.Timeout", "dev.brace.Fallback")));
+    assertEquals(expected, processor.getSupportedAnnotationTypes());
     assertEquals(SourceVersion.latestSupported(), processor.getSupportedSourceVersion());
     assertTrue(processor.getSupportedOptions().isEmpty());
   }

@@ -71,6 +71,28 @@ class IdempotenceTest {
   }
 
   @Test
+  void anInterfaceInTheMiddleMarksWhatPassesThroughIt() {
+    assertError("public interface Calls {\n  interface Base {\n    @Retry(on = IOException.class)\n    String charge(String id) throws IOException;\n  }\n"
+            + "  @NotIdempotent\n  interface Middle extends Base {}\n  interface Api extends Middle {}\n}",
+        "[brace:not-idempotent-retry] @Retry on Calls.Base.charge", "@Retry(on = IOException.class)");
+  }
+
+  @Test
+  void theMarkOnAClassIsMisplaced() {
+    assertError("@NotIdempotent\npublic class Calls {\n}",
+        "[brace:not-an-interface] @NotIdempotent belongs on an interface or on an abstract method of one, not on class Calls",
+        "@NotIdempotent");
+  }
+
+  @Test
+  void theMarkOnADefaultMethodDoesNothingSoItIsAnError() {
+    assertError("public interface Calls {\n  @Retry(on = ConnectException.class) String charge(String id);\n"
+            + "  @NotIdempotent\n  default String chargeTwice(String id) { return charge(id) + charge(id); }\n}",
+        "[brace:not-abstract] @NotIdempotent on Calls.chargeTwice: only abstract interface methods are wrapped",
+        "default String chargeTwice");
+  }
+
+  @Test
   void neverSentFailuresTheirSubtypesAndOtherPatternsCompile() {
     Compilation compilation = compile("@NotIdempotent\n@CircuitBreaker(name = \"pay\")\npublic interface Calls {\n"
         + "  class ProxyRefused extends ConnectException {\n    ProxyRefused() { super(\"refused\"); }\n  }\n"

@@ -160,6 +160,10 @@ public final class Description {
    */
   public record Instance(Kind kind, String name, List<Setting> settings, List<String> sites) {
     /**
+     * @param kind its kind
+     * @param name its name
+     * @param settings every effective setting
+     * @param sites every call site that uses it
      * @throws NullPointerException when a component is null
      */
     public Instance {
@@ -195,6 +199,9 @@ public final class Description {
    */
   public record Setting(String attribute, String value, Source source) {
     /**
+     * @param attribute the setting's name
+     * @param value its value as text
+     * @param source the layer that set it
      * @throws NullPointerException when a component is null
      */
     public Setting {
@@ -219,6 +226,8 @@ public final class Description {
     public static final Source PROGRAMMATIC = new Source(Layer.PROGRAMMATIC, "");
 
     /**
+     * @param layer the layer
+     * @param origin where in that layer, or empty
      * @throws NullPointerException when a component is null
      */
     public Source {
@@ -268,6 +277,10 @@ public final class Description {
    */
   public record Call(String name, String site, boolean notIdempotent, List<Pattern> patterns) {
     /**
+     * @param name the call name
+     * @param site where it is declared
+     * @param notIdempotent whether it is marked not idempotent
+     * @param patterns its patterns, outermost first
      * @throws NullPointerException when a component is null
      */
     public Call {
@@ -293,6 +306,9 @@ public final class Description {
    */
   public record Pattern(Kind kind, String instance, boolean enabled) {
     /**
+     * @param kind the pattern
+     * @param instance the instance it uses
+     * @param enabled false when configuration switched it off
      * @throws NullPointerException when a component is null
      */
     public Pattern {
