@@ -38,7 +38,8 @@ public final class RedisBackend implements Backend, AutoCloseable {
 
   /**
    * A backend on its own connection from {@code client}. The client's options are changed so that
-   * commands fail at once while disconnected instead of queueing, and time out after the command
+   * commands fail at once while disconnected instead of queueing (a command in flight when the
+   * connection drops fails too, so no script is ever sent twice), and time out after the command
    * timeout. If Redis cannot be reached now, the backend starts in an outage and connects in the
    * background.
    *
@@ -55,9 +56,7 @@ public final class RedisBackend implements Backend, AutoCloseable {
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
         .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
         .build());
-    RedisStore store = new RedisStore(client, null, options);
-    store.connectNow();
-    return new RedisBackend(store);
+    return connected(new RedisStore(() -> RedisLink.server(client.connect(), true), null, options));
   }
 
   /**
@@ -73,7 +72,12 @@ public final class RedisBackend implements Backend, AutoCloseable {
   public static RedisBackend create(StatefulRedisConnection<String, String> connection, RedisBackendOptions options) {
     Objects.requireNonNull(connection, "connection");
     Objects.requireNonNull(options, "options");
-    return new RedisBackend(new RedisStore(null, connection, options));
+    return new RedisBackend(new RedisStore(null, RedisLink.server(connection, false), options));
+  }
+
+  private static RedisBackend connected(RedisStore store) {
+    store.connectNow();
+    return new RedisBackend(store);
   }
 
   @Override

@@ -8,6 +8,9 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,15 +20,25 @@ import java.util.concurrent.TimeUnit;
  */
 final class RedisServer implements AutoCloseable {
   private final int port;
+  private final List<String> extraArguments;
   private Process process;
 
-  private RedisServer(int port) {
+  private RedisServer(int port, List<String> extraArguments) {
     this.port = port;
+    this.extraArguments = extraArguments;
   }
 
   /** @return a started server on a free port */
   static RedisServer start() {
-    RedisServer server = new RedisServer(freePort());
+    return start(List.of());
+  }
+
+  /**
+   * @param extraArguments more {@code redis-server} options, e.g. cluster mode
+   * @return a started server on a free port
+   */
+  static RedisServer start(List<String> extraArguments) {
+    RedisServer server = new RedisServer(freePort(), List.copyOf(extraArguments));
     server.restart();
     return server;
   }
@@ -41,10 +54,12 @@ final class RedisServer implements AutoCloseable {
   /** Starts the process again on the same port (after {@link #stop()}); data starts empty. */
   void restart() {
     String binary = binary();
+    List<String> command = new ArrayList<>(List.of(
+        binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
+        "--save", "", "--appendonly", "no", "--protected-mode", "no"));
+    command.addAll(extraArguments);
     try {
-      process = new ProcessBuilder(
-              binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-              "--save", "", "--appendonly", "no", "--protected-mode", "no")
+      process = new ProcessBuilder(command)
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.DISCARD)
           .start();
@@ -72,6 +87,127 @@ final class RedisServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     process = null;
+  }
+
+  /** Freezes the process ({@code SIGSTOP}): connections stay open, nothing is answered. */
+  void pause() {
+    signal("-STOP");
+  }
+
+  /** Lets a {@link #pause() paused} process run again ({@code SIGCONT}). */
+  void resume() {
+    signal("-CONT");
+  }
+
+  private void signal(String signal) {
+    try {
+      Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed");
+      }
+    } catch (IOException | InterruptedException failed) {
+      throw new IllegalStateException("kill " + signal + " " + process.pid(), failed);
+    }
+  }
+
+  /**
+   * Sends one command on a connection of its own and reads the reply.
+   *
+   * @return a {@link String} (simple or bulk string, null for a null bulk), {@link Long} or {@link
+   *     List} of those
+   * @throws IllegalStateException when Redis answers with an error or cannot be reached
+   */
+  Object command(String... arguments) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+      socket.setSoTimeout(30_000);
+      StringBuilder request = new StringBuilder().append('*').append(arguments.length).append("\r\n");
+      for (String argument : arguments) {
+        byte[] bytes = argument.getBytes(StandardCharsets.UTF_8);
+        request.append('$').append(bytes.length).append("\r\n").append(argument).append("\r\n");
+      }
+      OutputStream out = socket.getOutputStream();
+      out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      return reply(new java.io.DataInputStream(new java.io.BufferedInputStream(socket.getInputStream())));
+    } catch (IOException failed) {
+      throw new IllegalStateException("redis-server on port " + port + ": " + String.join(" ", arguments), failed);
+    }
+  }
+
+  private static Object reply(java.io.DataInputStream in) throws IOException {
+    char type = (char) in.readUnsignedByte();
+    String line = line(in);
+    switch (type) {
+      case '+':
+        return line;
+      case '-':
+        throw new IllegalStateException(line);
+      case ':':
+        return Long.parseLong(line);
+      case '$': {
+        int length = Integer.parseInt(line);
+        if (length < 0) {
+          return null;
+        }
+        byte[] bytes = new byte[length];
+        in.readFully(bytes);
+        line(in);
+        return new String(bytes, StandardCharsets.UTF_8);
+      }
+      case '*': {
+        List<Object> items = new ArrayList<>();
+        for (int i = Integer.parseInt(line); i > 0; i--) {
+          items.add(reply(in));
+        }
+        return items;
+      }
+      default:
+        throw new IOException("unexpected reply type " + type);
+    }
+  }
+
+  private static String line(java.io.DataInputStream in) throws IOException {
+    StringBuilder line = new StringBuilder();
+    for (int b = in.readUnsignedByte(); b != '\r'; b = in.readUnsignedByte()) {
+      line.append((char) b);
+    }
+    in.readUnsignedByte();
+    return line.toString();
+  }
+
+  /**
+   * Keeps the server busy with a script for about {@code millis} (no other client is served
+   * meanwhile, as during a slow script or a long {@code DEBUG SLEEP}), from a thread of its own.
+   *
+   * @return completes when the script has ended
+   */
+  CompletableFuture<Object> holdFor(long millis) {
+    return CompletableFuture.supplyAsync(() -> command(
+        "EVAL",
+        "local function now() local t = redis.call('TIME') return t[1] * 1000000 + t[2] end "
+            + "local start = now() while now() - start < tonumber(ARGV[1]) do end return 1",
+        "0", Long.toString(millis * 1_000)));
+  }
+
+  /** @return the ids of clients whose name ({@code CLIENT SETNAME}) starts with {@code prefix} */
+  List<String> clientIds(String prefix) {
+    List<String> ids = new ArrayList<>();
+    for (String client : ((String) command("CLIENT", "LIST")).split("\n")) {
+      String id = null;
+      String name = null;
+      for (String field : client.trim().split(" ")) {
+        if (field.startsWith("id=")) {
+          id = field.substring(3);
+        } else if (field.startsWith("name=")) {
+          name = field.substring(5);
+        }
+      }
+      if (id != null && name != null && name.startsWith(prefix)) {
+        ids.add(id);
+      }
+    }
+    return ids;
   }
 
   @Override
