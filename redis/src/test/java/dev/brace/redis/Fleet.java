@@ -3,6 +3,7 @@ package dev.brace.redis;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.Registry;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import java.time.Duration;
@@ -15,6 +16,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * that registry emitted.
  */
 final class Fleet implements AutoCloseable {
+  /** Every connection a machine opens carries this name ({@code CLIENT SETNAME}), so a test can kill them. */
+  static final String CLIENT_NAME = "brace-fleet";
+
   final ClientResources resources;
   final RedisClient client;
   final RedisBackend backend;
@@ -24,7 +28,9 @@ final class Fleet implements AutoCloseable {
   Fleet(RedisServer server, RedisBackendOptions options, Map<String, String> environment) {
     // Reconnects quickly, so a test of an outage does not wait out Lettuce's growing backoff.
     this.resources = ClientResources.builder().reconnectDelay(Delay.constant(Duration.ofMillis(50))).build();
-    this.client = RedisClient.create(resources, server.uri());
+    RedisURI uri = RedisURI.create(server.uri());
+    uri.setClientName(CLIENT_NAME);
+    this.client = RedisClient.create(resources, uri);
     this.backend = RedisBackend.create(client, options);
     this.registry = Registry.builder().backend("redis", backend).environment(environment).build();
     registry.subscribe(events::add);

@@ -119,23 +119,6 @@ class RedisRateLimiterTest {
     return caller;
   }
 
-  /** Waits until {@code thread} is blocked in a method of {@code type} named {@code method}. */
-  private static void awaitBlockedIn(Thread thread, Class<?> type, String method) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (System.nanoTime() < deadline) {
-      Thread.State state = thread.getState();
-      if (state == Thread.State.TIMED_WAITING || state == Thread.State.WAITING) {
-        for (StackTraceElement frame : thread.getStackTrace()) {
-          if (frame.getClassName().equals(type.getName()) && frame.getMethodName().equals(method)) {
-            return;
-          }
-        }
-      }
-      Thread.sleep(1);
-    }
-    throw new AssertionError(thread.getName() + " never blocked in " + type.getSimpleName() + "." + method);
-  }
-
   @Test
   void anInterruptedWaitGivesItsTokenBackOnlyWhileItIsTheLatestTake() throws Exception {
     try (Fleet machine = new Fleet(server, PATIENT, NONE);
@@ -147,7 +130,7 @@ class RedisRateLimiterTest {
       CompletableFuture<Outcome> outcome = new CompletableFuture<>();
       Thread caller = call(stack, outcome);
       // Interrupted in its wait for the token the script reserved, about ten seconds ahead.
-      awaitBlockedIn(caller, Thread.class, "sleep");
+      Callers.awaitBlockedIn(caller, Thread.class, "sleep");
       caller.interrupt();
 
       Outcome got = outcome.get(30, TimeUnit.SECONDS);
@@ -175,10 +158,9 @@ class RedisRateLimiterTest {
       long owedAfterOne = owedMicros(inspect, "brace:ratelimit:in-flight");
 
       CompletableFuture<Object> held = server.holdFor(600);
-      Thread.sleep(50);
       CompletableFuture<Outcome> outcome = new CompletableFuture<>();
       Thread caller = call(stack, outcome);
-      awaitBlockedIn(caller, RedisStore.class, "await");
+      Callers.awaitBlockedIn(caller, RedisStore.class, "await");
       caller.interrupt();
       assertFalse(held.isDone(), "the interrupt came while the server was busy, the take in flight");
 
@@ -201,10 +183,9 @@ class RedisRateLimiterTest {
       Stack<String> stack = oneEveryTenSeconds(machine, "in-flight-free");
 
       CompletableFuture<Object> held = server.holdFor(600);
-      Thread.sleep(50);
       CompletableFuture<Outcome> outcome = new CompletableFuture<>();
       Thread caller = call(stack, outcome);
-      awaitBlockedIn(caller, RedisStore.class, "await");
+      Callers.awaitBlockedIn(caller, RedisStore.class, "await");
       caller.interrupt();
       assertFalse(held.isDone(), "the interrupt came while the take was in flight");
 

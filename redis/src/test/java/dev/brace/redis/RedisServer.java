@@ -118,20 +118,66 @@ final class RedisServer implements AutoCloseable {
    * @throws IllegalStateException when Redis answers with an error or cannot be reached
    */
   Object command(String... arguments) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
-      socket.setSoTimeout(30_000);
+    try (Connection connection = connect()) {
+      connection.send(arguments);
+      return connection.reply();
+    }
+  }
+
+  /** @return a plain connection (no client library), for commands a test sends at a chosen moment */
+  Connection connect() {
+    return new Connection(port);
+  }
+
+  /** A raw RESP connection: send now, read the reply later. */
+  static final class Connection implements AutoCloseable {
+    private final int port;
+    private final Socket socket = new Socket();
+    private final java.io.DataInputStream in;
+
+    private Connection(int port) {
+      this.port = port;
+      try {
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+        socket.setSoTimeout(30_000);
+        in = new java.io.DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
+      } catch (IOException failed) {
+        throw new IllegalStateException("redis-server on port " + port, failed);
+      }
+    }
+
+    /** Writes a command without waiting for its reply. */
+    void send(String... arguments) {
       StringBuilder request = new StringBuilder().append('*').append(arguments.length).append("\r\n");
       for (String argument : arguments) {
-        byte[] bytes = argument.getBytes(StandardCharsets.UTF_8);
-        request.append('$').append(bytes.length).append("\r\n").append(argument).append("\r\n");
+        request.append('$').append(argument.getBytes(StandardCharsets.UTF_8).length).append("\r\n")
+            .append(argument).append("\r\n");
       }
-      OutputStream out = socket.getOutputStream();
-      out.write(request.toString().getBytes(StandardCharsets.UTF_8));
-      out.flush();
-      return reply(new java.io.DataInputStream(new java.io.BufferedInputStream(socket.getInputStream())));
-    } catch (IOException failed) {
-      throw new IllegalStateException("redis-server on port " + port + ": " + String.join(" ", arguments), failed);
+      try {
+        OutputStream out = socket.getOutputStream();
+        out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+        out.flush();
+      } catch (IOException failed) {
+        throw new IllegalStateException("redis-server on port " + port + ": " + String.join(" ", arguments), failed);
+      }
+    }
+
+    /** @return the next reply, as {@link RedisServer#command} describes */
+    Object reply() {
+      try {
+        return RedisServer.reply(in);
+      } catch (IOException failed) {
+        throw new IllegalStateException("redis-server on port " + port, failed);
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        socket.close();
+      } catch (IOException ignored) {
+        // Closing.
+      }
     }
   }
 
@@ -178,16 +224,30 @@ final class RedisServer implements AutoCloseable {
 
   /**
    * Keeps the server busy with a script for about {@code millis} (no other client is served
-   * meanwhile, as during a slow script or a long {@code DEBUG SLEEP}), from a thread of its own.
+   * meanwhile, as during a slow script or a long {@code DEBUG SLEEP}); returns once the script has
+   * been sent.
    *
    * @return completes when the script has ended
    */
   CompletableFuture<Object> holdFor(long millis) {
-    return CompletableFuture.supplyAsync(() -> command(
+    Connection holder = connect();
+    holder.send(
         "EVAL",
         "local function now() local t = redis.call('TIME') return t[1] * 1000000 + t[2] end "
             + "local start = now() while now() - start < tonumber(ARGV[1]) do end return 1",
-        "0", Long.toString(millis * 1_000)));
+        "0", Long.toString(millis * 1_000));
+    try {
+      // Sent; the server reads it now and runs it before anything that arrives after.
+      Thread.sleep(20);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(interrupted);
+    }
+    return CompletableFuture.supplyAsync(() -> {
+      try (holder) {
+        return holder.reply();
+      }
+    });
   }
 
   /** @return the ids of clients whose name ({@code CLIENT SETNAME}) starts with {@code prefix} */

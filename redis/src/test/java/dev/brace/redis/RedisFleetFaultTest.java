@@ -1,0 +1,241 @@
+package dev.brace.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three JVMs ({@link FleetFaultClient}) share two quotas and a breaker in one redis-server while it
+ * is frozen past the command timeout, drops every connection with a script in flight, and is
+ * killed and restarted; each JVM refuses while Redis is unavailable. The big quota is never used
+ * up, so every token is accounted for; the small one is used up in each life of the server, so its
+ * bound is reached. Checked: every call ends within the command timeout (plus slack); each JVM
+ * hears each of the three outages once and their ends once; in each life of the server the
+ * admissions are at most the tokens taken in Redis, which are at most the quota, and a token taken
+ * but not admitted is one whose command failed under its caller; the breaker, fed only successes,
+ * never opens.
+ */
+class RedisFleetFaultTest {
+  private static final boolean LONG = Boolean.getBoolean("reliability.long");
+  private static final long TIMEOUT_MILLIS = 300;
+  private static final long SLACK_MILLIS = 300;
+  private static final int BIG = 100_000;
+  private static final int SMALL = 150;
+  private static final long UP_MILLIS = LONG ? 5_000 : 700;
+  private static final long OUTAGE_MILLIS = LONG ? 5_000 : 1_000;
+
+  /** A child JVM and what it printed. */
+  private static final class Machine {
+    final String name;
+    final Process process;
+    final Writer stdin;
+    final List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final CompletableFuture<Void> ready = new CompletableFuture<>();
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+
+    Machine(String name, Process process) {
+      this.name = name;
+      this.process = process;
+      this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+      Thread reader = new Thread(() -> {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+          for (String line = out.readLine(); line != null; line = out.readLine()) {
+            lines.add(line);
+            if (line.equals("ready")) {
+              ready.complete(null);
+            }
+          }
+        } catch (java.io.IOException ended) {
+          // Reported by the assertions on what was read.
+        }
+        done.complete(null);
+      }, name + "-output");
+      reader.setDaemon(true);
+      reader.start();
+    }
+
+    void tell(String command) throws java.io.IOException {
+      stdin.write(command + "\n");
+      stdin.flush();
+    }
+
+    /** @return the epoch milliseconds printed after {@code label} */
+    List<Long> times(String label) {
+      for (String line : lines) {
+        if (line.startsWith(label + " ")) {
+          String list = line.substring(label.length() + 1).trim();
+          return list.isEmpty() ? List.of() : Arrays.stream(list.split(",")).map(Long::valueOf).toList();
+        }
+      }
+      throw new AssertionError(name + " printed no " + label + ": " + lines);
+    }
+
+    /** @return the number after {@code field=} on the summary line */
+    long summary(String field) {
+      for (String line : lines) {
+        if (line.startsWith("summary ")) {
+          for (String part : line.split(" ")) {
+            if (part.startsWith(field + "=")) {
+              return Long.parseLong(part.substring(field.length() + 1));
+            }
+          }
+        }
+      }
+      throw new AssertionError(name + " printed no summary " + field + ": " + lines);
+    }
+  }
+
+  @Test
+  void threeJvmsOnOneQuotaThroughAFreezeADroppedConnectionAndARestart() throws Exception {
+    long began = System.nanoTime();
+    try (RedisServer server = RedisServer.start()) {
+      String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+      List<Machine> fleet = new ArrayList<>();
+      try {
+        for (int i = 0; i < 3; i++) {
+          String name = "brace-fleet-child-" + i;
+          fleet.add(new Machine(name, new ProcessBuilder(
+                  java, "-XX:TieredStopAtLevel=1", "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                  "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
+                  FleetFaultClient.class.getName(), server.uri(), name, Long.toString(TIMEOUT_MILLIS),
+                  Integer.toString(BIG), Integer.toString(SMALL))
+              .redirectErrorStream(true)
+              .start()));
+        }
+        for (Machine machine : fleet) {
+          machine.ready.get(60, TimeUnit.SECONDS);
+        }
+        for (Machine machine : fleet) {
+          machine.tell("go");
+        }
+        Thread.sleep(UP_MILLIS);
+
+        // Outage 1: frozen past the command timeout.
+        server.pause();
+        Thread.sleep(OUTAGE_MILLIS);
+        server.resume();
+        Thread.sleep(UP_MILLIS);
+
+        // Outage 2: every child's connection dropped while its script waits behind a busy one.
+        List<String> children = server.clientIds("brace-fleet-child-");
+        assertEquals(3, children.size(), "one connection per child: " + children);
+        try (RedisServer.Connection admin = server.connect()) {
+          CompletableFuture<Object> held = server.holdFor(200);
+          Thread.sleep(50);
+          for (String id : children) {
+            admin.send("CLIENT", "KILL", "ID", id);
+          }
+          held.get(30, TimeUnit.SECONDS);
+          for (int i = 0; i < children.size(); i++) {
+            assertEquals(1L, admin.reply());
+          }
+        }
+        Thread.sleep(UP_MILLIS);
+
+        // Outage 3: the first life of the server ends. Scripts are held (and never run) while the
+        // tokens taken are read, then the process is killed; its data is gone with it.
+        server.command("CLIENT", "PAUSE", "30000", "WRITE");
+        long takenBig1 = RedisFaultTest.tokensTaken(server, "brace:ratelimit:fleet-big", interval(BIG));
+        long takenSmall1 = RedisFaultTest.tokensTaken(server, "brace:ratelimit:fleet-small", interval(SMALL));
+        String breakerState1 = (String) server.command("HGET", "brace:circuit:fleet-breaker", "state");
+        server.stop();
+        long firstLifeEnded = System.currentTimeMillis();
+        Thread.sleep(OUTAGE_MILLIS);
+        server.restart();
+        Thread.sleep(2 * UP_MILLIS);
+
+        for (Machine machine : fleet) {
+          machine.tell("stop");
+        }
+        for (Machine machine : fleet) {
+          machine.done.get(60, TimeUnit.SECONDS);
+          assertTrue(machine.process.waitFor(30, TimeUnit.SECONDS), machine.name + " did not end");
+          assertEquals(0, machine.process.exitValue(), machine.name + ": " + machine.lines);
+        }
+        long takenBig2 = RedisFaultTest.tokensTaken(server, "brace:ratelimit:fleet-big", interval(BIG));
+        long takenSmall2 = RedisFaultTest.tokensTaken(server, "brace:ratelimit:fleet-small", interval(SMALL));
+        String breakerState2 = (String) server.command("HGET", "brace:circuit:fleet-breaker", "state");
+
+        StringBuilder perMachine = new StringBuilder();
+        for (Machine machine : fleet) {
+          long slowest = machine.summary("slowest_ms");
+          assertTrue(slowest <= TIMEOUT_MILLIS + SLACK_MILLIS,
+              machine.name + ": slowest call " + slowest + " ms, bound " + (TIMEOUT_MILLIS + SLACK_MILLIS));
+          assertEquals(3, machine.summary("unavailable"), machine.name + " hears each outage once: " + machine.lines);
+          assertEquals(3, machine.summary("recovered"), machine.name + " hears each recovery once: " + machine.lines);
+          assertEquals(0, machine.summary("opened"), machine.name + ": the breaker, fed only successes, opened");
+          String summary = machine.lines.stream().filter(l -> l.startsWith("summary ")).findFirst().orElseThrow();
+          assertTrue(summary.contains("BACKEND_REFUSED:"), machine.name + " refused while Redis was unavailable: " + summary);
+          assertTrue(!summary.contains("UNEXPECTED") && !summary.contains("CIRCUIT_OPEN"), machine.name + ": " + machine.lines);
+          perMachine.append(' ').append(machine.name).append('{').append(summary.substring("summary ".length())).append('}');
+        }
+        assertTrue(breakerState1 == null || breakerState1.equals("C"), "breaker state " + breakerState1);
+        assertTrue(breakerState2 == null || breakerState2.equals("C"), "breaker state " + breakerState2);
+
+        String big = account(fleet, "big", firstLifeEnded, takenBig1, takenBig2, BIG);
+        String small = account(fleet, "small", firstLifeEnded, takenSmall1, takenSmall2, SMALL);
+        System.out.println("[reliability] redis-fleet-faults mode=" + (LONG ? "long" : "quick")
+            + " jvms=3 faults=freeze,connections-dropped-mid-script,kill-and-restart fallback=refuse"
+            + " big_quota{" + big + "} small_quota{" + small + "}" + perMachine
+            + " invariants=bounded-calls,events-once-per-outage-per-jvm,admitted<=taken<=quota-per-life,"
+            + "taken-admitted<=failed-commands,breaker-fed-successes-never-opens seconds="
+            + String.format(Locale.ROOT, "%.1f", (System.nanoTime() - began) / 1e9));
+      } finally {
+        for (Machine machine : fleet) {
+          machine.process.destroyForcibly();
+        }
+      }
+    }
+  }
+
+  /** Checks one quota in both lives of the server; @return what was counted, for the report */
+  private static String account(List<Machine> fleet, String quota, long firstLifeEnded, long taken1, long taken2, int tokens) {
+    long admitted1 = 0;
+    long admitted2 = 0;
+    long failed1 = 0;
+    long failed2 = 0;
+    for (Machine machine : fleet) {
+      for (long at : machine.times("admitted-" + quota)) {
+        if (at <= firstLifeEnded) {
+          admitted1++;
+        } else {
+          admitted2++;
+        }
+      }
+      for (long at : machine.times("failed-" + quota)) {
+        if (at <= firstLifeEnded) {
+          failed1++;
+        } else {
+          failed2++;
+        }
+      }
+    }
+    String counts = "life1:admitted=" + admitted1 + ",taken=" + taken1 + ",failed=" + failed1
+        + " life2:admitted=" + admitted2 + ",taken=" + taken2 + ",failed=" + failed2 + " quota=" + tokens;
+    assertTrue(admitted1 <= taken1 && taken1 <= tokens, quota + ": " + counts);
+    assertTrue(admitted2 <= taken2 && taken2 <= tokens, quota + ": " + counts);
+    assertTrue(taken1 - admitted1 <= failed1 && taken2 - admitted2 <= failed2, quota + ": tokens lost without a failed command: " + counts);
+    if (tokens == SMALL) {
+      assertTrue(taken1 == tokens && taken2 == tokens, "the small quota is used up in each life: " + counts);
+    }
+    return counts;
+  }
+
+  /** @return microseconds between tokens of a quota of {@code tokens} per 1000 h */
+  private static long interval(int tokens) {
+    return 1000L * 3600 * 1_000_000 / tokens;
+  }
+}
