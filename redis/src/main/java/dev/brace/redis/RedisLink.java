@@ -5,11 +5,17 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The one thing that differs between a single Redis server and a Redis Cluster: where a script on
@@ -49,7 +55,34 @@ final class RedisLink {
    * @param owned whether {@link #close()} closes it
    */
   static RedisLink cluster(StatefulRedisClusterConnection<String, String> connection, boolean owned) {
+    connectToEveryPrimary(connection);
     return new RedisLink(connection, connection.async(), connection, owned);
+  }
+
+  /**
+   * Opens the connection to every node that serves slots now, waiting up to the client's connect
+   * timeout. Lettuce opens a node's connection on the first command for one of its slots and, told
+   * to reject commands while disconnected, rejects the commands that arrive while that first
+   * connection is pending: without this, the first calls on each node would look like an outage.
+   * A node that cannot be reached now is left to its first command (an outage of that node).
+   */
+  private static void connectToEveryPrimary(StatefulRedisClusterConnection<String, String> connection) {
+    List<CompletableFuture<?>> pending = new ArrayList<>();
+    for (RedisClusterNode node : connection.getPartitions()) {
+      RedisURI uri = node.getUri();
+      if (uri != null && node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
+        // The key Lettuce routes a slot's commands through: write intent, host and port.
+        pending.add(connection.getConnectionAsync(uri.getHost(), uri.getPort()).exceptionally(unreachable -> null));
+      }
+    }
+    Duration wait = connection.getOptions().getSocketOptions().getConnectTimeout();
+    try {
+      CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).get(wait.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException | ExecutionException notAll) {
+      // Those nodes are connected on first use.
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Sends a script Redis has cached, by its SHA-1; answered {@code NOSCRIPT} when it has not. */

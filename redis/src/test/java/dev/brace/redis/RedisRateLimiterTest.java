@@ -54,10 +54,9 @@ class RedisRateLimiterTest {
 
   @Test
   void sixteenThreadsOnAThousandTokenBucketAdmitExactlyAThousand() throws Exception {
-    try (Fleet machine = new Fleet(server, PATIENT, NONE);
-        StatefulRedisConnection<String, String> inspect = machine.client.connect()) {
+    try (Fleet machine = new Fleet(server, PATIENT, NONE)) {
       Stack<String> stack = quota(machine, "quota", 1000);
-      long scriptsBefore = scriptCalls(inspect);
+      long scriptsBefore = server.scriptCalls();
       AtomicInteger admitted = new AtomicInteger();
       AtomicInteger refused = new AtomicInteger();
       ExecutorService threads = Executors.newFixedThreadPool(16);
@@ -89,7 +88,7 @@ class RedisRateLimiterTest {
       assertEquals(600, refused.get());
       // One script per admission; the server lacked the script at first, so up to one call per
       // thread was answered NOSCRIPT and sent again with the script's text.
-      long scripts = scriptCalls(inspect) - scriptsBefore;
+      long scripts = server.scriptCalls() - scriptsBefore;
       assertTrue(scripts >= 1600 && scripts <= 1600 + 16, "script calls for 1600 admissions: " + scripts);
       assertEquals(0, machine.registry.rateLimiter("quota").availablePermits());
       assertEquals(0, machine.count("backend.unavailable"));
@@ -203,18 +202,6 @@ class RedisRateLimiterTest {
     java.util.List<String> time = connection.sync().time();
     long now = Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
     return fullAt == null ? 0 : Long.parseLong(fullAt) - now;
-  }
-
-  /** @return EVAL and EVALSHA calls the server has run, from INFO commandstats */
-  private static long scriptCalls(StatefulRedisConnection<String, String> connection) {
-    long calls = 0;
-    for (String line : connection.sync().info("commandstats").split("\r?\n")) {
-      if (line.startsWith("cmdstat_eval:") || line.startsWith("cmdstat_evalsha:")) {
-        String field = line.substring(line.indexOf("calls=") + 6);
-        calls += Long.parseLong(field.substring(0, field.indexOf(',')));
-      }
-    }
-    return calls;
   }
 
   @Test

@@ -53,7 +53,7 @@ final class RedisServer implements AutoCloseable {
 
   /** Starts the process again on the same port (after {@link #stop()}); data starts empty. */
   void restart() {
-    String binary = binary();
+    String binary = binary("redis-server");
     List<String> command = new ArrayList<>(List.of(
         binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
         "--save", "", "--appendonly", "no", "--protected-mode", "no"));
@@ -250,6 +250,18 @@ final class RedisServer implements AutoCloseable {
     });
   }
 
+  /** @return EVAL and EVALSHA calls this server has run, from INFO commandstats */
+  long scriptCalls() {
+    long calls = 0;
+    for (String line : ((String) command("INFO", "commandstats")).split("\r?\n")) {
+      if (line.startsWith("cmdstat_eval:") || line.startsWith("cmdstat_evalsha:")) {
+        String field = line.substring(line.indexOf("calls=") + 6);
+        calls += Long.parseLong(field.substring(0, field.indexOf(',')));
+      }
+    }
+    return calls;
+  }
+
   /** @return the ids of clients whose name ({@code CLIENT SETNAME}) starts with {@code prefix} */
   List<String> clientIds(String prefix) {
     List<String> ids = new ArrayList<>();
@@ -291,15 +303,16 @@ final class RedisServer implements AutoCloseable {
     }
   }
 
-  private static String binary() {
+  /** @return the path of a Redis program ({@code redis-server}, {@code redis-cli}) on the PATH */
+  static String binary(String program) {
     String path = System.getenv("PATH");
     for (String folder : (path == null ? "" : path).split(File.pathSeparator)) {
-      File candidate = new File(folder, "redis-server");
+      File candidate = new File(folder, program);
       if (candidate.canExecute()) {
         return candidate.getPath();
       }
     }
-    String missing = "redis-server is not on the PATH; these tests need a real Redis. Install it "
+    String missing = program + " is not on the PATH; these tests need a real Redis. Install it "
         + "(apt-get install -y redis-server; .ci/run does this) and run the tests again.";
     // CI (CI=true, as .ci/run runs) must run them: fail there. On a developer's machine with only
     // a JDK and Maven, skip them loudly instead of failing the whole build.
@@ -310,7 +323,7 @@ final class RedisServer implements AutoCloseable {
     throw new org.opentest4j.TestAbortedException(missing);
   }
 
-  private static int freePort() {
+  static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();
