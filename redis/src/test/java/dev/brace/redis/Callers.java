@@ -9,8 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
@@ -155,6 +160,42 @@ final class Callers {
       Thread.sleep(1);
     }
     throw new AssertionError(thread.getName() + " never blocked in " + type.getSimpleName() + "." + method);
+  }
+
+  /**
+   * Starts {@code threads} threads together, each making {@code calls} calls.
+   *
+   * @return how many calls were admitted and how many refused for want of a token
+   */
+  static long[] concurrently(Stack<String> stack, int threads, int calls) throws Exception {
+    AtomicLong admitted = new AtomicLong();
+    AtomicLong refused = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch go = new CountDownLatch(1);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        done.add(pool.submit(() -> {
+          go.await();
+          for (int i = 0; i < calls; i++) {
+            try {
+              stack.call(() -> "ok");
+              admitted.incrementAndGet();
+            } catch (RateLimitedException noToken) {
+              refused.incrementAndGet();
+            }
+          }
+          return null;
+        }));
+      }
+      go.countDown();
+      for (Future<?> each : done) {
+        each.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return new long[] {admitted.get(), refused.get()};
   }
 
   static long count(List<Call> calls, Predicate<Call> which) {

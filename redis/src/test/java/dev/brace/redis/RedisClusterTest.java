@@ -10,7 +10,6 @@ import dev.brace.redis.Callers.Outcome;
 import dev.brace.redis.RedisBackendOptions.WhenUnavailable;
 import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.CircuitState;
-import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Stack;
 import java.io.IOException;
 import java.time.Duration;
@@ -19,12 +18,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,44 +54,7 @@ class RedisClusterTest {
   @Test
   void sixteenThreadsOnAThousandTokenBucketAdmitExactlyAThousandWithOneScriptPerAdmission() throws Exception {
     try (Fleet machine = new Fleet(cluster, PATIENT, NONE)) {
-      Stack<String> stack = quota(machine, "cluster-quota", 1000);
-      RedisServer node = cluster.nodeOf("brace:ratelimit:cluster-quota");
-      long scriptsBefore = node.scriptCalls();
-      AtomicInteger admitted = new AtomicInteger();
-      AtomicInteger refused = new AtomicInteger();
-      ExecutorService threads = Executors.newFixedThreadPool(16);
-      CountDownLatch go = new CountDownLatch(1);
-      try {
-        List<Future<?>> done = new ArrayList<>();
-        for (int t = 0; t < 16; t++) {
-          done.add(threads.submit(() -> {
-            go.await();
-            for (int i = 0; i < 100; i++) {
-              try {
-                stack.call(() -> "ok");
-                admitted.incrementAndGet();
-              } catch (RateLimitedException noToken) {
-                refused.incrementAndGet();
-              }
-            }
-            return null;
-          }));
-        }
-        go.countDown();
-        for (Future<?> each : done) {
-          each.get(60, TimeUnit.SECONDS);
-        }
-      } finally {
-        threads.shutdownNow();
-      }
-      assertEquals(1000, admitted.get());
-      assertEquals(600, refused.get());
-      // One script per admission on the key's own node; at first each thread may have been
-      // answered NOSCRIPT and sent the script's text once.
-      long scripts = node.scriptCalls() - scriptsBefore;
-      assertTrue(scripts >= 1600 && scripts <= 1600 + 16, "script calls on the key's node for 1600 admissions: " + scripts);
-      assertEquals(0, machine.registry.rateLimiter("cluster-quota").availablePermits());
-      assertEquals(0, machine.count("backend.unavailable"));
+      RedisRateLimiterTest.exactlyAThousandWithOneScriptEach(machine, "cluster-quota", cluster.nodeOf("brace:ratelimit:cluster-quota"));
     }
   }
 
@@ -190,6 +146,8 @@ class RedisClusterTest {
       victim.restart();
       Instant localRecovered = local.awaitFirst("backend.recovered");
       Instant refusingRecovered = refusing.awaitFirst("backend.recovered");
+      assertTrue(localRecovered != null && refusingRecovered != null,
+          "no backend.recovered: " + local.backendEvents() + " " + refusing.backendEvents());
       Thread.sleep(300);
 
       Map<Fleet, Map<String, List<Call>>> calls = new java.util.LinkedHashMap<>();
@@ -234,9 +192,9 @@ class RedisClusterTest {
       assertTrue(before <= tokens && after <= tokens, "admitted while the node was up: " + before + ", " + after);
 
       for (Fleet machine : List.of(local, refusing)) {
-        assertEquals(1, machine.count("backend.unavailable"), "one outage: " + machine.events);
-        assertEquals(1, machine.count("backend.unavailable", victimAddress), "naming the dead node: " + machine.events);
-        assertEquals(1, machine.count("backend.recovered", victimAddress), "its end, once: " + machine.events);
+        assertEquals(1, machine.count("backend.unavailable"), "one outage: " + machine.backendEvents());
+        assertEquals(1, machine.count("backend.unavailable", victimAddress), "naming the dead node: " + machine.backendEvents());
+        assertEquals(1, machine.count("backend.recovered", victimAddress), "its end, once: " + machine.backendEvents());
         assertEquals(1, machine.count("backend.recovered"));
       }
       System.out.println("[reliability] redis-cluster-node-killed nodes=3 machines=2(local,refuse) quota=" + tokens

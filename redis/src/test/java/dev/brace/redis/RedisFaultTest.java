@@ -57,6 +57,9 @@ class RedisFaultTest {
   private static final long INTERVAL_MICROS = 1000L * 3600 * 1_000_000 / QUOTA;
   private static final RedisBackendOptions OPTIONS =
       RedisBackendOptions.defaults().withCommandTimeout(TIMEOUT).withRecheckInterval(Duration.ofMillis(100));
+  /** For a connection dropped mid-script: the script surely still in flight when it drops. */
+  private static final RedisBackendOptions PATIENT_REFUSING =
+      OPTIONS.withCommandTimeout(Duration.ofSeconds(2)).withWhenUnavailable(WhenUnavailable.REFUSE);
 
   private RedisServer server;
 
@@ -138,10 +141,11 @@ class RedisFaultTest {
       long bound = TIMEOUT.toMillis() + SLACK_MILLIS;
       long slowest = Math.max(Callers.slowestMillis(calls), Callers.slowestMillis(failingCalls));
       assertTrue(slowest <= bound, "slowest call " + slowest + " ms, bound " + bound + " ms");
+      assertTrue(recovered != null, "no backend.recovered: " + machine.backendEvents());
 
       // One outage, reported once each way, naming the fallback.
-      assertEquals(1, machine.count("backend.unavailable"), "backend.unavailable once: " + machine.events);
-      assertEquals(1, machine.count("backend.recovered"), "backend.recovered once: " + machine.events);
+      assertEquals(1, machine.count("backend.unavailable"), "backend.unavailable once: " + machine.backendEvents());
+      assertEquals(1, machine.count("backend.recovered"), "backend.recovered once: " + machine.backendEvents());
       Event unavailable = machine.events.stream().filter(e -> e.kind().equals("backend.unavailable")).findFirst().orElseThrow();
       assertEquals(mode.name().toLowerCase(java.util.Locale.ROOT), unavailable.attributes().get("fallback"));
 
@@ -185,7 +189,7 @@ class RedisFaultTest {
       }
 
       // Nothing counted against the dependency.
-      assertEquals(0, machine.count("circuit.opened"), "no breaker opened: " + machine.events);
+      assertEquals(0, machine.count("circuit.opened"), "no breaker opened: " + machine.backendEvents());
       assertEquals(CircuitState.CLOSED, machine.registry.circuitBreaker("fault-breaker").state());
       long failuresInRedis = hashLong(server, "brace:circuit:fault-failing", "failures");
       long delegateFailures = count(failingCalls, Outcome.DELEGATE_FAILED);
@@ -217,14 +221,12 @@ class RedisFaultTest {
    */
   @Test
   void aConnectionDroppedWhileATakeIsInFlightLosesThatTokenAtMost() throws Exception {
-    RedisBackendOptions patient = OPTIONS.withCommandTimeout(Duration.ofSeconds(2)).withWhenUnavailable(WhenUnavailable.REFUSE);
-    try (Fleet machine = new Fleet(server, patient, Map.of())) {
+    try (Fleet machine = new Fleet(server, PATIENT_REFUSING, Map.of())) {
       Stack<String> stack = Stack.<String>builder("Faults.drop")
           .rateLimit("drop-quota", r -> r.permits(10).per("1000h").backend("redis"))
           .build(machine.registry);
       assertEquals("warm", stack.call(() -> "warm"));
-      List<String> connections = server.clientIds(Fleet.CLIENT_NAME);
-      assertEquals(1, connections.size(), "the backend's one connection");
+      String connection = backendConnection();
 
       Call call;
       // Accepted before the hold, so the kill is read in the same turn of the server's event loop as
@@ -236,7 +238,7 @@ class RedisFaultTest {
         caller.start();
         Callers.awaitBlockedIn(caller, RedisStore.class, "await");
         Thread.sleep(20);
-        admin.send("CLIENT", "KILL", "ID", connections.get(0));
+        admin.send("CLIENT", "KILL", "ID", connection);
         call = outcome.get(30, TimeUnit.SECONDS);
         held.get(30, TimeUnit.SECONDS);
         assertEquals(1L, admin.reply());
@@ -265,8 +267,7 @@ class RedisFaultTest {
    */
   @Test
   void aConnectionDroppedWhileAFailureIsRecordedCountsItOnceAtMost() throws Exception {
-    RedisBackendOptions patient = OPTIONS.withCommandTimeout(Duration.ofSeconds(2)).withWhenUnavailable(WhenUnavailable.REFUSE);
-    try (Fleet machine = new Fleet(server, patient, Map.of())) {
+    try (Fleet machine = new Fleet(server, PATIENT_REFUSING, Map.of())) {
       Stack<String> stack = Stack.<String>builder("Faults.dropRecord")
           .circuitBreaker("drop-breaker", b -> b.failureThreshold(2).resetTimeout("1h").backend("redis"))
           .build(machine.registry);
@@ -274,8 +275,7 @@ class RedisFaultTest {
       assertEquals(Outcome.DELEGATE_FAILED, Callers.callOnce(stack, RedisFaultTest::dependencyDown).outcome());
       assertEquals(Outcome.OK, Callers.callOnce(stack, () -> "ok").outcome());
       assertEquals(0, hashLong(server, "brace:circuit:drop-breaker", "failures"));
-      List<String> connections = server.clientIds(Fleet.CLIENT_NAME);
-      assertEquals(1, connections.size(), "the backend's one connection");
+      String connection = backendConnection();
 
       Call call;
       try (RedisServer.Connection admin = server.connect()) {
@@ -285,7 +285,7 @@ class RedisFaultTest {
           // Sent after this failure's record, which goes out as soon as the delegate throws.
           held.add(CompletableFuture.runAsync(() -> {
             sleep(60);
-            admin.send("CLIENT", "KILL", "ID", connections.get(0));
+            admin.send("CLIENT", "KILL", "ID", connection);
           }));
           throw new IOException("dependency down");
         });
@@ -299,7 +299,7 @@ class RedisFaultTest {
       long failures = hashLong(server, "brace:circuit:drop-breaker", "failures");
       assertTrue(failures <= 1, "one failure of the dependency counted " + failures + " times");
       assertTrue(call.nanos() / 1_000_000 <= 400 + SLACK_MILLIS, "failed when the connection dropped: " + call);
-      assertEquals(0, machine.count("circuit.opened"), String.valueOf(machine.events));
+      assertEquals(0, machine.count("circuit.opened"), machine.backendEvents());
       assertEquals(1, machine.count("backend.unavailable"));
 
       awaitRecovery(machine, stack);
@@ -308,6 +308,13 @@ class RedisFaultTest {
       System.out.println("[reliability] redis-fault fault=CONNECTION_DROPPED_MID_RECORD failures_counted=" + failures
           + " call_ms=" + call.nanos() / 1_000_000 + " invariants=at-most-once,delegate-failure-only,bounded-call,events-once");
     }
+  }
+
+  /** @return the client id of the backend's one connection */
+  private String backendConnection() {
+    List<String> connections = server.clientIds(Fleet.CLIENT_NAME);
+    assertEquals(1, connections.size(), "the backend's one connection: " + connections);
+    return connections.get(0);
   }
 
   private static String dependencyDown() throws IOException {

@@ -14,12 +14,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,44 +50,26 @@ class RedisRateLimiterTest {
   @Test
   void sixteenThreadsOnAThousandTokenBucketAdmitExactlyAThousand() throws Exception {
     try (Fleet machine = new Fleet(server, PATIENT, NONE)) {
-      Stack<String> stack = quota(machine, "quota", 1000);
-      long scriptsBefore = server.scriptCalls();
-      AtomicInteger admitted = new AtomicInteger();
-      AtomicInteger refused = new AtomicInteger();
-      ExecutorService threads = Executors.newFixedThreadPool(16);
-      CountDownLatch go = new CountDownLatch(1);
-      try {
-        Future<?>[] done = new Future<?>[16];
-        for (int t = 0; t < 16; t++) {
-          done[t] = threads.submit(() -> {
-            go.await();
-            for (int i = 0; i < 100; i++) {
-              try {
-                stack.call(() -> "ok");
-                admitted.incrementAndGet();
-              } catch (RateLimitedException noToken) {
-                refused.incrementAndGet();
-              }
-            }
-            return null;
-          });
-        }
-        go.countDown();
-        for (Future<?> each : done) {
-          each.get(30, TimeUnit.SECONDS);
-        }
-      } finally {
-        threads.shutdownNow();
-      }
-      assertEquals(1000, admitted.get());
-      assertEquals(600, refused.get());
-      // One script per admission; the server lacked the script at first, so up to one call per
-      // thread was answered NOSCRIPT and sent again with the script's text.
-      long scripts = server.scriptCalls() - scriptsBefore;
-      assertTrue(scripts >= 1600 && scripts <= 1600 + 16, "script calls for 1600 admissions: " + scripts);
-      assertEquals(0, machine.registry.rateLimiter("quota").availablePermits());
-      assertEquals(0, machine.count("backend.unavailable"));
+      exactlyAThousandWithOneScriptEach(machine, "quota", server);
     }
+  }
+
+  /**
+   * 16 threads × 100 calls on a fresh 1000-token bucket admit exactly 1000, with one script per
+   * admission on {@code node}, the server that holds the bucket.
+   */
+  static void exactlyAThousandWithOneScriptEach(Fleet machine, String name, RedisServer node) throws Exception {
+    Stack<String> stack = quota(machine, name, 1000);
+    long scriptsBefore = node.scriptCalls();
+    long[] admittedAndRefused = Callers.concurrently(stack, 16, 100);
+    assertEquals(1000, admittedAndRefused[0]);
+    assertEquals(600, admittedAndRefused[1]);
+    // The server lacked the script at first, so up to one call per thread was answered NOSCRIPT
+    // and sent again with the script's text.
+    long scripts = node.scriptCalls() - scriptsBefore;
+    assertTrue(scripts >= 1600 && scripts <= 1600 + 16, "script calls for 1600 admissions: " + scripts);
+    assertEquals(0, machine.registry.rateLimiter(name).availablePermits());
+    assertEquals(0, machine.count("backend.unavailable"));
   }
 
   /** A limiter of 1 token per 10 s that waits up to a minute, its first token already taken. */
@@ -156,15 +133,7 @@ class RedisRateLimiterTest {
       stack.call(() -> "first token");
       long owedAfterOne = owedMicros(inspect, "brace:ratelimit:in-flight");
 
-      CompletableFuture<Object> held = server.holdFor(600);
-      CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-      Thread caller = call(stack, outcome);
-      Callers.awaitBlockedIn(caller, RedisStore.class, "await");
-      caller.interrupt();
-      assertFalse(held.isDone(), "the interrupt came while the server was busy, the take in flight");
-
-      Outcome got = outcome.get(30, TimeUnit.SECONDS);
-      held.get(30, TimeUnit.SECONDS);
+      Outcome got = interruptedWhileTheTakeIsInFlight(stack);
       assertTrue(got.thrown() instanceof RateLimitedException, "refused, not admitted by a fallback: " + got);
       assertTrue(got.thrown().getCause() instanceof InterruptedException, String.valueOf(got.thrown().getCause()));
       assertTrue(got.interruptFlag(), "the interrupt flag is set again");
@@ -174,6 +143,22 @@ class RedisRateLimiterTest {
     }
   }
 
+  /**
+   * Holds the server busy, calls on a thread of its own and interrupts it once its take waits in
+   * the server behind the busy script.
+   */
+  private static Outcome interruptedWhileTheTakeIsInFlight(Stack<String> stack) throws Exception {
+    CompletableFuture<Object> held = server.holdFor(600);
+    CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+    Thread caller = call(stack, outcome);
+    Callers.awaitBlockedIn(caller, RedisStore.class, "await");
+    caller.interrupt();
+    assertFalse(held.isDone(), "the interrupt came while the server was busy, the take in flight");
+    Outcome got = outcome.get(30, TimeUnit.SECONDS);
+    held.get(30, TimeUnit.SECONDS);
+    return got;
+  }
+
   /** As with the local bucket, an interrupt only ends a wait: a token there at once is the caller's. */
   @Test
   void anInterruptWhileTheTakeIsInFlightAdmitsACallerWhoseTokenIsThereWithItsFlagSet() throws Exception {
@@ -181,15 +166,7 @@ class RedisRateLimiterTest {
         StatefulRedisConnection<String, String> inspect = machine.client.connect()) {
       Stack<String> stack = oneEveryTenSeconds(machine, "in-flight-free");
 
-      CompletableFuture<Object> held = server.holdFor(600);
-      CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-      Thread caller = call(stack, outcome);
-      Callers.awaitBlockedIn(caller, RedisStore.class, "await");
-      caller.interrupt();
-      assertFalse(held.isDone(), "the interrupt came while the take was in flight");
-
-      Outcome got = outcome.get(30, TimeUnit.SECONDS);
-      held.get(30, TimeUnit.SECONDS);
+      Outcome got = interruptedWhileTheTakeIsInFlight(stack);
       assertEquals(new Outcome("admitted", null, true), got);
       assertTrue(owedMicros(inspect, "brace:ratelimit:in-flight-free") > 9_000_000, "its token is taken in Redis");
       assertEquals(0, machine.count("backend.unavailable"), "an interrupt is no outage");
