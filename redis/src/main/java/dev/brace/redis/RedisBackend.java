@@ -67,7 +67,9 @@ public final class RedisBackend implements Backend, AutoCloseable {
    * touches one key, so it runs on the node serving that key's slot; each node has its own outage,
    * and instances whose keys live on the other nodes go on sharing their state exactly. The
    * client's options are changed as for a single server; its topology refresh is left as the
-   * application set it.
+   * application set it. A connection to every primary is opened now (waiting up to the client's
+   * connect timeout), since Lettuce rejects the commands for a node whose first connection is still
+   * pending.
    *
    * @param client the Lettuce cluster client (seed nodes); not shut down by {@link #close()}
    * @param options timeout, fallback and keys
@@ -83,8 +85,10 @@ public final class RedisBackend implements Backend, AutoCloseable {
 
   /**
    * A backend on a connection the application manages (and closes). Each command is still bounded
-   * by the command timeout; for commands to fail at once while disconnected, give the client
-   * {@code DisconnectedBehavior.REJECT_COMMANDS}.
+   * by the command timeout. Give the client {@code DisconnectedBehavior.REJECT_COMMANDS}, as {@link
+   * #create(RedisClient, RedisBackendOptions)} does: commands then fail at once while disconnected,
+   * and a command in flight when the connection drops fails instead of being sent again after
+   * reconnecting (which could take a second token or count one failure twice).
    *
    * @param connection an open connection with a String codec
    * @param options timeout, fallback and keys
