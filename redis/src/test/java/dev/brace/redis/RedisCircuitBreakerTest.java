@@ -1,6 +1,7 @@
 package dev.brace.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,8 @@ import dev.brace.runtime.config.CircuitBreakerConfig;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -112,6 +115,42 @@ class RedisCircuitBreakerTest {
       Thread.sleep(OPTIONS.probeLease().toMillis() + 50);
       assertEquals("after the lease", second.call(() -> "after the lease"));
       assertEquals(CircuitState.CLOSED, two.registry.circuitBreaker("lease-api").state());
+    }
+  }
+
+  /**
+   * The script that admits the probe moves the shared circuit to HALF_OPEN and gives this caller the
+   * probe lease; an interrupt while it is in flight must not send the caller to the local breaker,
+   * which would leave that lease to no one and the circuit HALF_OPEN for every machine.
+   */
+  @Test
+  void anInterruptWhileTheProbeIsBeingAdmittedLeavesNoProbeWithoutAnOwner() throws Exception {
+    try (Fleet one = new Fleet(server, OPTIONS, Map.of())) {
+      Stack<String> stack = guarded(one, "interrupted-probe-api", b -> b.failureThreshold(1).resetTimeout("100ms"));
+      assertThrows(IOException.class, () -> stack.call(RedisCircuitBreakerTest::fail));
+      Thread.sleep(150);
+
+      CompletableFuture<Object> held = server.holdFor(500);
+      CompletableFuture<Object> outcome = new CompletableFuture<>();
+      Thread caller = new Thread(() -> {
+        try {
+          outcome.complete(stack.call(() -> "probe"));
+        } catch (Throwable thrown) {
+          outcome.complete(thrown);
+        }
+      });
+      caller.start();
+      Callers.awaitBlockedIn(caller, RedisStore.class, "await");
+      caller.interrupt();
+      assertFalse(held.isDone(), "the interrupt came while the admitting script was in flight");
+
+      assertEquals("probe", outcome.get(30, TimeUnit.SECONDS));
+      held.get(30, TimeUnit.SECONDS);
+      assertEquals(CircuitState.CLOSED, one.registry.circuitBreaker("interrupted-probe-api").state(),
+          "the probe's success closed the shared circuit");
+      assertEquals(1, one.count("circuit.half_open"));
+      assertEquals(1, one.count("circuit.closed"));
+      assertEquals(0, one.count("backend.unavailable"), "an interrupt is no outage");
     }
   }
 
