@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -66,7 +65,8 @@ final class Callers {
     }
   }
 
-  private final List<Call> calls = new CopyOnWriteArrayList<>();
+  /** One list per thread, read only after the thread has ended. */
+  private final List<List<Call>> calls = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicInteger invocations = new AtomicInteger();
   private volatile boolean stopping;
@@ -81,9 +81,11 @@ final class Callers {
    */
   Callers(String name, Stack<String> stack, int threads, Callable<String> delegate) {
     for (int t = 0; t < threads; t++) {
+      List<Call> own = new ArrayList<>();
+      calls.add(own);
       Thread thread = new Thread(() -> {
         while (!stopping) {
-          calls.add(callOnce(stack, () -> {
+          own.add(callOnce(stack, () -> {
             invocations.incrementAndGet();
             return delegate.call();
           }));
@@ -137,7 +139,9 @@ final class Callers {
         throw new AssertionError(thread.getName() + " still in a call 30 s after being stopped");
       }
     }
-    return List.copyOf(calls);
+    List<Call> all = new ArrayList<>();
+    calls.forEach(all::addAll);
+    return all;
   }
 
   /** @return how many times the delegate ran */

@@ -9,9 +9,9 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * One "machine" of a fleet in a test: its own Lettuce client (for one server or a cluster),
@@ -28,7 +28,8 @@ final class Fleet implements AutoCloseable {
   final RedisClusterClient clusterClient;
   final RedisBackend backend;
   final Registry registry;
-  final List<Event> events = new CopyOnWriteArrayList<>();
+  /** Every event, in order; a queue, since a fault test makes thousands (a copy-on-write list would copy them all on each). */
+  final Queue<Event> events = new ConcurrentLinkedQueue<>();
 
   Fleet(RedisServer server, RedisBackendOptions options, Map<String, String> environment) {
     // Reconnects quickly, so a test of an outage does not wait out Lettuce's growing backoff.

@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
  * client name, the command timeout in milliseconds, the big quota and the small quota. It prints
  * {@code ready}, calls from {@code go} to {@code stop} (lines on its standard input) through two
  * stacks in turn, both behind one breaker fed only successes, refusing while Redis is unavailable,
- * and then prints what it saw:
+ * printing {@code event backend.unavailable} / {@code event backend.recovered} as they happen, and
+ * then prints what it saw:
  *
  * <pre>
  * admitted-big &lt;epoch ms of each admission, comma-separated&gt;
@@ -52,7 +53,13 @@ public final class FleetFaultClient {
     try (RedisBackend backend = RedisBackend.create(client, options)) {
       Registry registry = Registry.builder().backend("redis", backend).environment(Map.of()).build();
       Map<String, Integer> events = new ConcurrentHashMap<>();
-      registry.subscribe(event -> events.merge(event.kind(), 1, Integer::sum));
+      registry.subscribe(event -> {
+        events.merge(event.kind(), 1, Integer::sum);
+        if (event.kind().startsWith("backend.")) {
+          // As it happens, so the test can wait for a recovery before the next fault.
+          System.out.println("event " + event.kind());
+        }
+      });
       Stack<String> big = quota(registry, "fleet-big", Integer.parseInt(args[3]));
       Stack<String> small = quota(registry, "fleet-small", Integer.parseInt(args[4]));
       // Both scripts cached before the run, without taking from the quotas under test.

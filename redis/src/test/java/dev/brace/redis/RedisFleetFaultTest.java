@@ -30,11 +30,14 @@ import org.junit.jupiter.api.Test;
  */
 class RedisFleetFaultTest {
   private static final boolean LONG = Boolean.getBoolean("reliability.long");
-  private static final long TIMEOUT_MILLIS = 300;
-  private static final long SLACK_MILLIS = 300;
+  /** Above what a loaded machine running four JVMs makes a healthy server take (see RedisFaultTest). */
+  private static final long TIMEOUT_MILLIS = 750;
+  private static final long SLACK_MILLIS = 500;
   private static final int BIG = 100_000;
   private static final int SMALL = 150;
-  private static final long UP_MILLIS = LONG ? 5_000 : 700;
+  private static final long UP_MILLIS = LONG ? 5_000 : 500;
+  /** A freeze longer than the timeout plus slack, so a call that waited it out fails the bound. */
+  private static final long FREEZE_MILLIS = LONG ? 5_000 : 2_500;
   private static final long OUTAGE_MILLIS = LONG ? 5_000 : 1_000;
 
   /** A child JVM and what it printed. */
@@ -70,6 +73,11 @@ class RedisFleetFaultTest {
     void tell(String command) throws java.io.IOException {
       stdin.write(command + "\n");
       stdin.flush();
+    }
+
+    /** @return how many {@code event <kind>} lines it has printed so far */
+    long events(String kind) {
+      return lines.stream().filter(line -> line.equals("event " + kind)).count();
     }
 
     /** @return the epoch milliseconds printed after {@code label} */
@@ -116,7 +124,8 @@ class RedisFleetFaultTest {
               .start()));
         }
         for (Machine machine : fleet) {
-          machine.ready.get(60, TimeUnit.SECONDS);
+          // Three JVMs starting at once on a loaded two-core machine have taken over a minute.
+          machine.ready.get(110, TimeUnit.SECONDS);
         }
         for (Machine machine : fleet) {
           machine.tell("go");
@@ -125,16 +134,18 @@ class RedisFleetFaultTest {
 
         // Outage 1: frozen past the command timeout.
         server.pause();
-        Thread.sleep(OUTAGE_MILLIS);
+        Thread.sleep(FREEZE_MILLIS);
         server.resume();
+        awaitRecoveries(fleet, 1);
         Thread.sleep(UP_MILLIS);
 
-        // Outage 2: every child's connection dropped while its script waits behind a busy one.
+        // Outage 2: every child's connection dropped while its script waits behind a busy one
+        // (each child sends one within milliseconds of the hold; the kills come 300 ms later).
         List<String> children = server.clientIds("brace-fleet-child-");
         assertEquals(3, children.size(), "one connection per child: " + children);
         try (RedisServer.Connection admin = server.connect()) {
-          CompletableFuture<Object> held = server.holdFor(200);
-          Thread.sleep(50);
+          CompletableFuture<Object> held = server.holdFor(400);
+          Thread.sleep(300);
           for (String id : children) {
             admin.send("CLIENT", "KILL", "ID", id);
           }
@@ -143,6 +154,7 @@ class RedisFleetFaultTest {
             assertEquals(1L, admin.reply());
           }
         }
+        awaitRecoveries(fleet, 2);
         Thread.sleep(UP_MILLIS);
 
         // Outage 3: the first life of the server ends. Scripts are held (and never run) while the
@@ -155,7 +167,14 @@ class RedisFleetFaultTest {
         long firstLifeEnded = System.currentTimeMillis();
         Thread.sleep(OUTAGE_MILLIS);
         server.restart();
-        Thread.sleep(2 * UP_MILLIS);
+        awaitRecoveries(fleet, 3);
+        // Until the small quota is used up in this life too (or 15 s).
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (RedisFaultTest.tokensTaken(server, "brace:ratelimit:fleet-small", interval(SMALL)) < SMALL
+            && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        Thread.sleep(UP_MILLIS);
 
         for (Machine machine : fleet) {
           machine.tell("stop");
@@ -197,6 +216,16 @@ class RedisFleetFaultTest {
         for (Machine machine : fleet) {
           machine.process.destroyForcibly();
         }
+      }
+    }
+  }
+
+  /** Waits (up to 15 s) until every machine has heard {@code count} recoveries. */
+  private static void awaitRecoveries(List<Machine> fleet, long count) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    for (Machine machine : fleet) {
+      while (machine.events("backend.recovered") < count && System.nanoTime() < deadline) {
+        Thread.sleep(10);
       }
     }
   }
