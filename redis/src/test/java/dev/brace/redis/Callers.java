@@ -149,21 +149,28 @@ final class Callers {
     return invocations.get();
   }
 
-  /** Waits until {@code thread} is blocked in a method of {@code type} named {@code method}. */
+  /** Waits (up to 30 s) until {@code thread} is blocked in a method of {@code type} named {@code method}. */
   static void awaitBlockedIn(Thread thread, Class<?> type, String method) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    if (!blockedWithin(thread, type, method, TimeUnit.SECONDS.toMillis(30))) {
+      throw new AssertionError(thread.getName() + " never blocked in " + type.getSimpleName() + "." + method);
+    }
+  }
+
+  /** @return whether {@code thread} blocked in a method of {@code type} named {@code method} within {@code millis} */
+  static boolean blockedWithin(Thread thread, Class<?> type, String method, long millis) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     while (System.nanoTime() < deadline) {
       Thread.State state = thread.getState();
       if (state == Thread.State.TIMED_WAITING || state == Thread.State.WAITING) {
         for (StackTraceElement frame : thread.getStackTrace()) {
           if (frame.getClassName().equals(type.getName()) && frame.getMethodName().equals(method)) {
-            return;
+            return true;
           }
         }
       }
       Thread.sleep(1);
     }
-    throw new AssertionError(thread.getName() + " never blocked in " + type.getSimpleName() + "." + method);
+    return false;
   }
 
   /**

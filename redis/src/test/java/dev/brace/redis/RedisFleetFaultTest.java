@@ -139,23 +139,26 @@ class RedisFleetFaultTest {
         awaitRecoveries(fleet, 1);
         Thread.sleep(UP_MILLIS);
 
-        // Outage 2: every child's connection dropped while its script waits behind a busy one
-        // (each child sends one within milliseconds of the hold; the kills come 300 ms later).
+        // Outage 2: every child's connection dropped right after the server ran its script. Every
+        // command is held (CLIENT PAUSE ALL) for 600 ms, less than the command timeout; the kills,
+        // sent after 400 ms, are held behind the children's scripts and run right after them.
         List<String> children = server.clientIds("brace-fleet-child-");
         assertEquals(3, children.size(), "one connection per child: " + children);
         try (RedisServer.Connection admin = server.connect()) {
-          CompletableFuture<Object> held = server.holdFor(400);
-          Thread.sleep(300);
+          admin.send("CLIENT", "PAUSE", "600", "ALL");
+          assertEquals("OK", admin.reply());
+          Thread.sleep(400);
           for (String id : children) {
             admin.send("CLIENT", "KILL", "ID", id);
           }
-          held.get(30, TimeUnit.SECONDS);
           for (int i = 0; i < children.size(); i++) {
             assertEquals(1L, admin.reply());
           }
         }
         awaitRecoveries(fleet, 2);
         Thread.sleep(UP_MILLIS);
+
+        awaitUsedUp(server);
 
         // Outage 3: the first life of the server ends. Scripts are held (and never run) while the
         // tokens taken are read, then the process is killed; its data is gone with it.
@@ -168,12 +171,7 @@ class RedisFleetFaultTest {
         Thread.sleep(OUTAGE_MILLIS);
         server.restart();
         awaitRecoveries(fleet, 3);
-        // Until the small quota is used up in this life too (or 15 s).
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (RedisFaultTest.tokensTaken(server, "brace:ratelimit:fleet-small", interval(SMALL)) < SMALL
-            && System.nanoTime() < deadline) {
-          Thread.sleep(50);
-        }
+        awaitUsedUp(server);
         Thread.sleep(UP_MILLIS);
 
         for (Machine machine : fleet) {
@@ -217,6 +215,15 @@ class RedisFleetFaultTest {
           machine.process.destroyForcibly();
         }
       }
+    }
+  }
+
+  /** Waits (up to 30 s) until the small quota is used up in this life of the server. */
+  private static void awaitUsedUp(RedisServer server) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (RedisFaultTest.tokensTaken(server, "brace:ratelimit:fleet-small", interval(SMALL)) < SMALL
+        && System.nanoTime() < deadline) {
+      Thread.sleep(50);
     }
   }
 

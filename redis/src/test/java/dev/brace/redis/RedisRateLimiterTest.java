@@ -24,7 +24,7 @@ class RedisRateLimiterTest {
   private static final Map<String, String> NONE = Map.of();
 
   /** Generous: exactness is the script's, and a command that times out may still have run. */
-  private static final RedisBackendOptions PATIENT = RedisBackendOptions.defaults().withCommandTimeout(Duration.ofSeconds(2));
+  private static final RedisBackendOptions PATIENT = RedisBackendOptions.defaults().withCommandTimeout(Duration.ofSeconds(10));
 
   private static RedisServer server;
 
@@ -123,7 +123,7 @@ class RedisRateLimiterTest {
    * take was in flight, the store took it for an outage and the local fallback admitted the
    * interrupted caller, while the token Redis had reserved for it was lost. Now the interrupt is
    * held until the reply, and the caller is refused exactly as if it had come during the wait.
-   * Here the server is held busy so that the interrupt surely lands while the script is in flight.
+   * Here the take is held in the server (unrun) until the caller has been interrupted.
    */
   @Test
   void anInterruptWhileTheTakeIsInFlightIsHeldUntilItsReplyThenRefusesAndGivesTheTokenBack() throws Exception {
@@ -144,19 +144,23 @@ class RedisRateLimiterTest {
   }
 
   /**
-   * Holds the server busy, calls on a thread of its own and interrupts it once its take waits in
-   * the server behind the busy script.
+   * Holds scripts in the server, calls on a thread of its own, interrupts it once its take waits
+   * there, and only then lets the take run.
    */
   private static Outcome interruptedWhileTheTakeIsInFlight(Stack<String> stack) throws Exception {
-    CompletableFuture<Object> held = server.holdFor(600);
-    CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-    Thread caller = call(stack, outcome);
-    Callers.awaitBlockedIn(caller, RedisStore.class, "await");
-    caller.interrupt();
-    assertFalse(held.isDone(), "the interrupt came while the server was busy, the take in flight");
-    Outcome got = outcome.get(30, TimeUnit.SECONDS);
-    held.get(30, TimeUnit.SECONDS);
-    return got;
+    server.holdScripts();
+    try {
+      CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+      Thread caller = call(stack, outcome);
+      Callers.awaitBlockedIn(caller, RedisStore.class, "await");
+      caller.interrupt();
+      Thread.sleep(50);
+      assertFalse(outcome.isDone(), "the caller still waits for its take, held in the server");
+      server.runScripts();
+      return outcome.get(30, TimeUnit.SECONDS);
+    } finally {
+      server.runScripts();
+    }
   }
 
   /** As with the local bucket, an interrupt only ends a wait: a token there at once is the caller's. */
@@ -203,7 +207,7 @@ class RedisRateLimiterTest {
 
   @Test
   void aCallWaitsUpToMaxWaitForTheTokenTheScriptReservedForIt() throws Exception {
-    try (Fleet machine = new Fleet(server, RedisBackendOptions.defaults(), NONE)) {
+    try (Fleet machine = new Fleet(server, PATIENT, NONE)) {
       Stack<String> stack = Stack.<String>builder("Quota.call")
           .rateLimit("waiting", r -> r.permits(10).per("1s").burst(1).maxWait("500ms").backend("redis"))
           .build(machine.registry);

@@ -223,31 +223,17 @@ final class RedisServer implements AutoCloseable {
   }
 
   /**
-   * Keeps the server busy with a script for about {@code millis} (no other client is served
-   * meanwhile, as during a slow script or a long {@code DEBUG SLEEP}); returns once the script has
-   * been sent.
-   *
-   * @return completes when the script has ended
+   * Holds every script sent from now on in the server, unrun, until {@link #runScripts()} ({@code
+   * CLIENT PAUSE … WRITE}: scripts count as writes; reads and {@code CLIENT} commands still run).
+   * A caller's script is then surely in flight for as long as a test needs, however slow the machine.
    */
-  CompletableFuture<Object> holdFor(long millis) {
-    Connection holder = connect();
-    holder.send(
-        "EVAL",
-        "local function now() local t = redis.call('TIME') return t[1] * 1000000 + t[2] end "
-            + "local start = now() while now() - start < tonumber(ARGV[1]) do end return 1",
-        "0", Long.toString(millis * 1_000));
-    try {
-      // Sent; the server reads it now and runs it before anything that arrives after.
-      Thread.sleep(20);
-    } catch (InterruptedException interrupted) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(interrupted);
-    }
-    return CompletableFuture.supplyAsync(() -> {
-      try (holder) {
-        return holder.reply();
-      }
-    });
+  void holdScripts() {
+    command("CLIENT", "PAUSE", "120000", "WRITE");
+  }
+
+  /** Lets the scripts held by {@link #holdScripts()} run, in the order they came. */
+  void runScripts() {
+    command("CLIENT", "UNPAUSE");
   }
 
   /** @return EVAL and EVALSHA calls this server has run, from INFO commandstats */
