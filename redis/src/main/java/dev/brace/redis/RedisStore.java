@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -85,11 +86,11 @@ final class RedisStore implements AutoCloseable {
     Observer observer = new Observer(events, backendName);
     if (observers.add(observer)) {
       // An outage that began before this registry had instances here: it hears of it once too.
-      if (whole.down.get()) {
+      if (whole.down()) {
         unavailable(observer, whole);
       }
       for (Health node : nodes.values()) {
-        if (node.down.get()) {
+        if (node.down()) {
           unavailable(observer, node);
         }
       }
@@ -117,11 +118,12 @@ final class RedisStore implements AutoCloseable {
     if (!health.shouldTry()) {
       throw new Unavailable(null);
     }
+    long sent = System.nanoTime();
     if (current == null) {
       connectLater();
-      throw failed(whole, new RedisException("not connected to Redis yet"));
+      throw failed(whole, sent, new RedisException("not connected to Redis yet"));
     }
-    long deadline = System.nanoTime() + timeoutNanos;
+    long deadline = sent + timeoutNanos;
     try {
       List<Object> reply;
       try {
@@ -133,12 +135,12 @@ final class RedisStore implements AutoCloseable {
         // First use on this server (or node), or it restarted: send the text once, Redis caches it.
         reply = await(current.eval(script, key, args), deadline);
       }
-      succeeded(health);
+      succeeded(health, sent);
       return reply;
     } catch (ExecutionException failure) {
-      throw failed(health, failure.getCause());
+      throw failed(health, sent, failure.getCause());
     } catch (TimeoutException | RuntimeException failure) {
-      throw failed(health, failure);
+      throw failed(health, sent, failure);
     }
   }
 
@@ -168,10 +170,17 @@ final class RedisStore implements AutoCloseable {
     return node == null ? whole : nodes.computeIfAbsent(node, Health::new);
   }
 
-  private Unavailable failed(Health health, Throwable cause) {
-    health.nextTry.set(System.nanoTime() + recheckNanos);
-    if (health.down.compareAndSet(false, true)) {
-      health.downSince = System.nanoTime();
+  /**
+   * Starts an outage, unless one is on, or the failed command was sent before the last one ended
+   * (it belongs to that outage: its answer came late, or its connection dropped back then).
+   *
+   * @param sent when the failed command was sent
+   */
+  private Unavailable failed(Health health, long sent, Throwable cause) {
+    long now = System.nanoTime();
+    health.nextTry.set(now + recheckNanos);
+    Phase phase = health.phase.get();
+    if (!phase.down() && sent - phase.since() >= 0 && health.phase.compareAndSet(phase, new Phase(true, now))) {
       health.lastFailure = cause;
       for (Observer observer : observers) {
         unavailable(observer, health);
@@ -192,17 +201,28 @@ final class RedisStore implements AutoCloseable {
     }
   }
 
-  private void succeeded(Health health) {
-    recovered(health);
+  /** @param sent when the command that succeeded was sent */
+  private void succeeded(Health health, long sent) {
+    recovered(health, sent);
     if (health != whole) {
       // A cluster that could not be reached at first is reachable now.
-      recovered(whole);
+      recovered(whole, sent);
     }
   }
 
-  private void recovered(Health health) {
-    if (health.down.get() && health.down.compareAndSet(true, false)) {
-      long outageMillis = (System.nanoTime() - health.downSince) / 1_000_000;
+  /**
+   * Ends an outage, if one is on and the command that succeeded was sent after it began: a reply to
+   * a command sent before (read by its caller just after another command failed) says nothing about
+   * whether Redis is back, and would end the outage the moment it began.
+   */
+  private void recovered(Health health, long sent) {
+    Phase phase = health.phase.get();
+    if (!phase.down() || sent - phase.since() < 0) {
+      return;
+    }
+    long now = System.nanoTime();
+    if (health.phase.compareAndSet(phase, new Phase(false, now))) {
+      long outageMillis = (now - phase.since()) / 1_000_000;
       for (Observer observer : observers) {
         if (observer.events().enabled("backend.recovered")) {
           observer.events().emit("backend.recovered", observer.backendName(), "node", health.node, "outage_ms", outageMillis);
@@ -232,7 +252,7 @@ final class RedisStore implements AutoCloseable {
     try {
       link = connector.get();
     } catch (RuntimeException unreachable) {
-      failed(whole, unreachable);
+      failed(whole, System.nanoTime(), unreachable);
     }
   }
 
@@ -247,22 +267,28 @@ final class RedisStore implements AutoCloseable {
     }
   }
 
+  /** Up or in an outage, since when ({@link System#nanoTime()}); replaced whole, so both change at once. */
+  private record Phase(boolean down, long since) {}
+
   /** One server's (or cluster node's) health: whether it is in an outage, and when to try it again. */
   private final class Health {
     /** The cluster node ({@code host:port}); null for a single server. */
     final String node;
-    final AtomicBoolean down = new AtomicBoolean();
+    final AtomicReference<Phase> phase = new AtomicReference<>(new Phase(false, System.nanoTime()));
     final AtomicLong nextTry = new AtomicLong();
-    volatile long downSince;
     volatile Throwable lastFailure;
 
     Health(String node) {
       this.node = node;
     }
 
+    boolean down() {
+      return phase.get().down();
+    }
+
     /** @return whether this call should ask Redis: always, except during an outage between rechecks */
     boolean shouldTry() {
-      if (!down.get()) {
+      if (!down()) {
         return true;
       }
       long now = System.nanoTime();
