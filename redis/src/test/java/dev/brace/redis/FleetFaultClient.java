@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
  * client name, the command timeout in milliseconds, the big quota and the small quota. It prints
  * {@code ready}, calls from {@code go} to {@code stop} (lines on its standard input) through two
  * stacks in turn, both behind one breaker fed only successes, refusing while Redis is unavailable,
- * printing {@code event backend.unavailable} / {@code event backend.recovered} as they happen, and
+ * printing {@code event backend.unavailable <epoch ms> <exception>} and {@code event
+ * backend.recovered <epoch ms> -} as they happen, and
  * then prints what it saw:
  *
  * <pre>
@@ -56,8 +57,11 @@ public final class FleetFaultClient {
       registry.subscribe(event -> {
         events.merge(event.kind(), 1, Integer::sum);
         if (event.kind().startsWith("backend.")) {
-          // As it happens, so the test can wait for a recovery before the next fault.
-          System.out.println("event " + event.kind());
+          // As it happens, so the test can wait for a recovery before the next fault, and tell
+          // which fault an outage came with.
+          Object exception = event.attributes().get("exception");
+          System.out.println("event " + event.kind() + " " + event.timestamp().toEpochMilli() + " "
+              + (exception == null ? "-" : exception));
         }
       });
       Stack<String> big = quota(registry, "fleet-big", Integer.parseInt(args[3]));

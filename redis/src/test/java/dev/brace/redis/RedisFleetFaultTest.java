@@ -23,21 +23,25 @@ import org.junit.jupiter.api.Test;
  * killed and restarted; each JVM refuses while Redis is unavailable. The big quota is never used
  * up, so every token is accounted for; the small one is used up in each life of the server, so its
  * bound is reached. Checked: every call ends within the command timeout (plus slack); each JVM
- * hears each of the three outages once and their ends once; in each life of the server the
+ * hears each outage once and its end once, and each of the three faults is one outage; in each life of the server the
  * admissions are at most the tokens taken in Redis, which are at most the quota, and a token taken
  * but not admitted is one whose command failed under its caller; the breaker, fed only successes,
  * never opens.
  */
 class RedisFleetFaultTest {
   private static final boolean LONG = Boolean.getBoolean("reliability.long");
-  /** Above what a loaded machine running four JVMs makes a healthy server take (see RedisFaultTest). */
-  private static final long TIMEOUT_MILLIS = 750;
-  private static final long SLACK_MILLIS = 500;
+  /**
+   * Above what a healthy server takes even when the machine, running four JVMs among others' builds,
+   * stalls now and then (at a load of 30, 750 ms was not always enough; a late answer is an outage
+   * of its own, which the test tells from the ones it made).
+   */
+  private static final long TIMEOUT_MILLIS = 1_000;
+  private static final long SLACK_MILLIS = 1_000;
   private static final int BIG = 100_000;
   private static final int SMALL = 150;
   private static final long UP_MILLIS = LONG ? 5_000 : 500;
   /** A freeze longer than the timeout plus slack, so a call that waited it out fails the bound. */
-  private static final long FREEZE_MILLIS = LONG ? 5_000 : 2_500;
+  private static final long FREEZE_MILLIS = LONG ? 5_000 : 3_000;
   private static final long OUTAGE_MILLIS = LONG ? 5_000 : 1_000;
 
   /** A child JVM and what it printed. */
@@ -75,9 +79,17 @@ class RedisFleetFaultTest {
       stdin.flush();
     }
 
-    /** @return how many {@code event <kind>} lines it has printed so far */
-    long events(String kind) {
-      return lines.stream().filter(line -> line.equals("event " + kind)).count();
+    /** @return the backend events it has printed so far: kind, epoch ms, exception ("-" if none) */
+    List<String[]> events() {
+      return lines.stream().filter(line -> line.startsWith("event ")).map(line -> line.substring(6).split(" ")).toList();
+    }
+
+    /** @return whether it has recovered from an outage since {@code sinceMillis} and is up now */
+    boolean recoveredSince(long sinceMillis) {
+      List<String[]> events = events();
+      return !events.isEmpty()
+          && events.get(events.size() - 1)[0].equals("backend.recovered")
+          && Long.parseLong(events.get(events.size() - 1)[1]) >= sinceMillis;
     }
 
     /** @return the epoch milliseconds printed after {@code label} */
@@ -133,10 +145,13 @@ class RedisFleetFaultTest {
         Thread.sleep(UP_MILLIS);
 
         // Outage 1: frozen past the command timeout.
+        long[][] faults = new long[3][2];
+        faults[0][0] = System.currentTimeMillis();
         server.pause();
         Thread.sleep(FREEZE_MILLIS);
+        faults[0][1] = System.currentTimeMillis();
         server.resume();
-        awaitRecoveries(fleet, 1);
+        awaitRecoveries(fleet, faults[0][0]);
         Thread.sleep(UP_MILLIS);
 
         // Outage 2: every child's connection dropped right after the server ran its script. Every
@@ -144,6 +159,7 @@ class RedisFleetFaultTest {
         // sent after 400 ms, are held behind the children's scripts and run right after them.
         List<String> children = server.clientIds("brace-fleet-child-");
         assertEquals(3, children.size(), "one connection per child: " + children);
+        faults[1][0] = System.currentTimeMillis();
         try (RedisServer.Connection admin = server.connect()) {
           admin.send("CLIENT", "PAUSE", "600", "ALL");
           assertEquals("OK", admin.reply());
@@ -155,13 +171,15 @@ class RedisFleetFaultTest {
             assertEquals(1L, admin.reply());
           }
         }
-        awaitRecoveries(fleet, 2);
+        faults[1][1] = System.currentTimeMillis();
+        awaitRecoveries(fleet, faults[1][0]);
         Thread.sleep(UP_MILLIS);
 
         awaitUsedUp(server);
 
         // Outage 3: the first life of the server ends. Scripts are held (and never run) while the
         // tokens taken are read, then the process is killed; its data is gone with it.
+        faults[2][0] = System.currentTimeMillis();
         server.command("CLIENT", "PAUSE", "30000", "WRITE");
         long takenBig1 = RedisFaultTest.tokensTaken(server, "brace:ratelimit:fleet-big", interval(BIG));
         long takenSmall1 = RedisFaultTest.tokensTaken(server, "brace:ratelimit:fleet-small", interval(SMALL));
@@ -169,8 +187,9 @@ class RedisFleetFaultTest {
         server.stop();
         long firstLifeEnded = System.currentTimeMillis();
         Thread.sleep(OUTAGE_MILLIS);
+        faults[2][1] = System.currentTimeMillis();
         server.restart();
-        awaitRecoveries(fleet, 3);
+        awaitRecoveries(fleet, faults[2][0]);
         awaitUsedUp(server);
         Thread.sleep(UP_MILLIS);
 
@@ -191,13 +210,13 @@ class RedisFleetFaultTest {
           long slowest = machine.summary("slowest_ms");
           assertTrue(slowest <= TIMEOUT_MILLIS + SLACK_MILLIS,
               machine.name + ": slowest call " + slowest + " ms, bound " + (TIMEOUT_MILLIS + SLACK_MILLIS));
-          assertEquals(3, machine.summary("unavailable"), machine.name + " hears each outage once: " + machine.lines);
-          assertEquals(3, machine.summary("recovered"), machine.name + " hears each recovery once: " + machine.lines);
+          long unplanned = outagesOnceEach(machine, faults);
           assertEquals(0, machine.summary("opened"), machine.name + ": the breaker, fed only successes, opened");
           String summary = machine.lines.stream().filter(l -> l.startsWith("summary ")).findFirst().orElseThrow();
           assertTrue(summary.contains("BACKEND_REFUSED:"), machine.name + " refused while Redis was unavailable: " + summary);
           assertTrue(!summary.contains("UNEXPECTED") && !summary.contains("CIRCUIT_OPEN"), machine.name + ": " + machine.lines);
-          perMachine.append(' ').append(machine.name).append('{').append(summary.substring("summary ".length())).append('}');
+          perMachine.append(' ').append(machine.name).append('{').append(summary.substring("summary ".length()))
+              .append(" outages_not_made_by_the_test=").append(unplanned).append('}');
         }
         assertTrue(breakerState1 == null || breakerState1.equals("C"), "breaker state " + breakerState1);
         assertTrue(breakerState2 == null || breakerState2.equals("C"), "breaker state " + breakerState2);
@@ -207,7 +226,7 @@ class RedisFleetFaultTest {
         System.out.println("[reliability] redis-fleet-faults mode=" + (LONG ? "long" : "quick")
             + " jvms=3 faults=freeze,connections-dropped-mid-script,kill-and-restart fallback=refuse"
             + " big_quota{" + big + "} small_quota{" + small + "}" + perMachine
-            + " invariants=bounded-calls,events-once-per-outage-per-jvm,admitted<=taken<=quota-per-life,"
+            + " invariants=bounded-calls,events-once-per-outage-per-jvm,each-fault-one-outage,admitted<=taken<=quota-per-life,"
             + "taken-admitted<=failed-commands,breaker-fed-successes-never-opens seconds="
             + String.format(Locale.ROOT, "%.1f", (System.nanoTime() - began) / 1e9));
       } finally {
@@ -227,14 +246,54 @@ class RedisFleetFaultTest {
     }
   }
 
-  /** Waits (up to 15 s) until every machine has heard {@code count} recoveries. */
-  private static void awaitRecoveries(List<Machine> fleet, long count) throws InterruptedException {
+  /** Waits (up to 15 s) until every machine has recovered from an outage since {@code sinceMillis}. */
+  private static void awaitRecoveries(List<Machine> fleet, long sinceMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
     for (Machine machine : fleet) {
-      while (machine.events("backend.recovered") < count && System.nanoTime() < deadline) {
+      while (!machine.recoveredSince(sinceMillis) && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
     }
+  }
+
+  /**
+   * Checks that a machine heard each outage once: its backend events alternate, an outage then its
+   * end, starting with an outage and ending up; each fault the test made began exactly one outage
+   * (within the fault, or a command timeout and the slack after it); any other outage began with a
+   * command timing out (an answer later than the timeout, on a machine that stalled: an outage of its
+   * own, reported once too).
+   *
+   * @return how many outages the test did not make
+   */
+  private static long outagesOnceEach(Machine machine, long[][] faults) {
+    List<String[]> events = machine.events();
+    String seen = events.stream().map(e -> e[0] + "@" + e[1] + "(" + e[2] + ")").toList().toString();
+    for (int i = 0; i < events.size(); i++) {
+      assertEquals(i % 2 == 0 ? "backend.unavailable" : "backend.recovered", events.get(i)[0],
+          machine.name + ": an outage, then its end, each once: " + seen);
+    }
+    assertEquals(0, events.size() % 2, machine.name + " ended up: " + seen);
+    long unplanned = 0;
+    int[] perFault = new int[faults.length];
+    for (int i = 0; i < events.size(); i += 2) {
+      long at = Long.parseLong(events.get(i)[1]);
+      int fault = -1;
+      for (int f = 0; f < faults.length; f++) {
+        if (at >= faults[f][0] && at <= faults[f][1] + TIMEOUT_MILLIS + SLACK_MILLIS) {
+          fault = f;
+        }
+      }
+      if (fault >= 0) {
+        perFault[fault]++;
+      } else {
+        assertEquals(java.util.concurrent.TimeoutException.class.getName(), events.get(i)[2],
+            machine.name + ": an outage no fault explains began otherwise than by a late answer: " + seen);
+        unplanned++;
+      }
+    }
+    assertEquals(List.of(1, 1, 1), java.util.Arrays.stream(perFault).boxed().toList(),
+        machine.name + ": each fault began one outage: " + seen);
+    return unplanned;
   }
 
   /** Checks one quota in both lives of the server; @return what was counted, for the report */
