@@ -163,7 +163,6 @@ class RedisFaultTest {
         }
       }
       if (mode == WhenUnavailable.LOCAL) {
-        assertTrue(count(duringOutage, Outcome.OK) > 0, "the local bucket admitted calls meanwhile");
         assertTrue(count(duringOutage, Outcome.OK) <= QUOTA, "within the local bucket's own quota");
       }
       for (Call call : calls) {
@@ -174,6 +173,14 @@ class RedisFaultTest {
       long upBefore = count(calls, c -> c.outcome() == Outcome.OK && c.endedBefore(faultSetOff));
       long upAfter = count(calls, c -> c.outcome() == Outcome.OK && c.startedAfter(recovered));
       long takenNow = tokensTaken(server, "brace:ratelimit:fault-quota");
+      if (mode == WhenUnavailable.LOCAL) {
+        // Its local bucket may have been used up before the outage was an instant old (two threads
+        // take 100 tokens in milliseconds), so it is counted over the whole run: admissions beyond
+        // what Redis can have granted (its first life's quota at most, plus what it holds now).
+        long grantedByRedis = takenNow + (fault == Fault.KILLED_AND_RESTARTED ? QUOTA : 0);
+        assertTrue(count(calls, Outcome.OK) > grantedByRedis,
+            "the local bucket admitted calls: " + count(calls, Outcome.OK) + " admitted, Redis granted at most " + grantedByRedis);
+      }
       if (fault == Fault.KILLED_AND_RESTARTED) {
         assertTrue(upBefore <= QUOTA && upAfter <= QUOTA, "each life of the server has its quota: " + upBefore + ", " + upAfter);
       } else {
