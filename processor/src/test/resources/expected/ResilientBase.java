@@ -1,38 +1,36 @@
 package p;
 
-import dev.brace.Retry;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.Failures;
-import dev.brace.runtime.internal.RetryRun;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 final class ResilientBase<E> implements Base<E> {
   private static final CallDefinition LOAD = CallDefinition.builder("Base.load")
-    .retry(RetryConfig.builder("Base.load").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
-    .circuitBreaker(CircuitBreakerConfig.builder("base").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.0).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().key("").maxKeys(10000))
+    .with(RetryConfig.builder("Base.load"))
+    .with(CircuitBreakerConfig.builder("base"))
     .build();
 
   private static final CallDefinition RESET = CallDefinition.builder("Base.reset")
-    .circuitBreaker(CircuitBreakerConfig.builder("base").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.0).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().key("").maxKeys(10000))
+    .with(CircuitBreakerConfig.builder("base"))
     .build();
 
   private final Base<E> delegate;
 
-  private final CallGuard loadGuard;
+  private final ResilientCall load;
 
-  private final CallGuard resetGuard;
+  private final ResilientCall reset;
 
   private ResilientBase(Base<E> delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
-    this.loadGuard = registry.guard(LOAD);
-    this.resetGuard = registry.guard(RESET);
+    this.load = registry.resolve(LOAD);
+    this.reset = registry.resolve(RESET);
   }
 
   public static <E> Base<E> wrap(Base<E> delegate) {
@@ -45,54 +43,61 @@ final class ResilientBase<E> implements Base<E> {
 
   @Override
   public E load(String key) {
-    CallGuard guard = this.loadGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.load;
+    if (call.passesThrough()) {
+      return this.delegate.load(key);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        E result;
         try {
-          Object permit = guard.admit();
-          E result;
-          try {
-            result = this.delegate.load(key);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.load(key);
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 
   @Override
   public void reset() {
-    CallGuard guard = this.resetGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.reset;
+    if (call.passesThrough()) {
+      this.delegate.reset();
+      return;
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
         try {
-          Object permit = guard.admit();
-          try {
-            this.delegate.reset();
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return;
+          this.delegate.reset();
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, null);
+        run = call.retryResult(run, attempt, started, null);
+        if (run == null) {
+          return;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 

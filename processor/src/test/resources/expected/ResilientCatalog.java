@@ -7,10 +7,9 @@ import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.Failures;
-import dev.brace.runtime.internal.RetryRun;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 import java.io.IOException;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -18,36 +17,37 @@ import javax.annotation.processing.Generated;
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientCatalog implements Catalog {
   private static final CallDefinition FIND = CallDefinition.builder("Catalog.find")
-    .retry(RetryConfig.builder("Catalog.find").maxAttempts(5).delay("10ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.NONE).maxDuration("").on(Exception.class).ignore().onResult(new Catalog.IsEmpty()).budget("").maxRetryAfter("60s"))
-    .circuitBreaker(CircuitBreakerConfig.builder("catalog-db").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.5).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().onResult(new Catalog.IsEmpty()).key("").maxKeys(10000))
+    .with(RetryConfig.builder("Catalog.find").maxAttempts(5).delay("10ms").jitter(Retry.Jitter.NONE).onResult(new Catalog.IsEmpty()))
+    .with(CircuitBreakerConfig.builder("catalog-db").failureRate(0.5).onResult(new Catalog.IsEmpty()))
     .build();
 
   private static final CallDefinition SAVE = CallDefinition.builder("Catalog.save")
-    .fallback(FallbackConfig.builder("Catalog.save").on(IOException.class).ignore())
-    .retry(RetryConfig.builder("Catalog.save").maxAttempts(2).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
-    .circuitBreaker(CircuitBreakerConfig.builder("Catalog").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.0).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().key("").maxKeys(10000))
-    .timeout(TimeoutConfig.builder("Catalog.save").duration("250ms").mode(Timeout.Mode.ABANDON))
+    .with(FallbackConfig.builder("Catalog.save").on(IOException.class))
+    .with(RetryConfig.builder("Catalog.save").maxAttempts(2))
+    .with(CircuitBreakerConfig.builder("Catalog"))
+    .with(TimeoutConfig.builder("Catalog.save").duration("250ms").mode(Timeout.Mode.ABANDON))
+    .fallbackTakes("ignoreSave", IOException.class)
     .build();
 
   private static final CallDefinition SIZE = CallDefinition.builder("Catalog.size")
-    .retry(RetryConfig.builder("Catalog.size").maxAttempts(2).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
-    .circuitBreaker(CircuitBreakerConfig.builder("Catalog").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.0).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().key("").maxKeys(10000))
+    .with(RetryConfig.builder("Catalog.size").maxAttempts(2))
+    .with(CircuitBreakerConfig.builder("Catalog"))
     .build();
 
   private final Catalog delegate;
 
-  private final CallGuard findGuard;
+  private final ResilientCall find;
 
-  private final CallGuard saveGuard;
+  private final ResilientCall save;
 
-  private final CallGuard sizeGuard;
+  private final ResilientCall size;
 
   private ResilientCatalog(Catalog delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
-    this.findGuard = registry.guard(FIND);
-    this.saveGuard = registry.guard(SAVE);
-    this.sizeGuard = registry.guard(SIZE);
+    this.find = registry.resolve(FIND);
+    this.save = registry.resolve(SAVE);
+    this.size = registry.resolve(SIZE);
   }
 
   public static Catalog wrap(Catalog delegate) {
@@ -60,95 +60,107 @@ public final class ResilientCatalog implements Catalog {
 
   @Override
   public String find(String id) {
-    CallGuard guard = this.findGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.find;
+    if (call.passesThrough()) {
+      return this.delegate.find(id);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        String result;
         try {
-          Object permit = guard.admit();
-          String result;
-          try {
-            result = this.delegate.find(id);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit, result);
-          run = guard.retryResult(run, attempt, started, result);
-          if (run == null) {
-            return result;
-          }
+          result = this.delegate.find(id);
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 
   @Override
   public void save(String id) throws IOException {
-    CallGuard guard = this.saveGuard;
-    long started = guard.begin();
-    RetryRun run = null;
+    ResilientCall call = this.save;
+    if (call.passesThrough()) {
+      this.delegate.save(id);
+      return;
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
     try {
       for (int attempt = 1; ; attempt++) {
         try {
-          Object permit = guard.admit();
+          Object ticket = call.admit(keys);
           try {
-            guard.timed(() -> {
+            call.timed(() -> {
                   this.delegate.save(id);
                   return null;
                 });
           } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
+            call.attemptFailed(ticket, failure);
             throw failure;
           }
-          guard.attemptSucceeded(permit);
-          return;
+          call.attemptSucceeded(ticket, null);
+          run = call.retryResult(run, attempt, started, null);
+          if (run == null) {
+            return;
+          }
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          run = call.retryOrThrow(run, attempt, started, failure);
         }
       }
     } catch (Throwable failure) {
-      if (!guard.fallsBack(failure)) {
-        throw Failures.rethrow(failure);
+      Throwable cause = call.answerable(failure);
+      if (cause == null) {
+        throw ResilientCall.rethrow(failure);
       }
       try {
-        Catalog.ignoreSave(id, (IOException) failure);
+        Catalog.ignoreSave(id, (IOException) cause);
         return;
       } catch (Throwable fallbackFailure) {
-        throw guard.fallbackFailed(fallbackFailure, failure);
+        throw call.fallbackFailed(fallbackFailure, failure);
       }
     }
   }
 
   @Override
   public long size() {
-    CallGuard guard = this.sizeGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.size;
+    if (call.passesThrough()) {
+      return this.delegate.size();
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        long result;
         try {
-          Object permit = guard.admit();
-          long result;
-          try {
-            result = this.delegate.size();
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.size();
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 

@@ -1,39 +1,37 @@
 package p;
 
-import dev.brace.Retry;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.Failures;
-import dev.brace.runtime.internal.RetryRun;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientDerived implements Derived {
   private static final CallDefinition COUNT = CallDefinition.builder("Derived.count")
-    .bulkhead(BulkheadConfig.builder("Derived").maxConcurrent(10).maxWait("0ms"))
+    .with(BulkheadConfig.builder("Derived"))
     .build();
 
   private static final CallDefinition LOAD = CallDefinition.builder("Base.load")
-    .retry(RetryConfig.builder("Base.load").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
-    .circuitBreaker(CircuitBreakerConfig.builder("base").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.0).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().key("").maxKeys(10000))
+    .with(RetryConfig.builder("Base.load"))
+    .with(CircuitBreakerConfig.builder("base"))
     .build();
 
   private final Derived delegate;
 
-  private final CallGuard countGuard;
+  private final ResilientCall count;
 
-  private final CallGuard loadGuard;
+  private final ResilientCall load;
 
   private ResilientDerived(Derived delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
-    this.countGuard = registry.guard(COUNT);
-    this.loadGuard = registry.guard(LOAD);
+    this.count = registry.resolve(COUNT);
+    this.load = registry.resolve(LOAD);
   }
 
   public static Derived wrap(Derived delegate) {
@@ -46,28 +44,31 @@ public final class ResilientDerived implements Derived {
 
   @Override
   public int count() {
-    CallGuard guard = this.countGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.count;
+    if (call.passesThrough()) {
+      return this.delegate.count();
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        int result;
         try {
-          Object permit = guard.admit();
-          int result;
-          try {
-            result = this.delegate.count();
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.count();
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 
@@ -78,28 +79,31 @@ public final class ResilientDerived implements Derived {
 
   @Override
   public String load(String key) {
-    CallGuard guard = this.loadGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.load;
+    if (call.passesThrough()) {
+      return this.delegate.load(key);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        String result;
         try {
-          Object permit = guard.admit();
-          String result;
-          try {
-            result = this.delegate.load(key);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.load(key);
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 

@@ -3,29 +3,27 @@ package p;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RateLimitConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.Failures;
-import dev.brace.runtime.internal.Keys;
-import dev.brace.runtime.internal.RetryRun;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientKeyed implements Keyed {
   private static final CallDefinition CALL = CallDefinition.builder("Keyed.call")
-    .circuitBreaker(CircuitBreakerConfig.builder("keyed-breaker").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.0).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().key("{request.host}").maxKeys(10000))
-    .rateLimit(RateLimitConfig.builder("keyed-limiter").permits(5).per("1s").burst(0).maxWait("0ms").key("zone:{request.inner.zone}/{tenant}:{port}").maxKeys(10000))
+    .with(CircuitBreakerConfig.builder("keyed-breaker").key("{request.host}"))
+    .with(RateLimitConfig.builder("keyed-limiter").permits(5).key("zone:{request.inner.zone}/{tenant}:{port}"))
     .build();
 
   private final Keyed delegate;
 
-  private final CallGuard callGuard;
+  private final ResilientCall call;
 
   private ResilientKeyed(Keyed delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
-    this.callGuard = registry.guard(CALL);
+    this.call = registry.resolve(CALL);
   }
 
   public static Keyed wrap(Keyed delegate) {
@@ -38,30 +36,31 @@ public final class ResilientKeyed implements Keyed {
 
   @Override
   public String call(Keyed.Request request, String tenant, int port) {
-    CallGuard guard = this.callGuard;
-    String breakerKey = request == null ? Keys.part(null, "request", "Keyed.call") : Keys.part(request.host(), "request.host", "Keyed.call");
-    String limiterKey = "zone:" + (request == null ? Keys.part(null, "request", "Keyed.call") : request.inner() == null ? Keys.part(null, "request.inner", "Keyed.call") : Keys.part(request.inner().getZone(), "request.inner.zone", "Keyed.call")) + "/" + Keys.part(tenant, "tenant", "Keyed.call") + ":" + Keys.part(port, "port", "Keyed.call");
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.call;
+    if (call.passesThrough()) {
+      return this.delegate.call(request, tenant, port);
+    }
+    CallKeys keys = CallKeys.of(request == null ? CallKeys.part(null, "request", "Keyed.call") : CallKeys.part(request.host(), "request.host", "Keyed.call"), "zone:" + (request == null ? CallKeys.part(null, "request", "Keyed.call") : request.inner() == null ? CallKeys.part(null, "request.inner", "Keyed.call") : CallKeys.part(request.inner().getZone(), "request.inner.zone", "Keyed.call")) + "/" + CallKeys.part(tenant, "tenant", "Keyed.call") + ":" + CallKeys.part(port, "port", "Keyed.call"));
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        String result;
         try {
-          Object permit = guard.admit(breakerKey, limiterKey);
-          String result;
-          try {
-            result = this.delegate.call(request, tenant, port);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.call(request, tenant, port);
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 

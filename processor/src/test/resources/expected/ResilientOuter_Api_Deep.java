@@ -1,29 +1,27 @@
 package p;
 
-import dev.brace.Timeout;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.Failures;
-import dev.brace.runtime.internal.RetryRun;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
   private static final CallDefinition RUN = CallDefinition.builder("Outer.Api.Deep.run")
-    .timeout(TimeoutConfig.builder("Outer.Api.Deep.run").duration("1s").mode(Timeout.Mode.INTERRUPT))
+    .with(TimeoutConfig.builder("Outer.Api.Deep.run").duration("1s"))
     .build();
 
   private final Outer.Api.Deep delegate;
 
-  private final CallGuard runGuard;
+  private final ResilientCall run;
 
   private ResilientOuter_Api_Deep(Outer.Api.Deep delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
-    this.runGuard = registry.guard(RUN);
+    this.run = registry.resolve(RUN);
   }
 
   public static Outer.Api.Deep wrap(Outer.Api.Deep delegate) {
@@ -36,30 +34,34 @@ public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
 
   @Override
   public void run() {
-    CallGuard guard = this.runGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.run;
+    if (call.passesThrough()) {
+      this.delegate.run();
+      return;
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
         try {
-          Object permit = guard.admit();
-          try {
-            guard.timed(() -> {
-                  this.delegate.run();
-                  return null;
-                });
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return;
+          call.timed(() -> {
+                this.delegate.run();
+                return null;
+              });
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, null);
+        run = call.retryResult(run, attempt, started, null);
+        if (run == null) {
+          return;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 

@@ -2,27 +2,26 @@ package p;
 
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.Failures;
-import dev.brace.runtime.internal.RetryRun;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 final class ResilientOuter_Inner implements Outer.Inner {
   private static final CallDefinition PING = CallDefinition.builder("Outer.Inner.ping")
-    .bulkhead(BulkheadConfig.builder("Outer.Inner").maxConcurrent(10).maxWait("0ms"))
+    .with(BulkheadConfig.builder("Outer.Inner"))
     .build();
 
   private final Outer.Inner delegate;
 
-  private final CallGuard pingGuard;
+  private final ResilientCall ping;
 
   private ResilientOuter_Inner(Outer.Inner delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
-    this.pingGuard = registry.guard(PING);
+    this.ping = registry.resolve(PING);
   }
 
   public static Outer.Inner wrap(Outer.Inner delegate) {
@@ -35,28 +34,31 @@ final class ResilientOuter_Inner implements Outer.Inner {
 
   @Override
   public String ping() {
-    CallGuard guard = this.pingGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.ping;
+    if (call.passesThrough()) {
+      return this.delegate.ping();
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        String result;
         try {
-          Object permit = guard.admit();
-          String result;
-          try {
-            result = this.delegate.ping();
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.ping();
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 

@@ -1,7 +1,5 @@
 package p;
 
-import dev.brace.Retry;
-import dev.brace.Timeout;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
@@ -9,11 +7,9 @@ import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.Failures;
-import dev.brace.runtime.internal.Keys;
-import dev.brace.runtime.internal.RetryRun;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -22,29 +18,30 @@ import javax.annotation.processing.Generated;
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientRecsClient implements RecsClient {
   private static final CallDefinition RECOMMENDATIONS = CallDefinition.builder("RecsClient.recommendations")
-    .fallback(FallbackConfig.builder("RecsClient.recommendations").on(Exception.class).ignore())
-    .retry(RetryConfig.builder("RecsClient.recommendations").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(IOException.class).ignore().budget("").maxRetryAfter("60s"))
-    .circuitBreaker(CircuitBreakerConfig.builder("recs-api").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.0).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().key("").maxKeys(10000))
-    .rateLimit(RateLimitConfig.builder("recs-api").permits(20).per("1s").burst(0).maxWait("0ms").key("user:{userId}").maxKeys(10000))
-    .bulkhead(BulkheadConfig.builder("recs-api").maxConcurrent(10).maxWait("0ms"))
-    .timeout(TimeoutConfig.builder("RecsClient.recommendations").duration("1s").mode(Timeout.Mode.INTERRUPT))
+    .with(FallbackConfig.builder("RecsClient.recommendations"))
+    .with(RetryConfig.builder("RecsClient.recommendations").maxAttempts(3).delay("100ms").on(IOException.class))
+    .with(CircuitBreakerConfig.builder("recs-api"))
+    .with(RateLimitConfig.builder("recs-api").permits(20).per("1s").key("user:{userId}"))
+    .with(BulkheadConfig.builder("recs-api").maxConcurrent(10))
+    .with(TimeoutConfig.builder("RecsClient.recommendations").duration("1s"))
+    .fallbackTakes("noRecs", Exception.class)
     .build();
 
   private static final CallDefinition COUNT = CallDefinition.builder("RecsClient.count")
-    .circuitBreaker(CircuitBreakerConfig.builder("recs-api").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.0).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().key("").maxKeys(10000))
+    .with(CircuitBreakerConfig.builder("recs-api"))
     .build();
 
   private final RecsClient delegate;
 
-  private final CallGuard recommendationsGuard;
+  private final ResilientCall recommendations;
 
-  private final CallGuard countGuard;
+  private final ResilientCall count;
 
   private ResilientRecsClient(RecsClient delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
-    this.recommendationsGuard = registry.guard(RECOMMENDATIONS);
-    this.countGuard = registry.guard(COUNT);
+    this.recommendations = registry.resolve(RECOMMENDATIONS);
+    this.count = registry.resolve(COUNT);
   }
 
   public static RecsClient wrap(RecsClient delegate) {
@@ -57,64 +54,73 @@ public final class ResilientRecsClient implements RecsClient {
 
   @Override
   public List<String> recommendations(String userId) throws IOException {
-    CallGuard guard = this.recommendationsGuard;
-    String breakerKey = null;
-    String limiterKey = "user:" + Keys.part(userId, "userId", "RecsClient.recommendations");
-    long started = guard.begin();
-    RetryRun run = null;
+    ResilientCall call = this.recommendations;
+    if (call.passesThrough()) {
+      return this.delegate.recommendations(userId);
+    }
+    CallKeys keys = CallKeys.of(null, "user:" + CallKeys.part(userId, "userId", "RecsClient.recommendations"));
+    long started = call.begin();
+    Object run = null;
     try {
       for (int attempt = 1; ; attempt++) {
         try {
-          Object permit = guard.admit(breakerKey, limiterKey);
+          Object ticket = call.admit(keys);
           List<String> result;
           try {
-            result = guard.timed(() -> this.delegate.recommendations(userId));
+            result = call.timed(() -> this.delegate.recommendations(userId));
           } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
+            call.attemptFailed(ticket, failure);
             throw failure;
           }
-          guard.attemptSucceeded(permit);
-          return result;
+          call.attemptSucceeded(ticket, result);
+          run = call.retryResult(run, attempt, started, result);
+          if (run == null) {
+            return result;
+          }
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          run = call.retryOrThrow(run, attempt, started, failure);
         }
       }
     } catch (Throwable failure) {
-      if (!guard.fallsBack(failure)) {
-        throw Failures.rethrow(failure);
+      Throwable cause = call.answerable(failure);
+      if (cause == null) {
+        throw ResilientCall.rethrow(failure);
       }
       try {
-        return this.delegate.noRecs(userId, (Exception) failure);
+        return this.delegate.noRecs(userId, (Exception) cause);
       } catch (Throwable fallbackFailure) {
-        throw guard.fallbackFailed(fallbackFailure, failure);
+        throw call.fallbackFailed(fallbackFailure, failure);
       }
     }
   }
 
   @Override
   public int count() {
-    CallGuard guard = this.countGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.count;
+    if (call.passesThrough()) {
+      return this.delegate.count();
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        int result;
         try {
-          Object permit = guard.admit();
-          int result;
-          try {
-            result = this.delegate.count();
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.count();
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 

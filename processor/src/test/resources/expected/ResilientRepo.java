@@ -1,12 +1,10 @@
 package p;
 
-import dev.brace.Retry;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.RetryConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.Failures;
-import dev.brace.runtime.internal.RetryRun;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -16,59 +14,59 @@ import javax.annotation.processing.Generated;
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
   private static final CallDefinition GET = CallDefinition.builder("Repo.get")
-    .retry(RetryConfig.builder("Repo.get").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.get"))
     .build();
 
   private static final CallDefinition MAX = CallDefinition.builder("Repo.max")
-    .retry(RetryConfig.builder("Repo.max").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.max"))
     .build();
 
   private static final CallDefinition PUT_ALL = CallDefinition.builder("Repo.putAll")
-    .retry(RetryConfig.builder("Repo.putAll").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.putAll"))
     .build();
 
   private static final CallDefinition SIZES = CallDefinition.builder("Repo.sizes")
-    .retry(RetryConfig.builder("Repo.sizes").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.sizes"))
     .build();
 
   private static final CallDefinition CLEAR = CallDefinition.builder("Repo.clear")
-    .retry(RetryConfig.builder("Repo.clear").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.clear"))
     .build();
 
   private static final CallDefinition FETCH = CallDefinition.builder("Repo.fetch")
-    .retry(RetryConfig.builder("Repo.fetch").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.fetch"))
     .build();
 
   private static final CallDefinition FETCH_2 = CallDefinition.builder("Repo.fetch")
-    .retry(RetryConfig.builder("Repo.fetch").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
+    .with(RetryConfig.builder("Repo.fetch"))
     .build();
 
   private final Repo<T> delegate;
 
-  private final CallGuard getGuard;
+  private final ResilientCall get;
 
-  private final CallGuard maxGuard;
+  private final ResilientCall max;
 
-  private final CallGuard putAllGuard;
+  private final ResilientCall putAll;
 
-  private final CallGuard sizesGuard;
+  private final ResilientCall sizes;
 
-  private final CallGuard clearGuard;
+  private final ResilientCall clear;
 
-  private final CallGuard fetchGuard;
+  private final ResilientCall fetch;
 
-  private final CallGuard fetchGuard2;
+  private final ResilientCall fetch2;
 
   private ResilientRepo(Repo<T> delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
-    this.getGuard = registry.guard(GET);
-    this.maxGuard = registry.guard(MAX);
-    this.putAllGuard = registry.guard(PUT_ALL);
-    this.sizesGuard = registry.guard(SIZES);
-    this.clearGuard = registry.guard(CLEAR);
-    this.fetchGuard = registry.guard(FETCH);
-    this.fetchGuard2 = registry.guard(FETCH_2);
+    this.get = registry.resolve(GET);
+    this.max = registry.resolve(MAX);
+    this.putAll = registry.resolve(PUT_ALL);
+    this.sizes = registry.resolve(SIZES);
+    this.clear = registry.resolve(CLEAR);
+    this.fetch = registry.resolve(FETCH);
+    this.fetch2 = registry.resolve(FETCH_2);
   }
 
   public static <T extends Comparable<T>> Repo<T> wrap(Repo<T> delegate) {
@@ -81,188 +79,211 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public T get(long id) throws IOException, TimeoutException {
-    CallGuard guard = this.getGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.get;
+    if (call.passesThrough()) {
+      return this.delegate.get(id);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        T result;
         try {
-          Object permit = guard.admit();
-          T result;
-          try {
-            result = this.delegate.get(id);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.get(id);
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 
   @Override
   public <R extends Number & Comparable<R>> R max(List<? extends R> values) {
-    CallGuard guard = this.maxGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.max;
+    if (call.passesThrough()) {
+      return this.delegate.max(values);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        R result;
         try {
-          Object permit = guard.admit();
-          R result;
-          try {
-            result = this.delegate.max(values);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.max(values);
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 
   @Override
   public void putAll(String... items) {
-    CallGuard guard = this.putAllGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.putAll;
+    if (call.passesThrough()) {
+      this.delegate.putAll(items);
+      return;
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
         try {
-          Object permit = guard.admit();
-          try {
-            this.delegate.putAll(items);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return;
+          this.delegate.putAll(items);
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, null);
+        run = call.retryResult(run, attempt, started, null);
+        if (run == null) {
+          return;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 
   @Override
   public int[] sizes(byte[][] data, char c, boolean flag, double d, float f, short s) {
-    CallGuard guard = this.sizesGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.sizes;
+    if (call.passesThrough()) {
+      return this.delegate.sizes(data, c, flag, d, f, s);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        int[] result;
         try {
-          Object permit = guard.admit();
-          int[] result;
-          try {
-            result = this.delegate.sizes(data, c, flag, d, f, s);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.sizes(data, c, flag, d, f, s);
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 
   @Override
   public void clear() {
-    CallGuard guard = this.clearGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.clear;
+    if (call.passesThrough()) {
+      this.delegate.clear();
+      return;
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
         try {
-          Object permit = guard.admit();
-          try {
-            this.delegate.clear();
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return;
+          this.delegate.clear();
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, null);
+        run = call.retryResult(run, attempt, started, null);
+        if (run == null) {
+          return;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 
   @Override
   public List<T> fetch(int limit) {
-    CallGuard guard = this.fetchGuard;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.fetch;
+    if (call.passesThrough()) {
+      return this.delegate.fetch(limit);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        List<T> result;
         try {
-          Object permit = guard.admit();
-          List<T> result;
-          try {
-            result = this.delegate.fetch(limit);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.fetch(limit);
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 
   @Override
   public List<T> fetch(String filter) {
-    CallGuard guard = this.fetchGuard2;
-    long started = guard.begin();
-    RetryRun run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
+    ResilientCall call = this.fetch2;
+    if (call.passesThrough()) {
+      return this.delegate.fetch(filter);
+    }
+    CallKeys keys = CallKeys.NONE;
+    long started = call.begin();
+    Object run = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Object ticket = call.admit(keys);
+        List<T> result;
         try {
-          Object permit = guard.admit();
-          List<T> result;
-          try {
-            result = this.delegate.fetch(filter);
-          } catch (Throwable failure) {
-            guard.attemptFailed(permit, failure);
-            throw failure;
-          }
-          guard.attemptSucceeded(permit);
-          return result;
+          result = this.delegate.fetch(filter);
         } catch (Throwable failure) {
-          run = guard.retryOrThrow(run, attempt, started, failure);
+          call.attemptFailed(ticket, failure);
+          throw failure;
         }
+        call.attemptSucceeded(ticket, result);
+        run = call.retryResult(run, attempt, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = call.retryOrThrow(run, attempt, started, failure);
       }
-    } catch (Throwable failure) {
-      throw Failures.rethrow(failure);
     }
   }
 

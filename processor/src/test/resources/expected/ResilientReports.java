@@ -1,15 +1,13 @@
 package p;
 
-import dev.brace.Retry;
-import dev.brace.Timeout;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.Keys;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -19,33 +17,34 @@ import javax.annotation.processing.Generated;
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientReports implements Reports {
   private static final CallDefinition REPORT = CallDefinition.builder("Reports.report")
-    .retry(RetryConfig.builder("Reports.report").maxAttempts(3).delay("100ms").maxDelay("30s").multiplier(2.0).jitter(Retry.Jitter.FULL).maxDuration("").on(Exception.class).ignore().budget("").maxRetryAfter("60s"))
-    .timeout(TimeoutConfig.builder("Reports.report").duration("2s").mode(Timeout.Mode.INTERRUPT))
+    .with(RetryConfig.builder("Reports.report"))
+    .with(TimeoutConfig.builder("Reports.report").duration("2s"))
     .build();
 
   private static final CallDefinition COUNT = CallDefinition.builder("Reports.count")
-    .fallback(FallbackConfig.builder("Reports.count").on(Exception.class).ignore())
+    .with(FallbackConfig.builder("Reports.count"))
     .build();
 
   private static final CallDefinition KEYED = CallDefinition.builder("Reports.keyed")
-    .fallback(FallbackConfig.builder("Reports.keyed").on(IOException.class).ignore())
-    .circuitBreaker(CircuitBreakerConfig.builder("reports").failureThreshold(5).successThreshold(1).resetTimeout("30s").failureRate(0.0).window("30s").windowCalls(0).minimumCalls(20).windowBuckets(10).on(Exception.class).ignore().key("{id}").maxKeys(10000))
+    .with(FallbackConfig.builder("Reports.keyed").on(IOException.class))
+    .with(CircuitBreakerConfig.builder("reports").key("{id}"))
+    .fallbackTakes("later", IOException.class)
     .build();
 
   private final Reports delegate;
 
-  private final CallGuard reportGuard;
+  private final ResilientCall report;
 
-  private final CallGuard countGuard;
+  private final ResilientCall count;
 
-  private final CallGuard keyedGuard;
+  private final ResilientCall keyed;
 
   private ResilientReports(Reports delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
-    this.reportGuard = registry.guard(REPORT);
-    this.countGuard = registry.guard(COUNT);
-    this.keyedGuard = registry.guard(KEYED);
+    this.report = registry.resolve(REPORT);
+    this.count = registry.resolve(COUNT);
+    this.keyed = registry.resolve(KEYED);
   }
 
   public static Reports wrap(Reports delegate) {
@@ -58,17 +57,24 @@ public final class ResilientReports implements Reports {
 
   @Override
   public CompletableFuture<String> report(String id) {
-    return this.reportGuard.callAsync(() -> this.delegate.report(id), null);
+    return this.report.callAsync(
+        () -> this.delegate.report(id),
+        null);
   }
 
   @Override
   public CompletionStage<Integer> count(String id) {
-    return this.countGuard.callAsync(() -> this.delegate.count(id), failure -> CompletableFuture.completedFuture(this.delegate.cached(id)));
+    return this.count.callAsync(
+        () -> this.delegate.count(id),
+        failure -> CompletableFuture.completedFuture(this.delegate.cached(id)));
   }
 
   @Override
   public CompletableFuture<String> keyed(String id) {
-    return this.keyedGuard.callAsync(Keys.part(id, "id", "Reports.keyed"), null, () -> this.delegate.keyed(id), failure -> this.delegate.later(id, (IOException) failure));
+    return this.keyed.callAsync(
+        () -> CallKeys.of(CallKeys.part(id, "id", "Reports.keyed"), null),
+        () -> this.delegate.keyed(id),
+        failure -> this.delegate.later(id, (IOException) failure));
   }
 
   @Override

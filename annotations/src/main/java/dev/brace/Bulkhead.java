@@ -17,12 +17,12 @@ import java.lang.annotation.Target;
 @Target({ElementType.METHOD, ElementType.TYPE})
 public @interface Bulkhead {
 
-  /** The bulkhead's name; empty means the interface's simple name. */
+  /** {@return the bulkhead's name} Empty means the interface's simple name. */
   String name() default "";
 
-  /** The most calls in flight at once. At least 1. */
+  /** {@return the most calls in flight at once} At least 1. */
   int maxConcurrent() default 10;
 
-  /** The longest a call waits for a permit: a duration; {@code "0ms"} refuses at once. */
+  /** {@return the longest a call waits for a permit, a duration} {@code "0ms"} refuses at once. */
   String maxWait() default "0ms";
 }

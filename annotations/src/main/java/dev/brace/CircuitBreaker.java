@@ -28,49 +28,49 @@ import java.util.function.Predicate;
 @Target({ElementType.METHOD, ElementType.TYPE})
 public @interface CircuitBreaker {
 
-  /** The circuit's name; empty means the interface's simple name ({@code Outer.Inner} if nested). */
+  /** {@return the circuit's name} Empty means the interface's simple name ({@code Outer.Inner} if nested). */
   String name() default "";
 
-  /** Consecutive counted failures that open the circuit in classic mode. At least 1. */
+  /** {@return the consecutive counted failures that open the circuit in classic mode} At least 1. */
   int failureThreshold() default 5;
 
-  /** Consecutive probe successes that close a half-open circuit. At least 1. */
+  /** {@return the consecutive probe successes that close a half-open circuit} At least 1. */
   int successThreshold() default 1;
 
-  /** How long the circuit stays open before it admits a probe: a duration. */
+  /** {@return how long the circuit stays open before it admits a probe, a duration} */
   String resetTimeout() default "30s";
 
-  /** Failure rate in (0, 1] that opens the circuit in rate mode; 0 means classic mode. */
+  /** {@return the failure rate in (0, 1] that opens the circuit in rate mode} 0 means classic mode. */
   double failureRate() default 0;
 
-  /** The rolling window of rate mode as a time span: a duration. */
+  /** {@return the rolling window of rate mode as a time span, a duration} */
   String window() default "30s";
 
-  /** When above 0, the rate-mode window is the last N outcomes instead of a time span. */
+  /** {@return the size N of a rate-mode window of the last N outcomes} 0 means a time span instead. */
   int windowCalls() default 0;
 
-  /** Outcomes the window must hold before the rate is judged. At least 1. */
+  /** {@return the outcomes the window must hold before the rate is judged} At least 1. */
   int minimumCalls() default 20;
 
-  /** Counters the time window is split into (constant memory). At least 1. */
+  /** {@return the counters the time window is split into (constant memory)} At least 1. */
   int windowBuckets() default 10;
 
-  /** Exceptions that count as failures. */
+  /** {@return the exceptions that count as failures} */
   Class<? extends Throwable>[] on() default {Exception.class};
 
-  /** Exceptions that never count, even when they match {@link #on()}. */
+  /** {@return the exceptions that never count, even when they match {@link #on()}} */
   Class<? extends Throwable>[] ignore() default {};
 
   /**
-   * A predicate over the result whose {@code test} returning true counts the result as a failure.
-   * {@code Predicate.class} (the default) means no result is a failure.
+   * {@return a predicate over the result whose {@code test} returning true counts the result as a
+   * failure} {@code Predicate.class} (the default) means no result is a failure.
    */
   @SuppressWarnings("rawtypes")
   Class<? extends Predicate> onResult() default Predicate.class;
 
-  /** A key template ({@code "{param}"}, {@code "host:{request.host}"}) for one circuit per key. */
+  /** {@return a key template ({@code "{param}"}, {@code "host:{request.host}"}) for one circuit per key} */
   String key() default "";
 
-  /** The most keys kept for a keyed circuit breaker; the least recently used idle one goes first. */
+  /** {@return the most keys kept for a keyed circuit breaker} The least recently used idle one goes first. */
   int maxKeys() default 10000;
 }

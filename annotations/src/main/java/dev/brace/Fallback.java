@@ -21,12 +21,12 @@ import java.lang.annotation.Target;
 @Target({ElementType.METHOD, ElementType.TYPE})
 public @interface Fallback {
 
-  /** Name of the fallback method. Required. */
+  /** {@return the name of the fallback method} Required. */
   String method();
 
-  /** Failures answered by the fallback. */
+  /** {@return the failures answered by the fallback} */
   Class<? extends Throwable>[] on() default {Exception.class};
 
-  /** Failures never answered, even when they match {@link #on()}. */
+  /** {@return the failures never answered, even when they match {@link #on()}} */
   Class<? extends Throwable>[] ignore() default {};
 }

@@ -20,24 +20,24 @@ import java.lang.annotation.Target;
 @Target({ElementType.METHOD, ElementType.TYPE})
 public @interface RateLimit {
 
-  /** The limiter's name; empty means the interface's simple name. */
+  /** {@return the limiter's name} Empty means the interface's simple name. */
   String name() default "";
 
-  /** Tokens added every {@link #per()}. Required; at least 1. */
+  /** {@return the tokens added every {@link #per()}} Required; at least 1. */
   int permits();
 
-  /** The refill period: a duration. */
+  /** {@return the refill period, a duration} */
   String per() default "1s";
 
-  /** The bucket's capacity; 0 means {@link #permits()}. */
+  /** {@return the bucket's capacity} 0 means {@link #permits()}. */
   int burst() default 0;
 
-  /** The longest a call waits for a token: a duration; {@code "0ms"} refuses at once. */
+  /** {@return the longest a call waits for a token, a duration} {@code "0ms"} refuses at once. */
   String maxWait() default "0ms";
 
-  /** A key template ({@code "user:{userId}"}) for one bucket per key. */
+  /** {@return a key template ({@code "user:{userId}"}) for one bucket per key} */
   String key() default "";
 
-  /** The most keys kept for a keyed limiter; the least recently used idle one goes first. */
+  /** {@return the most keys kept for a keyed limiter} The least recently used idle one goes first. */
   int maxKeys() default 10000;
 }

@@ -25,49 +25,49 @@ import java.util.function.Predicate;
 @Target({ElementType.METHOD, ElementType.TYPE})
 public @interface Retry {
 
-  /** Configuration name; empty means the call name ({@code Interface.method}). */
+  /** {@return the configuration name} Empty means the call name ({@code Interface.method}). */
   String name() default "";
 
-  /** Total number of tries, the first included. At least 1. */
+  /** {@return the total number of tries, the first included} At least 1. */
   int maxAttempts() default 3;
 
-  /** The backoff before the first retry: a duration such as {@code "100ms"}. */
+  /** {@return the backoff before the first retry, a duration such as {@code "100ms"}} */
   String delay() default "100ms";
 
-  /** The cap on any one backoff: a duration, at least {@link #delay()}. */
+  /** {@return the cap on any one backoff, a duration} At least {@link #delay()}. */
   String maxDelay() default "30s";
 
-  /** Growth factor of the backoff per retry. Finite and at least 1.0. */
+  /** {@return the growth factor of the backoff per retry} Finite and at least 1.0. */
   double multiplier() default 2.0;
 
-  /** How the backoff before retry n is randomised. */
+  /** {@return how the backoff before retry n is randomised} */
   Jitter jitter() default Jitter.FULL;
 
   /**
-   * The longest the whole call may spend retrying, measured from its start: no attempt starts and
-   * no backoff is slept past it. Empty means no limit.
+   * {@return the longest the whole call may spend retrying, measured from its start} No attempt
+   * starts and no backoff is slept past it. Empty means no limit.
    */
   String maxDuration() default "";
 
-  /** The exceptions that are retried (looked up by assignability). */
+  /** {@return the exceptions that are retried (looked up by assignability)} */
   Class<? extends Throwable>[] on() default {Exception.class};
 
-  /** Exceptions never retried, even when they match {@link #on()}. */
+  /** {@return the exceptions never retried, even when they match {@link #on()}} */
   Class<? extends Throwable>[] ignore() default {};
 
   /**
-   * A predicate over the result whose {@code test} returning true means "retry". It needs a public
-   * no-argument constructor and must accept the method's return type. When the attempts run out
-   * the last result is returned. {@code Predicate.class} (the default) means results are never
+   * {@return a predicate over the result whose {@code test} returning true means "retry"} It needs a
+   * public no-argument constructor and must accept the method's return type. When the attempts run
+   * out the last result is returned. {@code Predicate.class} (the default) means results are never
    * retried.
    */
   @SuppressWarnings("rawtypes")
   Class<? extends Predicate> onResult() default Predicate.class;
 
-  /** Name of a shared retry budget that every retry draws from; empty means none. */
+  /** {@return the name of a shared retry budget that every retry draws from} Empty means none. */
   String budget() default "";
 
-  /** The cap on a wait raised by a {@code RetryAfterHint} (a server's or a refusal's). */
+  /** {@return the cap on a wait raised by a {@code RetryAfterHint} (a server's or a refusal's)} */
   String maxRetryAfter() default "60s";
 
   /** The randomisation of backoffs. The cap before retry n is {@code min(maxDelay, delay · multiplier^(n-1))}. */

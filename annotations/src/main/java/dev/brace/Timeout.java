@@ -16,13 +16,13 @@ import java.lang.annotation.Target;
 @Target({ElementType.METHOD, ElementType.TYPE})
 public @interface Timeout {
 
-  /** The deadline of one attempt: a duration such as {@code "1s"}. Required. */
+  /** {@return the deadline of one attempt, a duration such as {@code "1s"}} Required. */
   String value();
 
-  /** Configuration name; empty means the call name. */
+  /** {@return the configuration name} Empty means the call name. */
   String name() default "";
 
-  /** How a synchronous call is bounded. */
+  /** {@return how a synchronous call is bounded} */
   Mode mode() default Mode.INTERRUPT;
 
   /** How a synchronous call is stopped at its deadline. */

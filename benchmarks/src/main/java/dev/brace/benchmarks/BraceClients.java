@@ -52,7 +52,7 @@ public final class BraceClients {
     String call();
   }
 
-  /** The four-pattern stack of SPEC §9: Retry(CircuitBreaker(RateLimit(Bulkhead(call)))). */
+  /** The four-pattern stack of Retry(CircuitBreaker(RateLimit(Bulkhead(call)))). */
   public interface FourPatterns {
     @Retry
     @CircuitBreaker(name = "bench-four")

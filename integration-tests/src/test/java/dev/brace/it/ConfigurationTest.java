@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §6 end to end: configuration by name changes what a generated wrapper does. */
+/** Configuration end to end: configuration by name changes what a generated wrapper does. */
 class ConfigurationTest {
 
   private static Clients.Repository<String> repository(AtomicInteger calls) {
@@ -93,7 +93,8 @@ class ConfigurationTest {
     ConfigurationException refused = assertThrows(ConfigurationException.class, () -> ResilientClients_Repository.wrap(
         repository(new AtomicInteger()), registry(Map.of("BRACE_RETRY_CLIENTS_REPOSITORY_FIND_DELAY", "soon"), Map.of())));
 
-    assertTrue(refused.getMessage().startsWith("BRACE_RETRY_CLIENTS_REPOSITORY_FIND_DELAY=soon: "), refused.getMessage());
+    assertTrue(refused.getMessage().startsWith("[brace:invalid-value] BRACE_RETRY_CLIENTS_REPOSITORY_FIND_DELAY=soon: "), refused.getMessage());
+    assertEquals("[brace:invalid-value]", refused.tag());
   }
 
   @Test

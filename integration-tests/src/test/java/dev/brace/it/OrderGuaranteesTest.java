@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §4 through generated wrappers, on manual time. */
+/** The order guarantees through generated wrappers, on manual time. */
 class OrderGuaranteesTest {
   private final ManualTimeSource clock = new ManualTimeSource();
   private final Registry registry = Registry.builder().timeSource(clock).build();

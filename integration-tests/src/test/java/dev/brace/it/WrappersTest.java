@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Generated wrappers for each pattern and every interface shape of SPEC §2. */
+/** Generated wrappers for each pattern and every interface shape a user may write. */
 class WrappersTest {
   private final ManualTimeSource clock = new ManualTimeSource();
   private final Registry registry = Registry.builder().timeSource(clock).build();

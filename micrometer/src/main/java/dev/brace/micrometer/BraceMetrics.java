@@ -2,6 +2,7 @@ package dev.brace.micrometer;
 
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.Event;
+import dev.brace.runtime.EventKind;
 import dev.brace.runtime.Registry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -70,35 +71,35 @@ public final class BraceMetrics implements AutoCloseable {
 
   private void record(Event event) {
     Map<String, Object> attributes = event.attributes();
-    switch (event.kind()) {
-      case "instance.created":
+    switch (EventKind.of(event.kind())) {
+      case INSTANCE_CREATED:
         if (!Boolean.TRUE.equals(attributes.get("keyed"))) {
           gauge(String.valueOf(attributes.get("kind")), event.instance());
         }
         break;
-      case "call.succeeded":
+      case CALL_SUCCEEDED:
         countInstancesOf(attributes, "success");
         break;
-      case "call.failed":
+      case CALL_FAILED:
         countInstancesOf(attributes, "failure");
         break;
-      case "circuit.rejected":
+      case CIRCUIT_REJECTED:
         call("circuitbreaker", event.instance(), "rejected");
         break;
-      case "ratelimit.rejected":
+      case RATELIMIT_REJECTED:
         call("ratelimit", event.instance(), "rejected");
         break;
-      case "bulkhead.rejected":
+      case BULKHEAD_REJECTED:
         call("bulkhead", event.instance(), "rejected");
         break;
-      case "fallback.used":
+      case FALLBACK_USED:
         call("fallback", event.instance(), "fallback");
         break;
-      case "retry.attempt_failed":
+      case RETRY_ATTEMPT_FAILED:
         count("brace.retry.attempts", "name", event.instance(),
             "outcome", attributes.containsKey("delay_ms") ? "retried" : "exhausted");
         break;
-      case "timeout.exceeded":
+      case TIMEOUT_EXCEEDED:
         count("brace.timeouts", "name", event.instance());
         break;
       default:

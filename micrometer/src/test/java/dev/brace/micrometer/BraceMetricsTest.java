@@ -14,9 +14,11 @@ import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.SyncDriver;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import java.util.concurrent.CompletableFuture;
+import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.internal.sequence.SyncDriver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -30,16 +32,16 @@ class BraceMetricsTest {
   private final Registry brace = Registry.builder().timeSource(clock).build();
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
-  private CallGuard guard(CallDefinition.Builder definition) {
-    return brace.guard(definition.build());
+  private ResilientCall guard(CallDefinition.Builder definition) {
+    return brace.resolve(definition.build());
   }
 
-  private static Object succeed(CallGuard guard) throws Throwable {
-    return SyncDriver.call(guard, () -> "ok", null);
+  private static Object succeed(ResilientCall guard) throws Throwable {
+    return guard.call(() -> "ok", null);
   }
 
-  private static void fail(CallGuard guard) {
-    assertThrows(Throwable.class, () -> SyncDriver.call(guard, () -> {
+  private static void fail(ResilientCall guard) {
+    assertThrows(Throwable.class, () -> guard.call(() -> {
       throw new IOException("down");
     }, null));
   }
@@ -58,24 +60,25 @@ class BraceMetricsTest {
   @Test
   void countsOutcomesAndReadsStateOfEveryInstance() throws Throwable {
     // Created before binding: found through registry.names().
-    CallGuard backend = guard(CallDefinition.builder("Client.get")
-        .circuitBreaker(CircuitBreakerConfig.builder("backend").failureThreshold(2).resetTimeout("10s"))
-        .bulkhead(BulkheadConfig.builder("pool").maxConcurrent(2)));
+    ResilientCall backend = guard(CallDefinition.builder("Client.get")
+        .with(CircuitBreakerConfig.builder("backend").failureThreshold(2).resetTimeout("10s"))
+        .with(BulkheadConfig.builder("pool").maxConcurrent(2)));
     AutoCloseable binding = BraceMetrics.bind(brace, meters);
     // Created after binding: found through its creation.
-    CallGuard quota = guard(CallDefinition.builder("Client.list")
-        .rateLimit(RateLimitConfig.builder("quota").permits(1).per("1s").burst(1)));
-    CallGuard slow = guard(CallDefinition.builder("Client.slow")
-        .retry(RetryConfig.builder("Client.slow").maxAttempts(2).delay("100ms").jitter(Retry.Jitter.NONE))
-        .timeout(TimeoutConfig.builder("Client.slow").duration("1s"))
-        .fallback(FallbackConfig.builder("Client.slow")));
+    ResilientCall quota = guard(CallDefinition.builder("Client.list")
+        .with(RateLimitConfig.builder("quota").permits(1).per("1s").burst(1)));
+    ResilientCall slow = guard(CallDefinition.builder("Client.slow")
+        .with(RetryConfig.builder("Client.slow").maxAttempts(2).delay("100ms").jitter(Retry.Jitter.NONE))
+        .with(TimeoutConfig.builder("Client.slow").duration("1s"))
+        .with(FallbackConfig.builder("Client.slow")));
 
     succeed(backend);
     fail(backend);
     fail(backend);
     assertEquals(1, gauge("brace.circuitbreaker.state", "backend"), "open");
     fail(backend);
-    Object heldByAnother = guard(CallDefinition.builder("Client.put").bulkhead(BulkheadConfig.builder("pool"))).admit();
+    CompletableFuture<Object> heldByAnother = new CompletableFuture<>();
+    guard(CallDefinition.builder("Client.put").with(BulkheadConfig.builder("pool").maxConcurrent(2))).callAsync(() -> heldByAnother, null);
     assertEquals(1, gauge("brace.bulkhead.in_flight", "pool"));
 
     assertEquals(1, calls("circuitbreaker", "backend", "success"));
@@ -85,12 +88,13 @@ class BraceMetricsTest {
     assertEquals(2, calls("bulkhead", "pool", "failure"));
 
     clock.advance(Duration.ofSeconds(10));
-    Object probe = backend.admit();
+    CompletableFuture<Object> probe = new CompletableFuture<>();
+    backend.callAsync(() -> probe, null);
     assertEquals(2, gauge("brace.circuitbreaker.state", "backend"), "half-open");
     assertEquals(2, gauge("brace.bulkhead.in_flight", "pool"));
-    backend.attemptSucceeded(probe);
+    probe.complete("ok");
     assertEquals(0, gauge("brace.circuitbreaker.state", "backend"), "closed");
-    guard(CallDefinition.builder("Client.put").bulkhead(BulkheadConfig.builder("pool"))).attemptSucceeded(heldByAnother);
+    heldByAnother.complete("done");
     assertEquals(0, gauge("brace.bulkhead.in_flight", "pool"));
 
     assertEquals(1, gauge("brace.ratelimiter.available_permits", "quota"));
@@ -100,7 +104,7 @@ class BraceMetricsTest {
     assertEquals(1, calls("ratelimit", "quota", "success"));
     assertEquals(1, calls("ratelimit", "quota", "rejected"));
 
-    Object answer = SyncDriver.call(slow, () -> {
+    Object answer = slow.call(() -> {
       clock.sleep(Duration.ofSeconds(5));
       return "late";
     }, failure -> "cached");
@@ -121,11 +125,11 @@ class BraceMetricsTest {
   @Test
   void aKeyedFamilyIsCountedUnderItsNameWithoutGauges() throws Throwable {
     BraceMetrics.bind(brace, meters);
-    CallGuard tenants = guard(CallDefinition.builder("Client.get")
-        .circuitBreaker(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(5)));
+    ResilientCall tenants = guard(CallDefinition.builder("Client.get")
+        .with(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(5)));
 
-    tenants.attemptSucceeded(tenants.admit("acme", null));
-    tenants.attemptSucceeded(tenants.admit("globex", null));
+    tenants.call(() -> CallKeys.of("acme", null), () -> "ok", null);
+    tenants.call(() -> CallKeys.of("globex", null), () -> "ok", null);
 
     assertEquals(2, calls("circuitbreaker", "tenant", "success"));
     assertNull(meters.find("brace.circuitbreaker.state").meter());

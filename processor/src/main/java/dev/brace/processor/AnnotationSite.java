@@ -1,5 +1,6 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,13 +20,13 @@ import javax.lang.model.util.Elements;
  * @param values every attribute, defaults included, in declaration order
  */
 record AnnotationSite(
-    PatternKind kind, Element owner, AnnotationMirror mirror, Map<String, AnnotationValue> values) {
+    Kind kind, Element owner, AnnotationMirror mirror, Map<String, AnnotationValue> values) {
 
   /** Reads the annotation of {@code kind} on {@code owner}, if any. */
-  static AnnotationSite find(PatternKind kind, Element owner, Elements elements) {
+  static AnnotationSite find(Kind kind, Element owner, Elements elements) {
     for (AnnotationMirror mirror : owner.getAnnotationMirrors()) {
       Element type = mirror.getAnnotationType().asElement();
-      if (type.toString().equals(kind.annotationName())) {
+      if (type.toString().equals(kind.annotation().getCanonicalName())) {
         Map<String, AnnotationValue> values = new LinkedHashMap<>();
         Map<? extends ExecutableElement, ? extends AnnotationValue> withDefaults =
             elements.getElementValuesWithDefaults(mirror);

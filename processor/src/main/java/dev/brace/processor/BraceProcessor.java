@@ -1,5 +1,6 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import com.google.auto.service.AutoService;
 import java.io.IOException;
 import java.util.Arrays;
@@ -17,7 +18,6 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.ElementFilter;
-import javax.tools.Diagnostic;
 
 /**
  * Generates a {@code Resilient<Interface>} wrapper for every interface that uses a Brace
@@ -36,7 +36,7 @@ public final class BraceProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Arrays.stream(PatternKind.values()).map(PatternKind::annotationName).collect(Collectors.toUnmodifiableSet());
+    return Kind.annotated().stream().map(kind -> kind.annotation().getCanonicalName()).collect(Collectors.toUnmodifiableSet());
   }
 
   @Override
@@ -56,8 +56,7 @@ public final class BraceProcessor extends AbstractProcessor {
         processRound(round);
       }
     } catch (RuntimeException | LinkageError bug) {
-      processingEnv.getMessager().printMessage(
-          Diagnostic.Kind.ERROR, Message.INTERNAL_ERROR.format("this round", describe(bug)));
+      reporter.bug(null, "this round", bug);
     }
     return false;
   }
@@ -98,15 +97,14 @@ public final class BraceProcessor extends AbstractProcessor {
       }
     } catch (IOException | RuntimeException | LinkageError bug) {
       reporter.print(report);
-      processingEnv.getMessager().printMessage(
-          Diagnostic.Kind.ERROR, Message.INTERNAL_ERROR.format(Naming.describe(iface), describe(bug)), iface);
+      reporter.bug(iface, Naming.describe(iface), bug);
     }
   }
 
   /** A Brace annotation anywhere but on an interface or an interface method is a mistake. */
   private void checkPlacements(RoundEnvironment round, Report report) {
-    for (PatternKind kind : PatternKind.values()) {
-      TypeElement annotation = processingEnv.getElementUtils().getTypeElement(kind.annotationName());
+    for (Kind kind : Kind.annotated()) {
+      TypeElement annotation = processingEnv.getElementUtils().getTypeElement(kind.annotation().getCanonicalName());
       if (annotation == null) {
         continue;
       }
@@ -117,7 +115,7 @@ public final class BraceProcessor extends AbstractProcessor {
         if (!onInterface) {
           AnnotationSite site = AnnotationSite.find(kind, element, processingEnv.getElementUtils());
           report.error(element, site == null ? null : site.mirror(), Message.NOT_AN_INTERFACE,
-              kind.simpleName(), describeKind(element), Naming.describe(element));
+              kind.annotation().getSimpleName(), describeKind(element), Naming.describe(element));
         }
       }
     }
@@ -145,18 +143,14 @@ public final class BraceProcessor extends AbstractProcessor {
   }
 
   private void reportUnresolved() {
+    Report report = new Report();
     for (String name : deferred) {
       TypeElement iface = processingEnv.getElementUtils().getTypeElement(name);
       if (iface != null) {
-        processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
-            Message.UNRESOLVED_TYPE.format(Naming.describe(iface), "see the compiler's other errors"), iface);
+        report.error(iface, Message.UNRESOLVED_TYPE, Naming.describe(iface), "see the compiler's other errors");
       }
     }
+    reporter.print(report);
     deferred.clear();
-  }
-
-  private static String describe(Throwable bug) {
-    StackTraceElement[] trace = bug.getStackTrace();
-    return bug + (trace.length == 0 ? "" : " at " + trace[0]);
   }
 }

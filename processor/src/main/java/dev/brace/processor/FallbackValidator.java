@@ -103,7 +103,7 @@ final class FallbackValidator {
     List<? extends TypeMirror> parameters = chosenType.getParameterTypes();
     if (parameters.size() > call.getParameterTypes().size()) {
       TypeMirror failure = parameters.get(parameters.size() - 1);
-      for (Setting setting : fallback.settings()) {
+      for (Setting setting : fallback.effective()) {
         if (setting.attribute().equals("on") && setting.value() instanceof Setting.Types on) {
           for (TypeMirror answered : on.types()) {
             if (!types.isAssignable(answered, failure)) {

@@ -1,5 +1,6 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +38,7 @@ final class InterfaceValidator {
 
   /** @return whether the interface, its methods or its super-interfaces carry a Brace annotation */
   static boolean usesBrace(TypeElement type, Elements elements, Types types) {
-    for (PatternKind kind : PatternKind.values()) {
+    for (Kind kind : Kind.annotated()) {
       if (AnnotationSite.find(kind, type, elements) != null) {
         return true;
       }
@@ -108,10 +109,10 @@ final class InterfaceValidator {
       if (method.getModifiers().contains(Modifier.ABSTRACT)) {
         continue;
       }
-      for (PatternKind kind : PatternKind.values()) {
+      for (Kind kind : Kind.annotated()) {
         AnnotationSite site = AnnotationSite.find(kind, method, elements);
         if (site != null) {
-          report.error(method, site.mirror(), Message.NOT_ABSTRACT, kind.simpleName(), Naming.describe(method));
+          report.error(method, site.mirror(), Message.NOT_ABSTRACT, kind.annotation().getSimpleName(), Naming.describe(method));
         }
       }
     }
@@ -122,17 +123,17 @@ final class InterfaceValidator {
     Map<String, MethodModel> firstByName = new HashMap<>();
     for (MethodModel model : models) {
       for (PatternModel pattern : model.patterns()) {
-        if (pattern.kind().scope() != PatternKind.Scope.CALL || !pattern.name().equals(model.callName())) {
+        if (pattern.kind().scope() != Kind.Scope.CALL || !pattern.name().equals(model.callName())) {
           continue;
         }
         MethodModel first = firstByName.putIfAbsent(pattern.kind() + "/" + pattern.name(), model);
-        if (first == null || first.pattern(pattern.kind()).orElseThrow().describeSettings().equals(pattern.describeSettings())) {
+        if (first == null || first.pattern(pattern.kind()).orElseThrow().effectiveSettings().equals(pattern.effectiveSettings())) {
           continue;
         }
-        String advice = pattern.kind() == PatternKind.FALLBACK
+        String advice = pattern.kind() == Kind.FALLBACK
             ? "a fallback is configured under the call name, so give the overloads the same on and ignore"
-            : "give each overload its own @" + pattern.kind().simpleName() + "(name = \"...\")";
-        report.error(pattern.site(), "name", Message.OVERLOAD_CONFLICT, pattern.kind().simpleName(),
+            : "give each overload its own @" + pattern.kind().annotation().getSimpleName() + "(name = \"...\")";
+        report.error(pattern.site(), "name", Message.OVERLOAD_CONFLICT, pattern.kind().annotation().getSimpleName(),
             Naming.describe(model.method()), model.method().getSimpleName(), model.callName(), advice);
       }
     }

@@ -1,5 +1,6 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -45,7 +46,7 @@ final class KeyResolver {
     AnnotationSite site = pattern.site();
     String template = (String) site.value("key");
     String where = Naming.describe(method);
-    String annotation = pattern.kind().simpleName();
+    String annotation = pattern.kind().annotation().getSimpleName();
     List<KeyTemplateParser.Piece> pieces;
     try {
       pieces = KeyTemplateParser.parse(template);

@@ -1,7 +1,7 @@
 package dev.brace.processor;
 
 import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.internal.InstanceManifest;
+import dev.brace.runtime.internal.config.InstanceManifest;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Set;
@@ -30,10 +30,10 @@ final class ManifestWriter {
     Set<String> lines = new TreeSet<>();
     for (MethodModel method : model.methods()) {
       for (PatternModel pattern : method.patterns()) {
-        lines.add(kindOf(pattern.kind()).key() + " " + pattern.name());
+        lines.add(pattern.kind().key() + " " + pattern.name());
         for (Setting setting : pattern.settings()) {
-          if (setting.attribute().equals("budget") && setting.value() instanceof String budget && !budget.isEmpty()) {
-            lines.add(Kind.RETRYBUDGET.key() + " " + budget);
+          if (setting.attribute().equals("budget") && setting.value() instanceof Setting.Text budget && !budget.text().isEmpty()) {
+            lines.add(Kind.RETRYBUDGET.key() + " " + budget.text());
           }
         }
       }
@@ -51,9 +51,5 @@ final class ManifestWriter {
         out.write('\n');
       }
     }
-  }
-
-  private static Kind kindOf(PatternKind kind) {
-    return Kind.valueOf(kind.name().replace("_", ""));
   }
 }

@@ -1,5 +1,6 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.ExecutableElement;
@@ -31,12 +32,12 @@ record MethodModel(
   }
 
   /** @return the pattern of a kind, if the method uses it */
-  Optional<PatternModel> pattern(PatternKind kind) {
+  Optional<PatternModel> pattern(Kind kind) {
     return patterns.stream().filter(pattern -> pattern.kind() == kind).findFirst();
   }
 
   /** @return whether the pattern of a kind tests results */
-  boolean testsResults(PatternKind kind) {
+  boolean testsResults(Kind kind) {
     return pattern(kind).flatMap(PatternModel::resultPredicate).isPresent();
   }
 }

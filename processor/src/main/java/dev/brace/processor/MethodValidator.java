@@ -1,5 +1,6 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -43,7 +44,7 @@ final class MethodValidator {
   static List<AnnotationSite> sites(ExecutableElement method, Elements elements) {
     TypeElement declaring = (TypeElement) method.getEnclosingElement();
     List<AnnotationSite> sites = new ArrayList<>();
-    for (PatternKind kind : PatternKind.values()) {
+    for (Kind kind : Kind.annotated()) {
       AnnotationSite site = AnnotationSite.find(kind, method, elements);
       if (site == null) {
         site = AnnotationSite.find(kind, declaring, elements);
@@ -93,18 +94,18 @@ final class MethodValidator {
       }
       if (pattern.kind().isKeyed() && !((String) pattern.site().value("key")).isEmpty()) {
         Optional<KeyExpression> key = keys.resolve(pattern, method, methodType, packageName);
-        if (pattern.kind() == PatternKind.CIRCUIT_BREAKER) {
+        if (pattern.kind() == Kind.CIRCUITBREAKER) {
           breakerKey = key;
         } else {
           limiterKey = key;
         }
       }
-      if (pattern.kind() == PatternKind.FALLBACK) {
+      if (pattern.kind() == Kind.FALLBACK) {
         fallback = fallbacks.validate(pattern, declaring, wrapped, methodType, futureValue, callName);
       }
-      if (pattern.kind().scope() == PatternKind.Scope.SYSTEM) {
+      if (pattern.kind().scope() == Kind.Scope.SYSTEM) {
         nameUses.claim(pattern).ifPresent(first -> report.error(pattern.site(), "name",
-            Message.NAME_CONFLICT, pattern.kind().simpleName(), callName, pattern.kind().description(),
+            Message.NAME_CONFLICT, pattern.kind().annotation().getSimpleName(), callName, pattern.kind().description(),
             pattern.name(), first.where()));
       }
     }

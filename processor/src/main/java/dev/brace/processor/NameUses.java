@@ -27,7 +27,7 @@ final class NameUses {
    * @return the earlier use with different settings, if there is one
    */
   Optional<Use> claim(PatternModel pattern) {
-    Use use = new Use(pattern.describeSettings(), PatternReader.where(pattern.site()));
+    Use use = new Use(pattern.effectiveSettings(), PatternReader.where(pattern.site()));
     Use first = uses.putIfAbsent(pattern.kind() + "/" + pattern.name(), use);
     return first == null || first.settings().equals(use.settings()) ? Optional.empty() : Optional.of(first);
   }

@@ -1,9 +1,11 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -15,8 +17,8 @@ import javax.lang.model.type.TypeMirror;
 final class PatternReader {
   private static final String PREDICATE = "java.util.function.Predicate";
 
-  /** An attribute whose value means "not set" and is not passed to the config. */
-  private static final Object NONE = new Object();
+  /** Attributes that name the instance or the fallback method rather than set it. */
+  private static final Set<String> NOT_SETTINGS = Set.of("name", "method");
 
   private final Report report;
 
@@ -33,27 +35,31 @@ final class PatternReader {
    *     annotation)
    */
   Optional<PatternModel> read(AnnotationSite site, String callName, String interfaceName) {
-    PatternKind kind = site.kind();
+    Kind kind = site.kind();
     String name = nameOf(site, callName, interfaceName);
+    // Every attribute, defaults included, to compare two sites by what they mean; only the written
+    // ones go into the generated code, so the runtime is the one place defaults come from.
+    List<Setting> effective = new ArrayList<>();
     List<Setting> settings = new ArrayList<>();
     for (Map.Entry<String, AnnotationValue> attribute : site.values().entrySet()) {
-      if (!kind.isSetter(attribute.getKey())) {
+      if (NOT_SETTINGS.contains(attribute.getKey())) {
         continue;
       }
-      Object value = convert(attribute.getValue().getValue());
-      if (value == NONE) {
-        continue;
-      }
+      Setting.Value value = convert(attribute.getValue().getValue());
       if (value == null) {
         return Optional.empty(); // an unresolvable value: javac reports it
       }
-      settings.add(new Setting(attribute.getKey(), kind.setter(attribute.getKey()), value));
+      Setting setting = new Setting(attribute.getKey(), kind.property(attribute.getKey()), value);
+      effective.add(setting);
+      if (!(value instanceof Setting.NoPredicate) && site.explicitValue(attribute.getKey()) != null) {
+        settings.add(setting);
+      }
     }
     Optional<RuntimeConfigCheck.Refusal> refusal = RuntimeConfigCheck.check(kind, name, settings);
     if (refusal.isPresent()) {
       String attribute = refusal.get().attribute();
       if (attribute.equals("name")) {
-        report.error(site, "name", Message.INVALID_NAME, kind.simpleName(), where(site), name,
+        report.error(site, "name", Message.INVALID_NAME, kind.annotation().getSimpleName(), where(site), name,
             refusal.get().accepted());
       } else {
         String written =
@@ -62,12 +68,12 @@ final class PatternReader {
                 .map(Setting::describe)
                 .findFirst()
                 .orElse("(missing)");
-        report.error(site, attribute, Message.INVALID_VALUE, kind.simpleName(), where(site),
+        report.error(site, attribute, Message.INVALID_VALUE, kind.annotation().getSimpleName(), where(site),
             attribute, written, refusal.get().accepted());
       }
       return Optional.empty();
     }
-    return Optional.of(new PatternModel(kind, name, List.copyOf(settings), site));
+    return Optional.of(new PatternModel(kind, name, List.copyOf(settings), List.copyOf(effective), site));
   }
 
   private static String nameOf(AnnotationSite site, String callName, String interfaceName) {
@@ -75,7 +81,7 @@ final class PatternReader {
     if (written instanceof String name && !name.isEmpty()) {
       return name;
     }
-    return site.kind().scope() == PatternKind.Scope.SYSTEM ? interfaceName : callName;
+    return site.kind().scope() == Kind.Scope.SYSTEM ? interfaceName : callName;
   }
 
   /** Where an annotation is written, for messages: {@code RecsClient.recommendations} or {@code RecsClient}. */
@@ -83,14 +89,18 @@ final class PatternReader {
     return Naming.describe(site.owner());
   }
 
-  private static Object convert(Object value) {
-    if (value instanceof Integer || value instanceof Double || value instanceof String) {
-      return value;
+  /** @return the value in its shape, or null for one javac could not resolve */
+  private static Setting.Value convert(Object value) {
+    if (value instanceof Integer || value instanceof Double) {
+      return new Setting.Number((Number) value);
+    }
+    if (value instanceof String text) {
+      return new Setting.Text(text);
     }
     if (value instanceof DeclaredType type) {
       // onResult: the default Predicate.class means "no predicate" and is not passed at all
       boolean none = ((TypeElement) type.asElement()).getQualifiedName().contentEquals(PREDICATE);
-      return none ? NONE : new Setting.NewInstance(type);
+      return none ? new Setting.NoPredicate() : new Setting.NewInstance(type);
     }
     if (value instanceof TypeMirror) {
       return null;

@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import javax.annotation.processing.Messager;
+import javax.lang.model.element.Element;
 import javax.tools.Diagnostic;
 
 /**
@@ -39,6 +40,23 @@ final class Reporter {
       messager.printMessage(Diagnostic.Kind.ERROR, problem.text(), problem.element(), problem.mirror());
     } else {
       messager.printMessage(Diagnostic.Kind.ERROR, problem.text(), problem.element());
+    }
+  }
+
+  /**
+   * Reports a bug in the processor itself, which must never escape {@code process()}.
+   *
+   * @param element where it happened, or null for a whole round
+   * @param where the same, for the message
+   * @param bug what was thrown
+   */
+  void bug(Element element, String where, Throwable bug) {
+    StackTraceElement[] trace = bug.getStackTrace();
+    String text = Message.INTERNAL_ERROR.format(where, bug + (trace.length == 0 ? "" : " at " + trace[0]));
+    if (element == null) {
+      messager.printMessage(Diagnostic.Kind.ERROR, text);
+    } else {
+      messager.printMessage(Diagnostic.Kind.ERROR, text, element);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.Element;
@@ -42,7 +43,7 @@ final class ResultPredicateValidator {
   boolean validate(PatternModel pattern, TypeMirror resultType, String callDescription, String packageName) {
     TypeMirror predicate = pattern.resultPredicate().orElseThrow();
     AnnotationSite site = pattern.site();
-    String annotation = pattern.kind().simpleName();
+    String annotation = pattern.kind().annotation().getSimpleName();
     TypeElement predicateClass = (TypeElement) types.asElement(predicate);
     if (resultType.getKind() == TypeKind.VOID) {
       report.error(site, "onResult", Message.ON_RESULT_VOID, annotation, predicate, callDescription);

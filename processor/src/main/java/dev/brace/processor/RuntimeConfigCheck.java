@@ -1,6 +1,8 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.ConfigurationException;
+import dev.brace.runtime.config.ConfigBuilder;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -31,42 +33,53 @@ final class RuntimeConfigCheck {
    * @param settings every attribute that is passed as a setter
    * @return the first refusal, or empty when the runtime accepts every value
    */
-  static Optional<Refusal> check(PatternKind kind, String name, List<Setting> settings) {
+  static Optional<Refusal> check(Kind kind, String name, List<Setting> settings) {
     try {
-      Object builder = kind.config().getMethod("builder", String.class).invoke(null, name);
+      ConfigBuilder<?> builder = kind.builder(name);
       for (Setting setting : settings) {
+        // Classes (exception filters, result predicates) are not loaded at compile time.
         if (!(setting.value() instanceof Setting.Types || setting.value() instanceof Setting.NewInstance)) {
           set(builder, setting);
         }
       }
-      builder.getClass().getMethod("build").invoke(builder);
+      builder.build();
       return Optional.empty();
     } catch (InvocationTargetException thrown) {
-      Throwable cause = thrown.getCause();
-      if (cause instanceof ConfigurationException refused && refused.attribute() != null) {
-        return Optional.of(new Refusal(refused.attribute(), refused.accepted()));
-      }
-      if (cause instanceof IllegalArgumentException refused) {
-        return Optional.of(new Refusal("name", refused.getMessage()));
-      }
-      throw new IllegalStateException("the runtime config of @" + kind.simpleName() + " failed", cause);
+      return refusal(kind, thrown.getCause());
+    } catch (RuntimeException refused) {
+      return refusal(kind, refused);
     } catch (ReflectiveOperationException mismatch) {
       throw new IllegalStateException(
-          "the runtime config of @" + kind.simpleName() + " does not match the annotation", mismatch);
+          "the runtime config of @" + kind.annotation().getSimpleName() + " does not match the annotation", mismatch);
     }
   }
 
+  /** A refused value names its attribute; a refused name is an {@link IllegalArgumentException}. */
+  private static Optional<Refusal> refusal(Kind kind, Throwable cause) {
+    if (cause instanceof ConfigurationException refused && refused.attribute() != null) {
+      return Optional.of(new Refusal(refused.attribute(), refused.accepted()));
+    }
+    if (cause instanceof IllegalArgumentException refused) {
+      return Optional.of(new Refusal("name", refused.getMessage()));
+    }
+    throw new IllegalStateException("the runtime config of @" + kind.annotation().getSimpleName() + " failed", cause);
+  }
+
   private static void set(Object builder, Setting setting) throws ReflectiveOperationException {
-    Object value = setting.value();
+    Setting.Value value = setting.value();
     for (Method method : builder.getClass().getMethods()) {
       if (!method.getName().equals(setting.setter()) || method.getParameterCount() != 1) {
         continue;
       }
       Class<?> parameter = method.getParameterTypes()[0];
-      if (value instanceof Integer && parameter == int.class
-          || value instanceof Double && parameter == double.class
-          || value instanceof String && parameter == String.class) {
-        method.invoke(builder, value);
+      if (value instanceof Setting.Number number
+          && (number.number() instanceof Integer && parameter == int.class
+              || number.number() instanceof Double && parameter == double.class)) {
+        method.invoke(builder, number.number());
+        return;
+      }
+      if (value instanceof Setting.Text text && parameter == String.class) {
+        method.invoke(builder, text.text());
         return;
       }
       if (value instanceof Setting.EnumConstant constant && parameter.isEnum()) {

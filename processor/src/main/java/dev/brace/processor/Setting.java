@@ -9,10 +9,39 @@ import javax.lang.model.type.TypeMirror;
  *
  * @param attribute the annotation attribute ({@code maxAttempts})
  * @param setter the config builder's setter ({@code maxAttempts}; the timeout's value is {@code duration})
- * @param value an {@link Integer}, {@link Double}, {@link String}, {@link EnumConstant}, {@link
- *     Types} or {@link NewInstance}
+ * @param value what was written (or defaulted)
  */
-record Setting(String attribute, String setter, Object value) {
+record Setting(String attribute, String setter, Value value) {
+
+  /** An attribute's value, one of the few shapes an annotation attribute can take here. */
+  sealed interface Value permits Number, Text, EnumConstant, Types, NewInstance, NoPredicate {
+    /** @return the value as a user wrote it, for messages and for comparing two sites */
+    String describe();
+  }
+
+  /**
+   * An {@code int} or a finite {@code double}, whose {@code toString} is a Java literal.
+   *
+   * @param number an {@link Integer} or a {@link Double}
+   */
+  record Number(java.lang.Number number) implements Value {
+    @Override
+    public String describe() {
+      return number.toString();
+    }
+  }
+
+  /**
+   * A string: a name, a duration, a key template.
+   *
+   * @param text the string
+   */
+  record Text(String text) implements Value {
+    @Override
+    public String describe() {
+      return "\"" + text + "\"";
+    }
+  }
 
   /**
    * A constant of an enum nested in an annotation ({@code Retry.Jitter.FULL}).
@@ -20,9 +49,9 @@ record Setting(String attribute, String setter, Object value) {
    * @param type the enum type
    * @param constant its simple name
    */
-  record EnumConstant(TypeMirror type, String constant) {
+  record EnumConstant(TypeMirror type, String constant) implements Value {
     @Override
-    public String toString() {
+    public String describe() {
       return type + "." + constant;
     }
   }
@@ -32,9 +61,9 @@ record Setting(String attribute, String setter, Object value) {
    *
    * @param types the classes, in order
    */
-  record Types(List<TypeMirror> types) {
+  record Types(List<TypeMirror> types) implements Value {
     @Override
-    public String toString() {
+    public String describe() {
       return types.stream().map(TypeMirror::toString).collect(Collectors.joining(", ", "{", "}"));
     }
   }
@@ -44,15 +73,23 @@ record Setting(String attribute, String setter, Object value) {
    *
    * @param type the class
    */
-  record NewInstance(TypeMirror type) {
+  record NewInstance(TypeMirror type) implements Value {
     @Override
-    public String toString() {
+    public String describe() {
       return type + ".class";
+    }
+  }
+
+  /** {@code onResult} left at its default: no result is tested. Never passed to the config. */
+  record NoPredicate() implements Value {
+    @Override
+    public String describe() {
+      return "none";
     }
   }
 
   /** @return the value as a user wrote it, for messages and for comparing two sites */
   String describe() {
-    return value instanceof String text ? "\"" + text + "\"" : String.valueOf(value);
+    return value.describe();
   }
 }

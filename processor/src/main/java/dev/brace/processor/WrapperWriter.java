@@ -1,5 +1,6 @@
 package dev.brace.processor;
 
+import dev.brace.runtime.config.Kind;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
@@ -16,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -30,18 +32,18 @@ import javax.lang.model.type.TypeVariable;
 import javax.lang.model.util.Types;
 
 /**
- * Writes a {@code Resilient*} wrapper from its model. All JavaPoet lives here. The generated
- * methods are the thin driver documented on {@code CallGuard}, in one shape whatever the patterns:
- * every decision is the guard's.
+ * Writes a {@code Resilient*} wrapper from its model. All JavaPoet lives here. Each generated
+ * method is one statement in one shape whatever its patterns: it hands the delegate call (and its
+ * keys and fallback, when it has them) to the {@code ResilientCall} the registry resolved for it.
+ * Every decision is the runtime's; the static {@code CallDefinition} holds only what the
+ * annotations wrote.
  */
 final class WrapperWriter {
   private static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
   private static final ClassName REGISTRY = ClassName.get("dev.brace.runtime", "Registry");
-  private static final ClassName CALL_GUARD = ClassName.get("dev.brace.runtime.internal", "CallGuard");
-  private static final ClassName CALL_DEFINITION = ClassName.get("dev.brace.runtime.internal", "CallDefinition");
-  private static final ClassName RETRY_RUN = ClassName.get("dev.brace.runtime.internal", "RetryRun");
-  private static final ClassName FAILURES = ClassName.get("dev.brace.runtime.internal", "Failures");
-  private static final ClassName KEYS = ClassName.get("dev.brace.runtime.internal", "Keys");
+  private static final ClassName RESILIENT_CALL = ClassName.get("dev.brace.runtime.generated", "ResilientCall");
+  private static final ClassName CALL_DEFINITION = ClassName.get("dev.brace.runtime.generated", "CallDefinition");
+  private static final ClassName CALL_KEYS = ClassName.get("dev.brace.runtime.generated", "CallKeys");
   private static final ClassName COMPLETABLE_FUTURE = ClassName.get("java.util.concurrent", "CompletableFuture");
 
   private final Types types;
@@ -74,7 +76,7 @@ final class WrapperWriter {
     Set<String> constantNames = new HashSet<>();
     Set<String> fieldNames = new HashSet<>(Set.of("delegate"));
     List<FieldSpec> constants = new ArrayList<>();
-    List<FieldSpec> guards = new ArrayList<>();
+    List<FieldSpec> calls = new ArrayList<>();
     List<MethodSpec> methods = new ArrayList<>();
     MethodSpec.Builder constructor = MethodSpec.constructorBuilder()
         .addModifiers(Modifier.PRIVATE)
@@ -92,18 +94,18 @@ final class WrapperWriter {
       }
       String name = method.method().getSimpleName().toString();
       String constant = unique(constantNames, upperSnake(name), "_");
-      String guard = unique(fieldNames, name + "Guard", "");
+      String call = unique(fieldNames, name, "");
       constants.add(FieldSpec.builder(CALL_DEFINITION, constant, Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
           .initializer(definition(method))
           .build());
-      guards.add(FieldSpec.builder(CALL_GUARD, guard, Modifier.PRIVATE, Modifier.FINAL).build());
-      constructor.addStatement("this.$N = registry.guard($N)", guard, constant);
-      methods.add(spec.addCode(method.isAsync() ? asyncDriver(method, guard) : driver(method, type, guard)).build());
+      calls.add(FieldSpec.builder(RESILIENT_CALL, call, Modifier.PRIVATE, Modifier.FINAL).build());
+      constructor.addStatement("this.$N = registry.resolve($N)", call, constant);
+      methods.add(spec.addCode(handOff(method, type, call)).build());
     }
 
     wrapper.addFields(constants);
     wrapper.addField(ifaceType, "delegate", Modifier.PRIVATE, Modifier.FINAL);
-    wrapper.addFields(guards);
+    wrapper.addFields(calls);
     wrapper.addMethod(constructor.build());
     wrapper.addMethod(MethodSpec.methodBuilder("wrap")
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
@@ -163,22 +165,27 @@ final class WrapperWriter {
     return TypeVariableName.get(variable.asElement().getSimpleName().toString(), names.toArray(TypeName[]::new));
   }
 
-  /** {@code CallDefinition.builder("I.m").retry(RetryConfig.builder("I.m").maxAttempts(3)…).build()} */
+  /**
+   * {@code CallDefinition.builder("I.m").with(RetryConfig.builder("I.m").maxAttempts(3)).build()}:
+   * each pattern with the attributes written on it, and the type the fallback method takes.
+   */
   private CodeBlock definition(MethodModel method) {
     CodeBlock.Builder code = CodeBlock.builder().add("$T.builder($S)$>", CALL_DEFINITION, method.callName());
     for (PatternModel pattern : method.patterns()) {
-      CodeBlock.Builder config = CodeBlock.builder().add("$T.builder($S)", ClassName.get(pattern.kind().config()), pattern.name());
+      CodeBlock.Builder config = CodeBlock.builder().add("$T.builder($S)", ClassName.get(pattern.kind().configType()), pattern.name());
       for (Setting setting : pattern.settings()) {
         config.add(".$N($L)", setting.setter(), value(setting.value()));
       }
-      code.add("\n.$N($L)", pattern.kind().definitionStep(), config.build());
+      code.add("\n.with($L)", config.build());
     }
+    method.fallback().ifPresent(fallback -> fallback.failureType().filter(type -> !isThrowable(type)).ifPresent(failureType ->
+        code.add("\n.fallbackTakes($S, $T.class)", fallback.methodName(), TypeName.get(types.erasure(failureType)))));
     return code.add("\n.build()$<").build();
   }
 
-  private CodeBlock value(Object value) {
-    if (value instanceof String text) {
-      return CodeBlock.of("$S", text);
+  private CodeBlock value(Setting.Value value) {
+    if (value instanceof Setting.Text text) {
+      return CodeBlock.of("$S", text.text());
     }
     if (value instanceof Setting.EnumConstant constant) {
       return CodeBlock.of("$T.$N", TypeName.get(constant.type()), constant.constant());
@@ -191,128 +198,133 @@ final class WrapperWriter {
     if (value instanceof Setting.NewInstance instance) {
       return CodeBlock.of("new $T()", ClassName.get((TypeElement) types.asElement(instance.type())));
     }
-    return CodeBlock.of("$L", value); // Integer, or a finite Double whose toString is a Java literal
+    if (value instanceof Setting.Number number) {
+      return CodeBlock.of("$L", number.number());
+    }
+    throw new IllegalArgumentException("not passed to a config: " + value);
   }
 
-  /** The driver of {@code CallGuard}'s Javadoc, with local names that no parameter can shadow. */
-  private CodeBlock driver(MethodModel method, ExecutableType type, String guardField) {
-    NameAllocator names = new NameAllocator();
-    for (VariableElement parameter : method.method().getParameters()) {
-      names.newName(parameter.getSimpleName().toString(), parameter);
-    }
-    String guard = names.newName("guard");
+
+  /**
+   * An asynchronous method hands its delegate call to the runtime's asynchronous driver: {@code
+   * return this.m.callAsync(() -> keys, () -> this.delegate.m(args), failure -> fallback)}. A
+   * synchronous one walks the runtime's steps in its own body (see {@code ResilientCall}), so its
+   * happy path allocates nothing.
+   */
+  private CodeBlock handOff(MethodModel method, ExecutableType type, String callField) {
+    return method.isAsync() ? asyncHandOff(method, callField) : syncSteps(method, type, callField);
+  }
+
+  private CodeBlock asyncHandOff(MethodModel method, String callField) {
+    String failure = localNames(method).newName("failure");
+    CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
+    List<CodeBlock> arguments = new ArrayList<>();
+    keys(method).ifPresent(keys -> arguments.add(CodeBlock.of("() -> $L", keys)));
+    arguments.add(CodeBlock.of("() -> $L", delegateCall));
+    arguments.add(method.fallback().map(fallback -> fallbackLambda(method, fallback, failure)).orElse(CodeBlock.of("null")));
+    return CodeBlock.builder()
+        .addStatement("return this.$N.callAsync(\n$L)", callField, CodeBlock.join(arguments, ",\n"))
+        .build();
+  }
+
+  /** The loop of {@code ResilientCall}'s Javadoc, with local names that no parameter can shadow. */
+  private CodeBlock syncSteps(MethodModel method, ExecutableType type, String callField) {
+    NameAllocator names = localNames(method);
+    String call = names.newName("call");
+    String keys = names.newName("keys");
     String started = names.newName("started");
     String run = names.newName("run");
     String attempt = names.newName("attempt");
-    String permit = names.newName("permit");
+    String ticket = names.newName("ticket");
     String result = names.newName("result");
     String failure = names.newName("failure");
+    String cause = names.newName("cause");
     String fallbackFailure = names.newName("fallbackFailure");
     boolean isVoid = type.getReturnType().getKind() == TypeKind.VOID;
-    CodeBlock call = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
-    if (method.pattern(PatternKind.TIMEOUT).isPresent()) {
-      call = isVoid
-          ? CodeBlock.of("$N.timed(() -> {\n$>$L;\nreturn null;\n$<})", guard, call)
-          : CodeBlock.of("$N.timed(() -> $L)", guard, call);
+    CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
+    CodeBlock attemptCall = delegateCall;
+    if (method.pattern(Kind.TIMEOUT).isPresent()) {
+      attemptCall = isVoid
+          ? CodeBlock.of("$N.timed(() -> {\n$>$L;\nreturn null;\n$<})", call, delegateCall)
+          : CodeBlock.of("$N.timed(() -> $L)", call, delegateCall);
     }
 
     CodeBlock.Builder code = CodeBlock.builder()
-        .addStatement("$T $N = this.$N", CALL_GUARD, guard, guardField);
-    // Keys are computed once, before any pattern: a null part is the caller's mistake, reported
-    // at once, never retried, never answered by a fallback, never recorded by a breaker.
-    CodeBlock admitArguments = CodeBlock.of("");
-    if (method.breakerKey().isPresent() || method.limiterKey().isPresent()) {
-      String breakerKey = names.newName("breakerKey");
-      String limiterKey = names.newName("limiterKey");
-      code.addStatement("$T $N = $L", String.class, breakerKey,
-              method.breakerKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null")))
-          .addStatement("$T $N = $L", String.class, limiterKey,
-              method.limiterKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null")));
-      admitArguments = CodeBlock.of("$N, $N", breakerKey, limiterKey);
+        .addStatement("$T $N = this.$N", RESILIENT_CALL, call, callField)
+        .beginControlFlow("if ($N.passesThrough())", call);
+    if (isVoid) {
+      code.addStatement("$L", delegateCall).addStatement("return");
+    } else {
+      code.addStatement("return $L", delegateCall);
     }
-    code.addStatement("long $N = $N.begin()", started, guard)
-        .addStatement("$T $N = null", RETRY_RUN, run)
+    code.endControlFlow()
+        .addStatement("$T $N = $L", CALL_KEYS, keys, keys(method).orElse(CodeBlock.of("$T.NONE", CALL_KEYS)))
+        .addStatement("long $N = $N.begin()", started, call)
+        .addStatement("$T $N = null", Object.class, run);
+    boolean fallsBack = method.fallback().isPresent();
+    if (fallsBack) {
+      code.beginControlFlow("try");
+    }
+    code.beginControlFlow("for (int $N = 1; ; $N++)", attempt, attempt)
         .beginControlFlow("try")
-        .beginControlFlow("for (int $N = 1; ; $N++)", attempt, attempt)
-        .beginControlFlow("try")
-        .addStatement("$T $N = $N.admit($L)", Object.class, permit, guard, admitArguments);
+        .addStatement("$T $N = $N.admit($N)", Object.class, ticket, call, keys);
     if (!isVoid) {
       code.addStatement("$T $N", TypeName.get(type.getReturnType()), result);
     }
     code.beginControlFlow("try");
     if (isVoid) {
-      code.addStatement("$L", call);
+      code.addStatement("$L", attemptCall);
     } else {
-      code.addStatement("$N = $L", result, call);
+      code.addStatement("$N = $L", result, attemptCall);
     }
     code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
-        .addStatement("$N.attemptFailed($N, $N)", guard, permit, failure)
+        .addStatement("$N.attemptFailed($N, $N)", call, ticket, failure)
         .addStatement("throw $N", failure)
+        .endControlFlow()
+        .addStatement("$N.attemptSucceeded($N, $L)", call, ticket, isVoid ? "null" : result)
+        .addStatement("$N = $N.retryResult($N, $N, $N, $L)", run, call, run, attempt, started, isVoid ? "null" : result)
+        .beginControlFlow("if ($N == null)", run)
+        .addStatement(isVoid ? "return" : "return " + result)
+        .endControlFlow()
+        .nextControlFlow("catch ($T $N)", Throwable.class, failure)
+        .addStatement("$N = $N.retryOrThrow($N, $N, $N, $N)", run, call, run, attempt, started, failure)
+        .endControlFlow()
         .endControlFlow();
-    if (method.testsResults(PatternKind.CIRCUIT_BREAKER)) {
-      code.addStatement("$N.attemptSucceeded($N, $N)", guard, permit, result);
-    } else {
-      code.addStatement("$N.attemptSucceeded($N)", guard, permit);
-    }
-    if (method.testsResults(PatternKind.RETRY)) {
-      code.addStatement("$N = $N.retryResult($N, $N, $N, $N)", run, guard, run, attempt, started, result)
-          .beginControlFlow("if ($N == null)", run)
-          .addStatement("return $N", result)
-          .endControlFlow();
-    } else if (isVoid) {
-      code.addStatement("return");
-    } else {
-      code.addStatement("return $N", result);
-    }
-    code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
-        .addStatement("$N = $N.retryOrThrow($N, $N, $N, $N)", run, guard, run, attempt, started, failure)
-        .endControlFlow()
-        .endControlFlow()
-        .nextControlFlow("catch ($T $N)", Throwable.class, failure);
-    if (method.fallback().isEmpty()) {
-      code.addStatement("throw $T.rethrow($N)", FAILURES, failure);
-    } else {
-      FallbackModel fallback = method.fallback().get();
-      code.beginControlFlow("if (!$N.fallsBack($N))", guard, failure)
-          .addStatement("throw $T.rethrow($N)", FAILURES, failure)
+    if (fallsBack) {
+      CodeBlock fallbackCall = fallbackCall(method, method.fallback().get(), cause);
+      code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
+          .addStatement("$T $N = $N.answerable($N)", Throwable.class, cause, call, failure)
+          .beginControlFlow("if ($N == null)", cause)
+          .addStatement("throw $T.rethrow($N)", RESILIENT_CALL, failure)
           .endControlFlow()
           .beginControlFlow("try");
-      CodeBlock fallbackCall = fallbackCall(method, fallback, failure);
       if (isVoid) {
         code.addStatement("$L", fallbackCall).addStatement("return");
       } else {
         code.addStatement("return $L", fallbackCall);
       }
       code.nextControlFlow("catch ($T $N)", Throwable.class, fallbackFailure)
-          .addStatement("throw $N.fallbackFailed($N, $N)", guard, fallbackFailure, failure)
+          .addStatement("throw $N.fallbackFailed($N, $N)", call, fallbackFailure, failure)
+          .endControlFlow()
           .endControlFlow();
     }
-    return code.endControlFlow().build();
+    return code.build();
   }
 
-  /**
-   * {@code return this.mGuard.callAsync(() -> this.delegate.m(args), failure -> …)}: the runtime's
-   * asynchronous driver takes the same steps without blocking a thread.
-   */
-  private CodeBlock asyncDriver(MethodModel method, String guardField) {
+  private static NameAllocator localNames(MethodModel method) {
     NameAllocator names = new NameAllocator();
     for (VariableElement parameter : method.method().getParameters()) {
       names.newName(parameter.getSimpleName().toString(), parameter);
     }
-    String failure = names.newName("failure");
-    CodeBlock attempt = CodeBlock.of("() -> this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
-    CodeBlock fallback = CodeBlock.of("null");
-    if (method.fallback().isPresent()) {
-      CodeBlock call = fallbackCall(method, method.fallback().get(), failure);
-      fallback = method.fallback().get().returnsFuture()
-          ? CodeBlock.of("$N -> $L", failure, call)
-          : CodeBlock.of("$N -> $T.completedFuture($L)", failure, COMPLETABLE_FUTURE, call);
-    }
-    CodeBlock keys = admitArguments(method);
-    return CodeBlock.builder()
-        .addStatement("return this.$N.callAsync($L$L, $L)", guardField,
-            keys.isEmpty() ? keys : CodeBlock.of("$L, ", keys), attempt, fallback)
-        .build();
+    return names;
+  }
+
+  /** {@code failure -> this.delegate.fallback(args, (IOException) failure)}, as a future. */
+  private CodeBlock fallbackLambda(MethodModel method, FallbackModel fallback, String failure) {
+    CodeBlock call = fallbackCall(method, fallback, failure);
+    return fallback.returnsFuture()
+        ? CodeBlock.of("$N -> $L", failure, call)
+        : CodeBlock.of("$N -> $T.completedFuture($L)", failure, COMPLETABLE_FUTURE, call);
   }
 
   private CodeBlock fallbackCall(MethodModel method, FallbackModel fallback, String failure) {
@@ -333,16 +345,17 @@ final class WrapperWriter {
     return type.toString().equals("java.lang.Throwable");
   }
 
-  private CodeBlock admitArguments(MethodModel method) {
+  /** {@code CallKeys.of(breakerKey, limiterKey)}, when any of the call's instances is keyed. */
+  private static Optional<CodeBlock> keys(MethodModel method) {
     if (method.breakerKey().isEmpty() && method.limiterKey().isEmpty()) {
-      return CodeBlock.of("");
+      return Optional.empty();
     }
-    return CodeBlock.of("$L, $L",
+    return Optional.of(CodeBlock.of("$T.of($L, $L)", CALL_KEYS,
         method.breakerKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null")),
-        method.limiterKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null")));
+        method.limiterKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null"))));
   }
 
-  /** {@code "user:" + Keys.part(userId, "userId", "RecsClient.recommendations")} */
+  /** {@code "user:" + CallKeys.part(userId, "userId", "RecsClient.recommendations")} */
   private static CodeBlock key(KeyExpression key, String callName) {
     boolean concatenated = key.parts().size() > 1;
     List<CodeBlock> parts = new ArrayList<>();
@@ -357,8 +370,9 @@ final class WrapperWriter {
   }
 
   /**
-   * {@code Keys.part(request.host(), "request.host", call)}, guarded so that a null {@code request}
-   * is reported as {@code request}: {@code request == null ? Keys.part(null, "request", call) : …}.
+   * {@code CallKeys.part(request.host(), "request.host", call)}, guarded so that a null {@code
+   * request} is reported as {@code request}: {@code request == null ? CallKeys.part(null, "request",
+   * call) : …}.
    */
   private static CodeBlock value(KeyExpression.Value value, String callName, boolean parenthesized) {
     List<KeyExpression.Step> steps = value.steps();
@@ -369,12 +383,12 @@ final class WrapperWriter {
       expression = CodeBlock.of("$L.$N()", expression, step.code());
       expressions.add(expression);
     }
-    CodeBlock code = CodeBlock.of("$T.part($L, $S, $S)", KEYS, expression, value.path(), callName);
+    CodeBlock code = CodeBlock.of("$T.part($L, $S, $S)", CALL_KEYS, expression, value.path(), callName);
     boolean guarded = false;
     for (int i = steps.size() - 2; i >= 0; i--) {
       if (steps.get(i).canBeNull()) {
         code = CodeBlock.of("$L == null ? $T.part(null, $S, $S) : $L",
-            expressions.get(i), KEYS, steps.get(i).path(), callName, code);
+            expressions.get(i), CALL_KEYS, steps.get(i).path(), callName, code);
         guarded = true;
       }
     }

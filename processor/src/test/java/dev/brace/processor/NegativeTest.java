@@ -66,6 +66,13 @@ class NegativeTest {
   }
 
   @Test
+  void aCountWindowThatCanNeverReachMinimumCalls() {
+    assertError("public interface Bad {\n  @CircuitBreaker(failureRate = 0.5,\n    windowCalls = 10)\n  String get();\n}",
+        "[brace:invalid-value] @CircuitBreaker on Bad.get: windowCalls = 10 is not accepted; expected at least minimumCalls (20)",
+        "windowCalls = 10");
+  }
+
+  @Test
   void ratioOutOfRange() {
     assertError("@CircuitBreaker(failureRate = 1.5)\npublic interface Bad {\n  String get();\n}",
         "[brace:invalid-value] @CircuitBreaker on Bad: failureRate = 1.5", "failureRate = 1.5");
@@ -218,6 +225,15 @@ class NegativeTest {
             + "  @Bulkhead(name = \"db\", maxConcurrent = 3)\n  String put();\n}",
         "[brace:name-conflict] @Bulkhead on Bad.put: the bulkhead \"db\" is already configured differently on Bad.get",
         "maxConcurrent = 3");
+  }
+
+  @Test
+  void twoSitesThatWriteTheDefaultDifferentlyDoNotConflict() {
+    JavaFileObject file = JavaFileObjects.forSourceString("p.Good", IMPORTS
+        + "public interface Good {\n"
+        + "  @CircuitBreaker(name = \"api\") String a();\n"
+        + "  @CircuitBreaker(name = \"api\", failureThreshold = 5, resetTimeout = \"30s\") String b();\n}");
+    assertThat(compile(file)).succeeded();
   }
 
   @Test

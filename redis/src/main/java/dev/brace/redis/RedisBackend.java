@@ -17,7 +17,7 @@ import java.util.Objects;
 
 /**
  * Keeps chosen rate limiters and circuit breakers in Redis, so every machine of a fleet shares one
- * quota and one circuit per name (SPEC §8):
+ * quota and one circuit per name:
  *
  * <pre>{@code
  * RedisBackend redis = RedisBackend.create(RedisClient.create("redis://cache:6379"), RedisBackendOptions.defaults());

@@ -33,6 +33,13 @@ public record RedisBackendOptions(
   }
 
   /**
+   * Checks every component; see the class description for what each means.
+   *
+   * @param commandTimeout the longest one script may take, positive
+   * @param whenUnavailable what an instance does while Redis cannot be reached
+   * @param recheckInterval how often one call tries Redis again while it is unavailable, positive
+   * @param probeLease how long a HALF_OPEN probe holds the probe slot, positive
+   * @param keyPrefix put before every key
    * @throws NullPointerException when an argument is null
    * @throws IllegalArgumentException when a duration is not positive
    */
@@ -50,27 +57,42 @@ public record RedisBackendOptions(
         Duration.ofMillis(50), WhenUnavailable.LOCAL, Duration.ofSeconds(1), Duration.ofSeconds(30), "brace:");
   }
 
-  /** @param value the command timeout @return a copy with it */
+  /**
+   * @param value the command timeout
+   * @return a copy with it
+   */
   public RedisBackendOptions withCommandTimeout(Duration value) {
     return new RedisBackendOptions(value, whenUnavailable, recheckInterval, probeLease, keyPrefix);
   }
 
-  /** @param value what to do while Redis is unavailable @return a copy with it */
+  /**
+   * @param value what to do while Redis is unavailable
+   * @return a copy with it
+   */
   public RedisBackendOptions withWhenUnavailable(WhenUnavailable value) {
     return new RedisBackendOptions(commandTimeout, value, recheckInterval, probeLease, keyPrefix);
   }
 
-  /** @param value how often to try Redis again while it is unavailable @return a copy with it */
+  /**
+   * @param value how often to try Redis again while it is unavailable
+   * @return a copy with it
+   */
   public RedisBackendOptions withRecheckInterval(Duration value) {
     return new RedisBackendOptions(commandTimeout, whenUnavailable, value, probeLease, keyPrefix);
   }
 
-  /** @param value how long a probe holds the probe slot @return a copy with it */
+  /**
+   * @param value how long a probe holds the probe slot
+   * @return a copy with it
+   */
   public RedisBackendOptions withProbeLease(Duration value) {
     return new RedisBackendOptions(commandTimeout, whenUnavailable, recheckInterval, value, keyPrefix);
   }
 
-  /** @param value the key prefix @return a copy with it */
+  /**
+   * @param value the key prefix
+   * @return a copy with it
+   */
   public RedisBackendOptions withKeyPrefix(String value) {
     return new RedisBackendOptions(commandTimeout, whenUnavailable, recheckInterval, probeLease, value);
   }

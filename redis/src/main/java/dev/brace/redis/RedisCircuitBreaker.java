@@ -144,7 +144,7 @@ final class RedisCircuitBreaker implements CircuitBreakerInstance {
         events.closed(CircuitState.HALF_OPEN);
         break;
       case 5:
-        // One failed probe is enough, whatever the mode; reported the classic way (see SPEC §7).
+        // One failed probe is enough, whatever the mode; reported the classic way.
         events.openedByThreshold(CircuitState.HALF_OPEN, 1, cause);
         break;
       default:

@@ -1,5 +1,6 @@
 package dev.brace.redis;
 
+import dev.brace.runtime.EventKind;
 import dev.brace.redis.RedisBackendOptions.WhenUnavailable;
 import dev.brace.runtime.spi.EventSink;
 import io.lettuce.core.RedisException;
@@ -190,10 +191,10 @@ final class RedisStore implements AutoCloseable {
   }
 
   private void unavailable(Observer observer, Health health) {
-    if (observer.events().enabled("backend.unavailable")) {
+    if (observer.events().enabled(EventKind.BACKEND_UNAVAILABLE)) {
       Throwable cause = health.lastFailure;
       observer.events().emit(
-          "backend.unavailable", observer.backendName(),
+          EventKind.BACKEND_UNAVAILABLE, observer.backendName(),
           "node", health.node,
           "exception", cause == null ? null : cause.getClass().getName(),
           "message", cause == null ? null : cause.getMessage(),
@@ -224,8 +225,8 @@ final class RedisStore implements AutoCloseable {
     if (health.phase.compareAndSet(phase, new Phase(false, now))) {
       long outageMillis = (now - phase.since()) / 1_000_000;
       for (Observer observer : observers) {
-        if (observer.events().enabled("backend.recovered")) {
-          observer.events().emit("backend.recovered", observer.backendName(), "node", health.node, "outage_ms", outageMillis);
+        if (observer.events().enabled(EventKind.BACKEND_RECOVERED)) {
+          observer.events().emit(EventKind.BACKEND_RECOVERED, observer.backendName(), "node", health.node, "outage_ms", outageMillis);
         }
       }
     }

@@ -8,8 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Stack;
 import dev.brace.runtime.config.RateLimitConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.Map;
@@ -225,12 +226,12 @@ class RedisRateLimiterTest {
     // Chosen by environment variable, as a deployment would.
     try (Fleet machine = new Fleet(server, PATIENT, Map.of("BRACE_RATELIMIT_PER_USER_BACKEND", "redis"));
         StatefulRedisConnection<String, String> inspect = machine.client.connect()) {
-      CallGuard guard = machine.registry.guard(CallDefinition.builder("Quota.perUser")
-          .rateLimit(RateLimitConfig.builder("per-user").permits(1).per("2s").key("{user}"))
+      ResilientCall guard = machine.registry.resolve(CallDefinition.builder("Quota.perUser")
+          .with(RateLimitConfig.builder("per-user").permits(1).per("2s").key("{user}"))
           .build());
-      guard.attemptSucceeded(guard.admit(null, "alice"));
-      guard.attemptSucceeded(guard.admit(null, "bob"));
-      assertThrows(RateLimitedException.class, () -> guard.admit(null, "alice"));
+      assertEquals("ok", guard.call(() -> CallKeys.of(null, "alice"), () -> "ok", null));
+      assertEquals("ok", guard.call(() -> CallKeys.of(null, "bob"), () -> "ok", null));
+      assertThrows(RateLimitedException.class, () -> guard.call(() -> CallKeys.of(null, "alice"), () -> "ok", null));
 
       long ttl = inspect.sync().pttl("brace:ratelimit:per-user[alice]");
       assertTrue(ttl > 0 && ttl <= 3_000, "the bucket expires once it would be full again: " + ttl);

@@ -2,6 +2,7 @@ package dev.brace.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.brace.runtime.EventKind;
 import dev.brace.runtime.spi.EventSink;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
@@ -144,13 +145,13 @@ class RedisStoreTest {
   private static EventSink recordingInto(List<String> kinds) {
     return new EventSink() {
       @Override
-      public boolean enabled(String kind) {
+      public boolean enabled(EventKind kind) {
         return true;
       }
 
       @Override
-      public void emit(String kind, String instance, Object... keysAndValues) {
-        kinds.add(kind);
+      public void emit(EventKind kind, String instance, Object... keysAndValues) {
+        kinds.add(kind.key());
       }
     };
   }

@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.runtime.BulkheadFullException;
-import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
-import dev.brace.runtime.internal.EventBus;
-import dev.brace.runtime.internal.SemaphoreBulkhead;
+import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,6 +27,13 @@ class BulkheadStressTest {
   private static final int THREADS = 8;
   private static final int MAX_CONCURRENT = 3;
 
+  /** Runs the waiters' maxWait deadlines on the system clock. */
+  private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    Thread thread = new Thread(runnable, "bulkhead-deadlines");
+    thread.setDaemon(true);
+    return thread;
+  });
+
   @Test
   void boundHoldsNoPermitLeaksAndNoWaiterIsForgotten() throws Exception {
     Report report = new Report("stress-bulkhead-waiting");
@@ -33,7 +41,7 @@ class BulkheadStressTest {
     SemaphoreBulkhead bulkhead =
         new SemaphoreBulkhead(
             BulkheadConfig.builder("stress").maxConcurrent(MAX_CONCURRENT).maxWait(Duration.ofSeconds(2)).build(),
-            TimeSource.system(),
+            () -> DEADLINES,
             new EventBus(Clock.systemUTC()));
     AtomicInteger holders = new AtomicInteger();
     AtomicInteger mostHolders = new AtomicInteger();

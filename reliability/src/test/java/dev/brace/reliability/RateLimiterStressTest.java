@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.config.RateLimitConfig;
-import dev.brace.runtime.internal.EventBus;
-import dev.brace.runtime.internal.TokenBucketRateLimiter;
+import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

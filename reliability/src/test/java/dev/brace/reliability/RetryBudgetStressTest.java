@@ -3,7 +3,7 @@ package dev.brace.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.brace.runtime.internal.RetryBudget;
+import dev.brace.runtime.internal.policy.RetryBudget;
 import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Many threads deposit into and withdraw from one retry budget while its clock jumps between
  * phases across slices of the window. The test keeps its own count of every deposit and every
- * granted retry per slice, and checks SPEC §5's formula against that count, not against the
+ * granted retry per slice, and checks the budget's formula against that count, not against the
  * budget's own bookkeeping: retries in the window never exceed {@code percentCanRetry · calls +
  * minRetriesPerSecond · ttl}, and once every thread has asked until refused, they reach it exactly.
  */

@@ -8,7 +8,7 @@ import dev.brace.runtime.spi.RateLimiterInstance;
 
 /**
  * Where chosen rate limiters and circuit breakers keep their state instead of the JVM's memory,
- * so that a fleet shares one quota and one circuit per name (SPEC §8). Given to {@link
+ * so that a fleet shares one quota and one circuit per name. Given to {@link
  * Registry.Builder#backend(String, Backend)} under a name; an instance uses it when its {@code
  * backend} setting names it ({@code BRACE_RATELIMIT_RECS_API_BACKEND=redis}), and local state
  * otherwise. {@code brace-redis} provides one.

@@ -1,5 +1,6 @@
 package dev.brace.runtime;
 
+import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.config.Kind;
 
 /**
@@ -10,8 +11,11 @@ import dev.brace.runtime.config.Kind;
 public final class ConfigurationException extends ResilienceException {
   private static final long serialVersionUID = 1L;
 
+  /** The attribute at fault, or {@code null} when the problem is not one attribute's. */
   private final String attribute;
+  /** The refused value as given, or {@code null}. */
   private final String value;
+  /** What would have been accepted, or {@code null}. */
   private final String accepted;
 
   /** @param message names the setting, the value and what is accepted */
@@ -41,9 +45,8 @@ public final class ConfigurationException extends ResilienceException {
    */
   public ConfigurationException(
       Kind kind, String instance, String attribute, String value, String accepted) {
-    super(
-        kind.description() + " '" + instance + "': " + attribute + " = "
-            + (value == null ? "null" : "\"" + value + "\"") + " is not accepted; expected " + accepted);
+    super(Message.INVALID_VALUE.format(
+        kind.description(), instance, attribute, value == null ? "null" : "\"" + value + "\"", accepted));
     this.attribute = attribute;
     this.value = value;
     this.accepted = accepted;
@@ -57,6 +60,19 @@ public final class ConfigurationException extends ResilienceException {
   /** @return the refused value, or {@code null} */
   public String value() {
     return value;
+  }
+
+  /**
+   * @return the message's tag, e.g. {@code [brace:invalid-value]}, to search the docs for; null
+   *     when the message has none
+   */
+  public String tag() {
+    String message = getMessage();
+    if (message == null || !message.startsWith("[brace:")) {
+      return null;
+    }
+    int end = message.indexOf(']');
+    return end < 0 ? null : message.substring(0, end + 1);
   }
 
   /** @return the accepted form, or {@code null} */

@@ -41,6 +41,14 @@ public final class Event {
     return kind;
   }
 
+  /**
+   * @param kind an event kind
+   * @return whether this event is of that kind
+   */
+  public boolean is(EventKind kind) {
+    return this.kind.equals(kind.key());
+  }
+
   /** @return the name of the instance that emitted it */
   public String instance() {
     return instance;

@@ -8,6 +8,7 @@ package dev.brace.runtime;
 public abstract class Refusal extends ResilienceException {
   private static final long serialVersionUID = 1L;
 
+  /** The name of the refusing instance (with its key, if keyed). */
   private final String instance;
 
   /**

@@ -9,14 +9,15 @@ import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryBudgetConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.ConfigAudit;
-import dev.brace.runtime.internal.ConfigKeys;
-import dev.brace.runtime.internal.ConfigLayers;
-import dev.brace.runtime.internal.InstanceManifest;
-import dev.brace.runtime.internal.EventBus;
-import dev.brace.runtime.internal.InstanceStore;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.internal.Message;
+import dev.brace.runtime.internal.config.ConfigAudit;
+import dev.brace.runtime.internal.config.ConfigKeys;
+import dev.brace.runtime.internal.config.ConfigLayers;
+import dev.brace.runtime.internal.config.InstanceManifest;
+import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.store.InstanceStore;
 import dev.brace.runtime.internal.WorkerThreads;
 import java.time.Clock;
 import java.util.EnumMap;
@@ -66,12 +67,14 @@ public final class Registry {
    * Resolves the policies of one call. Generated wrappers and {@code Stack} call this once, when
    * they are created; it is not meant for application code.
    *
-   * @param definition the call as annotated
-   * @return the guard the call's driver runs through
-   * @throws ConfigurationException when a setting is invalid or conflicts with an earlier site
+   * @param definition the call as its site declares it
+   * @return the resolved call that the site hands its delegate calls to
+   * @throws ConfigurationException when a setting is invalid, conflicts with an earlier site, or
+   *     contradicts what the site fixed at compile time
+   * @throws NullPointerException when {@code definition} is null
    */
-  public CallGuard guard(CallDefinition definition) {
-    return store.guard(definition);
+  public ResilientCall resolve(CallDefinition definition) {
+    return new ResilientCall(store.resolve(definition));
   }
 
   /**
@@ -103,15 +106,13 @@ public final class Registry {
 
   private <T> T found(T instance, Kind kind, String name) {
     if (instance == null && store.switchedOff(kind, name)) {
-      throw new IllegalArgumentException(
-          kind.description() + " '" + name + "' is switched off by configuration ("
-              + ConfigKeys.environment(kind, name, "enabled") + " or " + ConfigKeys.systemProperty(kind, name, "enabled")
-              + " is false), so this registry never created it");
+      throw new IllegalArgumentException(Message.SWITCHED_OFF.format(
+          kind.description(), name, ConfigKeys.environment(kind, name, "enabled"),
+          ConfigKeys.systemProperty(kind, name, "enabled")));
     }
     if (instance == null) {
-      throw new IllegalArgumentException(
-          "this registry has no " + kind.description() + " named '" + name + "'; it has "
-              + store.names().getOrDefault(kind.key(), Set.of()));
+      throw new IllegalArgumentException(Message.UNKNOWN_INSTANCE.format(
+          kind.description(), name, store.names().getOrDefault(kind.key(), Set.of())));
     }
     return instance;
   }
@@ -122,7 +123,7 @@ public final class Registry {
   }
 
   /**
-   * @param listener receives every event of every instance (SPEC names: {@code retry.*},
+   * @param listener receives every event of every instance (names in {@link EventKind}: {@code retry.*},
    *     {@code circuit.*}, …), attributes redacted; one that throws is logged and ignored
    * @return closing it unsubscribes
    * @throws NullPointerException when {@code listener} is null
@@ -161,7 +162,6 @@ public final class Registry {
     private ScheduledExecutorService scheduler;
     private Clock wallClock = Clock.systemUTC();
     private final Map<Kind, Map<String, ConfigBuilder<?>>> programmatic = new EnumMap<>(Kind.class);
-    private final Map<String, RetryBudgetConfig.Builder> budgets = new HashMap<>();
     private Map<String, String> environment = System.getenv();
     private Map<String, String> systemProperties;
     private boolean strictConfiguration;
@@ -312,10 +312,7 @@ public final class Registry {
      * @return this
      */
     public Builder retryBudget(String name, Consumer<RetryBudgetConfig.Builder> settings) {
-      RetryBudgetConfig.Builder builder = RetryBudgetConfig.builder(name);
-      Objects.requireNonNull(settings, "settings").accept(builder);
-      budgets.merge(name, builder, (earlier, later) -> earlier.overlay(later));
-      return this;
+      return set(Kind.RETRYBUDGET, RetryBudgetConfig.builder(name), settings);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -349,11 +346,7 @@ public final class Registry {
               schedulerSupplier,
               WorkerThreads.forAbandonedAttempts(),
               new EventBus(wallClock),
-              new ConfigLayers(
-                  layers,
-                  Map.copyOf(budgets),
-                  environment,
-                  properties),
+              new ConfigLayers(layers, environment, properties),
               backends);
       return new Registry(store);
     }
@@ -362,14 +355,13 @@ public final class Registry {
     private void audit(Map<String, String> environment, Map<String, String> properties) {
       Map<Kind, Set<String>> configured = new EnumMap<>(Kind.class);
       programmatic.forEach((kind, byName) -> configured.put(kind, byName.keySet()));
-      configured.put(Kind.RETRYBUDGET, budgets.keySet());
       ClassLoader loader = Thread.currentThread().getContextClassLoader();
       InstanceManifest known = InstanceManifest.load(loader != null ? loader : Registry.class.getClassLoader());
       List<String> problems = new ConfigAudit(known.plus(configured)).problems(environment, properties);
       if (problems.isEmpty()) {
         return;
       }
-      String report = "Brace configuration keys that configure nothing:\n  " + String.join("\n  ", problems);
+      String report = Message.UNKNOWN_KEYS.format(String.join("\n  ", problems));
       if (strictConfiguration) {
         throw new ConfigurationException(report);
       }

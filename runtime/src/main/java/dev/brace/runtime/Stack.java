@@ -6,10 +6,11 @@ import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.internal.CallDefinition;
-import dev.brace.runtime.internal.CallGuard;
-import dev.brace.runtime.internal.Failures;
-import dev.brace.runtime.internal.SyncDriver;
+import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.internal.Message;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -40,11 +41,11 @@ import java.util.function.Supplier;
  * @param <T> the value the protected calls return
  */
 public final class Stack<T> {
-  private final CallGuard guard;
+  private final ResilientCall resilient;
   private final Function<? super Throwable, ? extends T> fallback;
 
-  private Stack(CallGuard guard, Function<? super Throwable, ? extends T> fallback) {
-    this.guard = guard;
+  private Stack(ResilientCall resilient, Function<? super Throwable, ? extends T> fallback) {
+    this.resilient = resilient;
     this.fallback = fallback;
   }
 
@@ -59,7 +60,7 @@ public final class Stack<T> {
 
   /** @return the stack's name */
   public String name() {
-    return guard.callName();
+    return resilient.callName();
   }
 
   /**
@@ -68,6 +69,7 @@ public final class Stack<T> {
    * @param call the protected call
    * @return its value, or the fallback's
    * @throws Exception what ended the call, as itself (a refusal, a timeout or the call's own)
+   * @throws IllegalArgumentException when a part is keyed: use {@link #call(String, Callable)}
    * @throws NullPointerException when {@code call} is null
    */
   public T call(Callable<? extends T> call) throws Exception {
@@ -88,13 +90,7 @@ public final class Stack<T> {
    */
   public T call(String key, Callable<? extends T> call) throws Exception {
     Objects.requireNonNull(call, "call");
-    try {
-      return SyncDriver.call(guard, breakerKey(key), limiterKey(key), call::call, fallback == null ? null : fallback::apply);
-    } catch (Exception | Error thrown) {
-      throw thrown;
-    } catch (Throwable impossible) {
-      throw Failures.rethrow(impossible);
-    }
+    return resilient.call(keys(key), call::call, fallback == null ? null : fallback::apply);
   }
 
   /**
@@ -119,35 +115,23 @@ public final class Stack<T> {
    */
   public CompletableFuture<T> callAsync(String key, Supplier<? extends CompletionStage<? extends T>> call) {
     Objects.requireNonNull(call, "call");
-    String breakerKey;
-    String limiterKey;
-    try {
-      breakerKey = breakerKey(key);
-      limiterKey = limiterKey(key);
-    } catch (IllegalArgumentException missing) {
-      return CompletableFuture.failedFuture(missing);
-    }
-    return guard.callAsync(
-        breakerKey,
-        limiterKey,
+    return resilient.callAsync(
+        keys(key),
         () -> widen(call.get()),
         fallback == null ? null : failure -> CompletableFuture.completedFuture(fallback.apply(failure)));
   }
 
-  private String breakerKey(String key) {
-    return guard.breakerKeyed() ? required(key) : null;
-  }
-
-  private String limiterKey(String key) {
-    return guard.limiterKeyed() ? required(key) : null;
-  }
-
-  private String required(String key) {
-    if (key == null) {
-      throw new IllegalArgumentException(
-          "stack '" + name() + "' has a keyed part; call it with a key: call(key, call) or callAsync(key, call)");
+  /** The keys are computed inside the call, so a missing one fails it the way a null key part does. */
+  private Supplier<CallKeys> keys(String key) {
+    if (!resilient.breakerKeyed() && !resilient.limiterKeyed()) {
+      return null;
     }
-    return key;
+    return () -> {
+      if (key == null) {
+        throw new IllegalArgumentException(Message.STACK_KEY_MISSING.format(name()));
+      }
+      return CallKeys.of(resilient.breakerKeyed() ? key : null, resilient.limiterKeyed() ? key : null);
+    };
   }
 
   @SuppressWarnings("unchecked")
@@ -171,7 +155,7 @@ public final class Stack<T> {
       if (callName.isBlank()) {
         throw new IllegalArgumentException("a stack's name must not be blank");
       }
-      this.definition = CallDefinition.builder(callName);
+      this.definition = CallDefinition.forStack(callName);
     }
 
     /**
@@ -180,25 +164,27 @@ public final class Stack<T> {
      * @throws IllegalArgumentException when the stack already has a retry
      */
     public Builder<T> retry(Consumer<RetryConfig.Builder> settings) {
-      return part(() -> definition.retry(configured(RetryConfig.builder(callName), settings)));
+      return part(RetryConfig.builder(callName), settings);
     }
 
     /**
      * @param name the circuit breaker's name, shared with every wrapper that names it
-     * @param settings its settings
+     * @param settings its settings; a {@code key} (any text naming the key, e.g. {@code "{tenant}"})
+     *     makes it one breaker per key given to {@link Stack#call(String, Callable)}
      * @return this
      */
     public Builder<T> circuitBreaker(String name, Consumer<CircuitBreakerConfig.Builder> settings) {
-      return part(() -> definition.circuitBreaker(configured(CircuitBreakerConfig.builder(name), settings)));
+      return part(CircuitBreakerConfig.builder(name), settings);
     }
 
     /**
      * @param name the rate limiter's name, shared with every wrapper that names it
-     * @param settings its settings; {@code permits} is required
+     * @param settings its settings; {@code permits} is required; a {@code key} makes it one
+     *     limiter per key given to {@link Stack#call(String, Callable)}
      * @return this
      */
     public Builder<T> rateLimit(String name, Consumer<RateLimitConfig.Builder> settings) {
-      return part(() -> definition.rateLimit(configured(RateLimitConfig.builder(name), settings)));
+      return part(RateLimitConfig.builder(name), settings);
     }
 
     /**
@@ -207,7 +193,7 @@ public final class Stack<T> {
      * @return this
      */
     public Builder<T> bulkhead(String name, Consumer<BulkheadConfig.Builder> settings) {
-      return part(() -> definition.bulkhead(configured(BulkheadConfig.builder(name), settings)));
+      return part(BulkheadConfig.builder(name), settings);
     }
 
     /**
@@ -215,7 +201,7 @@ public final class Stack<T> {
      * @return this
      */
     public Builder<T> timeout(Consumer<TimeoutConfig.Builder> settings) {
-      return part(() -> definition.timeout(configured(TimeoutConfig.builder(callName), settings)));
+      return part(TimeoutConfig.builder(callName), settings);
     }
 
     /**
@@ -235,22 +221,17 @@ public final class Stack<T> {
      */
     public Builder<T> fallback(Consumer<FallbackConfig.Builder> settings, Function<? super Throwable, ? extends T> fallback) {
       Objects.requireNonNull(fallback, "fallback");
-      part(() -> definition.fallback(configured(FallbackConfig.builder(callName), settings)));
+      part(FallbackConfig.builder(callName), settings);
       this.fallback = fallback;
       return this;
     }
 
-    private static <B> B configured(B builder, Consumer<B> settings) {
-      Objects.requireNonNull(settings, "settings").accept(builder);
-      return builder;
-    }
-
-    private Builder<T> part(Runnable add) {
+    private <B extends ConfigBuilder<B>> Builder<T> part(B part, Consumer<B> settings) {
+      Objects.requireNonNull(settings, "settings").accept(part);
       try {
-        add.run();
+        definition.with(part);
       } catch (IllegalArgumentException twice) {
-        throw new IllegalArgumentException("stack '" + callName + "': " + twice.getMessage()
-            + "; two parts of one kind need an order only you know: nest two stacks instead", twice);
+        throw new IllegalArgumentException(Message.STACK_DUPLICATE_PART.format(callName, twice.getMessage()), twice);
       }
       empty = false;
       return this;
@@ -274,11 +255,10 @@ public final class Stack<T> {
     public Stack<T> build(Registry registry) {
       Objects.requireNonNull(registry, "registry");
       if (empty) {
-        throw new IllegalStateException(
-            "stack '" + callName + "' has no part; it would run the call unchanged. Add at least one of"
-                + " retry, circuitBreaker, rateLimit, bulkhead, timeout, fallback");
+        throw new IllegalStateException(Message.STACK_EMPTY.format(
+            callName, "retry, circuitBreaker, rateLimit, bulkhead, timeout, fallback"));
       }
-      return new Stack<>(registry.guard(definition.build()), fallback);
+      return new Stack<>(registry.resolve(definition.build()), fallback);
     }
   }
 }

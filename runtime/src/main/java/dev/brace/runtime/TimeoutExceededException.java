@@ -6,6 +6,7 @@ import java.time.Duration;
 public final class TimeoutExceededException extends ResilienceException {
   private static final long serialVersionUID = 1L;
 
+  /** The timeout's name. */
   private final String instance;
   private final transient Duration timeout;
 

@@ -13,6 +13,15 @@ final class AnnotationDefaults {
 
   private AnnotationDefaults() {}
 
+  /** @return whether the annotation gives the attribute a default (a required one has none) */
+  static boolean hasDefault(Class<? extends Annotation> annotation, String attribute) {
+    try {
+      return annotation.getMethod(attribute).getDefaultValue() != null;
+    } catch (NoSuchMethodException noSuchAttribute) {
+      return false;
+    }
+  }
+
   static Object of(Class<? extends Annotation> annotation, String attribute) {
     return CACHE.computeIfAbsent(
         annotation.getName() + "#" + attribute,

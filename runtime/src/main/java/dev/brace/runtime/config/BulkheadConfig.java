@@ -6,13 +6,12 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /** The settings of one bulkhead: the attributes of {@link Bulkhead}, checked. Immutable. */
-public final class BulkheadConfig {
-  private final String name;
+public final class BulkheadConfig extends InstanceConfig {
   private final int maxConcurrent;
   private final Duration maxWait;
 
   private BulkheadConfig(Builder builder) {
-    this.name = builder.name();
+    super(builder);
     this.maxConcurrent = builder.get("maxConcurrent");
     this.maxWait = builder.get("maxWait");
   }
@@ -25,10 +24,6 @@ public final class BulkheadConfig {
     return new Builder(name);
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return the most calls in flight */
   public int maxConcurrent() {
@@ -57,29 +52,33 @@ public final class BulkheadConfig {
       super(Kind.BULKHEAD, name, Bulkhead.class);
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder maxConcurrent(int value) {
       return put("maxConcurrent", atLeast("maxConcurrent", value, 1));
     }
 
-    /** @param value a duration string; "0ms" refuses at once @return this */
+    /**
+     * @param value a duration string; "0ms" refuses at once
+     * @return this
+     */
     public Builder maxWait(String value) {
       return put("maxWait", duration("maxWait", value, false));
     }
 
-    /** @param value zero refuses at once @return this */
+    /**
+     * @param value zero refuses at once
+     * @return this
+     */
     public Builder maxWait(Duration value) {
       return put("maxWait", duration("maxWait", value, false));
     }
 
-    @Override
-    Object convertDefault(String attribute, Object annotationDefault) {
-      return "maxWait".equals(attribute)
-          ? duration(attribute, (String) annotationDefault, false)
-          : annotationDefault;
-    }
 
     /** @return the checked, immutable config */
+    @Override
     public BulkheadConfig build() {
       return new BulkheadConfig(this);
     }

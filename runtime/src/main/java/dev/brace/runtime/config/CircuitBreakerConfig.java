@@ -8,12 +8,10 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /** The settings of one circuit breaker: the attributes of {@link CircuitBreaker}, checked. Immutable. */
-public final class CircuitBreakerConfig {
+public final class CircuitBreakerConfig extends InstanceConfig {
   /** More buckets than this buys no precision and costs memory per breaker. */
   public static final int MAX_WINDOW_BUCKETS = 1000;
 
-  private final java.util.Map<String, Object> values;
-  private final String name;
   private final int failureThreshold;
   private final int successThreshold;
   private final Duration resetTimeout;
@@ -30,8 +28,7 @@ public final class CircuitBreakerConfig {
   private final String backend;
 
   private CircuitBreakerConfig(Builder builder) {
-    this.values = java.util.Map.copyOf(builder.explicitValues());
-    this.name = builder.name();
+    super(builder);
     this.failureThreshold = builder.get("failureThreshold");
     this.successThreshold = builder.get("successThreshold");
     this.resetTimeout = builder.get("resetTimeout");
@@ -46,6 +43,13 @@ public final class CircuitBreakerConfig {
     this.key = builder.get("key");
     this.maxKeys = builder.get("maxKeys");
     this.backend = builder.get(ConfigBuilder.BACKEND);
+    if (rateMode() && windowCalls > 0 && windowCalls < minimumCalls) {
+      // A count window never holds more than windowCalls outcomes, so the rate would never be judged.
+      throw builder.invalid(
+          "windowCalls", windowCalls,
+          "at least minimumCalls (" + minimumCalls + "), or 0 for a time window: a window of the last "
+              + windowCalls + " calls never reaches " + minimumCalls + " outcomes, so the circuit could never open");
+    }
     if (windowCalls == 0 && window.toNanos() < windowBuckets) {
       throw builder.invalid(
           "windowBuckets", windowBuckets, "at most one bucket per nanosecond of window");
@@ -65,13 +69,9 @@ public final class CircuitBreakerConfig {
    * @return a builder holding exactly the values this config was built from, under another name
    */
   public Builder toBuilder(String otherName) {
-    return builder(otherName).putAll(values);
+    return builder(otherName).putAll(explicitValues());
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return consecutive failures that open the circuit in classic mode */
   public int failureThreshold() {
@@ -173,27 +173,42 @@ public final class CircuitBreakerConfig {
       super(Kind.CIRCUITBREAKER, name, CircuitBreaker.class);
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder failureThreshold(int value) {
       return put("failureThreshold", atLeast("failureThreshold", value, 1));
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder successThreshold(int value) {
       return put("successThreshold", atLeast("successThreshold", value, 1));
     }
 
-    /** @param value a positive duration string @return this */
+    /**
+     * @param value a positive duration string
+     * @return this
+     */
     public Builder resetTimeout(String value) {
       return put("resetTimeout", duration("resetTimeout", value, true));
     }
 
-    /** @param value a positive duration @return this */
+    /**
+     * @param value a positive duration
+     * @return this
+     */
     public Builder resetTimeout(Duration value) {
       return put("resetTimeout", duration("resetTimeout", value, true));
     }
 
-    /** @param value 0 for classic mode, else in (0, 1] @return this */
+    /**
+     * @param value 0 for classic mode, else in (0, 1]
+     * @return this
+     */
     public Builder failureRate(double value) {
       if (Double.isNaN(value) || value < 0 || value > 1) {
         throw invalid("failureRate", value, "a number in (0, 1], or 0 for classic mode");
@@ -201,27 +216,42 @@ public final class CircuitBreakerConfig {
       return put("failureRate", value);
     }
 
-    /** @param value a positive duration string @return this */
+    /**
+     * @param value a positive duration string
+     * @return this
+     */
     public Builder window(String value) {
       return put("window", duration("window", value, true));
     }
 
-    /** @param value a positive duration @return this */
+    /**
+     * @param value a positive duration
+     * @return this
+     */
     public Builder window(Duration value) {
       return put("window", duration("window", value, true));
     }
 
-    /** @param value 0 for a time window, else the last N outcomes @return this */
+    /**
+     * @param value 0 for a time window, else the last N outcomes
+     * @return this
+     */
     public Builder windowCalls(int value) {
       return put("windowCalls", atLeast("windowCalls", value, 0));
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder minimumCalls(int value) {
       return put("minimumCalls", atLeast("minimumCalls", value, 1));
     }
 
-    /** @param value from 1 to {@value #MAX_WINDOW_BUCKETS} @return this */
+    /**
+     * @param value from 1 to {@value #MAX_WINDOW_BUCKETS}
+     * @return this
+     */
     public Builder windowBuckets(int value) {
       if (value < 1 || value > MAX_WINDOW_BUCKETS) {
         throw invalid("windowBuckets", value, "an integer from 1 to " + MAX_WINDOW_BUCKETS);
@@ -229,25 +259,37 @@ public final class CircuitBreakerConfig {
       return put("windowBuckets", value);
     }
 
-    /** @param types the exceptions counted @return this */
+    /**
+     * @param types the exceptions counted
+     * @return this
+     */
     @SafeVarargs
     public final Builder on(Class<? extends Throwable>... types) {
       return put("on", classes(types));
     }
 
-    /** @param types the exceptions never counted @return this */
+    /**
+     * @param types the exceptions never counted
+     * @return this
+     */
     @SafeVarargs
     public final Builder ignore(Class<? extends Throwable>... types) {
       return put("ignore", classes(types));
     }
 
-    /** @param predicate true counts the result as a failure; {@code null} for none @return this */
+    /**
+     * @param predicate true counts the result as a failure; {@code null} for none
+     * @return this
+     */
     @SuppressWarnings("unchecked")
     public Builder onResult(Predicate<?> predicate) {
       return put("onResult", (Predicate<Object>) predicate);
     }
 
-    /** @param value a key template, or empty @return this */
+    /**
+     * @param value a key template, or empty
+     * @return this
+     */
     public Builder key(String value) {
       if (value == null) {
         throw invalid("key", null, "a key template, or \"\" for none");
@@ -255,7 +297,10 @@ public final class CircuitBreakerConfig {
       return put("key", value);
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder maxKeys(int value) {
       return put("maxKeys", atLeast("maxKeys", value, 1));
     }
@@ -269,26 +314,12 @@ public final class CircuitBreakerConfig {
       return checkedBackend(value);
     }
 
-    @Override
-    Object convertDefault(String attribute, Object annotationDefault) {
-      switch (attribute) {
-        case "resetTimeout":
-        case "window":
-          return duration(attribute, (String) annotationDefault, true);
-        case "on":
-        case "ignore":
-          return RetryConfig.classesOf(annotationDefault);
-        case "onResult":
-          return null;
-        default:
-          return annotationDefault;
-      }
-    }
 
     /**
      * @return the checked, immutable config
      * @throws dev.brace.runtime.ConfigurationException when values contradict each other
      */
+    @Override
     public CircuitBreakerConfig build() {
       return new CircuitBreakerConfig(this);
     }

@@ -42,30 +42,11 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
   }
 
   /**
-   * @param kind a kind
-   * @param name an instance name
-   * @return an empty builder of that kind
+   * @return the checked, immutable config
+   * @throws dev.brace.runtime.ConfigurationException when values contradict each other or a
+   *     required one is missing
    */
-  public static ConfigBuilder<?> forKind(Kind kind, String name) {
-    switch (kind) {
-      case RETRY:
-        return RetryConfig.builder(name);
-      case CIRCUITBREAKER:
-        return CircuitBreakerConfig.builder(name);
-      case RATELIMIT:
-        return RateLimitConfig.builder(name);
-      case BULKHEAD:
-        return BulkheadConfig.builder(name);
-      case TIMEOUT:
-        return TimeoutConfig.builder(name);
-      case FALLBACK:
-        return FallbackConfig.builder(name);
-      case RETRYBUDGET:
-        return RetryBudgetConfig.builder(name);
-      default:
-        throw new IllegalArgumentException("unknown kind " + kind);
-    }
-  }
+  public abstract InstanceConfig build();
 
   /** @return the kind of instance this builds */
   public final Kind kind() {
@@ -92,6 +73,33 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
   /** @return the attributes this builder sets, by name, in the order they were set */
   public final Map<String, Object> explicitValues() {
     return Collections.unmodifiableMap(values);
+  }
+
+  /**
+   * @return every attribute with the value a config built now would have (defaults applied),
+   *     text attributes first in annotation order, then those only code can set
+   */
+  final Map<String, Object> effectiveValues() {
+    Map<String, Object> effective = new LinkedHashMap<>();
+    for (String attribute : attributes()) {
+      if (values.containsKey(attribute) || hasDefault(attribute)) {
+        effective.put(attribute, get(attribute));
+      }
+    }
+    return Collections.unmodifiableMap(effective);
+  }
+
+  /** Every attribute: those settable from text, then the annotation's others (exception filters, predicates, keys). */
+  private List<String> attributes() {
+    List<String> attributes = new java.util.ArrayList<>(textAttributes());
+    if (annotation != null) {
+      java.util.Arrays.stream(annotation.getDeclaredMethods())
+          .map(java.lang.reflect.Method::getName)
+          .filter(attribute -> !attribute.equals("name") && !attribute.equals("method") && !attributes.contains(attribute))
+          .sorted()
+          .forEach(attributes::add);
+    }
+    return attributes;
   }
 
   /**
@@ -174,6 +182,11 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     return (T) defaultValue(attribute);
   }
 
+  /** A required attribute (a limiter's permits, a timeout's duration) has none; its config refuses to build without it. */
+  private boolean hasDefault(String attribute) {
+    return attribute.equals(BACKEND) || annotation == null || AnnotationDefaults.hasDefault(annotation, attribute);
+  }
+
   /** The default of an attribute: the annotation's, converted to the config's type. */
   Object defaultValue(String attribute) {
     if (attribute.equals(BACKEND)) {
@@ -197,9 +210,38 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     return put(BACKEND, value);
   }
 
-  /** Annotation defaults come as the annotation's types (strings for durations); convert them. */
-  Object convertDefault(String attribute, Object annotationDefault) {
+  /**
+   * Annotation defaults come as the annotation's types; converted here by their shape, once for
+   * every kind: exception classes become a list, a predicate class ({@code Predicate.class}, the
+   * "none" default) becomes null, and the text of an attribute whose setter takes a {@link
+   * Duration} becomes a duration (an empty text, "none", becomes zero).
+   */
+  private Object convertDefault(String attribute, Object annotationDefault) {
+    if (annotationDefault instanceof Class<?>[]) {
+      return classesOf(annotationDefault);
+    }
+    if (annotationDefault instanceof Class<?>) {
+      return null;
+    }
+    if (annotationDefault instanceof String && takesDuration(attribute)) {
+      String text = (String) annotationDefault;
+      return text.isEmpty() ? Duration.ZERO : Durations.parse(text);
+    }
     return annotationDefault;
+  }
+
+  private boolean takesDuration(String attribute) {
+    try {
+      getClass().getMethod(kind.property(attribute), Duration.class);
+      return true;
+    } catch (NoSuchMethodException noDurationSetter) {
+      return false;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<Class<? extends Throwable>> classesOf(Object annotationDefault) {
+    return List.of((Class<? extends Throwable>[]) annotationDefault);
   }
 
   final ConfigurationException invalid(String attribute, Object value, String accepted) {

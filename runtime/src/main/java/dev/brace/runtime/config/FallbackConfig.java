@@ -9,13 +9,12 @@ import java.util.List;
  * The settings of one fallback: which failures it answers. The method itself is fixed at compile
  * time. Immutable.
  */
-public final class FallbackConfig {
-  private final String name;
+public final class FallbackConfig extends InstanceConfig {
   private final List<Class<? extends Throwable>> on;
   private final List<Class<? extends Throwable>> ignore;
 
   private FallbackConfig(Builder builder) {
-    this.name = builder.name();
+    super(builder);
     this.on = builder.get("on");
     this.ignore = builder.get("ignore");
   }
@@ -28,10 +27,6 @@ public final class FallbackConfig {
     return new Builder(name);
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return the failures answered */
   public List<Class<? extends Throwable>> on() {
@@ -58,24 +53,27 @@ public final class FallbackConfig {
       super(Kind.FALLBACK, name, Fallback.class);
     }
 
-    /** @param types the failures answered @return this */
+    /**
+     * @param types the failures answered
+     * @return this
+     */
     @SafeVarargs
     public final Builder on(Class<? extends Throwable>... types) {
       return put("on", classes(types));
     }
 
-    /** @param types the failures never answered @return this */
+    /**
+     * @param types the failures never answered
+     * @return this
+     */
     @SafeVarargs
     public final Builder ignore(Class<? extends Throwable>... types) {
       return put("ignore", classes(types));
     }
 
-    @Override
-    Object convertDefault(String attribute, Object annotationDefault) {
-      return RetryConfig.classesOf(annotationDefault);
-    }
 
     /** @return the immutable config */
+    @Override
     public FallbackConfig build() {
       return new FallbackConfig(this);
     }

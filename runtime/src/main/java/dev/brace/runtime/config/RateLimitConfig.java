@@ -6,9 +6,7 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /** The settings of one rate limiter: the attributes of {@link RateLimit}, checked. Immutable. */
-public final class RateLimitConfig {
-  private final java.util.Map<String, Object> values;
-  private final String name;
+public final class RateLimitConfig extends InstanceConfig {
   private final int permits;
   private final Duration per;
   private final int burst;
@@ -18,8 +16,7 @@ public final class RateLimitConfig {
   private final String backend;
 
   private RateLimitConfig(Builder builder) {
-    this.values = java.util.Map.copyOf(builder.explicitValues());
-    this.name = builder.name();
+    super(builder);
     if (!builder.explicitValues().containsKey("permits")) {
       throw builder.invalid("permits", null, "an integer ≥ 1 (permits has no default)");
     }
@@ -46,13 +43,9 @@ public final class RateLimitConfig {
    * @return a builder holding exactly the values this config was built from, under another name
    */
   public Builder toBuilder(String otherName) {
-    return builder(otherName).putAll(values);
+    return builder(otherName).putAll(explicitValues());
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return tokens added every {@link #per()} */
   public int permits() {
@@ -110,37 +103,58 @@ public final class RateLimitConfig {
       super(Kind.RATELIMIT, name, RateLimit.class);
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder permits(int value) {
       return put("permits", atLeast("permits", value, 1));
     }
 
-    /** @param value a positive duration string @return this */
+    /**
+     * @param value a positive duration string
+     * @return this
+     */
     public Builder per(String value) {
       return put("per", duration("per", value, true));
     }
 
-    /** @param value a positive duration @return this */
+    /**
+     * @param value a positive duration
+     * @return this
+     */
     public Builder per(Duration value) {
       return put("per", duration("per", value, true));
     }
 
-    /** @param value 0 for {@code permits}, else the capacity @return this */
+    /**
+     * @param value 0 for {@code permits}, else the capacity
+     * @return this
+     */
     public Builder burst(int value) {
       return put("burst", atLeast("burst", value, 0));
     }
 
-    /** @param value a duration string; "0ms" refuses at once @return this */
+    /**
+     * @param value a duration string; "0ms" refuses at once
+     * @return this
+     */
     public Builder maxWait(String value) {
       return put("maxWait", duration("maxWait", value, false));
     }
 
-    /** @param value zero refuses at once @return this */
+    /**
+     * @param value zero refuses at once
+     * @return this
+     */
     public Builder maxWait(Duration value) {
       return put("maxWait", duration("maxWait", value, false));
     }
 
-    /** @param value a key template, or empty @return this */
+    /**
+     * @param value a key template, or empty
+     * @return this
+     */
     public Builder key(String value) {
       if (value == null) {
         throw invalid("key", null, "a key template, or \"\" for none");
@@ -148,7 +162,10 @@ public final class RateLimitConfig {
       return put("key", value);
     }
 
-    /** @param value at least 1 @return this */
+    /**
+     * @param value at least 1
+     * @return this
+     */
     public Builder maxKeys(int value) {
       return put("maxKeys", atLeast("maxKeys", value, 1));
     }
@@ -162,22 +179,12 @@ public final class RateLimitConfig {
       return checkedBackend(value);
     }
 
-    @Override
-    Object convertDefault(String attribute, Object annotationDefault) {
-      switch (attribute) {
-        case "per":
-          return duration(attribute, (String) annotationDefault, true);
-        case "maxWait":
-          return duration(attribute, (String) annotationDefault, false);
-        default:
-          return annotationDefault;
-      }
-    }
 
     /**
      * @return the checked, immutable config
      * @throws dev.brace.runtime.ConfigurationException when {@code permits} is missing
      */
+    @Override
     public RateLimitConfig build() {
       return new RateLimitConfig(this);
     }

@@ -9,18 +9,17 @@ import java.util.function.BiConsumer;
  * "name")} only names one), so its defaults live here: 20% of calls may be retried, plus 10
  * retries per second, over a 10-second window. Immutable.
  */
-public final class RetryBudgetConfig {
+public final class RetryBudgetConfig extends InstanceConfig {
   static final double DEFAULT_PERCENT_CAN_RETRY = 0.2;
   static final double DEFAULT_MIN_RETRIES_PER_SECOND = 10;
   static final Duration DEFAULT_TTL = Duration.ofSeconds(10);
 
-  private final String name;
   private final double percentCanRetry;
   private final double minRetriesPerSecond;
   private final Duration ttl;
 
   private RetryBudgetConfig(Builder builder) {
-    this.name = builder.name();
+    super(builder);
     this.percentCanRetry = builder.get("percentCanRetry");
     this.minRetriesPerSecond = builder.get("minRetriesPerSecond");
     this.ttl = builder.get("ttl");
@@ -34,10 +33,6 @@ public final class RetryBudgetConfig {
     return new Builder(name);
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return the fraction of calls that may be retried */
   public double percentCanRetry() {
@@ -72,7 +67,10 @@ public final class RetryBudgetConfig {
       super(Kind.RETRYBUDGET, name, null);
     }
 
-    /** @param value a fraction from 0 to 1 @return this */
+    /**
+     * @param value a fraction from 0 to 1
+     * @return this
+     */
     public Builder percentCanRetry(double value) {
       if (!(value >= 0 && value <= 1)) {
         throw invalid("percentCanRetry", value, "a number from 0 to 1");
@@ -80,17 +78,26 @@ public final class RetryBudgetConfig {
       return put("percentCanRetry", value);
     }
 
-    /** @param value finite, at least 0 @return this */
+    /**
+     * @param value finite, at least 0
+     * @return this
+     */
     public Builder minRetriesPerSecond(double value) {
       return put("minRetriesPerSecond", finiteAtLeast("minRetriesPerSecond", value, 0));
     }
 
-    /** @param value a duration string from 1s to 60s @return this */
+    /**
+     * @param value a duration string from 1s to 60s
+     * @return this
+     */
     public Builder ttl(String value) {
       return ttl(duration("ttl", value, true));
     }
 
-    /** @param value from 1 second to 60 seconds @return this */
+    /**
+     * @param value from 1 second to 60 seconds
+     * @return this
+     */
     public Builder ttl(Duration value) {
       duration("ttl", value, true);
       if (value.compareTo(Duration.ofSeconds(1)) < 0 || value.compareTo(Duration.ofSeconds(60)) > 0) {
@@ -114,6 +121,7 @@ public final class RetryBudgetConfig {
     }
 
     /** @return the checked, immutable config */
+    @Override
     public RetryBudgetConfig build() {
       return new RetryBudgetConfig(this);
     }

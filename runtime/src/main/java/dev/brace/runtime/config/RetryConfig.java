@@ -9,8 +9,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /** The settings of one retry: the attributes of {@link Retry}, checked. Immutable. */
-public final class RetryConfig {
-  private final String name;
+public final class RetryConfig extends InstanceConfig {
   private final int maxAttempts;
   private final Duration delay;
   private final Duration maxDelay;
@@ -24,7 +23,7 @@ public final class RetryConfig {
   private final Duration maxRetryAfter;
 
   private RetryConfig(Builder builder) {
-    this.name = builder.name();
+    super(builder);
     this.maxAttempts = builder.get("maxAttempts");
     this.delay = builder.get("delay");
     this.maxDelay = builder.get("maxDelay");
@@ -54,10 +53,6 @@ public final class RetryConfig {
     return new Builder(name);
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return total tries, the first included */
   public int maxAttempts() {
@@ -137,37 +132,58 @@ public final class RetryConfig {
       super(Kind.RETRY, name, Retry.class);
     }
 
-    /** @param value total tries, at least 1 @return this */
+    /**
+     * @param value total tries, at least 1
+     * @return this
+     */
     public Builder maxAttempts(int value) {
       return put("maxAttempts", atLeast("maxAttempts", value, 1));
     }
 
-    /** @param value the first backoff, a duration string @return this */
+    /**
+     * @param value the first backoff, a duration string
+     * @return this
+     */
     public Builder delay(String value) {
       return put("delay", duration("delay", value, false));
     }
 
-    /** @param value the first backoff @return this */
+    /**
+     * @param value the first backoff
+     * @return this
+     */
     public Builder delay(Duration value) {
       return put("delay", duration("delay", value, false));
     }
 
-    /** @param value the cap on a backoff, a duration string @return this */
+    /**
+     * @param value the cap on a backoff, a duration string
+     * @return this
+     */
     public Builder maxDelay(String value) {
       return put("maxDelay", duration("maxDelay", value, false));
     }
 
-    /** @param value the cap on a backoff @return this */
+    /**
+     * @param value the cap on a backoff
+     * @return this
+     */
     public Builder maxDelay(Duration value) {
       return put("maxDelay", duration("maxDelay", value, false));
     }
 
-    /** @param value finite, at least 1.0 @return this */
+    /**
+     * @param value finite, at least 1.0
+     * @return this
+     */
     public Builder multiplier(double value) {
       return put("multiplier", finiteAtLeast("multiplier", value, 1.0));
     }
 
-    /** @param value the randomisation @return this */
+    /**
+     * @param value the randomisation
+     * @return this
+     */
     public Builder jitter(Retry.Jitter value) {
       if (value == null) {
         throw invalid("jitter", null, "one of NONE, FULL, EQUAL, DECORRELATED");
@@ -175,7 +191,10 @@ public final class RetryConfig {
       return put("jitter", value);
     }
 
-    /** @param value a duration string, or empty for no limit @return this */
+    /**
+     * @param value a duration string, or empty for no limit
+     * @return this
+     */
     public Builder maxDuration(String value) {
       if (value != null && value.isEmpty()) {
         return put("maxDuration", Duration.ZERO);
@@ -183,30 +202,45 @@ public final class RetryConfig {
       return put("maxDuration", duration("maxDuration", value, true));
     }
 
-    /** @param value a positive duration, or {@code null} for no limit @return this */
+    /**
+     * @param value a positive duration, or {@code null} for no limit
+     * @return this
+     */
     public Builder maxDuration(Duration value) {
       return put("maxDuration", value == null ? Duration.ZERO : duration("maxDuration", value, true));
     }
 
-    /** @param types the exceptions retried @return this */
+    /**
+     * @param types the exceptions retried
+     * @return this
+     */
     @SafeVarargs
     public final Builder on(Class<? extends Throwable>... types) {
       return put("on", classes(types));
     }
 
-    /** @param types the exceptions never retried @return this */
+    /**
+     * @param types the exceptions never retried
+     * @return this
+     */
     @SafeVarargs
     public final Builder ignore(Class<? extends Throwable>... types) {
       return put("ignore", classes(types));
     }
 
-    /** @param predicate true means retry the result; {@code null} for none @return this */
+    /**
+     * @param predicate true means retry the result; {@code null} for none
+     * @return this
+     */
     @SuppressWarnings("unchecked")
     public Builder onResult(Predicate<?> predicate) {
       return put("onResult", (Predicate<Object>) predicate);
     }
 
-    /** @param value a retry budget's name, or empty for none @return this */
+    /**
+     * @param value a retry budget's name, or empty for none
+     * @return this
+     */
     public Builder budget(String value) {
       if (value == null) {
         throw invalid("budget", null, "a retry budget's name, or \"\" for none");
@@ -214,46 +248,31 @@ public final class RetryConfig {
       return put("budget", value);
     }
 
-    /** @param value the cap on a hinted wait, a duration string @return this */
+    /**
+     * @param value the cap on a hinted wait, a duration string
+     * @return this
+     */
     public Builder maxRetryAfter(String value) {
       return put("maxRetryAfter", duration("maxRetryAfter", value, false));
     }
 
-    /** @param value the cap on a hinted wait @return this */
+    /**
+     * @param value the cap on a hinted wait
+     * @return this
+     */
     public Builder maxRetryAfter(Duration value) {
       return put("maxRetryAfter", duration("maxRetryAfter", value, false));
     }
 
-    @Override
-    Object convertDefault(String attribute, Object annotationDefault) {
-      switch (attribute) {
-        case "delay":
-        case "maxDelay":
-        case "maxRetryAfter":
-          return duration(attribute, (String) annotationDefault, false);
-        case "maxDuration":
-          return Duration.ZERO;
-        case "on":
-        case "ignore":
-          return classesOf(annotationDefault);
-        case "onResult":
-          return null;
-        default:
-          return annotationDefault;
-      }
-    }
 
     /**
      * @return the checked, immutable config
      * @throws dev.brace.runtime.ConfigurationException when values contradict each other
      */
+    @Override
     public RetryConfig build() {
       return new RetryConfig(this);
     }
   }
 
-  @SuppressWarnings("unchecked")
-  static List<Class<? extends Throwable>> classesOf(Object annotationDefault) {
-    return List.of((Class<? extends Throwable>[]) annotationDefault);
-  }
 }

@@ -6,13 +6,12 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /** The settings of one timeout: the attributes of {@link Timeout}, checked. Immutable. */
-public final class TimeoutConfig {
-  private final String name;
+public final class TimeoutConfig extends InstanceConfig {
   private final Duration duration;
   private final Timeout.Mode mode;
 
   private TimeoutConfig(Builder builder) {
-    this.name = builder.name();
+    super(builder);
     if (!builder.explicitValues().containsKey("value")) {
       throw builder.invalid("value", null, "a duration greater than zero (the timeout has no default)");
     }
@@ -28,10 +27,6 @@ public final class TimeoutConfig {
     return new Builder(name);
   }
 
-  /** @return the name */
-  public String name() {
-    return name;
-  }
 
   /** @return the deadline of one attempt */
   public Duration duration() {
@@ -60,17 +55,26 @@ public final class TimeoutConfig {
       super(Kind.TIMEOUT, name, Timeout.class);
     }
 
-    /** @param value a positive duration string (the annotation's {@code value}) @return this */
+    /**
+     * @param value a positive duration string (the annotation's {@code value})
+     * @return this
+     */
     public Builder duration(String value) {
       return put("value", duration("value", value, true));
     }
 
-    /** @param value a positive duration @return this */
+    /**
+     * @param value a positive duration
+     * @return this
+     */
     public Builder duration(Duration value) {
       return put("value", duration("value", value, true));
     }
 
-    /** @param value how a synchronous call is stopped @return this */
+    /**
+     * @param value how a synchronous call is stopped
+     * @return this
+     */
     public Builder mode(Timeout.Mode value) {
       if (value == null) {
         throw invalid("mode", null, "INTERRUPT or ABANDON");
@@ -79,6 +83,7 @@ public final class TimeoutConfig {
     }
 
     /** @return the checked, immutable config */
+    @Override
     public TimeoutConfig build() {
       return new TimeoutConfig(this);
     }

@@ -1,14 +1,15 @@
 package dev.brace.runtime.spi;
 
+import dev.brace.runtime.EventKind;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.config.CircuitBreakerConfig;
-import dev.brace.runtime.internal.ExceptionFilter;
+import dev.brace.runtime.internal.policy.ExceptionFilter;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * The events of one circuit breaker (SPEC §7), with the attributes every breaker gives them, so a
+ * The events of one circuit breaker, with the attributes every breaker gives them, so a
  * local breaker and a shared one report a transition identically. Only the breaker that made a
  * transition reports it. Each method checks first whether anyone listens, so nothing is built for
  * nobody.
@@ -34,9 +35,9 @@ public final class CircuitEvents {
    * @return the refusal
    */
   public dev.brace.runtime.CircuitOpenException rejected(CircuitState refusedIn, Duration retryAfter) {
-    if (events.enabled("circuit.rejected")) {
+    if (events.enabled(EventKind.CIRCUIT_REJECTED)) {
       events.emit(
-          "circuit.rejected",
+          EventKind.CIRCUIT_REJECTED,
           config.name(),
           "state",
           refusedIn.name(),
@@ -54,7 +55,7 @@ public final class CircuitEvents {
    * @param cause the failure that opened it, or null for a result
    */
   public void openedByThreshold(CircuitState from, int failures, Throwable cause) {
-    if (events.enabled("circuit.opened")) {
+    if (events.enabled(EventKind.CIRCUIT_OPENED)) {
       opened(from, cause, "failure_threshold", config.failureThreshold(), "failures", failures);
     }
   }
@@ -67,7 +68,7 @@ public final class CircuitEvents {
    * @param cause the failure recorded last, or null
    */
   public void openedByRate(double failureRate, long calls, Throwable cause) {
-    if (events.enabled("circuit.opened")) {
+    if (events.enabled(EventKind.CIRCUIT_OPENED)) {
       opened(
           CircuitState.CLOSED,
           cause,
@@ -86,8 +87,8 @@ public final class CircuitEvents {
 
   /** OPEN moved to HALF_OPEN. */
   public void halfOpen() {
-    if (events.enabled("circuit.half_open")) {
-      events.emit("circuit.half_open", config.name(), "from", CircuitState.OPEN.name(), "to", CircuitState.HALF_OPEN.name());
+    if (events.enabled(EventKind.CIRCUIT_HALF_OPEN)) {
+      events.emit(EventKind.CIRCUIT_HALF_OPEN, config.name(), "from", CircuitState.OPEN.name(), "to", CircuitState.HALF_OPEN.name());
     }
   }
 
@@ -97,8 +98,8 @@ public final class CircuitEvents {
    * @param from the state it left: HALF_OPEN after the probes, or any on {@code reset()}
    */
   public void closed(CircuitState from) {
-    if (events.enabled("circuit.closed")) {
-      events.emit("circuit.closed", config.name(), "from", from.name(), "to", CircuitState.CLOSED.name());
+    if (events.enabled(EventKind.CIRCUIT_CLOSED)) {
+      events.emit(EventKind.CIRCUIT_CLOSED, config.name(), "from", from.name(), "to", CircuitState.CLOSED.name());
     }
   }
 
@@ -116,6 +117,6 @@ public final class CircuitEvents {
     attributes[why.length + 7] = from.name();
     attributes[why.length + 8] = "to";
     attributes[why.length + 9] = CircuitState.OPEN.name();
-    events.emit("circuit.opened", config.name(), attributes);
+    events.emit(EventKind.CIRCUIT_OPENED, config.name(), attributes);
   }
 }

@@ -1,18 +1,23 @@
 package dev.brace.runtime.spi;
 
-/** Where an instance reports its events: the registry's one event boundary. */
+import dev.brace.runtime.EventKind;
+
+/**
+ * Where an instance reports what it did. Every event passes the registry's one boundary, which
+ * redacts its attributes and hands it to loggers, traces and listeners.
+ */
 public interface EventSink {
 
   /**
-   * @param kind the event's name, e.g. {@code "circuit.opened"}
-   * @return whether anyone would see an event of this kind; check it before building attributes
+   * @param kind the event
+   * @return whether anyone would see it; check before building attributes on a hot path
    */
-  boolean enabled(String kind);
+  boolean enabled(EventKind kind);
 
   /**
-   * @param kind the event's name
+   * @param kind the event
    * @param instance the emitting instance's name
    * @param keysAndValues alternating attribute names and values; null values are left out
    */
-  void emit(String kind, String instance, Object... keysAndValues);
+  void emit(EventKind kind, String instance, Object... keysAndValues);
 }

@@ -1,11 +1,11 @@
 package dev.brace.runtime.spi;
 
 import dev.brace.runtime.config.CircuitBreakerConfig;
-import dev.brace.runtime.internal.ExceptionFilter;
+import dev.brace.runtime.internal.policy.ExceptionFilter;
 import java.util.function.Predicate;
 
 /**
- * Which outcomes of a call a circuit breaker counts as failures (SPEC §5): an exception matching
+ * Which outcomes of a call a circuit breaker counts as failures: an exception matching
  * {@code on} and not {@code ignore}, never an {@link Error}; a result for which {@code onResult}
  * is true. The one place this is decided, for local and shared breakers alike.
  */

@@ -1,5 +1,6 @@
 package dev.brace.runtime.spi;
 
+import dev.brace.runtime.EventKind;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import java.time.Duration;
@@ -8,11 +9,11 @@ import java.util.Objects;
 /**
  * What every rate limiter does the same way once its bucket has answered: a synchronous caller
  * sleeps until its reserved token arrives (giving it back if interrupted), and waits and refusals
- * are reported with the same events and exceptions (SPEC §5, §7).
+ * are reported with the same events and exceptions.
  */
 public final class RateLimitSteps {
-  private static final String REJECTED = "ratelimit.rejected";
-  private static final String WAITED = "ratelimit.waited";
+  private static final EventKind REJECTED = EventKind.RATELIMIT_REJECTED;
+  private static final EventKind WAITED = EventKind.RATELIMIT_WAITED;
 
   private final String name;
   private final TimeSource time;

@@ -50,6 +50,15 @@ public interface RateLimiterInstance extends RateLimiterHandle {
   void waited(long waitedNanos);
 
   /**
+   * @return whether callers are waiting for tokens reserved ahead of time; a keyed family keeps a
+   *     member with waiters over an idle one when it must evict. An implementation that cannot
+   *     tell (a shared backend) answers false.
+   */
+  default boolean hasWaiters() {
+    return false;
+  }
+
+  /**
    * @return nanoseconds to wait before a token reserved now may be used
    * @throws RateLimitedException when the token cannot arrive within {@code maxWait}
    */

@@ -28,7 +28,7 @@ class ConfigurationReferenceTest {
         continue;
       }
       List<String> expected = new ArrayList<>();
-      ConfigBuilder<?> builder = ConfigBuilder.forKind(kind, "reference");
+      ConfigBuilder<?> builder = kind.builder("reference");
       for (String attribute : builder.textAttributes()) {
         expected.add(row(kind, attribute, defaultOf(builder, attribute)));
       }

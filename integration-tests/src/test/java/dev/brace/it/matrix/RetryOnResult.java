@@ -1,0 +1,71 @@
+package dev.brace.it.matrix;
+
+import static dev.brace.it.matrix.Script.Step.EMPTY;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.brace.Retry;
+import dev.brace.runtime.Registry;
+import dev.brace.runtime.Stack;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/** A result {@code onResult} rejects is retried; when attempts run out, that last result is returned. */
+final class RetryOnResult extends Scenario {
+  @Retry(maxAttempts = 3, delay = "10ms", jitter = Retry.Jitter.NONE, onResult = Script.IsEmpty.class)
+  interface Annotated extends Shape {
+    @Override
+    String call(String key, String input) throws Exception;
+
+    @Override
+    CompletableFuture<String> callAsync(String key, String input);
+  }
+
+  /** No predicate: only the programmatic layer can give one, and a generated method must honour it. */
+  @Retry(maxAttempts = 5, delay = "10ms", jitter = Retry.Jitter.NONE)
+  interface Decoy extends Shape {
+    @Override
+    String call(String key, String input) throws Exception;
+
+    @Override
+    CompletableFuture<String> callAsync(String key, String input);
+  }
+
+  RetryOnResult() {
+    super("retry on result", Annotated.class, Decoy.class);
+  }
+
+  @Override
+  void parts(Stack.Builder<String> stack, boolean annotatedValues, Script script) {
+    if (annotatedValues) {
+      stack.retry(r -> r.maxAttempts(3).delay("10ms").jitter(Retry.Jitter.NONE).onResult(new Script.IsEmpty()));
+    } else {
+      stack.retry(r -> r.maxAttempts(5).delay("10ms").jitter(Retry.Jitter.NONE));
+    }
+  }
+
+  @Override
+  void programmatic(Registry.Builder registry, String call) {
+    registry.retry(call, r -> r.maxAttempts(3).onResult(new Script.IsEmpty()));
+  }
+
+  @Override
+  Map<String, String> environment(String call) {
+    return Map.of();
+  }
+
+  @Override
+  String environmentCannot() {
+    return "onResult is code: no environment variable can give a predicate, and the decoy has none";
+  }
+
+  @Override
+  void run(Cell cell) throws Exception {
+    cell.script.then(EMPTY, EMPTY, EMPTY);
+    assertEquals("", cell.call("v"), "attempts ran out: the last result is returned");
+    assertEquals(3, cell.script.invocations.get());
+
+    cell.script.then(EMPTY);
+    assertEquals("v5", cell.call("v"));
+    assertEquals(5, cell.script.invocations.get());
+  }
+}

@@ -1,0 +1,243 @@
+package dev.brace.it.matrix;
+
+import dev.brace.runtime.ManualTimeSource;
+import dev.brace.runtime.RetryAfterHint;
+import java.io.IOException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The dependency behind every form: a queue of steps, one per invocation (then {@link Step#OK}),
+ * counting invocations and remembering what the fallbacks received. Sync and async invocations of
+ * one step fail or succeed the same way, so the four forms can be held to the same assertions.
+ */
+final class Script implements AutoCloseable {
+  /** How long anything in a test may block in real time before it counts as hung. */
+  static final Duration REAL_BOUND = Duration.ofSeconds(10);
+
+  /** What one invocation does. */
+  enum Step {
+    /** Returns {@code input + n}, n being the invocation's number from 1. */
+    OK,
+    /** Returns the empty string, which {@link IsEmpty} asks to retry. */
+    EMPTY,
+    /** Fails with {@code IOException("io" + n)}. */
+    IO,
+    /** Fails with {@code IllegalStateException("ise" + n)}. */
+    ISE,
+    /** Fails with {@code ExecutionException(IOException("wrapped" + n))}: a wrapper to look through. */
+    WRAPPED_IO,
+    /** Fails with {@link Throttled}, an IOException hinting a retry after {@link Throttled#HINT}. */
+    THROTTLED,
+    /** Fails with {@link DependencyError}. */
+    ERROR,
+    /** Sync: sleeps an hour of manual time, answering an interrupt. Async: never completes. */
+    HANG,
+    /** Sync: blocks in real time ignoring interrupts (a classic socket read). Async: never completes. */
+    BLOCK,
+    /** Holds until {@link #releaseHeld()}, then returns as {@link #OK}. */
+    HOLD
+  }
+
+  /** An IOException that carries a Retry-After, as an HTTP 503 mapped by a client would. */
+  static final class Throttled extends IOException implements RetryAfterHint {
+    static final Duration HINT = Duration.ofSeconds(3);
+    private static final long serialVersionUID = 1L;
+
+    Throttled(String message) {
+      super(message);
+    }
+
+    @Override
+    public Optional<Duration> retryAfter() {
+      return Optional.of(HINT);
+    }
+  }
+
+  /** An Error from the dependency: must pass through every pattern untouched. */
+  static final class DependencyError extends Error {
+    private static final long serialVersionUID = 1L;
+
+    DependencyError(String message) {
+      super(message);
+    }
+  }
+
+  /** Retries (or counts as failed) an empty result. */
+  static final class IsEmpty implements java.util.function.Predicate<String> {
+    @Override
+    public boolean test(String value) {
+      return value.isEmpty();
+    }
+  }
+
+  final AtomicInteger invocations = new AtomicInteger();
+  /** The exception each fallback invocation received, in order. */
+  final List<Throwable> fallbackCauses = new CopyOnWriteArrayList<>();
+  /** The futures handed out by async HANG and BLOCK steps, to check they were cancelled. */
+  final List<CompletableFuture<String>> abandoned = new CopyOnWriteArrayList<>();
+  /** Interrupts a BLOCK step saw (and ignored). */
+  final AtomicInteger interruptsIgnored = new AtomicInteger();
+  /** Every DependencyError thrown, to check the very same one arrives. */
+  final List<DependencyError> errors = new CopyOnWriteArrayList<>();
+
+  private final ManualTimeSource clock;
+  private final Deque<Step> steps = new ArrayDeque<>();
+  private final List<CompletableFuture<Void>> holds = new CopyOnWriteArrayList<>();
+  private final CountDownLatch closed = new CountDownLatch(1);
+
+  Script(ManualTimeSource clock) {
+    this.clock = clock;
+  }
+
+  /** Queues the next invocations' steps. */
+  synchronized void then(Step... next) {
+    steps.addAll(Arrays.asList(next));
+  }
+
+  private synchronized Step next() {
+    return steps.isEmpty() ? Step.OK : steps.poll();
+  }
+
+  String sync(String key, String input) throws Exception {
+    int n = invocations.incrementAndGet();
+    switch (next()) {
+      case EMPTY:
+        return "";
+      case IO:
+        throw new IOException("io" + n);
+      case ISE:
+        throw new IllegalStateException("ise" + n);
+      case WRAPPED_IO:
+        throw new ExecutionException(new IOException("wrapped" + n));
+      case THROTTLED:
+        throw new Throttled("throttled" + n);
+      case ERROR:
+        throw error(n);
+      case HANG:
+        try {
+          clock.sleep(Duration.ofHours(1));
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+        }
+        return "too late";
+      case BLOCK:
+        blockIgnoringInterrupts();
+        return "too late";
+      case HOLD:
+        hold().get(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        return input + n;
+      default:
+        return input + n;
+    }
+  }
+
+  CompletableFuture<String> async(String key, String input) {
+    int n = invocations.incrementAndGet();
+    switch (next()) {
+      case EMPTY:
+        return CompletableFuture.completedFuture("");
+      case IO:
+        return CompletableFuture.failedFuture(new IOException("io" + n));
+      case ISE:
+        return CompletableFuture.failedFuture(new IllegalStateException("ise" + n));
+      case WRAPPED_IO:
+        return CompletableFuture.failedFuture(new ExecutionException(new IOException("wrapped" + n)));
+      case THROTTLED:
+        return CompletableFuture.failedFuture(new Throttled("throttled" + n));
+      case ERROR:
+        return CompletableFuture.failedFuture(error(n));
+      case HANG:
+      case BLOCK:
+        CompletableFuture<String> never = new CompletableFuture<>();
+        abandoned.add(never);
+        return never;
+      case HOLD:
+        return hold().thenApply(released -> input + n);
+      default:
+        return CompletableFuture.completedFuture(input + n);
+    }
+  }
+
+  private DependencyError error(int n) {
+    DependencyError error = new DependencyError("error" + n);
+    errors.add(error);
+    return error;
+  }
+
+  private CompletableFuture<Void> hold() {
+    CompletableFuture<Void> gate = new CompletableFuture<>();
+    holds.add(gate);
+    return gate;
+  }
+
+  /** Lets every held invocation so far return. */
+  void releaseHeld() {
+    holds.forEach(gate -> gate.complete(null));
+  }
+
+  private void blockIgnoringInterrupts() {
+    long deadline = System.nanoTime() + REAL_BOUND.toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        if (closed.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+          return;
+        }
+      } catch (InterruptedException interrupted) {
+        interruptsIgnored.incrementAndGet();
+      }
+    }
+  }
+
+  /** Releases whatever still holds or blocks, so no thread outlives its test. */
+  @Override
+  public void close() {
+    closed.countDown();
+    releaseHeld();
+  }
+
+  /**
+   * @return a delegate of {@code type} whose call methods run this script and whose fallback
+   *     methods (the interface's default methods) run as written, their last argument remembered
+   */
+  <T extends Shape> T as(Class<T> type) {
+    InvocationHandler handler = (proxy, method, args) -> dispatch(proxy, method, args);
+    return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler));
+  }
+
+  private Object dispatch(Object proxy, Method method, Object[] args) throws Throwable {
+    switch (method.getName()) {
+      case "call":
+        return sync((String) args[0], (String) args[1]);
+      case "callAsync":
+        return async((String) args[0], (String) args[1]);
+      case "toString":
+        return "script delegate";
+      case "hashCode":
+        return System.identityHashCode(proxy);
+      case "equals":
+        return proxy == args[0];
+      default:
+        if (!method.isDefault()) {
+          throw new AssertionError("unexpected call of " + method);
+        }
+        if (args.length > 0 && args[args.length - 1] instanceof Throwable) {
+          fallbackCauses.add((Throwable) args[args.length - 1]);
+        }
+        return InvocationHandler.invokeDefault(proxy, method, args);
+    }
+  }
+}

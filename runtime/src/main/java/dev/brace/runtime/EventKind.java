@@ -1,0 +1,123 @@
+package dev.brace.runtime;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.event.Level;
+
+/**
+ * Every event Brace emits, with its stable name ({@link Event#kind()}), the logger it is written
+ * to and at which level. State changes are worth a WARN or INFO line; what a failing dependency
+ * produces at the callers' full rate (refusals, waits, single failed attempts) only DEBUG, so a
+ * storm cannot flood the logs. Kinds marked metrics-only fire once per attempt or per created
+ * instance: they reach only listeners subscribed with {@link Registry#subscribeForMetrics}, never
+ * a log, a trace or an ordinary listener.
+ */
+public enum EventKind {
+  /** An attempt failed, whether or not a retry follows (it carries {@code delay_ms} when one does). */
+  RETRY_ATTEMPT_FAILED("retry.attempt_failed", Level.DEBUG),
+  /** A retry stopped: attempts or {@code maxDuration} spent; the last failure ends the call. */
+  RETRY_EXHAUSTED("retry.exhausted", Level.INFO),
+  /** A retry stopped because its shared retry budget was empty. */
+  RETRY_BUDGET_EXHAUSTED("retry.budget_exhausted", Level.INFO),
+  /** A breaker opened (classic threshold, rate, or a failed probe). */
+  CIRCUIT_OPENED("circuit.opened", Level.WARN),
+  /** A breaker moved from OPEN to HALF_OPEN to admit a probe. */
+  CIRCUIT_HALF_OPEN("circuit.half_open", Level.INFO),
+  /** A breaker closed (probes succeeded, or {@code reset()}). */
+  CIRCUIT_CLOSED("circuit.closed", Level.INFO),
+  /** A breaker refused a call. */
+  CIRCUIT_REJECTED("circuit.rejected", Level.DEBUG),
+  /** A rate limiter refused a call. */
+  RATELIMIT_REJECTED("ratelimit.rejected", Level.DEBUG),
+  /** A call waited for a token. */
+  RATELIMIT_WAITED("ratelimit.waited", Level.DEBUG),
+  /** A bulkhead refused a call. */
+  BULKHEAD_REJECTED("bulkhead.rejected", Level.DEBUG),
+  /** An attempt ran past its timeout. */
+  TIMEOUT_EXCEEDED("timeout.exceeded", Level.INFO),
+  /** A fallback answered a failure. */
+  FALLBACK_USED("fallback.used", Level.INFO),
+  /** A state backend (Redis) became unreachable; instances fall back as configured. */
+  BACKEND_UNAVAILABLE("backend.unavailable", Level.WARN),
+  /** A state backend is reachable again. */
+  BACKEND_RECOVERED("backend.recovered", Level.INFO),
+  /** An attempt that reached the dependency returned. */
+  CALL_SUCCEEDED("call.succeeded", null),
+  /** An attempt that reached the dependency threw. */
+  CALL_FAILED("call.failed", null),
+  /** A shared instance was created; a keyed family is reported once, as the family. */
+  INSTANCE_CREATED("instance.created", null);
+
+  private static final Map<String, EventKind> BY_NAME = new HashMap<>();
+
+  static {
+    for (EventKind kind : values()) {
+      BY_NAME.put(kind.key, kind);
+    }
+  }
+
+  private final String key;
+  private final Level level;
+  private final String logger;
+
+  EventKind(String key, Level level) {
+    this.key = key;
+    this.level = level;
+    this.logger = loggerOf(key.substring(0, key.indexOf('.')));
+  }
+
+  /** The pattern's logger ({@code circuit.*} events go to {@code dev.brace.circuitbreaker}); {@code dev.brace} for the rest. */
+  private static String loggerOf(String prefix) {
+    switch (prefix) {
+      case "circuit":
+        return "dev.brace.circuitbreaker";
+      case "retry":
+      case "ratelimit":
+      case "bulkhead":
+      case "timeout":
+      case "fallback":
+        return "dev.brace." + prefix;
+      default:
+        return "dev.brace";
+    }
+  }
+
+  /** @return the stable name, e.g. {@code "circuit.opened"}, as {@link Event#kind()} gives it */
+  public String key() {
+    return key;
+  }
+
+  /** @return the SLF4J logger it is written to, e.g. {@code dev.brace.circuitbreaker} */
+  public String logger() {
+    return logger;
+  }
+
+  /** @return the level it is logged at; null for a metrics-only kind, which is never logged */
+  public Level level() {
+    return level;
+  }
+
+  /** @return whether only metrics listeners receive it */
+  public boolean isMetricsOnly() {
+    return level == null;
+  }
+
+  /**
+   * @param key a stable name, e.g. {@code "circuit.opened"}
+   * @return the kind of that name
+   * @throws IllegalArgumentException when no event has that name
+   */
+  public static EventKind of(String key) {
+    EventKind kind = BY_NAME.get(Objects.requireNonNull(key, "key"));
+    if (kind == null) {
+      throw new IllegalArgumentException("no Brace event is called " + key + "; the events are " + BY_NAME.keySet());
+    }
+    return kind;
+  }
+
+  @Override
+  public String toString() {
+    return key;
+  }
+}

@@ -1,0 +1,145 @@
+package dev.brace.runtime.generated;
+
+import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.config.Kind;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What one call site declares: its name, each pattern with the attributes written there (and only
+ * those: defaults come from the runtime), and what the site itself fixes at compile time — the
+ * type its fallback method takes. A generated wrapper keeps one per method in a static field, so
+ * it reads like the annotations; a {@code Stack} builds one from its parts. The registry lays
+ * programmatic and external configuration over it when it resolves the call.
+ *
+ * <p>Immutable once built: the builders it holds are only read.
+ */
+public final class CallDefinition {
+  private final String callName;
+  private final String site;
+  private final Map<Kind, ConfigBuilder<?>> patterns;
+  private final boolean keysFromCaller;
+  private final String fallbackMethod;
+  private final Class<? extends Throwable> fallbackTakes;
+
+  private CallDefinition(Builder builder) {
+    this.callName = builder.callName;
+    this.site = builder.site;
+    this.keysFromCaller = builder.keysFromCaller;
+    this.patterns = Collections.unmodifiableMap(new EnumMap<>(builder.patterns));
+    this.fallbackMethod = builder.fallbackMethod;
+    this.fallbackTakes = builder.fallbackTakes;
+  }
+
+  /**
+   * @param callName {@code Interface.method}
+   * @return a builder for an annotated method, with no pattern yet
+   */
+  public static Builder builder(String callName) {
+    return new Builder(callName, callName, false);
+  }
+
+  /**
+   * @param stackName the stack's name
+   * @return a builder for a {@code Stack}, with no pattern yet
+   */
+  public static Builder forStack(String stackName) {
+    return new Builder(stackName, "stack '" + stackName + "'", true);
+  }
+
+  /** @return {@code Interface.method}, or the stack's name */
+  public String callName() {
+    return callName;
+  }
+
+  /** @return where the call is declared, for messages: {@code RecsClient.recommendations}, {@code stack 'recs'} */
+  public String site() {
+    return site;
+  }
+
+  /** @return the patterns of the call by kind, each as written at the site; iterated in call order */
+  public Map<Kind, ConfigBuilder<?>> patterns() {
+    return patterns;
+  }
+
+  /**
+   * @param kind a kind
+   * @return the pattern as written at the site, or null when the call does not use it
+   */
+  public ConfigBuilder<?> pattern(Kind kind) {
+    return patterns.get(kind);
+  }
+
+  /**
+   * @return whether the caller hands the key over with each call (a {@code Stack}), so that
+   *     configuration may make its breaker or limiter keyed; a generated site computes its keys from
+   *     a template fixed at compile time
+   */
+  public boolean keysFromCaller() {
+    return keysFromCaller;
+  }
+
+  /** @return the fallback method's name, for messages, or null */
+  public String fallbackMethod() {
+    return fallbackMethod;
+  }
+
+  /** @return the failure type the fallback method's last parameter takes, or null when any failure fits */
+  public Class<? extends Throwable> fallbackTakes() {
+    return fallbackTakes;
+  }
+
+  /** Collects the patterns of one call; each kind at most once. */
+  public static final class Builder {
+    private final String callName;
+    private final String site;
+    private final boolean keysFromCaller;
+    private final Map<Kind, ConfigBuilder<?>> patterns = new EnumMap<>(Kind.class);
+    private String fallbackMethod;
+    private Class<? extends Throwable> fallbackTakes;
+
+    private Builder(String callName, String site, boolean keysFromCaller) {
+      this.callName = Objects.requireNonNull(callName, "callName");
+      this.site = site;
+      this.keysFromCaller = keysFromCaller;
+    }
+
+    /**
+     * @param pattern a pattern as written at the site, e.g. {@code RetryConfig.builder("I.m").maxAttempts(5)}
+     * @return this
+     * @throws IllegalArgumentException when the call already has a pattern of that kind, or for a retry budget
+     */
+    public Builder with(ConfigBuilder<?> pattern) {
+      Objects.requireNonNull(pattern, "pattern");
+      if (pattern.kind() == Kind.RETRYBUDGET) {
+        throw new IllegalArgumentException("a retry budget is not a pattern of a call; name it in the retry's budget");
+      }
+      if (patterns.putIfAbsent(pattern.kind(), pattern) != null) {
+        throw new IllegalArgumentException(
+            callName + " has two of " + pattern.kind().description() + "; a call takes each pattern once");
+      }
+      return this;
+    }
+
+    /**
+     * Declares what the fallback method can receive: configuration may not make it answer a failure
+     * its parameter cannot take.
+     *
+     * @param method the fallback method's name
+     * @param failureType the type of its last, failure-receiving parameter
+     * @return this
+     */
+    public Builder fallbackTakes(String method, Class<? extends Throwable> failureType) {
+      this.fallbackMethod = Objects.requireNonNull(method, "method");
+      this.fallbackTakes = Objects.requireNonNull(failureType, "failureType");
+      return this;
+    }
+
+    /** @return the definition */
+    public CallDefinition build() {
+      return new CallDefinition(this);
+    }
+  }
+}

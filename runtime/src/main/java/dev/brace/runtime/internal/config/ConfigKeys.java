@@ -1,0 +1,63 @@
+package dev.brace.runtime.internal.config;
+
+import dev.brace.runtime.config.Kind;
+import java.util.Locale;
+
+/**
+ * The names of configuration keys: {@code BRACE_<KIND>_<NAME>_<PROPERTY>} in the
+ * environment, {@code brace.<kind>.<name>.<property>} as a system property. An attribute is
+ * named by {@link Kind#property}.
+ */
+public final class ConfigKeys {
+  private ConfigKeys() {}
+
+  /**
+   * @param kind the instance's kind
+   * @param name the instance's name as written
+   * @param attribute the attribute as written in the annotation, or {@code enabled}
+   * @return e.g. {@code BRACE_CIRCUITBREAKER_RECS_API_FAILURE_THRESHOLD}
+   */
+  public static String environment(Kind kind, String name, String attribute) {
+    return "BRACE_" + kind.name() + "_" + environmentName(name) + "_" + upperSnake(kind.property(attribute));
+  }
+
+  /**
+   * @param kind the instance's kind
+   * @param name the instance's name as written
+   * @param attribute the attribute as written in the annotation, or {@code enabled}
+   * @return e.g. {@code brace.circuitbreaker.recs-api.failure-threshold}
+   */
+  public static String systemProperty(Kind kind, String name, String attribute) {
+    return "brace." + kind.key() + "." + name + "." + kebab(kind.property(attribute));
+  }
+
+  /** @return the name upper-cased, every character that is not a letter or digit turned into {@code _} */
+  public static String environmentName(String name) {
+    StringBuilder out = new StringBuilder(name.length());
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      out.append(Character.isLetterOrDigit(c) && c < 128 ? Character.toUpperCase(c) : '_');
+    }
+    return out.toString();
+  }
+
+  static String upperSnake(String camel) {
+    return separated(camel, '_').toUpperCase(Locale.ROOT);
+  }
+
+  static String kebab(String camel) {
+    return separated(camel, '-').toLowerCase(Locale.ROOT);
+  }
+
+  private static String separated(String camel, char separator) {
+    StringBuilder out = new StringBuilder(camel.length() + 4);
+    for (int i = 0; i < camel.length(); i++) {
+      char c = camel.charAt(i);
+      if (Character.isUpperCase(c) && i > 0) {
+        out.append(separator);
+      }
+      out.append(c);
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,128 @@
+package dev.brace.runtime.internal.config;
+
+import dev.brace.runtime.ConfigurationException;
+import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.config.InstanceConfig;
+import dev.brace.runtime.internal.Message;
+import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.config.RetryBudgetConfig;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The configuration above the annotations, lowest first: programmatic settings from {@code
+ * Registry.builder()}, then environment variables, then system properties. Resolving a
+ * builder lays each layer over the annotation's; a value from text goes through the same checked
+ * setter as every other, and a bad one fails naming the key, the value and the accepted form.
+ */
+public final class ConfigLayers {
+  private final Map<Kind, Map<String, ConfigBuilder<?>>> programmatic;
+  private final Map<String, String> environment;
+  private final Map<String, String> systemProperties;
+
+  /**
+   * @param programmatic per kind, per name, what {@code Registry.builder()} set
+   * @param environment the environment variables to read
+   * @param systemProperties the system properties to read
+   */
+  public ConfigLayers(
+      Map<Kind, Map<String, ConfigBuilder<?>>> programmatic,
+      Map<String, String> environment,
+      Map<String, String> systemProperties) {
+    this.programmatic = Objects.requireNonNull(programmatic, "programmatic");
+    this.environment = Objects.requireNonNull(environment, "environment");
+    this.systemProperties = Objects.requireNonNull(systemProperties, "systemProperties");
+  }
+
+  /**
+   * @param site the pattern as written at a call site (the lowest layer)
+   * @return its config with every higher layer laid over the site's values
+   * @throws dev.brace.runtime.ConfigurationException when a value is refused, naming its key
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public InstanceConfig resolve(ConfigBuilder<?> site) {
+    return layered((ConfigBuilder) site).build();
+  }
+
+  /**
+   * @param site the pattern as written at a call site, or an empty builder
+   * @return a fresh builder holding the site's values with every higher layer laid over them
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  <B extends ConfigBuilder<B>> B layered(ConfigBuilder<B> site) {
+    Kind kind = site.kind();
+    ConfigBuilder fresh = kind.builder(site.name());
+    fresh.overlay(site);
+    ConfigBuilder<?> set = programmatic.getOrDefault(kind, Map.of()).get(site.name());
+    if (set != null) {
+      fresh.overlay(set);
+    }
+    return (B) external(kind, fresh);
+  }
+
+  /** Lays the environment, then the system properties, over {@code builder}. */
+  private ConfigBuilder<?> external(Kind kind, ConfigBuilder<?> builder) {
+    for (String attribute : builder.textAttributes()) {
+      String key = ConfigKeys.environment(kind, builder.name(), attribute);
+      setText(builder, attribute, key, environment.get(key));
+    }
+    for (String attribute : builder.textAttributes()) {
+      String key = ConfigKeys.systemProperty(kind, builder.name(), attribute);
+      setText(builder, attribute, key, systemProperties.get(key));
+    }
+    return builder;
+  }
+
+  private static void setText(ConfigBuilder<?> builder, String attribute, String key, String value) {
+    if (value == null) {
+      return;
+    }
+    try {
+      builder.setText(attribute, value);
+    } catch (ConfigurationException refused) {
+      throw new ConfigurationException(
+          Message.INVALID_SETTING.format(key, value, Message.untagged(refused.getMessage())), refused);
+    }
+  }
+
+  /**
+   * @return false when Brace is switched off: every wrapper passes straight through. The system
+   *     property {@code brace.enabled}, when set, decides over {@code BRACE_ENABLED}, as a property
+   *     decides over a variable for every setting.
+   */
+  public boolean globallyEnabled() {
+    String property = systemProperties.get("brace.enabled");
+    return property != null
+        ? flag("brace.enabled", property)
+        : flag("BRACE_ENABLED", environment.get("BRACE_ENABLED"));
+  }
+
+  /** @return false when the instance's {@code ..._ENABLED} / {@code ....enabled} is false */
+  public boolean enabled(Kind kind, String name) {
+    String environmentKey = ConfigKeys.environment(kind, name, "enabled");
+    String propertyKey = ConfigKeys.systemProperty(kind, name, "enabled");
+    String property = systemProperties.get(propertyKey);
+    return property != null
+        ? flag(propertyKey, property)
+        : flag(environmentKey, environment.get(environmentKey));
+  }
+
+  private static boolean flag(String key, String value) {
+    if (value == null || value.trim().equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (value.trim().equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new ConfigurationException(Message.INVALID_SWITCH.format(key, value));
+  }
+
+  /**
+   * @param name a retry budget's name
+   * @return its config: defaults, then what {@code Registry.builder().retryBudget} set, then the
+   *     environment and system properties
+   */
+  public RetryBudgetConfig retryBudget(String name) {
+    return (RetryBudgetConfig) resolve(RetryBudgetConfig.builder(name));
+  }
+}

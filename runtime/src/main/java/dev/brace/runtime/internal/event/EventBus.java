@@ -1,0 +1,135 @@
+package dev.brace.runtime.internal.event;
+
+import dev.brace.runtime.Event;
+import dev.brace.runtime.EventKind;
+import dev.brace.runtime.spi.EventSink;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one boundary every event passes. It redacts every attribute (see {@link Redactor}) and then
+ * fans out to the SLF4J loggers {@code dev.brace.<pattern>} ({@link EventLog}), to the current
+ * OpenTelemetry span when the API is present ({@link SpanEvents}), and to subscribed listeners.
+ * Because redaction happens here, no emitting policy can leak a secret by forgetting it.
+ *
+ * <p>Callers check {@link #enabled(EventKind)} first. With no listener, the event's logger off and
+ * no recording span, that is false, and the check reads one volatile field, tests a log level and
+ * looks at the current span: nothing is allocated.
+ *
+ * <p>Metrics-only kinds ({@link EventKind#isMetricsOnly()}) go only to listeners subscribed with
+ * {@link #subscribeForMetrics}: they fire once per attempt or per created instance, which no log,
+ * trace or ordinary listener wants, and only a metrics binder pays for them.
+ */
+public final class EventBus implements EventSink {
+
+  private final CopyOnWriteArrayList<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
+  /** Receive the listener-only kinds too. */
+  private final CopyOnWriteArrayList<Consumer<Event>> metricListeners = new CopyOnWriteArrayList<>();
+  private final Clock wallClock;
+
+  /** @param wallClock the clock for event timestamps */
+  public EventBus(Clock wallClock) {
+    this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+  }
+
+  /**
+   * @param listener receives every event; a listener that throws (an {@link Error} included, but
+   *     not a {@link VirtualMachineError}) is logged and ignored
+   * @return closing it unsubscribes
+   */
+  public AutoCloseable subscribe(Consumer<Event> listener) {
+    return add(listeners, listener);
+  }
+
+  /**
+   * @param listener receives every event and also {@code call.succeeded}, {@code call.failed} and
+   *     {@code instance.created}; a listener that throws is logged and ignored
+   * @return closing it unsubscribes
+   */
+  public AutoCloseable subscribeForMetrics(Consumer<Event> listener) {
+    return add(metricListeners, listener);
+  }
+
+  private static AutoCloseable add(CopyOnWriteArrayList<Consumer<Event>> list, Consumer<Event> listener) {
+    Objects.requireNonNull(listener, "listener");
+    list.add(listener);
+    return () -> list.remove(listener);
+  }
+
+  /**
+   * The check for listener-only kinds ({@code call.*}) on the happy path: one volatile read, no
+   * lookup by kind.
+   *
+   * @return whether a metrics listener is subscribed
+   */
+  public boolean metricsListening() {
+    return !metricListeners.isEmpty();
+  }
+
+  /**
+   * @param kind the event
+   * @return whether anyone would see an event of this kind
+   */
+  @Override
+  public boolean enabled(EventKind kind) {
+    if (!metricListeners.isEmpty()) {
+      return true;
+    }
+    return !kind.isMetricsOnly()
+        && (!listeners.isEmpty() || EventLog.enabled(kind) || SpanEvents.recording());
+  }
+
+  /**
+   * Emits an event. Check {@link #enabled(EventKind)} first on hot paths.
+   *
+   * @param kind the event
+   * @param instance the emitting instance's name
+   * @param keysAndValues alternating attribute names and values; null values are left out, every
+   *     value that is not a number or a boolean is redacted as text
+   */
+  @Override
+  public void emit(EventKind kind, String instance, Object... keysAndValues) {
+    Map<String, Object> attributes = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
+      Object value = keysAndValues[i + 1];
+      if (value != null) {
+        attributes.put((String) keysAndValues[i], redacted(value));
+      }
+    }
+    Event event = new Event(kind.key(), Redactor.redact(instance), attributes, wallClock.instant());
+    if (!kind.isMetricsOnly()) {
+      EventLog.write(kind, event);
+      SpanEvents.add(event);
+      deliver(listeners, event);
+    }
+    deliver(metricListeners, event);
+  }
+
+  private static void deliver(CopyOnWriteArrayList<Consumer<Event>> list, Event event) {
+    for (Consumer<Event> listener : list) {
+      try {
+        listener.accept(event);
+      } catch (VirtualMachineError fatal) {
+        throw fatal;
+      } catch (Throwable listenerFailure) {
+        // Errors too (an AssertionError in a test's listener): events are emitted between a state
+        // change and the return of its ticket, so anything escaping here could strand an instance.
+        LoggerFactory.getLogger(EventBus.class)
+            .warn("event listener {} threw on {}; ignored", listener, event.kind(), listenerFailure);
+      }
+    }
+  }
+
+  /** Numbers and booleans cannot hold a secret and keep their type; anything else becomes redacted text. */
+  private static Object redacted(Object value) {
+    if (value instanceof Number || value instanceof Boolean) {
+      return value;
+    }
+    return Redactor.redact(value.toString());
+  }
+}

@@ -1,0 +1,258 @@
+package dev.brace.runtime.internal.policy;
+
+import dev.brace.runtime.internal.event.EventBus;
+
+import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.CircuitState;
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.internal.policy.CircuitGeneration.Closed;
+import dev.brace.runtime.internal.policy.CircuitGeneration.HalfOpen;
+import dev.brace.runtime.internal.policy.CircuitGeneration.Open;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+import dev.brace.runtime.spi.CircuitEvents;
+import dev.brace.runtime.spi.OutcomeClassifier;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The local circuit breaker: its state lives in this JVM. {@link #acquire()} admits a call or
+ * refuses it, and the ticket it returns is completed by exactly one of {@link #onSuccess}, {@link
+ * #onResult}, {@link #onFailure} or {@link #release} (which outcomes count is decided by {@link
+ * CircuitBreakerInstance}, for every breaker). Thread-safe and lock-free.
+ *
+ * <p>The whole state is one immutable {@link CircuitGeneration} in an {@link AtomicReference}; every
+ * transition is a compare-and-set from the generation it was decided on, so exactly one thread
+ * makes it and only that thread emits its event. The ticket is the generation that admitted the
+ * call: an outcome is applied only while its generation is still current, so a call admitted
+ * before the circuit opened cannot close, re-open or count towards a later generation. While
+ * CLOSED the ticket is the current generation itself, so admitting a call allocates nothing.
+ */
+public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
+
+  private final CircuitBreakerConfig config;
+  private final TimeSource time;
+  private final CircuitEvents events;
+  private final OutcomeClassifier classifier;
+  private final AtomicReference<CircuitGeneration> state;
+
+  /**
+   * @param config the breaker's settings
+   * @param time where cooldowns and the rate window read time
+   * @param events where state changes and refusals are reported
+   * @throws NullPointerException when an argument is null
+   */
+  public DefaultCircuitBreaker(CircuitBreakerConfig config, TimeSource time, EventBus events) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.time = Objects.requireNonNull(time, "time");
+    this.events = new CircuitEvents(Objects.requireNonNull(events, "events"), config);
+    this.classifier = new OutcomeClassifier(config);
+    this.state = new AtomicReference<>(newClosed());
+  }
+
+  /** @return the settings this breaker was built from */
+  public CircuitBreakerConfig config() {
+    return config;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws CircuitOpenException while OPEN (with the time until a probe is admitted), or while
+   *     HALF_OPEN with its probe in flight (with no retry-after)
+   */
+  @Override
+  public Object acquire() {
+    while (true) {
+      CircuitGeneration current = state.get();
+      if (current instanceof Closed) {
+        return current;
+      }
+      CircuitGeneration admitted =
+          current instanceof Open ? admitAfterCooldown((Open) current) : admitProbe((HalfOpen) current);
+      if (admitted != null) {
+        return admitted;
+      }
+      // Lost a race against another transition: decide again on the new state.
+    }
+  }
+
+  /**
+   * @param ticket a ticket returned by {@link #acquire()} of a local breaker
+   * @return the breaker that issued it
+   * @throws IllegalArgumentException when {@code ticket} is not a local breaker's ticket
+   */
+  public static DefaultCircuitBreaker ownerOf(Object ticket) {
+    if (!(ticket instanceof CircuitGeneration)) {
+      throw new IllegalArgumentException("not a circuit breaker ticket: " + ticket);
+    }
+    return ((CircuitGeneration) ticket).owner;
+  }
+
+  @Override
+  public OutcomeClassifier classifier() {
+    return classifier;
+  }
+
+  /**
+   * Applies a judged outcome to the generation that admitted the call, if it is still current.
+   * The check and the update are not one atomic step, but that is harmless: an outcome that slips
+   * in just after its generation ended only touches that generation's own counters, and every
+   * transition it could cause is a compare-and-set from that ended generation, which fails.
+   */
+  @Override
+  public void record(Object ticket, boolean failure, Throwable cause) {
+    CircuitGeneration admitted = own(ticket);
+    if (state.get() != admitted) {
+      return;
+    }
+    if (admitted instanceof Closed) {
+      recordClosed((Closed) admitted, failure, cause);
+    } else if (failure) {
+      probeFailed((HalfOpen) admitted, cause);
+    } else {
+      probeSucceeded((HalfOpen) admitted);
+    }
+  }
+
+  @Override
+  public void release(Object ticket) {
+    CircuitGeneration admitted = own(ticket);
+    if (admitted instanceof HalfOpen) {
+      HalfOpen probe = (HalfOpen) admitted;
+      state.compareAndSet(probe, new HalfOpen(this, probe.successes, false));
+    }
+  }
+
+  @Override
+  public String name() {
+    return config.name();
+  }
+
+  @Override
+  public CircuitState state() {
+    return state.get().kind();
+  }
+
+  @Override
+  public void reset() {
+    CircuitGeneration previous = state.getAndSet(newClosed());
+    if (!(previous instanceof Closed)) {
+      events.closed(previous.kind());
+    }
+  }
+
+  @Override
+  public Optional<Duration> retryAfter() {
+    CircuitGeneration current = state.get();
+    if (current instanceof Open) {
+      return Optional.of(((Open) current).remaining(time.nanoTime()));
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public String toString() {
+    return "CircuitBreaker[" + name() + ", " + state() + "]";
+  }
+
+  // ---- admission ----
+
+  /** @return the probe's ticket, or null when another thread moved the state first */
+  private CircuitGeneration admitAfterCooldown(Open open) {
+    long now = time.nanoTime();
+    if (!open.cooledDown(now)) {
+      throw refuse(CircuitState.OPEN, open.remaining(now));
+    }
+    HalfOpen probe = new HalfOpen(this, 0, true);
+    if (!state.compareAndSet(open, probe)) {
+      return null;
+    }
+    events.halfOpen();
+    return probe;
+  }
+
+  /** @return the probe's ticket, or null when another thread moved the state first */
+  private CircuitGeneration admitProbe(HalfOpen halfOpen) {
+    if (halfOpen.probing) {
+      throw refuse(CircuitState.HALF_OPEN, null);
+    }
+    HalfOpen probe = new HalfOpen(this, halfOpen.successes, true);
+    return state.compareAndSet(halfOpen, probe) ? probe : null;
+  }
+
+  private CircuitOpenException refuse(CircuitState refusedIn, Duration retryAfter) {
+    return events.rejected(refusedIn, retryAfter);
+  }
+
+  // ---- outcomes ----
+
+  private void recordClosed(Closed closed, boolean failure, Throwable cause) {
+    if (closed.window != null) {
+      recordInRateWindow(closed, failure, cause);
+    } else if (!failure) {
+      // Read first: most successes find the count at zero and need not write a shared line.
+      if (closed.consecutiveFailures.get() != 0) {
+        closed.consecutiveFailures.set(0);
+      }
+    } else {
+      int failures = closed.consecutiveFailures.incrementAndGet();
+      if (failures >= config.failureThreshold() && open(closed)) {
+        events.openedByThreshold(CircuitState.CLOSED, failures, cause);
+      }
+    }
+  }
+
+  private void recordInRateWindow(Closed closed, boolean failure, Throwable cause) {
+    long counts = closed.window.record(failure);
+    long calls = RateWindow.calls(counts);
+    if (calls < config.minimumCalls()) {
+      return;
+    }
+    double failureRate = (double) RateWindow.failures(counts) / calls;
+    if (failureRate >= config.failureRate() && open(closed)) {
+      events.openedByRate(failureRate, calls, cause);
+    }
+  }
+
+  private void probeSucceeded(HalfOpen probe) {
+    int successes = probe.successes + 1;
+    if (successes < config.successThreshold()) {
+      state.compareAndSet(probe, new HalfOpen(this, successes, false));
+    } else if (state.compareAndSet(probe, newClosed())) {
+      events.closed(CircuitState.HALF_OPEN);
+    }
+  }
+
+  private void probeFailed(HalfOpen probe, Throwable cause) {
+    if (open(probe)) {
+      // One failed probe is enough, whatever the mode; reported the classic way.
+      events.openedByThreshold(CircuitState.HALF_OPEN, 1, cause);
+    }
+  }
+
+  /**
+   * Opens the circuit from {@code from}. The cooldown starts now, when the failing call returned,
+   * so a slow failure does not use up part of it.
+   *
+   * @return whether this thread made the transition (and so must report it)
+   */
+  private boolean open(CircuitGeneration from) {
+    long probeAt = time.nanoTime() + config.resetTimeout().toNanos();
+    return state.compareAndSet(from, new Open(this, probeAt));
+  }
+
+  private Closed newClosed() {
+    return new Closed(this, config.rateMode() ? RateWindow.of(config, time) : null);
+  }
+
+  /** @throws IllegalArgumentException when another breaker issued the ticket */
+  private CircuitGeneration own(Object ticket) {
+    if (ownerOf(ticket) != this) {
+      throw new IllegalArgumentException("ticket issued by another circuit breaker: " + ticket);
+    }
+    return (CircuitGeneration) ticket;
+  }
+}

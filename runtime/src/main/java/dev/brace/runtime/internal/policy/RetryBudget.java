@@ -1,0 +1,105 @@
+package dev.brace.runtime.internal.policy;
+
+import dev.brace.runtime.TimeSource;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A shared cap on retries (Finagle's RetryBudget): over a sliding {@code ttl} window the retries
+ * allowed are at most {@code percentCanRetry · calls + minRetriesPerSecond · ttl}. Every call
+ * deposits once, every retry withdraws once. The window is {@value #SLICES} slices of counters,
+ * so memory is constant. Thread-safe; the critical section is a few arithmetic operations.
+ */
+public final class RetryBudget {
+  static final int SLICES = 10;
+
+  private final String name;
+  private final TimeSource time;
+  private final double percentCanRetry;
+  private final double reserve;
+  private final long sliceNanos;
+  private final long[] deposits = new long[SLICES];
+  private final long[] withdrawals = new long[SLICES];
+  private long currentSlice;
+
+  /**
+   * @param name the budget's name
+   * @param percentCanRetry fraction of calls that may be retried, 0 to 1
+   * @param minRetriesPerSecond retries always allowed per second, at least 0
+   * @param ttl the sliding window
+   * @param time the clock
+   */
+  public RetryBudget(
+      String name, double percentCanRetry, double minRetriesPerSecond, Duration ttl, TimeSource time) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.time = Objects.requireNonNull(time, "time");
+    if (!(percentCanRetry >= 0 && percentCanRetry <= 1)) {
+      throw new IllegalArgumentException("percentCanRetry must be in [0, 1]: " + percentCanRetry);
+    }
+    if (!(minRetriesPerSecond >= 0) || Double.isInfinite(minRetriesPerSecond)) {
+      throw new IllegalArgumentException("minRetriesPerSecond must be finite and ≥ 0: " + minRetriesPerSecond);
+    }
+    Objects.requireNonNull(ttl, "ttl");
+    if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(Duration.ofSeconds(60)) > 0) {
+      throw new IllegalArgumentException("ttl must be from 1s to 60s: " + ttl);
+    }
+    this.percentCanRetry = percentCanRetry;
+    this.reserve = minRetriesPerSecond * ttl.toNanos() / 1e9;
+    this.sliceNanos = ttl.toNanos() / SLICES;
+    this.currentSlice = time.nanoTime() / sliceNanos;
+  }
+
+  /** @return the budget's name */
+  public String name() {
+    return name;
+  }
+
+  /** Records one call. */
+  public synchronized void deposit() {
+    deposits[slot()]++;
+  }
+
+  /** @return true, spending one retry, when the window still allows one */
+  public synchronized boolean tryWithdraw() {
+    int slot = slot();
+    long calls = 0;
+    long retries = 0;
+    for (int i = 0; i < SLICES; i++) {
+      calls += deposits[i];
+      retries += withdrawals[i];
+    }
+    if (retries + 1 > percentCanRetry * calls + reserve) {
+      return false;
+    }
+    withdrawals[slot]++;
+    return true;
+  }
+
+  /** @return retries the window allows now */
+  public synchronized long available() {
+    slot();
+    long calls = 0;
+    long retries = 0;
+    for (int i = 0; i < SLICES; i++) {
+      calls += deposits[i];
+      retries += withdrawals[i];
+    }
+    return Math.max(0, (long) Math.floor(percentCanRetry * calls + reserve) - retries);
+  }
+
+  /** Moves the window to now, clearing the slices that fell out of it. */
+  private int slot() {
+    long slice = time.nanoTime() / sliceNanos;
+    long passed = slice - currentSlice;
+    if (passed > 0) {
+      long clear = Math.min(passed, SLICES);
+      for (long i = 1; i <= clear; i++) {
+        int index = (int) Math.floorMod(currentSlice + i, (long) SLICES);
+        deposits[index] = 0;
+        withdrawals[index] = 0;
+      }
+      currentSlice = slice;
+    }
+    return (int) Math.floorMod(currentSlice, (long) SLICES);
+  }
+}

@@ -1,0 +1,239 @@
+package dev.brace.runtime.internal.policy;
+
+import dev.brace.runtime.EventKind;
+import dev.brace.runtime.internal.event.EventBus;
+
+import dev.brace.Retry;
+import dev.brace.runtime.Refusal;
+import dev.brace.runtime.RetryAfterHint;
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.config.RetryConfig;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one place a retry decides: is this failure (or result) retried, are attempts or time or
+ * budget exhausted, and how long to wait. Stateless apart from the shared budget; per-call state
+ * lives in a {@link RetryRun}. The sync driver sleeps the returned delay, the async driver
+ * schedules it; neither decides anything.
+ */
+public final class RetryPolicy {
+  /** Waits past a hint by a little, so the retry lands after the hinted instant, not on it. */
+  private static final long HINT_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  /** Returned by {@link #decide} when the call must end. */
+  public static final long STOP = -1;
+
+  private final RetryConfig config;
+  /** The call this retry belongs to, for events; its name may differ when configured apart. */
+  private final String callName;
+  private final TimeSource time;
+  private final EventBus events;
+  private final RetryBudget budget;
+  private final ExceptionFilter filter;
+  private final long delayNanos;
+  private final long maxDelayNanos;
+  private final long maxDurationNanos;
+  private final long maxRetryAfterNanos;
+
+  public RetryPolicy(RetryConfig config, String callName, TimeSource time, EventBus events, RetryBudget budget) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.callName = Objects.requireNonNull(callName, "callName");
+    this.time = Objects.requireNonNull(time, "time");
+    this.events = Objects.requireNonNull(events, "events");
+    this.budget = budget;
+    this.filter = new ExceptionFilter(config.on(), config.ignore());
+    this.delayNanos = saturatedNanos(config.delay());
+    this.maxDelayNanos = saturatedNanos(config.maxDelay());
+    this.maxDurationNanos = config.maxDuration().map(RetryPolicy::saturatedNanos).orElse(0L);
+    this.maxRetryAfterNanos = saturatedNanos(config.maxRetryAfter());
+  }
+
+  /** @return the settings */
+  public RetryConfig config() {
+    return config;
+  }
+
+  public long begin() {
+    if (budget != null) {
+      budget.deposit();
+    }
+    return maxDurationNanos > 0 ? time.nanoTime() : 0L;
+  }
+
+  /**
+   * Whether a failure is retried at all: it matches {@code on}/{@code ignore}, is not an {@link
+   * Error}, and is not a refusal unless that refusal's exact class is named in {@code on}.
+   */
+  boolean eligible(Throwable failure) {
+    Throwable cause = ExceptionFilter.unwrap(failure);
+    if (cause instanceof Error) {
+      return false;
+    }
+    if (cause instanceof Refusal && !filter.namesExactly(cause.getClass())) {
+      return false;
+    }
+    return filter.matches(cause);
+  }
+
+  /** @return {@code run}, or a fresh run when this is the call's first retried outcome */
+  public RetryRun continuing(RetryRun run) {
+    return run != null ? run : new RetryRun(delayNanos);
+  }
+
+  public boolean retriesResult(Object result) {
+    return config.onResult() != null && config.onResult().test(result);
+  }
+
+  /**
+   * Decides after failed attempt {@code attempt}: the nanoseconds to wait before the next one, or
+   * {@link #STOP}, in which case the earlier failures are already attached to {@code failure} as
+   * suppressed and the matching events emitted.
+   */
+  public long decide(RetryRun run, int attempt, long started, Throwable failure) {
+    Throwable cause = ExceptionFilter.unwrap(failure);
+    if (cause instanceof Error) {
+      // Errors leave at once, as they came: no event, nothing attached, in every driver.
+      return STOP;
+    }
+    if (!eligible(failure)) {
+      // Still a failed attempt for the record, unless a refusal, which is not an outcome of the
+      // call.
+      if (!(cause instanceof Refusal)) {
+        emitAttemptFailed(attempt, STOP, failure);
+      }
+      run.attachEarlierFailuresTo(failure);
+      return STOP;
+    }
+    long delay = attempt < config.maxAttempts() ? backoff(run, attempt, failure) : STOP;
+    // Decided before reporting, so the attempt's event tells whether a retry follows.
+    String stopReason = stopReason(attempt, started, delay);
+    emitAttemptFailed(attempt, stopReason == null ? delay : STOP, failure);
+    if (stopReason != null) {
+      run.attachEarlierFailuresTo(failure);
+      emitStopped(stopReason, attempt, failure);
+      return STOP;
+    }
+    return delay;
+  }
+
+  /** As {@link #decide} for a result the predicate asks to retry; the result is then returned. */
+  public long decideOnResult(RetryRun run, int attempt, long started) {
+    long delay = attempt < config.maxAttempts() ? backoff(run, attempt, null) : STOP;
+    String stopReason = stopReason(attempt, started, delay);
+    if (events.enabled(EventKind.RETRY_ATTEMPT_FAILED)) {
+      events.emit(EventKind.RETRY_ATTEMPT_FAILED, config.name(), "call", callName, "attempt", attempt,
+          "result", "retried by onResult", "delay_ms", stopReason != null ? null : TimeUnit.NANOSECONDS.toMillis(delay));
+    }
+    if (stopReason != null) {
+      emitStopped(stopReason, attempt, null);
+      return STOP;
+    }
+    return delay;
+  }
+
+  /** Why the call must stop although the failure is retryable, or null to go on. */
+  private String stopReason(int attempt, long started, long delay) {
+    if (delay == STOP) {
+      return "attempts";
+    }
+    if (maxDurationNanos > 0 && time.nanoTime() - started + delay > maxDurationNanos) {
+      return "maxDuration";
+    }
+    if (budget != null && !budget.tryWithdraw()) {
+      return "budget";
+    }
+    return null;
+  }
+
+  private void emitStopped(String reason, int attempt, Throwable failure) {
+    EventKind kind = reason.equals("budget") ? EventKind.RETRY_BUDGET_EXHAUSTED : EventKind.RETRY_EXHAUSTED;
+    if (events.enabled(kind)) {
+      Throwable cause = failure == null ? null : ExceptionFilter.unwrap(failure);
+      events.emit(kind, config.name(), "call", callName, "attempts", attempt, "reason", reason,
+          "budget", budget == null ? null : budget.name(),
+          "exception", cause == null ? null : cause.getClass().getName(),
+          "message", cause == null ? null : cause.getMessage());
+    }
+  }
+
+  /** {@code delay} is the wait before the next attempt, or {@link #STOP} when none follows. */
+  private void emitAttemptFailed(int attempt, long delay, Throwable failure) {
+    if (events.enabled(EventKind.RETRY_ATTEMPT_FAILED)) {
+      Throwable cause = ExceptionFilter.unwrap(failure);
+      events.emit(EventKind.RETRY_ATTEMPT_FAILED, config.name(), "call", callName, "attempt", attempt,
+          "delay_ms", delay == STOP ? null : TimeUnit.NANOSECONDS.toMillis(delay),
+          "exception", cause.getClass().getName(), "message", cause.getMessage());
+    }
+  }
+
+  /** The wait before retry {@code n} (n = the attempt that failed), raised to a retry-after hint. */
+  long backoff(RetryRun run, int n, Throwable failure) {
+    long cap = cap(n);
+    long delay;
+    Retry.Jitter jitter = config.jitter();
+    switch (jitter) {
+      case NONE:
+        delay = cap;
+        break;
+      case FULL:
+        delay = uniform(0, cap);
+        break;
+      case EQUAL:
+        delay = cap / 2 + uniform(0, cap - cap / 2);
+        break;
+      case DECORRELATED:
+        long upper = run.previousDelayNanos() > Long.MAX_VALUE / 3 ? Long.MAX_VALUE : 3 * run.previousDelayNanos();
+        delay = Math.min(maxDelayNanos, uniform(delayNanos, Math.max(delayNanos, upper)));
+        break;
+      default:
+        throw new IllegalStateException("unknown jitter " + jitter);
+    }
+    run.previousDelayNanos(delay);
+    return Math.max(delay, hintedDelay(failure));
+  }
+
+  /** {@code min(maxDelay, delay · multiplier^(n-1))}, without overflow. */
+  long cap(int n) {
+    double grown = delayNanos * Math.pow(config.multiplier(), n - 1);
+    return grown >= maxDelayNanos ? maxDelayNanos : (long) grown;
+  }
+
+  private long hintedDelay(Throwable failure) {
+    if (failure == null) {
+      return 0;
+    }
+    Throwable cause = ExceptionFilter.unwrap(failure);
+    if (!(cause instanceof RetryAfterHint)) {
+      return 0;
+    }
+    Optional<Duration> hint = ((RetryAfterHint) cause).retryAfter();
+    if (hint == null || hint.isEmpty() || hint.get().isNegative()) {
+      return 0;
+    }
+    long hinted = saturatedNanos(hint.get());
+    long withMargin = hinted + hinted / 20 + HINT_MARGIN_NANOS;
+    return Math.min(withMargin < 0 ? Long.MAX_VALUE : withMargin, maxRetryAfterNanos);
+  }
+
+  private static long uniform(long lowInclusive, long highInclusive) {
+    if (highInclusive <= lowInclusive) {
+      return lowInclusive;
+    }
+    if (highInclusive == Long.MAX_VALUE) {
+      return ThreadLocalRandom.current().nextLong(lowInclusive, highInclusive);
+    }
+    return ThreadLocalRandom.current().nextLong(lowInclusive, highInclusive + 1);
+  }
+
+  public static long saturatedNanos(Duration duration) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE;
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package dev.brace.runtime.internal.policy;
+
+import dev.brace.runtime.internal.event.EventBus;
+
+import dev.brace.runtime.RateLimitedException;
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.spi.RateLimitSteps;
+import dev.brace.runtime.spi.RateLimiterInstance;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A token bucket of {@code permits} tokens every {@code per}, holding at most {@code burst}, kept
+ * as a generic cell rate algorithm: the whole state is one instant, {@code fullAt}, when the bucket
+ * would be full again. Taking a token moves it one emission interval later; idle time refills
+ * the bucket simply by letting the clock overtake it, so refill is exact for any idle time and
+ * the part of a token that has not yet arrived is carried, not lost or rounded.
+ *
+ * <p>A caller whose token lies in the future reserves it by moving {@code fullAt} at the moment
+ * it asks, then sleeps until the token's instant; later callers get later tokens, so waiting is
+ * first come, first served up to clock resolution. Lock-free: one compare-and-set per call, and
+ * nothing is allocated unless the caller waits or is refused.
+ *
+ * <p>Instants are compared only by difference, as {@link System#nanoTime()} requires. The
+ * emission interval is {@code per / permits} rounded up to a whole nanosecond (exact for every
+ * {@code per} that is a multiple of {@code permits} nanoseconds), so the configured rate is never
+ * exceeded. Spans (the period, {@code maxWait}, the time to refill an empty bucket) longer than
+ * about 73 years are capped there so that no sum of them overflows; a bucket that would take longer
+ * to refill holds only 73 years' worth of tokens.
+ */
+public final class TokenBucketRateLimiter implements RateLimiterInstance {
+
+  /** About 73 years: three such spans still fit in a {@code long}, so sums never overflow. */
+  static final long LONGEST_SPAN_NANOS = Long.MAX_VALUE / 4;
+
+  private final RateLimitConfig config;
+  private final TimeSource time;
+  private final RateLimitSteps steps;
+  private final long intervalNanos;
+  private final long capacityNanos;
+  private final long maxWaitNanos;
+  /** The instant the bucket is full again; at or before now, the bucket is full. */
+  private final AtomicLong fullAt;
+
+  /**
+   * Creates a full bucket.
+   *
+   * @param config the limiter's settings
+   * @param time the clock read for every call and slept on while waiting for a token
+   * @param events where refusals and waits are reported
+   * @throws NullPointerException when an argument is null
+   */
+  public TokenBucketRateLimiter(RateLimitConfig config, TimeSource time, EventBus events) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.time = Objects.requireNonNull(time, "time");
+    this.steps = new RateLimitSteps(config.name(), time, Objects.requireNonNull(events, "events"));
+    long perNanos = cappedNanos(config.per());
+    long permits = config.permits();
+    this.intervalNanos = Math.max(1, perNanos / permits + (perNanos % permits == 0 ? 0 : 1));
+    this.capacityNanos = cappedProduct(intervalNanos, config.burst());
+    this.maxWaitNanos = cappedNanos(config.maxWait());
+    this.fullAt = new AtomicLong(time.nanoTime());
+  }
+
+  /** @return the settings this limiter was built from */
+  public RateLimitConfig config() {
+    return config;
+  }
+
+  /**
+   * Takes a token, sleeping through the {@link TimeSource} up to {@code maxWait} for one that is
+   * reserved for this caller.
+   *
+   * @throws RateLimitedException at once, without waiting, when no token can arrive within {@code
+   *     maxWait} ({@code retryAfter()} is the time until one would be available); or when the
+   *     thread is interrupted while waiting, with the interrupt as cause, the reserved token given
+   *     back and the interrupt flag set again
+   */
+  @Override
+  public void acquire() {
+    long now = time.nanoTime();
+    long waitNanos = take(now);
+    if (waitNanos > 0) {
+      long reservation = now + waitNanos + capacityNanos;
+      steps.awaitToken(now, waitNanos, () -> giveBack(reservation));
+    }
+  }
+
+  /**
+   * Reserves a token and names the reservation, for an asynchronous caller who waits on its own
+   * scheduler and may give it back. Never blocks.
+   *
+   * @return the reservation: the instant the bucket is full again once this token is taken
+   * @throws RateLimitedException when the token cannot arrive within {@code maxWait}; nothing is
+   *     reserved then
+   */
+  @Override
+  public long reserveToken() {
+    long now = time.nanoTime();
+    return now + take(now) + capacityNanos;
+  }
+
+  /**
+   * @param reservation from {@link #reserveToken()}
+   * @return nanoseconds from now until the reserved token arrives; 0 when it is there
+   */
+  @Override
+  public long waitFor(long reservation) {
+    return Math.max(0, reservation - capacityNanos - time.nanoTime());
+  }
+
+  /**
+   * Gives back a reserved token that will not be used, for example because the asynchronous
+   * caller was cancelled while waiting for it. Only the latest reservation can be given back: the
+   * bucket is one instant, so a token reserved before others cannot be returned without handing
+   * a later caller an instant another caller already holds, which would admit more than {@code
+   * burst} at once. Such a token is dropped instead (the limiter stays on the safe side). A bucket
+   * that has meanwhile refilled stays at its capacity.
+   *
+   * @param reservation from {@link #reserveToken()}
+   */
+  @Override
+  public void waited(long waitedNanos) {
+    steps.waited(waitedNanos);
+  }
+
+  @Override
+  public void cancelReservation(long reservation) {
+    giveBack(reservation);
+  }
+
+  /** @return the limiter's name */
+  @Override
+  public String name() {
+    return config.name();
+  }
+
+  /** @return whole tokens available now; 0 while callers wait for tokens still to come */
+  /** Reservations reach past a full bucket's span only when tokens are promised to waiting callers. */
+  @Override
+  public boolean hasWaiters() {
+    return fullAt.get() - time.nanoTime() > capacityNanos;
+  }
+
+  @Override
+  public long availablePermits() {
+    long owed = Math.max(0, fullAt.get() - time.nanoTime());
+    // Divided rather than taken from burst, so a capped capacity span reports its true depth.
+    return owed >= capacityNanos ? 0 : (capacityNanos - owed) / intervalNanos;
+  }
+
+  /**
+   * Claims the next token, now or in the future.
+   *
+   * @return nanoseconds from {@code now} until the claimed token arrives (0 or less: at once)
+   */
+  private long take(long now) {
+    while (true) {
+      long current = fullAt.get();
+      // An instant in the past means a full bucket: idle time beyond it earns nothing.
+      long owed = Math.max(0, current - now);
+      long waitNanos = owed + intervalNanos - capacityNanos;
+      if (waitNanos > maxWaitNanos) {
+        throw steps.rejected(waitNanos);
+      }
+      if (fullAt.compareAndSet(current, now + owed + intervalNanos)) {
+        return waitNanos;
+      }
+    }
+  }
+
+  /**
+   * Undoes the {@link #take} that moved {@code fullAt} to {@code reservedFullAt}, if no take came
+   * after it, without filling the bucket beyond its capacity.
+   */
+  private void giveBack(long reservedFullAt) {
+    long now = time.nanoTime();
+    long current = fullAt.get();
+    if (current != reservedFullAt || current - now <= 0) {
+      return;
+    }
+    long earlier = current - intervalNanos;
+    if (earlier - now < 0) {
+      earlier = now;
+    }
+    // Failing means a later take came in between: the token is dropped, as above.
+    fullAt.compareAndSet(current, earlier);
+  }
+
+  private static long cappedNanos(Duration duration) {
+    return duration.compareTo(Duration.ofNanos(LONGEST_SPAN_NANOS)) >= 0
+        ? LONGEST_SPAN_NANOS
+        : duration.toNanos();
+  }
+
+  private static long cappedProduct(long nanos, long times) {
+    return nanos > LONGEST_SPAN_NANOS / times ? LONGEST_SPAN_NANOS : nanos * times;
+  }
+}

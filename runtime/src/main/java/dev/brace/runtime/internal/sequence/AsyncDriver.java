@@ -1,0 +1,553 @@
+package dev.brace.runtime.internal.sequence;
+
+import dev.brace.runtime.generated.AsyncAttempt;
+import dev.brace.runtime.generated.AsyncFallback;
+import dev.brace.runtime.internal.policy.ExceptionFilter;
+import dev.brace.runtime.internal.policy.RetryPolicy;
+import dev.brace.runtime.internal.policy.RetryRun;
+import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.TimeoutPolicy;
+
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+import dev.brace.runtime.spi.RateLimiterInstance;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The asynchronous driver: one call's walk through fallback, retry, breaker, limiter, bulkhead,
+ * timeout and the delegate, with the same policies as the synchronous driver and no decision of
+ * its own. Nothing here waits on a thread: a backoff, a token that is still to come and a
+ * bulkhead permit that may come free are tasks on the registry's scheduler, and an attempt's
+ * outcome is handled when its future completes.
+ *
+ * <p>Threads: the first attempt starts on the caller's thread; later steps run on the scheduler's
+ * thread or on whichever thread completes the delegate's future. A delegate that blocks before
+ * returning its future therefore blocks that thread, as it would without Brace.
+ *
+ * <p>Bulkhead {@code maxWait} on this path: a full bulkhead is polled with {@link
+ * SemaphoreBulkhead#tryAcquire()} on the scheduler in short steps until {@code maxWait} has
+ * passed, then refused; unlike a parked synchronous caller, a polling caller is not served in
+ * arrival order.
+ *
+ * <p>One instance per call. Steps of one call never run concurrently with each other, but the
+ * caller may stop the call at any moment, so what an attempt holds is guarded by this object's
+ * monitor, held only to read and write those fields (never across a callback or a wait).
+ *
+ * @param <T> the future's value type
+ */
+public final class AsyncDriver<T> {
+  /** The longest step between two looks at a full bulkhead; short against any sensible maxWait. */
+  private static final long BULKHEAD_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+  private static final long SHORTEST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  /** Returned by {@link #claim} when the attempt is already over. */
+  private static final Object NOT_CLAIMED = new Object();
+
+  private final CallSequence sequence;
+  private final Supplier<CallKeys> keySource;
+  private final AsyncAttempt<T> delegate;
+  private final AsyncFallback<T> fallback;
+  private final CompletableFuture<T> returned = new CompletableFuture<>();
+
+  /** Written before the first attempt and read by later steps, each after the previous one. */
+  private long started;
+
+  private CallKeys keys;
+
+  private RetryRun run;
+
+  /** Stops what is in flight (an attempt, a backoff or the fallback) when the caller gives up. */
+  private Runnable inFlight;
+
+  private AsyncDriver(
+      CallSequence sequence,
+      Supplier<CallKeys> keySource,
+      AsyncAttempt<T> delegate,
+      AsyncFallback<T> fallback) {
+    this.sequence = sequence;
+    this.keySource = keySource;
+    this.delegate = delegate;
+    this.fallback = fallback;
+  }
+
+  /**
+   * Runs a call through every step of its sequence without blocking a thread.
+   *
+   * @param sequence the call's policies
+   * @param keys computes the call's keys, or null when nothing is keyed; evaluated inside the call,
+   *     so a null key part fails the returned future
+   * @param attempt starts one attempt; called once per attempt
+   * @param fallback answers a failure the fallback accepts, or null when the call has none
+   * @param <T> the future's value type
+   * @return the call's future; never null, nothing thrown
+   */
+  public static <T> CompletableFuture<T> call(
+      CallSequence sequence, Supplier<CallKeys> keys, AsyncAttempt<T> attempt, AsyncFallback<T> fallback) {
+    Objects.requireNonNull(attempt, "attempt");
+    if (sequence.passesThrough()) {
+      return direct(sequence, attempt);
+    }
+    return new AsyncDriver<>(sequence, keys, attempt, fallback).start();
+  }
+
+  /** Brace is switched off: the delegate's own future, or its synchronous throw as a failed one. */
+  private static <T> CompletableFuture<T> direct(CallSequence sequence, AsyncAttempt<T> attempt) {
+    try {
+      return futureOf(attempt.start(), sequence.callName());
+    } catch (Throwable thrown) {
+      return CompletableFuture.failedFuture(thrown);
+    }
+  }
+
+  CompletableFuture<T> start() {
+    returned.whenComplete((value, failure) -> stopInFlight());
+    try {
+      keys = sequence.keys(keySource);
+    } catch (Throwable badKey) {
+      // A null key part is the caller's mistake: it fails the call at once, never retried.
+      returned.completeExceptionally(badKey);
+      return returned;
+    }
+    try {
+      started = sequence.begin();
+      attempt(1);
+    } catch (Throwable unexpected) {
+      // The wrapper never throws; a bug or a rejected task surfaces through the future.
+      returned.completeExceptionally(unexpected);
+    }
+    return returned;
+  }
+
+  // ---- between attempts: retry, fallback, the caller giving up ----
+
+  /**
+   * Registers what stops the step now in flight.
+   *
+   * @return false when the caller has already given up; the step must then undo itself
+   */
+  private synchronized boolean track(Runnable stop) {
+    if (returned.isDone()) {
+      return false;
+    }
+    inFlight = stop;
+    return true;
+  }
+
+  private void stopInFlight() {
+    Runnable stop;
+    synchronized (this) {
+      stop = inFlight;
+      inFlight = null;
+    }
+    if (stop != null) {
+      stop.run();
+    }
+  }
+
+  private void afterFailure(int number, Throwable failure) {
+    if (returned.isDone()) {
+      return;
+    }
+    run = sequence.retryRun(run);
+    long delay = sequence.retryDelay(run, number, started, failure);
+    if (delay == RetryPolicy.STOP) {
+      finish(failure);
+      return;
+    }
+    run.recordFailure(failure);
+    retryAfter(number + 1, delay);
+  }
+
+  private void afterResult(int number, T value) {
+    if (!returned.isDone()) {
+      boolean retried;
+      try {
+        retried = sequence.retriesResult(value);
+      } catch (Throwable predicateFailure) {
+        afterFailure(number, predicateFailure);
+        return;
+      }
+      if (retried) {
+        run = sequence.retryRun(run);
+        long delay = sequence.retryDelayForResult(run, number, started);
+        if (delay != RetryPolicy.STOP) {
+          retryAfter(number + 1, delay);
+          return;
+        }
+      }
+    }
+    returned.complete(value);
+  }
+
+  private void retryAfter(int number, long delayNanos) {
+    if (delayNanos <= 0) {
+      attempt(number);
+      return;
+    }
+    synchronized (this) {
+      if (returned.isDone()) {
+        return;
+      }
+      ScheduledFuture<?> backoff =
+          sequence.scheduler().schedule(() -> attempt(number), delayNanos, TimeUnit.NANOSECONDS);
+      inFlight = () -> backoff.cancel(false);
+    }
+  }
+
+  /** Ends the call with a failure, or hands it to the fallback when that answers it. */
+  private void finish(Throwable failure) {
+    if (returned.isDone()) {
+      return;
+    }
+    Throwable answered = fallback == null ? null : sequence.answerable(failure);
+    if (answered == null) {
+      returned.completeExceptionally(failure);
+      return;
+    }
+    CompletableFuture<T> answer;
+    try {
+      answer = futureOf(fallback.apply(answered), "the fallback of " + sequence.callName());
+    } catch (Throwable fallbackFailure) {
+      returned.completeExceptionally(
+          CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
+      return;
+    }
+    if (!track(() -> answer.cancel(true))) {
+      answer.cancel(true);
+      return;
+    }
+    answer.whenComplete(
+        (value, fallbackFailure) -> {
+          if (fallbackFailure == null) {
+            returned.complete(value);
+          } else {
+            returned.completeExceptionally(
+                CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
+          }
+        });
+  }
+
+  // ---- one attempt: breaker, limiter, bulkhead, timeout, call ----
+
+  private void attempt(int number) {
+    InFlight attempt = new InFlight(number);
+    // The caller giving up ends the attempt without an outcome.
+    if (!track(attempt::end)) {
+      return;
+    }
+    Object ticket;
+    try {
+      CircuitBreakerInstance breaker = sequence.breaker(keys);
+      ticket = breaker == null ? null : breaker.acquire();
+    } catch (Throwable refused) {
+      refused(attempt, refused);
+      return;
+    }
+    synchronized (this) {
+      if (!attempt.over) {
+        attempt.ticket = ticket;
+        ticket = null;
+      }
+    }
+    if (ticket != null) {
+      sequence.releaseTicket(ticket);
+      return;
+    }
+    reserveToken(attempt);
+  }
+
+  private void reserveToken(InFlight attempt) {
+    RateLimiterInstance limiter;
+    long reservation;
+    try {
+      limiter = sequence.limiter(keys);
+      if (limiter == null) {
+        takeBulkhead(attempt, 0);
+        return;
+      }
+      reservation = limiter.reserveToken();
+    } catch (Throwable refused) {
+      refused(attempt, refused);
+      return;
+    }
+    long waitNanos = limiter.waitFor(reservation);
+    if (waitNanos <= 0) {
+      takeBulkhead(attempt, 0);
+      return;
+    }
+    later(attempt, () -> tokenArrived(attempt, limiter, waitNanos), waitNanos, limiter, reservation);
+  }
+
+  private void tokenArrived(InFlight attempt, RateLimiterInstance limiter, long waitedNanos) {
+    synchronized (this) {
+      if (attempt.over) {
+        return;
+      }
+      attempt.waiting = null;
+      attempt.reserved = null;
+    }
+    limiter.waited(waitedNanos);
+    takeBulkhead(attempt, 0);
+  }
+
+  /** Takes a bulkhead permit, polling for up to {@code maxWait}; {@code waitedNanos} so far. */
+  private void takeBulkhead(InFlight attempt, long waitedNanos) {
+    SemaphoreBulkhead bulkhead = sequence.bulkhead();
+    if (bulkhead == null) {
+      call(attempt);
+      return;
+    }
+    if (!bulkhead.tryAcquire()) {
+      long maxWaitNanos = RetryPolicy.saturatedNanos(bulkhead.config().maxWait());
+      long remaining = maxWaitNanos - waitedNanos;
+      if (remaining <= 0) {
+        refused(attempt, bulkhead.full());
+        return;
+      }
+      long step = Math.min(remaining, Math.max(SHORTEST_POLL_NANOS, Math.min(BULKHEAD_POLL_NANOS, maxWaitNanos / 10)));
+      later(attempt, () -> lookAgain(attempt, waitedNanos + step), step, null, 0);
+      return;
+    }
+    boolean kept;
+    synchronized (this) {
+      kept = !attempt.over;
+      attempt.holdsBulkhead = kept;
+    }
+    if (!kept) {
+      bulkhead.release();
+      return;
+    }
+    call(attempt);
+  }
+
+  private void lookAgain(InFlight attempt, long waitedNanos) {
+    synchronized (this) {
+      if (attempt.over) {
+        return;
+      }
+      attempt.waiting = null;
+    }
+    takeBulkhead(attempt, waitedNanos);
+  }
+
+  private void call(InFlight attempt) {
+    TimeoutPolicy timeout = sequence.timeoutPolicy();
+    if (timeout != null
+        && !later(attempt, () -> expired(attempt, timeout), timeout.nanos(), null, 0)) {
+      return;
+    }
+    CompletableFuture<T> inner;
+    try {
+      inner = futureOf(delegate.start(), sequence.callName());
+    } catch (Throwable thrown) {
+      settle(attempt, null, thrown);
+      return;
+    }
+    boolean cancel;
+    synchronized (this) {
+      cancel = attempt.over;
+      attempt.inner = inner;
+    }
+    if (cancel) {
+      // Timed out or stopped before the delegate even returned its future.
+      inner.cancel(true);
+      return;
+    }
+    inner.whenComplete((value, failure) -> settle(attempt, value, failure));
+  }
+
+  private void expired(InFlight attempt, TimeoutPolicy timeout) {
+    Object ticket = claim(attempt);
+    if (ticket == NOT_CLAIMED) {
+      return;
+    }
+    // Claimed first, so the inner future's cancellation below is not taken for its outcome.
+    CompletableFuture<?> inner;
+    synchronized (this) {
+      inner = attempt.inner;
+    }
+    if (inner != null) {
+      inner.cancel(true);
+    }
+    record(attempt, ticket, null, timeout.exceeded());
+  }
+
+  /** The attempt reached the delegate and its future completed (or it threw before returning one). */
+  private void settle(InFlight attempt, T value, Throwable failure) {
+    Object ticket = claim(attempt);
+    if (ticket != NOT_CLAIMED) {
+      record(attempt, ticket, value, failure == null ? null : ExceptionFilter.unwrap(failure));
+    }
+  }
+
+  /**
+   * Takes the outcome of an attempt that reached the delegate: exactly one of its future, its
+   * deadline and the caller's stop wins.
+   *
+   * @return the breaker ticket to record the outcome with (null without a breaker), or {@link
+   *     #NOT_CLAIMED} when the attempt is already over
+   */
+  private Object claim(InFlight attempt) {
+    Object ticket;
+    ScheduledFuture<?> deadline;
+    synchronized (this) {
+      if (attempt.over) {
+        return NOT_CLAIMED;
+      }
+      attempt.over = true;
+      ticket = attempt.ticket;
+      deadline = attempt.waiting;
+      attempt.ticket = null;
+      attempt.holdsBulkhead = false;
+      attempt.waiting = null;
+    }
+    if (deadline != null) {
+      deadline.cancel(false);
+    }
+    return ticket;
+  }
+
+  /** The breaker records the outcome, the bulkhead permit is returned, then retry decides. */
+  private void record(InFlight attempt, Object ticket, T value, Throwable cause) {
+    try {
+      if (cause != null) {
+        sequence.attemptFailed(ticket, cause);
+      } else {
+        sequence.attemptSucceeded(ticket, value);
+      }
+    } catch (Throwable recording) {
+      // The breaker's result predicate threw: as on the sync path, that ends the attempt.
+      afterFailure(attempt.number, cause != null ? cause : recording);
+      return;
+    }
+    if (cause != null) {
+      afterFailure(attempt.number, cause);
+    } else {
+      afterResult(attempt.number, value);
+    }
+  }
+
+  /** Refused by this wrapper's own breaker, limiter or bulkhead: no outcome, only a release. */
+  private void refused(InFlight attempt, Throwable refusal) {
+    if (attempt.end()) {
+      afterFailure(attempt.number, ExceptionFilter.unwrap(refusal));
+    }
+  }
+
+  /**
+   * Schedules the attempt's next step, unless the attempt is already over.
+   *
+   * @param reserved the limiter whose token the step waits for, given back if the attempt stops
+   * @param reservation the reservation of that token
+   * @return false when the attempt was over or the scheduler refused the task (which then ends
+   *     the attempt); nothing is scheduled and the token is given back
+   */
+  private boolean later(
+      InFlight attempt, Runnable step, long delayNanos, RateLimiterInstance reserved, long reservation) {
+    Throwable rejected = null;
+    synchronized (this) {
+      if (!attempt.over) {
+        try {
+          attempt.waiting = sequence.scheduler().schedule(step, delayNanos, TimeUnit.NANOSECONDS);
+          attempt.reserved = reserved;
+          attempt.reservation = reservation;
+          return true;
+        } catch (Throwable schedulerFailure) {
+          rejected = schedulerFailure;
+        }
+      }
+    }
+    if (reserved != null) {
+      reserved.cancelReservation(reservation);
+    }
+    if (rejected != null) {
+      refused(attempt, rejected);
+    }
+    return false;
+  }
+
+  /** @throws NullPointerException naming the call when there is no future */
+  private static <T> CompletableFuture<T> futureOf(CompletionStage<T> stage, String source) {
+    if (stage == null) {
+      throw new NullPointerException(source + " returned null instead of a future");
+    }
+    try {
+      return stage.toCompletableFuture();
+    } catch (UnsupportedOperationException noConversion) {
+      CompletableFuture<T> copy = new CompletableFuture<>();
+      stage.whenComplete((value, failure) -> {
+        if (failure == null) {
+          copy.complete(value);
+        } else {
+          copy.completeExceptionally(failure);
+        }
+      });
+      return copy;
+    }
+  }
+
+  /** What one attempt holds, so that whoever ends it releases each permit exactly once. */
+  private final class InFlight {
+    final int number;
+    /** Guarded by the driver's monitor, like the fields below. */
+    boolean over;
+    Object ticket;
+    RateLimiterInstance reserved;
+    long reservation;
+    boolean holdsBulkhead;
+    /** The limiter wait, the bulkhead poll or, once the call runs, the timeout's deadline. */
+    ScheduledFuture<?> waiting;
+    CompletableFuture<?> inner;
+
+    InFlight(int number) {
+      this.number = number;
+    }
+
+    /** Ends the attempt without an outcome, releasing what it holds; false when it was over. */
+    boolean end() {
+      Object heldTicket;
+      RateLimiterInstance heldToken;
+      long heldReservation;
+      boolean heldBulkhead;
+      ScheduledFuture<?> pending;
+      CompletableFuture<?> call;
+      synchronized (AsyncDriver.this) {
+        if (over) {
+          return false;
+        }
+        over = true;
+        heldTicket = ticket;
+        heldToken = reserved;
+        heldReservation = reservation;
+        heldBulkhead = holdsBulkhead;
+        pending = waiting;
+        call = inner;
+        ticket = null;
+        reserved = null;
+        holdsBulkhead = false;
+        waiting = null;
+      }
+      if (pending != null) {
+        pending.cancel(false);
+      }
+      if (call != null) {
+        call.cancel(true);
+      }
+      if (heldToken != null) {
+        heldToken.cancelReservation(heldReservation);
+      }
+      if (heldBulkhead) {
+        sequence.bulkhead().release();
+      }
+      sequence.releaseTicket(heldTicket);
+      return true;
+    }
+
+  }
+}

@@ -1,0 +1,395 @@
+package dev.brace.runtime.internal.sequence;
+
+import dev.brace.runtime.EventKind;
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.SyncAttempt;
+import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.policy.ExceptionFilter;
+import dev.brace.runtime.internal.policy.FallbackPolicy;
+import dev.brace.runtime.internal.policy.RetryPolicy;
+import dev.brace.runtime.internal.policy.RetryRun;
+import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.TimeoutPolicy;
+import dev.brace.runtime.internal.store.KeyedFamily;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+import dev.brace.runtime.spi.RateLimiterInstance;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
+
+/**
+ * The resolved policies of one call and the steps of its sequence, in the one order: fallback,
+ * retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
+ * made here or in the policy a step hands it to, from the config each policy was built with; the
+ * drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
+ * where a step says to wait. A pattern the call does not use is null and its step does nothing.
+ *
+ * <p>Steps of one attempt: {@link #admit} (breaker, limiter, bulkhead; a refusal holds nothing),
+ * the call (under {@link #timed} when sync), then exactly one of {@link #attemptSucceeded} or
+ * {@link #attemptFailed}, which record the outcome and release what admission took. After a
+ * failure {@link #retryDelay} decides whether and when another attempt follows; at the end {@link
+ * #answerable} decides whether the fallback answers.
+ */
+public final class CallSequence {
+  private final String callName;
+  private final TimeSource time;
+  private final EventBus events;
+  private final Supplier<ScheduledExecutorService> scheduler;
+  private final RetryPolicy retry;
+  private final KeyedFamily<CircuitBreakerInstance> breakers;
+  private final KeyedFamily<RateLimiterInstance> limiters;
+  private final SemaphoreBulkhead bulkhead;
+  private final TimeoutPolicy timeout;
+  private final FallbackPolicy fallback;
+  private final boolean passThrough;
+
+  /**
+   * @param callName {@code Interface.method}, or a stack's name
+   * @param time the registry's clock, which sync waits sleep on
+   * @param events the event boundary
+   * @param scheduler the registry's scheduler, created on first use
+   * @param patterns the call's policies
+   */
+  public CallSequence(
+      String callName,
+      TimeSource time,
+      EventBus events,
+      Supplier<ScheduledExecutorService> scheduler,
+      Patterns patterns) {
+    this.callName = Objects.requireNonNull(callName, "callName");
+    this.time = Objects.requireNonNull(time, "time");
+    this.events = Objects.requireNonNull(events, "events");
+    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    this.retry = patterns.retry;
+    this.breakers = patterns.breakers;
+    this.limiters = patterns.limiters;
+    this.bulkhead = patterns.bulkhead;
+    this.timeout = patterns.timeout;
+    this.fallback = patterns.fallback;
+    this.passThrough = patterns.passThrough;
+  }
+
+  /** The policies of one call, as the store resolved them; any of them may be absent. */
+  public static final class Patterns {
+    RetryPolicy retry;
+    KeyedFamily<CircuitBreakerInstance> breakers;
+    KeyedFamily<RateLimiterInstance> limiters;
+    SemaphoreBulkhead bulkhead;
+    TimeoutPolicy timeout;
+    FallbackPolicy fallback;
+    boolean passThrough;
+
+    /** @return the patterns of a call that Brace passes straight through (switched off) */
+    public static Patterns none() {
+      Patterns none = new Patterns();
+      none.passThrough = true;
+      return none;
+    }
+
+    /** @param retry the retry @return this */
+    public Patterns retry(RetryPolicy retry) {
+      this.retry = retry;
+      return this;
+    }
+
+    /** @param breakers the breaker, or its keyed family @return this */
+    public Patterns breakers(KeyedFamily<CircuitBreakerInstance> breakers) {
+      this.breakers = breakers;
+      return this;
+    }
+
+    /** @param limiters the limiter, or its keyed family @return this */
+    public Patterns limiters(KeyedFamily<RateLimiterInstance> limiters) {
+      this.limiters = limiters;
+      return this;
+    }
+
+    /** @param bulkhead the bulkhead @return this */
+    public Patterns bulkhead(SemaphoreBulkhead bulkhead) {
+      this.bulkhead = bulkhead;
+      return this;
+    }
+
+    /** @param timeout the timeout @return this */
+    public Patterns timeout(TimeoutPolicy timeout) {
+      this.timeout = timeout;
+      return this;
+    }
+
+    /** @param fallback the fallback's policy @return this */
+    public Patterns fallback(FallbackPolicy fallback) {
+      this.fallback = fallback;
+      return this;
+    }
+  }
+
+  /** @return {@code Interface.method}, or the stack's name */
+  public String callName() {
+    return callName;
+  }
+
+  /** @return whether Brace is switched off for this call: the delegate is called as it is, keys are never computed */
+  public boolean passesThrough() {
+    return passThrough;
+  }
+
+  /** @return whether the call's breaker is one per key */
+  public boolean breakerKeyed() {
+    return breakers != null && breakers.isKeyed();
+  }
+
+  /** @return whether the call's rate limiter is one per key */
+  public boolean limiterKeyed() {
+    return limiters != null && limiters.isKeyed();
+  }
+
+  // ---- before the first attempt ----
+
+  /**
+   * @param source computes the call's keys from its arguments, or null when nothing is keyed
+   * @return the keys
+   * @throws IllegalArgumentException when a key part is null: the caller's mistake, reported at
+   *     once, never retried, answered by a fallback or recorded by a breaker
+   */
+  CallKeys keys(Supplier<CallKeys> source) {
+    return source == null ? CallKeys.NONE : source.get();
+  }
+
+  /**
+   * Starts a call: deposits into the retry budget, if any, and notes the start for {@code maxDuration}.
+   *
+   * @return the start, to pass to {@link #retryDelay}
+   */
+  public long begin() {
+    return retry == null ? 0L : retry.begin();
+  }
+
+  // ---- one attempt ----
+
+  /**
+   * Admits one attempt: breaker, then limiter, then bulkhead. A refusal by the limiter or the
+   * bulkhead releases the breaker's ticket without an outcome.
+   *
+   * @return the breaker's ticket (null without a breaker), to pass to the outcome
+   * @throws RuntimeException the refusal ({@link dev.brace.runtime.Refusal}); nothing is held then
+   */
+  public Object admit(CallKeys keys) {
+    Object ticket = breakers == null ? null : breakers.forKey(keys.breaker()).acquire();
+    try {
+      if (limiters != null) {
+        limiters.forKey(keys.limiter()).acquire();
+      }
+      if (bulkhead != null) {
+        bulkhead.acquire();
+      }
+    } catch (Throwable refused) {
+      releaseTicket(ticket);
+      throw refused;
+    }
+    return ticket;
+  }
+
+  /**
+   * Runs one synchronous attempt under the timeout, if the call has one.
+   *
+   * @throws Throwable what the delegate threw, or {@link dev.brace.runtime.TimeoutExceededException}
+   */
+  public <T> T timed(SyncAttempt<T> attempt) throws Throwable {
+    return timeout == null ? attempt.call() : timeout.call(attempt);
+  }
+
+  /**
+   * Records a successful attempt and releases the bulkhead permit. The breaker's result predicate,
+   * if its config has one, may count the result as a failure.
+   *
+   * @param ticket from {@link #admit}
+   * @param result the attempt's result
+   * @throws RuntimeException what the breaker's result predicate threw; the attempt has then failed
+   */
+  public void attemptSucceeded(Object ticket, Object result) {
+    try {
+      if (ticket != null) {
+        CircuitBreakerInstance.ownerOf(ticket).onResult(ticket, result);
+      }
+    } finally {
+      releaseBulkhead();
+    }
+    if (events.metricsListening()) {
+      reportOutcome(EventKind.CALL_SUCCEEDED, null);
+    }
+  }
+
+  /**
+   * Records a failed attempt (the breaker judges whether it counts) and releases the bulkhead
+   * permit. A caller interrupted while waiting for an abandoning attempt is not an outcome of
+   * the dependency: the ticket is released without one.
+   *
+   * @param ticket from {@link #admit}
+   * @param failure what the attempt threw
+   */
+  public void attemptFailed(Object ticket, Throwable failure) {
+    try {
+      if (ticket != null) {
+        if (TimeoutPolicy.interruptedCaller(failure)) {
+          releaseTicket(ticket);
+        } else {
+          CircuitBreakerInstance.ownerOf(ticket).onFailure(ticket, failure);
+        }
+      }
+    } finally {
+      releaseBulkhead();
+    }
+    if (events.metricsListening()) {
+      reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure));
+    }
+  }
+
+  /** Frees a breaker ticket without an outcome. */
+  void releaseTicket(Object ticket) {
+    if (ticket != null) {
+      CircuitBreakerInstance.ownerOf(ticket).release(ticket);
+    }
+  }
+
+  private void releaseBulkhead() {
+    if (bulkhead != null) {
+      bulkhead.release();
+    }
+  }
+
+  /**
+   * Tells metrics listeners which instances an attempt that ran went through and how it ended.
+   * Listener-only: a line per attempt is not worth logging, and with no listener it is never built.
+   */
+  private void reportOutcome(EventKind kind, Throwable failure) {
+    events.emit(kind, callName,
+        "circuitbreaker", breakers == null ? null : breakers.name(),
+        "ratelimit", limiters == null ? null : limiters.name(),
+        "bulkhead", bulkhead == null ? null : bulkhead.name(),
+        "timeout", timeout == null ? null : timeout.config().name(),
+        "retry", retry == null ? null : retry.config().name(),
+        "exception", failure == null ? null : failure.getClass().getName(),
+        "message", failure == null ? null : failure.getMessage());
+  }
+
+  // ---- between attempts ----
+
+  /** @return whether a result is retried ({@code @Retry(onResult)}); false without a retry or a predicate */
+  boolean retriesResult(Object result) {
+    return retry != null && retry.retriesResult(result);
+  }
+
+  /**
+   * @param run the call's retry state so far, or null before the first retried outcome
+   * @return the state to carry to the next decision; null when the call has no retry
+   */
+  RetryRun retryRun(RetryRun run) {
+    return retry == null ? null : retry.continuing(run);
+  }
+
+  /**
+   * Decides what follows a failed attempt.
+   *
+   * @param run from {@link #retryRun}
+   * @param attempt the attempt that failed, from 1
+   * @param started from {@link #begin}
+   * @param failure what it threw (a refusal included)
+   * @return the nanoseconds to wait before the next attempt, or {@link RetryPolicy#STOP}: the call
+   *     ends with {@code failure}, earlier failures attached to it
+   */
+  long retryDelay(RetryRun run, int attempt, long started, Throwable failure) {
+    if (retry == null || TimeoutPolicy.interruptedCaller(failure)) {
+      return RetryPolicy.STOP;
+    }
+    return retry.decide(run, attempt, started, failure);
+  }
+
+  /**
+   * Decides what follows a result that {@link #retriesResult} asks to retry.
+   *
+   * @return the nanoseconds to wait, or {@link RetryPolicy#STOP}: the result is returned
+   */
+  long retryDelayForResult(RetryRun run, int attempt, long started) {
+    return retry.decideOnResult(run, attempt, started);
+  }
+
+  /**
+   * The call ends in the middle of a wait (the caller was interrupted while sleeping a backoff):
+   * the failure it ends with carries the earlier ones.
+   */
+  void stoppedWaiting(RetryRun run, Throwable failure) {
+    if (run != null) {
+      run.attachEarlierFailuresTo(failure);
+    }
+  }
+
+  /**
+   * Sleeps a wait a step asked for, on the registry's clock.
+   *
+   * @return false when the caller was interrupted; its interrupt flag is set again
+   */
+  boolean sleep(long nanos) {
+    try {
+      time.sleep(Duration.ofNanos(nanos));
+      return true;
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  // ---- at the end ----
+
+  /**
+   * @param failure what ended the call
+   * @return the exception the fallback answers (the one that matched its {@code on}, looked
+   *     through async wrappers), reported as {@code fallback.used}; null when there is no fallback,
+   *     it does not answer this failure, or the caller was interrupted
+   */
+  public Throwable answerable(Throwable failure) {
+    if (fallback == null || TimeoutPolicy.interruptedCaller(failure)) {
+      return null;
+    }
+    Throwable cause = fallback.answerable(failure);
+    if (cause != null) {
+      fallback.used(cause);
+    }
+    return cause;
+  }
+
+  /** @return {@code fallbackFailure}, with {@code original} attached as suppressed */
+  public static Throwable withOriginal(Throwable fallbackFailure, Throwable original) {
+    if (fallbackFailure != original) {
+      fallbackFailure.addSuppressed(original);
+    }
+    return fallbackFailure;
+  }
+
+  // ---- for the async driver ----
+
+  ScheduledExecutorService scheduler() {
+    return timeout != null ? timeout.scheduler() : scheduler.get();
+  }
+
+  RetryPolicy retryPolicy() {
+    return retry;
+  }
+
+  TimeoutPolicy timeoutPolicy() {
+    return timeout;
+  }
+
+  CircuitBreakerInstance breaker(CallKeys keys) {
+    return breakers == null ? null : breakers.forKey(keys.breaker());
+  }
+
+  RateLimiterInstance limiter(CallKeys keys) {
+    return limiters == null ? null : limiters.forKey(keys.limiter());
+  }
+
+  SemaphoreBulkhead bulkhead() {
+    return bulkhead;
+  }
+}

@@ -1,0 +1,116 @@
+package dev.brace.runtime.internal.sequence;
+
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.SyncAttempt;
+import dev.brace.runtime.generated.SyncFallback;
+import dev.brace.runtime.internal.Failures;
+import dev.brace.runtime.internal.policy.RetryPolicy;
+import dev.brace.runtime.internal.policy.RetryRun;
+import java.util.function.Supplier;
+
+/**
+ * The synchronous driver: walks a {@link CallSequence}'s steps on the caller's thread and sleeps
+ * where a step says to wait. It decides nothing.
+ *
+ * <p>A generated method runs the same loop over the same steps in its own body (through {@code
+ * ResilientCall}'s step methods) rather than calling {@link #call}: handing the delegate call over
+ * as a lambda would allocate it on every call, because the JIT does not inline a driver this size
+ * that every wrapper shares. {@code Stack.call} uses {@link #call}; the conformance matrix runs
+ * both against the same scenarios.
+ */
+public final class SyncDriver {
+  private SyncDriver() {}
+
+  /**
+   * Runs a call through every step of its sequence.
+   *
+   * @param sequence the call's policies
+   * @param keys computes the call's keys, or null when nothing is keyed
+   * @param attempt one attempt: the delegate's method with the call's arguments
+   * @param fallback answers a failure the fallback accepts, or null when the call has none
+   * @param <T> the result type
+   * @return the result, or the fallback's
+   */
+  public static <T> T call(
+      CallSequence sequence, Supplier<CallKeys> keys, SyncAttempt<T> attempt, SyncFallback<T> fallback) {
+    if (sequence.passesThrough()) {
+      return direct(attempt);
+    }
+    CallKeys callKeys = sequence.keys(keys);
+    long started = sequence.begin();
+    RetryRun run = null;
+    try {
+      for (int number = 1; ; number++) {
+        try {
+          Object ticket = sequence.admit(callKeys);
+          T result;
+          try {
+            result = sequence.timed(attempt);
+          } catch (Throwable failure) {
+            sequence.attemptFailed(ticket, failure);
+            throw failure;
+          }
+          sequence.attemptSucceeded(ticket, result);
+          run = afterResult(sequence, run, number, started, result);
+          if (run == null) {
+            return result;
+          }
+        } catch (Throwable failure) {
+          run = afterFailure(sequence, run, number, started, failure);
+        }
+      }
+    } catch (Throwable failure) {
+      Throwable answered = fallback == null ? null : sequence.answerable(failure);
+      if (answered == null) {
+        throw Failures.rethrow(failure);
+      }
+      try {
+        return fallback.apply(answered);
+      } catch (Throwable fallbackFailure) {
+        throw Failures.rethrow(CallSequence.withOriginal(fallbackFailure, failure));
+      }
+    }
+  }
+
+  /**
+   * After a result: when the retry asks to try again, sleeps the backoff and returns the run;
+   * otherwise (no retry, no predicate, predicate false, attempts or time spent, interrupted)
+   * returns null and the result is the call's.
+   *
+   * @throws RuntimeException what the result predicate threw: the attempt then failed
+   */
+  public static RetryRun afterResult(CallSequence sequence, RetryRun run, int number, long started, Object result) {
+    if (!sequence.retriesResult(result)) {
+      return null;
+    }
+    RetryRun continuing = sequence.retryRun(run);
+    long delay = sequence.retryDelayForResult(continuing, number, started);
+    return delay == RetryPolicy.STOP || !sequence.sleep(delay) ? null : continuing;
+  }
+
+  /**
+   * After a failed attempt (a refusal included): sleeps the backoff and returns the run to try
+   * again with, or throws the failure that ends the call, earlier failures attached.
+   */
+  public static RetryRun afterFailure(CallSequence sequence, RetryRun run, int number, long started, Throwable failure) {
+    RetryRun continuing = sequence.retryRun(run);
+    long delay = sequence.retryDelay(continuing, number, started, failure);
+    if (delay == RetryPolicy.STOP) {
+      throw Failures.rethrow(failure);
+    }
+    if (!sequence.sleep(delay)) {
+      sequence.stoppedWaiting(continuing, failure);
+      throw Failures.rethrow(failure);
+    }
+    continuing.recordFailure(failure);
+    return continuing;
+  }
+
+  private static <T> T direct(SyncAttempt<T> attempt) {
+    try {
+      return attempt.call();
+    } catch (Throwable thrown) {
+      throw Failures.rethrow(thrown);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package dev.brace.runtime.internal.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brace.runtime.ManualTimeSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** retries over the ttl window ≤ percentCanRetry · calls + minRetriesPerSecond · ttl. */
+class RetryBudgetTest {
+  private final ManualTimeSource clock = new ManualTimeSource();
+
+  private int withdrawAll(RetryBudget budget) {
+    int granted = 0;
+    while (budget.tryWithdraw()) {
+      granted++;
+    }
+    return granted;
+  }
+
+  @Test
+  void withNoTrafficOnlyTheReserveIsAllowed() {
+    RetryBudget budget = new RetryBudget("b", 0.2, 10, Duration.ofSeconds(10), clock);
+    assertEquals(100, budget.available());
+    assertEquals(100, withdrawAll(budget), "10 per second over 10 s");
+  }
+
+  @Test
+  void steadyLoadAllowsTheConfiguredShareOfCalls() {
+    RetryBudget budget = new RetryBudget("b", 0.2, 0, Duration.ofSeconds(10), clock);
+    for (int i = 0; i < 1000; i++) {
+      budget.deposit();
+    }
+    assertEquals(200, withdrawAll(budget));
+  }
+
+  @Test
+  void aBurstOfFailuresCannotSpendMoreThanTheFormula() {
+    RetryBudget budget = new RetryBudget("b", 0.1, 1, Duration.ofSeconds(10), clock);
+    int granted = 0;
+    for (int call = 0; call < 500; call++) {
+      budget.deposit();
+      for (int retry = 0; retry < 3; retry++) {
+        if (budget.tryWithdraw()) {
+          granted++;
+        }
+      }
+    }
+    assertEquals((int) (0.1 * 500 + 1 * 10), granted);
+  }
+
+  @Test
+  void theWindowSlidesSoOldCallsAndRetriesExpire() {
+    RetryBudget budget = new RetryBudget("b", 0.5, 0, Duration.ofSeconds(10), clock);
+    for (int i = 0; i < 100; i++) {
+      budget.deposit();
+    }
+    assertEquals(50, withdrawAll(budget));
+    clock.advance(Duration.ofSeconds(5));
+    assertFalse(budget.tryWithdraw(), "half the window later the first deposits still count, and are spent");
+    for (int i = 0; i < 10; i++) {
+      budget.deposit();
+    }
+    assertEquals(5, withdrawAll(budget));
+    clock.advance(Duration.ofMillis(5001));
+    assertEquals(0, budget.available(), "the first 100 calls and 50 retries expired; 10 calls and 5 retries remain");
+    clock.advance(Duration.ofSeconds(10));
+    assertEquals(0, budget.available());
+    budget.deposit();
+    budget.deposit();
+    assertEquals(1, budget.available(), "everything before expired");
+  }
+
+  @Test
+  void concurrentWithdrawalsNeverExceedTheFormula() throws Exception {
+    RetryBudget budget = new RetryBudget("b", 0.2, 0, Duration.ofSeconds(10), clock);
+    for (int i = 0; i < 1000; i++) {
+      budget.deposit();
+    }
+    AtomicInteger granted = new AtomicInteger();
+    CyclicBarrier start = new CyclicBarrier(8);
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      Thread thread = new Thread(() -> {
+        try {
+          start.await();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+        for (int i = 0; i < 100; i++) {
+          if (budget.tryWithdraw()) {
+            granted.incrementAndGet();
+          }
+        }
+      });
+      threads.add(thread);
+      thread.start();
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    assertEquals(200, granted.get());
+  }
+
+  @Test
+  void badSettingsAreRefused() {
+    assertThrows(IllegalArgumentException.class, () -> new RetryBudget("b", 1.5, 0, Duration.ofSeconds(10), clock));
+    assertThrows(IllegalArgumentException.class, () -> new RetryBudget("b", 0.2, -1, Duration.ofSeconds(10), clock));
+    assertThrows(IllegalArgumentException.class, () -> new RetryBudget("b", 0.2, 1, Duration.ofMillis(999), clock));
+    assertTrue(new RetryBudget("b", 0, 0, Duration.ofSeconds(1), clock).available() == 0);
+  }
+}

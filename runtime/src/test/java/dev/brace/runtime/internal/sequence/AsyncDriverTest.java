@@ -1,0 +1,318 @@
+package dev.brace.runtime.internal.sequence;
+
+import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.generated.AsyncAttempt;
+import dev.brace.runtime.generated.CallDefinition;
+
+import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
+import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
+import static dev.brace.runtime.internal.sequence.AsyncFixture.retry;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brace.Retry;
+import dev.brace.runtime.Registry;
+import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.RetryConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** Retry, fallback and the delegate's own ways of failing, on the async path. */
+class AsyncDriverTest {
+  private final AsyncFixture fixture = new AsyncFixture();
+  private final AsyncFixture.Delegate delegate = fixture.delegate;
+
+  @Test
+  void retriesAfterEachBackoffOnTheScheduler() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()));
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+
+    delegate.last().completeExceptionally(new IOException("first"));
+    assertEquals(1, delegate.attempts());
+    fixture.advance("99");
+    assertEquals(1, delegate.attempts(), "the backoff is 100 ms");
+    fixture.advance("1");
+    assertEquals(2, delegate.attempts());
+
+    delegate.last().completeExceptionally(new IOException("second"));
+    fixture.advance("100");
+    assertEquals(3, delegate.attempts());
+    assertFalse(result.isDone());
+    delegate.last().complete("ok");
+
+    assertEquals("ok", result.join());
+  }
+
+  @Test
+  void exhaustionCompletesWithTheLastFailureItselfAndTheEarlierOnesSuppressed() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()));
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    IOException first = new IOException("first");
+    IOException second = new IOException("second");
+    IOException third = new IOException("third");
+
+    delegate.last().completeExceptionally(first);
+    fixture.advance("100");
+    delegate.last().completeExceptionally(new CompletionException(second));
+    fixture.advance("100");
+    delegate.last().completeExceptionally(third);
+
+    assertSame(third, failureOf(result), "the real cause, not a CompletionException");
+    assertArrayEquals(new Throwable[] {first, second}, third.getSuppressed());
+    assertEquals(3, fixture.eventCount("retry.attempt_failed"));
+    assertEquals(1, fixture.eventCount("retry.exhausted"));
+  }
+
+  @Test
+  void filtersSeeTheCauseThroughCompletionAndExecutionExceptions() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry().on(IOException.class)));
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+
+    delegate.last().completeExceptionally(new CompletionException(new IOException("wrapped")));
+    fixture.advance("100");
+    assertEquals(2, delegate.attempts(), "an IOException inside CompletionException is retried");
+    delegate.last().completeExceptionally(new ExecutionException(new IOException("wrapped")));
+    fixture.advance("100");
+    assertEquals(3, delegate.attempts(), "an IOException inside ExecutionException is retried");
+    delegate.last().complete("ok");
+    assertEquals("ok", result.join());
+  }
+
+  @Test
+  void aFailureTheFiltersRejectIsNotRetried() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry().on(IOException.class)));
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    IllegalStateException notRetried = new IllegalStateException("no");
+
+    delegate.last().completeExceptionally(new CompletionException(notRetried));
+    fixture.advance("1000");
+
+    assertEquals(1, delegate.attempts());
+    assertSame(notRetried, failureOf(result));
+  }
+
+  @Test
+  void aResultTheRetryRejectsIsRetriedAndTheLastOneReturned() {
+    RetryConfig.Builder retry = retry().onResult((String value) -> value.startsWith("busy"));
+    ResilientCall guard = fixture.resolve(call -> call.with(retry));
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+
+    delegate.last().complete("busy 1");
+    fixture.advance("100");
+    delegate.last().complete("busy 2");
+    fixture.advance("100");
+    assertEquals(3, delegate.attempts());
+    delegate.last().complete("busy 3");
+
+    assertEquals("busy 3", result.join());
+  }
+
+  @Test
+  void aFailureThrownBeforeAFutureIsReturnedIsTreatedLikeAFailedFuture() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()));
+    AtomicInteger calls = new AtomicInteger();
+    AsyncAttempt<String> throwsFirst = () -> {
+      if (calls.incrementAndGet() == 1) {
+        throw new IOException("thrown, not returned");
+      }
+      return CompletableFuture.completedFuture("ok");
+    };
+
+    CompletableFuture<String> result = guard.callAsync(throwsFirst, null);
+    assertFalse(result.isDone(), "the throw waits out the backoff like a failed future");
+    fixture.advance("100");
+
+    assertEquals("ok", result.join());
+    assertEquals(2, calls.get());
+  }
+
+  @Test
+  void aThrowWithoutRetryCompletesTheFutureInsteadOfThrowing() {
+    ResilientCall guard = fixture.resolve(call -> call);
+    IOException thrown = new IOException("thrown");
+
+    CompletableFuture<String> result = guard.callAsync(() -> { throw thrown; }, null);
+
+    assertSame(thrown, failureOf(result));
+  }
+
+  @Test
+  void aNullFutureFailsWithANullPointerExceptionNamingTheCall() {
+    ResilientCall guard = fixture.resolve(call -> call);
+
+    CompletableFuture<String> result = guard.callAsync(() -> null, null);
+
+    Throwable failure = failureOf(result);
+    assertInstanceOf(NullPointerException.class, failure);
+    assertTrue(failure.getMessage().contains(CALL), failure.getMessage());
+  }
+
+  @Test
+  void anErrorIsNeitherRetriedNorFallenBack() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(FallbackConfig.builder(CALL)));
+    AtomicInteger fallbacks = new AtomicInteger();
+    CompletableFuture<String> result = guard.callAsync(delegate, failure -> {
+      fallbacks.incrementAndGet();
+      return CompletableFuture.completedFuture("fallback");
+    });
+    OutOfMemoryError error = new OutOfMemoryError("test");
+
+    delegate.last().completeExceptionally(error);
+    fixture.advance("1000");
+
+    assertSame(error, failureOf(result));
+    assertEquals(1, delegate.attempts());
+    assertEquals(0, fallbacks.get());
+  }
+
+  @Test
+  void theFallbackAnswersWithItsFutureAndSeesTheRealCause() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(FallbackConfig.builder(CALL)));
+    AtomicReference<Throwable> answered = new AtomicReference<>();
+    CompletableFuture<String> answer = new CompletableFuture<>();
+    CompletableFuture<String> result = guard.callAsync(delegate, failure -> {
+      answered.set(failure);
+      return answer;
+    });
+    IOException last = new IOException("last");
+
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      delegate.last().completeExceptionally(attempt == 3 ? new CompletionException(last) : new IOException());
+      fixture.advance("100");
+    }
+    assertSame(last, answered.get());
+    assertFalse(result.isDone(), "completes with the fallback's future, not before it");
+    answer.complete("fallback");
+
+    assertEquals("fallback", result.join());
+    assertEquals(1, fixture.eventCount("fallback.used"));
+  }
+
+  @Test
+  void aPlainFallbackValueIsReturned() {
+    ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
+    CompletableFuture<String> result =
+        guard.callAsync(delegate, failure -> CompletableFuture.completedFuture("plain"));
+
+    delegate.last().completeExceptionally(new IOException());
+
+    assertEquals("plain", result.join());
+  }
+
+  @Test
+  void aFallbackThatFailsCompletesWithItsFailureAndTheOriginalSuppressed() {
+    ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
+    IOException original = new IOException("original");
+    IllegalStateException fallbackFailure = new IllegalStateException("fallback failed");
+
+    CompletableFuture<String> thrown = guard.callAsync(delegate, failure -> { throw fallbackFailure; });
+    delegate.last().completeExceptionally(original);
+    assertSame(fallbackFailure, failureOf(thrown));
+    assertArrayEquals(new Throwable[] {original}, fallbackFailure.getSuppressed());
+
+    IOException original2 = new IOException("original 2");
+    UncheckedIOException failedFuture = new UncheckedIOException(new IOException("fallback future failed"));
+    CompletableFuture<String> failed =
+        guard.callAsync(delegate, failure -> CompletableFuture.failedFuture(new CompletionException(failedFuture)));
+    delegate.last().completeExceptionally(original2);
+    assertSame(failedFuture, failureOf(failed));
+    assertArrayEquals(new Throwable[] {original2}, failedFuture.getSuppressed());
+  }
+
+  @Test
+  void aFailureTheFallbackDoesNotAnswerPropagates() {
+    ResilientCall guard =
+        fixture.resolve(call -> call.with(FallbackConfig.builder(CALL).ignore(IllegalStateException.class)));
+    IllegalStateException ignored = new IllegalStateException();
+
+    CompletableFuture<String> result =
+        guard.callAsync(delegate, failure -> CompletableFuture.completedFuture("fallback"));
+    delegate.last().completeExceptionally(ignored);
+
+    assertSame(ignored, failureOf(result));
+  }
+
+  @Test
+  void cancellingDuringTheBackoffStopsFurtherAttempts() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()));
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    delegate.last().completeExceptionally(new IOException());
+
+    assertTrue(result.cancel(true));
+    fixture.advance("10000");
+
+    assertEquals(1, delegate.attempts());
+  }
+
+  @Test
+  void cancellingTheFallbackInFlightCancelsItsFuture() {
+    ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
+    CompletableFuture<String> answer = new CompletableFuture<>();
+    CompletableFuture<String> result = guard.callAsync(delegate, failure -> answer);
+    delegate.last().completeExceptionally(new IOException());
+
+    result.cancel(true);
+
+    assertTrue(answer.isCancelled());
+  }
+
+  /**
+   * 1,000 calls, each failing twice with 100 ms backoffs, on a scheduler of one thread that also
+   * completes the delegate's futures. A driver that slept or waited on that thread would need
+   * 200 s, or never finish.
+   */
+  @Test
+  void aThousandCallsWithRetriesFinishOnASingleSchedulerThread() throws Exception {
+    ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
+    try {
+      Registry registry = Registry.builder().scheduler(scheduler).build();
+      ResilientCall guard = registry.resolve(CallDefinition.builder(CALL)
+          .with(RetryConfig.builder(CALL).maxAttempts(3).delay("100ms").jitter(Retry.Jitter.NONE))
+          .build());
+      List<CompletableFuture<String>> results = new ArrayList<>();
+      AtomicInteger attempts = new AtomicInteger();
+      long begin = System.nanoTime();
+      for (int i = 0; i < 1000; i++) {
+        AtomicInteger attempt = new AtomicInteger();
+        results.add(guard.callAsync(() -> {
+          attempts.incrementAndGet();
+          int number = attempt.incrementAndGet();
+          CompletableFuture<String> outcome = new CompletableFuture<>();
+          scheduler.schedule(() -> {
+            if (number < 3) {
+              outcome.completeExceptionally(new IOException("attempt " + number));
+            } else {
+              outcome.complete("done");
+            }
+          }, 5, TimeUnit.MILLISECONDS);
+          return outcome;
+        }, null));
+      }
+
+      CompletableFuture.allOf(results.toArray(new CompletableFuture<?>[0])).get(30, TimeUnit.SECONDS);
+
+      long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
+      assertTrue(elapsedMillis < 20_000, "took " + elapsedMillis + " ms");
+      for (CompletableFuture<String> result : results) {
+        assertEquals("done", result.join());
+      }
+      assertEquals(3000, attempts.get());
+    } finally {
+      scheduler.shutdownNow();
+    }
+  }
+}

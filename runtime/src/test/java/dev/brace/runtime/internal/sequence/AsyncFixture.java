@@ -1,0 +1,76 @@
+package dev.brace.runtime.internal.sequence;
+
+import dev.brace.runtime.generated.AsyncAttempt;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.ResilientCall;
+
+import dev.brace.Retry;
+import dev.brace.runtime.Event;
+import dev.brace.runtime.ManualTimeSource;
+import dev.brace.runtime.Registry;
+import dev.brace.runtime.config.RetryConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
+
+/** A registry on manual time, a delegate whose futures the test completes, and the events seen. */
+final class AsyncFixture {
+  static final String CALL = "X.m";
+
+  final ManualTimeSource time = new ManualTimeSource();
+  final Registry registry = Registry.builder().timeSource(time).build();
+  final List<Event> events = new CopyOnWriteArrayList<>();
+  final Delegate delegate = new Delegate();
+
+  AsyncFixture() {
+    registry.subscribe(events::add);
+  }
+
+  ResilientCall resolve(UnaryOperator<CallDefinition.Builder> patterns) {
+    return registry.resolve(patterns.apply(CallDefinition.builder(CALL)).build());
+  }
+
+  /** Three attempts, 100 ms apart (multiplier 1), no jitter. */
+  static RetryConfig.Builder retry() {
+    return RetryConfig.builder(CALL).maxAttempts(3).delay("100ms").multiplier(1).jitter(Retry.Jitter.NONE);
+  }
+
+  void advance(String millis) {
+    time.advance(Duration.ofMillis(Long.parseLong(millis)));
+  }
+
+  long eventCount(String kind) {
+    return events.stream().filter(event -> event.kind().equals(kind)).count();
+  }
+
+  /** What the future failed with, exactly as stored: a CompletionException wrapper shows. */
+  static Throwable failureOf(CompletableFuture<?> future) {
+    if (!future.isDone()) {
+      throw new AssertionError("the future is not complete");
+    }
+    return future.handle((value, failure) -> failure).join();
+  }
+
+  /** A delegate that starts one pending future per attempt. */
+  static final class Delegate implements AsyncAttempt<String> {
+    final List<CompletableFuture<String>> started = new CopyOnWriteArrayList<>();
+
+    @Override
+    public CompletionStage<String> start() {
+      CompletableFuture<String> attempt = new CompletableFuture<>();
+      started.add(attempt);
+      return attempt;
+    }
+
+    int attempts() {
+      return started.size();
+    }
+
+    CompletableFuture<String> last() {
+      return started.get(started.size() - 1);
+    }
+  }
+}

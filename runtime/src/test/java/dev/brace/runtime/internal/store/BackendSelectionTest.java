@@ -1,0 +1,104 @@
+package dev.brace.runtime.internal.store;
+
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brace.runtime.Backend;
+import dev.brace.runtime.CircuitState;
+import dev.brace.runtime.ConfigurationException;
+import dev.brace.runtime.ManualTimeSource;
+import dev.brace.runtime.RateLimitedException;
+import dev.brace.runtime.Registry;
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.spi.BackendContext;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+import dev.brace.runtime.spi.RateLimiterInstance;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The {@code backend} setting picks where a breaker's or limiter's state lives. */
+class BackendSelectionTest {
+
+  /** Hands out the registry's local instances and notes which names it was asked for. */
+  private static final class RecordingBackend implements Backend {
+    final List<String> asked = new ArrayList<>();
+
+    @Override
+    public RateLimiterInstance rateLimiter(RateLimitConfig config, BackendContext context) {
+      asked.add(context.backendName() + ":" + config.name());
+      return context.localRateLimiter(config);
+    }
+
+    @Override
+    public CircuitBreakerInstance circuitBreaker(CircuitBreakerConfig config, BackendContext context) {
+      asked.add(context.backendName() + ":" + config.name());
+      return context.localCircuitBreaker(config);
+    }
+  }
+
+  private static CallDefinition call() {
+    return CallDefinition.builder("C.m")
+        .with(CircuitBreakerConfig.builder("api").failureThreshold(1))
+        .with(RateLimitConfig.builder("quota").permits(1).key("{user}"))
+        .build();
+  }
+
+  @Test
+  void onlyInstancesWhoseSettingNamesTheBackendUseIt() {
+    RecordingBackend shared = new RecordingBackend();
+    Registry registry = Registry.builder()
+        .timeSource(new ManualTimeSource())
+        .backend("shared", shared)
+        .environment(Map.of("BRACE_RATELIMIT_QUOTA_BACKEND", "shared"))
+        .build();
+    ResilientCall guard = registry.resolve(call());
+
+    assertEquals("ok", guard.call(() -> CallKeys.of(null, "u1"), () -> "ok", null));
+    assertThrows(RateLimitedException.class, () -> guard.call(() -> CallKeys.of(null, "u1"), () -> "ok", null));
+    assertThrows(IOException.class, () -> guard.call(() -> CallKeys.of(null, "u2"), () -> {
+      throw new IOException("down");
+    }, null));
+
+    assertEquals(List.of("shared:quota[u1]", "shared:quota[u2]"), shared.asked, "the breaker stays local");
+    assertEquals(CircuitState.OPEN, registry.circuitBreaker("api").state());
+  }
+
+  @Test
+  void aSystemPropertyChoosesTheBackendOfABreaker() {
+    RecordingBackend shared = new RecordingBackend();
+    Registry registry = Registry.builder()
+        .timeSource(new ManualTimeSource())
+        .backend("shared", shared)
+        .systemProperties(Map.of("brace.circuitbreaker.api.backend", "shared"))
+        .build();
+    registry.resolve(call());
+    assertEquals(List.of("shared:api"), shared.asked);
+  }
+
+  @Test
+  void aBackendNoOneGaveFailsWhenTheInstanceIsCreated() {
+    Registry registry = Registry.builder()
+        .timeSource(new ManualTimeSource())
+        .environment(Map.of("BRACE_CIRCUITBREAKER_API_BACKEND", "redis"))
+        .build();
+    ConfigurationException refused = assertThrows(ConfigurationException.class, () -> registry.resolve(call()));
+    assertTrue(refused.getMessage().contains("backend = \"redis\""), refused.getMessage());
+    assertTrue(refused.getMessage().contains("[local]"), refused.getMessage());
+  }
+
+  @Test
+  void aBackendNameIsCheckedLikeAnyValue() {
+    assertThrows(ConfigurationException.class, () -> CircuitBreakerConfig.builder("api").backend("re dis"));
+    assertThrows(IllegalArgumentException.class, () -> Registry.builder().backend("local", new RecordingBackend()));
+    assertEquals("local", RateLimitConfig.builder("quota").permits(1).build().backend());
+  }
+}
