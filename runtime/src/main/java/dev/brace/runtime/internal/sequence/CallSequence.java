@@ -176,7 +176,7 @@ public final class CallSequence {
    * @throws RuntimeException the refusal ({@link dev.brace.runtime.Refusal}); nothing is held then
    */
   public Object admit(CallKeys keys) {
-    Object ticket = breakers == null ? null : breakers.forKey(keys.breaker()).acquire();
+    Object ticket = acquireTicket(keys);
     try {
       if (limiters != null) {
         limiters.forKey(keys.limiter()).acquire();
@@ -244,6 +244,16 @@ public final class CallSequence {
     if (events.metricsListening()) {
       reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure));
     }
+  }
+
+  /**
+   * The breaker's part of admission.
+   *
+   * @return the ticket, or null when the call has no breaker
+   * @throws dev.brace.runtime.CircuitOpenException the refusal
+   */
+  Object acquireTicket(CallKeys keys) {
+    return breakers == null ? null : breakers.forKey(keys.breaker()).acquire();
   }
 
   /** Frees a breaker ticket without an outcome. */
@@ -379,10 +389,6 @@ public final class CallSequence {
 
   TimeoutPolicy timeoutPolicy() {
     return timeout;
-  }
-
-  CircuitBreakerInstance breaker(CallKeys keys) {
-    return breakers == null ? null : breakers.forKey(keys.breaker());
   }
 
   RateLimiterInstance limiter(CallKeys keys) {
