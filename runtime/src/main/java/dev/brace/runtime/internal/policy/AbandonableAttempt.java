@@ -39,21 +39,24 @@ final class AbandonableAttempt<T> extends AtomicInteger implements Runnable {
   public void run() {
     // Published before the state that lets the caller interrupt it.
     worker = Thread.currentThread();
-    if (!compareAndSet(WAITING, RUNNING)) {
-      // Abandoned before a worker took it: the dependency is not called at all.
-      return;
+    boolean abandonedEarly = !compareAndSet(WAITING, RUNNING);
+    if (abandonedEarly) {
+      // The caller gave up before a worker took the attempt: it runs interrupted from the start,
+      // as it would have on a thread of its own interrupted at the deadline, and ends at once if
+      // it answers interrupts.
+      worker.interrupt();
     }
     try (CallContext.Scope restored = context.restore()) {
       result = attempt.call();
     } catch (Throwable thrown) {
       failure = thrown;
     }
-    if (compareAndSet(RUNNING, DONE)) {
+    if (!abandonedEarly && compareAndSet(RUNNING, DONE)) {
       LockSupport.unpark(caller);
       return;
     }
-    // Abandoned while running: wait for the interrupt to land, then clear it off this thread. The
-    // caller is long gone, so it is not woken (a stray wake-up could cut short its next wait).
+    // Abandoned: wait for the interrupt to land, then clear it off this thread. The caller is
+    // long gone, so it is not woken (a stray wake-up could cut short its next wait).
     while (get() == INTERRUPTING) {
       Thread.onSpinWait();
     }
@@ -92,7 +95,7 @@ final class AbandonableAttempt<T> extends AtomicInteger implements Runnable {
     return result;
   }
 
-  /** Gives up on the attempt: interrupts the worker if it is still running it, or keeps it from starting. */
+  /** Gives up on the attempt: interrupts the worker if it is running it, or has it start interrupted. */
   void abandon() {
     if (compareAndSet(RUNNING, INTERRUPTING)) {
       worker.interrupt();
