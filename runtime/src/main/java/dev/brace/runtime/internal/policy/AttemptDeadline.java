@@ -24,8 +24,13 @@ final class AttemptDeadline {
   private final AtomicLong state = new AtomicLong();
   /** Weak: the watchdog's list of deadlines must not keep ended threads alive. */
   private final WeakReference<Thread> owner;
-  /** The deadline instant on the registry's clock; written before the state that publishes it. */
-  private volatile long at;
+  /**
+   * The deadline instant on the registry's clock. Plain: written before the volatile state that
+   * publishes it and read after reading that state. A read racing with the next arm may see the
+   * next attempt's instant, but then the state has moved on too, and the compare-and-set that
+   * would fire it fails.
+   */
+  private long at;
   /** Used once, by a nested attempt on a thread whose own deadline was busy; dropped after. */
   private final boolean single;
   private volatile boolean retired;
