@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.State;
  * backoff (every tenth call fails its first attempt), and a timeout, half of the calls in each
  * mode. The dependency sleeps 1 ms, as a remote call would. Measured in calls per second, on
  * virtual threads and on platform threads (one thread per call either way). Needs JDK 21+ for
- * the virtual threads; {@code benchmarks/run} runs it on the JDK that {@code BRACE_JDK21_HOME}
+ * the virtual threads; {@code benchmarks/run} runs it on the JDK that {@code JDK21_HOME}
  * names, or skips it.
  */
 @BenchmarkMode(Mode.Throughput)

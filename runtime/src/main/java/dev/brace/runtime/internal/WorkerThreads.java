@@ -36,9 +36,10 @@ public final class WorkerThreads {
   /**
    * Runs the attempts an {@code ABANDON} timeout may leave running, each on a thread of its own: a
    * new virtual thread per attempt on JDK 21+; on older JDKs one process-wide pool of daemon
-   * platform threads that keeps a finished attempt's thread for the next one (for a minute), so
-   * the happy path does not pay for starting a platform thread. The pool has no bound: an attempt
-   * left running holds its thread, as a thread of its own would.
+   * platform threads that keeps a finished attempt's thread for the next one, so steady traffic
+   * does not pay for starting a platform thread per attempt. An idle thread ends after two
+   * seconds, so a quiet application keeps none. The pool has no bound: an attempt left running
+   * holds its thread, as a thread of its own would.
    *
    * @return the executor
    */
@@ -56,7 +57,7 @@ public final class WorkerThreads {
         return task -> virtual.newThread(task).start();
       }
       return new ThreadPoolExecutor(
-          0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), daemon("brace-abandonable"));
+          0, Integer.MAX_VALUE, 2, TimeUnit.SECONDS, new SynchronousQueue<>(), daemon("brace-abandonable"));
     }
   }
 
