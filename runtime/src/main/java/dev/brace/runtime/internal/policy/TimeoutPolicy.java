@@ -123,13 +123,8 @@ public final class TimeoutPolicy {
    *     watchdog; nothing is left armed
    */
   private AttemptDeadline arm(Thread caller) {
-    AttemptDeadline deadline = deadlines.get();
-    if (deadline == null) {
-      deadline = new AttemptDeadline(caller, false);
-      deadlines.set(deadline);
-      watchdog.register(deadline);
-    }
-    long at = time.nanoTime() + nanos;
+    AttemptDeadline deadline = deadlineOf(caller);
+    long at = deadline.takeStart(time) + nanos;
     if (!deadline.arm(at)) {
       // This timeout is already running further up the stack (a recursive call): one more deadline.
       deadline = new AttemptDeadline(caller, true);
@@ -142,6 +137,27 @@ public final class TimeoutPolicy {
       deadline.disarm();
       Thread.interrupted();
       throw rejected;
+    }
+    return deadline;
+  }
+
+  /**
+   * The attempt about to run on this thread was admitted at {@code now}, an instant just read from
+   * the registry's clock: its deadline counts from there, without a second read.
+   *
+   * @param now the admission instant
+   */
+  public void startsAt(long now) {
+    deadlineOf(Thread.currentThread()).startsAt(now);
+  }
+
+  /** @return the thread's own deadline for this timeout, made and registered on its first use */
+  private AttemptDeadline deadlineOf(Thread thread) {
+    AttemptDeadline deadline = deadlines.get();
+    if (deadline == null) {
+      deadline = new AttemptDeadline(thread, false);
+      deadlines.set(deadline);
+      watchdog.register(deadline);
     }
     return deadline;
   }

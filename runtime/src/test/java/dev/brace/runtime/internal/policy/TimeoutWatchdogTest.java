@@ -9,6 +9,8 @@ import dev.brace.Timeout;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.TimeoutExceededException;
+import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.generated.ResilientCall;
@@ -89,6 +91,33 @@ class TimeoutWatchdogTest {
     assertEquals(List.of("InterruptedException after 1000 ms"), seen);
     clock.advance(Duration.ofSeconds(5));
     assertFalse(Thread.currentThread().isInterrupted(), "the inner deadline, disarmed, never fires later");
+  }
+
+  @Test
+  void afterALimiterTheDeadlineCountsFromAdmissionAndAfterAnyWait() throws Throwable {
+    ResilientCall guard = registry.resolve(CallDefinition.builder("C.m")
+        .with(RateLimitConfig.builder("limiter").permits(1).per("1s").burst(1).maxWait("5s"))
+        .with(BulkheadConfig.builder("bulkhead").maxConcurrent(2))
+        .with(TimeoutConfig.builder("C.m").duration("1s")).build());
+    long start = clock.nanoTime();
+    assertEquals("fast", guard.call(() -> "fast", null));
+
+    // The bucket is empty: this call waits a second for its token, then has its own full second.
+    assertThrows(TimeoutExceededException.class, () -> guard.call(() -> {
+      clock.sleep(Duration.ofHours(1));
+      return "too late";
+    }, null));
+    assertEquals(Duration.ofSeconds(2), Duration.ofNanos(clock.nanoTime() - start));
+
+    // A token is there now: no wait, and the deadline counts from the limiter's own reading.
+    clock.advance(Duration.ofSeconds(1));
+    long third = clock.nanoTime();
+    assertThrows(TimeoutExceededException.class, () -> guard.call(() -> {
+      clock.sleep(Duration.ofHours(1));
+      return "too late";
+    }, null));
+    assertEquals(Duration.ofSeconds(1), Duration.ofNanos(clock.nanoTime() - third));
+    assertFalse(Thread.currentThread().isInterrupted());
   }
 
   @Test
