@@ -124,17 +124,19 @@ class TimeoutWatchdogTest {
   void manyThreadsOnARealSchedulerAreInterruptedOnlyWhenTheirOwnAttemptIsLate() throws Exception {
     ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
     ExecutorService callers = Executors.newFixedThreadPool(4);
+    long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(50);
     try {
       Registry real = Registry.builder().scheduler(scheduler).build();
       ResilientCall guard = timeout(real, "50ms", Timeout.Mode.INTERRUPT);
-      AtomicInteger spurious = new AtomicInteger();
-      AtomicInteger timedOut = new AtomicInteger();
+      AtomicInteger lateTimedOut = new AtomicInteger();
+      List<String> wrong = new CopyOnWriteArrayList<>();
       List<Future<?>> done = new CopyOnWriteArrayList<>();
       for (int thread = 0; thread < 4; thread++) {
         int caller = thread;
         done.add(callers.submit(() -> {
           for (int call = 0; call < 2_000; call++) {
             boolean late = caller == 0 && call % 500 == 0;
+            long start = System.nanoTime();
             try {
               guard.call(() -> {
                 if (late) {
@@ -142,13 +144,22 @@ class TimeoutWatchdogTest {
                 }
                 return "ok";
               }, null);
-            } catch (TimeoutExceededException expected) {
-              timedOut.incrementAndGet();
+              if (late) {
+                wrong.add("a late attempt was not interrupted");
+              }
+            } catch (TimeoutExceededException timedOut) {
+              // A loaded machine may hold an attempt in time past its deadline: it then times out
+              // rightly. Firing before the deadline would be the watchdog's error.
+              if (System.nanoTime() - start < timeoutNanos) {
+                wrong.add("timed out after " + (System.nanoTime() - start) + " ns");
+              } else if (late) {
+                lateTimedOut.incrementAndGet();
+              }
             } catch (Throwable unexpected) {
-              spurious.incrementAndGet();
+              wrong.add(unexpected.toString());
             }
             if (Thread.currentThread().isInterrupted()) {
-              spurious.incrementAndGet();
+              wrong.add("an interrupt was left behind");
             }
           }
           return null;
@@ -157,8 +168,8 @@ class TimeoutWatchdogTest {
       for (Future<?> each : done) {
         each.get(60, TimeUnit.SECONDS);
       }
-      assertEquals(4, timedOut.get(), "each late attempt, and only those");
-      assertEquals(0, spurious.get(), "no attempt in time was interrupted, no interrupt was left behind");
+      assertEquals(4, lateTimedOut.get(), "each late attempt timed out");
+      assertEquals(List.of(), wrong, "no deadline fired early, for another attempt, or left an interrupt");
     } finally {
       callers.shutdownNow();
       scheduler.shutdownNow();
