@@ -134,8 +134,10 @@ public final class TimeoutPolicy {
     try {
       watchdog.armed(at);
     } catch (RuntimeException | Error rejected) {
-      deadline.disarm();
-      Thread.interrupted();
+      if (!deadline.disarm()) {
+        // Fired in between by a watchdog run already pending: that interrupt is Brace's own.
+        Thread.interrupted();
+      }
       throw rejected;
     }
     return deadline;
@@ -171,7 +173,9 @@ public final class TimeoutPolicy {
     try {
       workers.execute(worker);
     } catch (RuntimeException | Error rejected) {
-      deadline.disarm();
+      if (!deadline.disarm()) {
+        Thread.interrupted();
+      }
       throw rejected;
     }
     boolean interrupted = worker.await();
