@@ -143,36 +143,46 @@ class VirtualThreadsTest {
    * Takes every path once, one call at a time, before the recording starts: a class is loaded under
    * the class loader's monitor, and 10,000 threads that all reach a class not yet loaded wait for
    * that monitor. That is the JVM loading classes once, not Brace's call path, which is what the
-   * recording judges. Short timeouts here, so the hanging calls end at once, and a bulkhead of one
-   * and a slow limiter, so that the calls started together wait for a permit and for a token.
+   * recording judges. Short timeouts here, so the hanging calls end at once; then a bulkhead of one,
+   * and a limiter of one token at a time, so that calls started together wait for each.
    */
   private static void warmUp(ThreadFactory threads) throws InterruptedException {
-    Registry quick = Registry.builder()
+    Registry.Builder quickTimeouts = Registry.builder()
         .timeout("VirtualThreadsTest.Waiting.interrupting", t -> t.duration("50ms"))
-        .timeout("VirtualThreadsTest.Waiting.abandoning", t -> t.duration("50ms"))
-        .bulkhead("vt-bulkhead", b -> b.maxConcurrent(1))
-        .rateLimit("vt-limiter", l -> l.permits(100).per("1s").burst(1))
-        .build();
-    Waiting client = ResilientVirtualThreadsTest_Waiting.wrap(new Dependency(), quick);
-    for (int[] together : new int[][] {{2}, {3}, {5}, {15}, {0}, {1}, {4, 6, 7, 9}}) {
-      List<Thread> calls = new java.util.ArrayList<>();
-      for (int number : together) {
-        calls.add(threads.newThread(() -> {
-          try {
-            if (number % 2 == 0) {
-              client.interrupting(number);
-            } else {
-              client.abandoning(number);
-            }
-          } catch (IOException | RuntimeException expectedForSome) {
-            // The hanging ones time out: that path is warmed up too.
+        .timeout("VirtualThreadsTest.Waiting.abandoning", t -> t.duration("50ms"));
+    Waiting client = ResilientVirtualThreadsTest_Waiting.wrap(new Dependency(), quickTimeouts.build());
+    for (int number : new int[] {2, 3, 5, 15, 0, 1}) {
+      together(threads, client, number);
+    }
+    // A bulkhead of one behind a generous limiter: calls started together wait for the permit.
+    Waiting fullBulkhead = ResilientVirtualThreadsTest_Waiting.wrap(new Dependency(),
+        Registry.builder().bulkhead("vt-bulkhead", b -> b.maxConcurrent(1)).build());
+    together(threads, fullBulkhead, 4, 6, 7, 9, 12, 13);
+    // A limiter of one token at a time: calls started together wait for their tokens.
+    Waiting slowLimiter = ResilientVirtualThreadsTest_Waiting.wrap(new Dependency(),
+        Registry.builder().rateLimit("vt-limiter", l -> l.permits(100).per("1s").burst(1)).build());
+    together(threads, slowLimiter, 4, 6, 7, 9);
+  }
+
+  /** Starts one call per number at once, each on a thread of its own, and waits for all of them. */
+  private static void together(ThreadFactory threads, Waiting client, int... numbers) throws InterruptedException {
+    List<Thread> calls = new java.util.ArrayList<>();
+    for (int number : numbers) {
+      calls.add(threads.newThread(() -> {
+        try {
+          if (number % 2 == 0) {
+            client.interrupting(number);
+          } else {
+            client.abandoning(number);
           }
-        }));
-      }
-      calls.forEach(Thread::start);
-      for (Thread call : calls) {
-        call.join(10_000);
-      }
+        } catch (IOException | RuntimeException expectedForSome) {
+          // The hanging ones time out: that path is warmed up too.
+        }
+      }));
+    }
+    calls.forEach(Thread::start);
+    for (Thread call : calls) {
+      call.join(10_000);
     }
   }
 
