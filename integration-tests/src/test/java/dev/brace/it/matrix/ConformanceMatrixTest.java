@@ -42,7 +42,8 @@ class ConformanceMatrixTest {
       new RetryBudget(),
       new RetryAfterHonoured(),
       new ErrorPassesThrough(),
-      new NotIdempotentRetry());
+      new NotIdempotentRetry(),
+      new ContextFollowsTheCall());
 
   private static final MatrixReport REPORT = new MatrixReport();
 
