@@ -337,6 +337,13 @@ public final class AsyncDriver<T> {
   }
 
   private void call(InFlight attempt) {
+    if (sequence.timesAttempts()) {
+      synchronized (this) {
+        if (attempt.ticket != null) {
+          attempt.ticket = sequence.timed(attempt.ticket);
+        }
+      }
+    }
     TimeoutPolicy timeout = sequence.timeoutPolicy();
     if (timeout != null
         && !later(attempt, () -> expired(attempt, timeout), timeout.nanos(), null, 0)) {

@@ -44,6 +44,8 @@ public final class CallSequence {
   private final TimeoutPolicy timeout;
   private final FallbackPolicy fallback;
   private final boolean passThrough;
+  /** The breaker judges latency: each attempt is timed from admission to outcome. */
+  private final boolean timesAttempts;
 
   /**
    * @param callName {@code Interface.method}, or a stack's name
@@ -69,6 +71,7 @@ public final class CallSequence {
     this.timeout = patterns.timeout;
     this.fallback = patterns.fallback;
     this.passThrough = patterns.passThrough;
+    this.timesAttempts = patterns.breakers != null && patterns.timesAttempts;
   }
 
   /** The policies of one call, as the store resolved them; any of them may be absent. */
@@ -80,6 +83,7 @@ public final class CallSequence {
     TimeoutPolicy timeout;
     FallbackPolicy fallback;
     boolean passThrough;
+    boolean timesAttempts;
 
     /** @return the patterns of a call that Brace passes straight through (switched off) */
     public static Patterns none() {
@@ -103,6 +107,16 @@ public final class CallSequence {
     /** @param limiters the limiter, or its keyed family @return this */
     public Patterns limiters(KeyedFamily<RateLimiterInstance> limiters) {
       this.limiters = limiters;
+      return this;
+    }
+
+    /**
+     * @param timesAttempts whether the breaker judges latency ({@code slowCall}), so that every
+     *     attempt is timed; no attempt reads the clock for it otherwise
+     * @return this
+     */
+    public Patterns timesAttempts(boolean timesAttempts) {
+      this.timesAttempts = timesAttempts;
       return this;
     }
 
@@ -188,7 +202,24 @@ public final class CallSequence {
       releaseTicket(ticket);
       throw refused;
     }
-    return ticket;
+    return timesAttempts ? timed(ticket) : ticket;
+  }
+
+  /**
+   * Starts timing an admitted attempt, for a breaker that judges latency: the clock is read here,
+   * once everything that may wait (limiter, bulkhead) has admitted it, and once more at its
+   * outcome, so only the attempt itself is timed.
+   *
+   * @param ticket the breaker's ticket
+   * @return a ticket that carries the attempt's start
+   */
+  Object timed(Object ticket) {
+    return new TimedTicket(ticket, time.nanoTime());
+  }
+
+  /** @return whether attempts are timed: the async driver starts timing where its attempt starts */
+  boolean timesAttempts() {
+    return timesAttempts;
   }
 
   /**
@@ -210,7 +241,10 @@ public final class CallSequence {
    */
   public void attemptSucceeded(Object ticket, Object result) {
     try {
-      if (ticket != null) {
+      if (ticket instanceof TimedTicket) {
+        TimedTicket timed = (TimedTicket) ticket;
+        CircuitBreakerInstance.ownerOf(timed.ticket).onResult(timed.ticket, result, timed.elapsed(time));
+      } else if (ticket != null) {
         CircuitBreakerInstance.ownerOf(ticket).onResult(ticket, result);
       }
     } finally {
@@ -234,6 +268,9 @@ public final class CallSequence {
       if (ticket != null) {
         if (TimeoutPolicy.interruptedCaller(failure)) {
           releaseTicket(ticket);
+        } else if (ticket instanceof TimedTicket) {
+          TimedTicket timed = (TimedTicket) ticket;
+          CircuitBreakerInstance.ownerOf(timed.ticket).onFailure(timed.ticket, failure, timed.elapsed(time));
         } else {
           CircuitBreakerInstance.ownerOf(ticket).onFailure(ticket, failure);
         }
@@ -248,8 +285,9 @@ public final class CallSequence {
 
   /** Frees a breaker ticket without an outcome. */
   void releaseTicket(Object ticket) {
-    if (ticket != null) {
-      CircuitBreakerInstance.ownerOf(ticket).release(ticket);
+    Object untimed = ticket instanceof TimedTicket ? ((TimedTicket) ticket).ticket : ticket;
+    if (untimed != null) {
+      CircuitBreakerInstance.ownerOf(untimed).release(untimed);
     }
   }
 

@@ -139,7 +139,8 @@ public final class InstanceStore {
           break;
         case CIRCUITBREAKER:
           checkKey(site, config, definition);
-          patterns.breakers(breakers.obtain(config, definition.site(), c -> breakerFamily((CircuitBreakerConfig) c), () -> created(config)));
+          patterns.breakers(breakers.obtain(config, definition.site(), c -> breakerFamily((CircuitBreakerConfig) c), () -> created(config)))
+              .timesAttempts(((CircuitBreakerConfig) config).judgesSlowCalls());
           break;
         case RATELIMIT:
           checkKey(site, config, definition);
