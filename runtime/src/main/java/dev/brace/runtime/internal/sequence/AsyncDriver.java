@@ -6,6 +6,7 @@ import dev.brace.runtime.internal.policy.ExceptionFilter;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 
 import dev.brace.runtime.generated.CallKeys;
@@ -65,6 +66,11 @@ public final class AsyncDriver<T> {
   /** Stops what is in flight (an attempt, a backoff or the fallback) when the caller gives up. */
   private Runnable inFlight;
 
+  /** With {@code @StaleIfError}: the key results are remembered under, and the flight this call leads. */
+  private Object staleKey;
+
+  private StaleAnswers.Flight flight;
+
   private AsyncDriver(
       CallSequence sequence,
       Supplier<CallKeys> keySource,
@@ -114,6 +120,17 @@ public final class AsyncDriver<T> {
       returned.completeExceptionally(badKey);
       return returned;
     }
+    if (sequence.remembersAnswers()) {
+      staleKey = sequence.staleKey(keys);
+      returned.whenComplete((value, failure) -> abandonFlight());
+      rememberedOrAttempts();
+      return returned;
+    }
+    attempts();
+    return returned;
+  }
+
+  private void attempts() {
     try {
       started = sequence.begin();
       attempt(1);
@@ -121,7 +138,94 @@ public final class AsyncDriver<T> {
       // The wrapper never throws; a bug or a rejected task surfaces through the future.
       returned.completeExceptionally(unexpected);
     }
-    return returned;
+  }
+
+  // ---- remembered results (@StaleIfError), around the attempts ----
+
+  /**
+   * A fresh remembered result answers at once; with single flight, a call that finds another call
+   * of its key in flight completes with that one's outcome (its future depends on the leader's,
+   * nothing waits); otherwise the attempts run.
+   */
+  @SuppressWarnings("unchecked")
+  private void rememberedOrAttempts() {
+    try {
+      while (!returned.isDone()) {
+        Object fresh = sequence.freshAnswer(staleKey);
+        if (fresh != StaleAnswers.NONE) {
+          returned.complete((T) fresh);
+          return;
+        }
+        if (!sequence.singleFlight()) {
+          break;
+        }
+        StaleAnswers.Flight led = sequence.lead(staleKey);
+        if (led != null) {
+          synchronized (this) {
+            flight = led;
+          }
+          if (returned.isDone()) {
+            // The caller gave up before this call could lead: its followers call on their own.
+            abandonFlight();
+            return;
+          }
+          break;
+        }
+        CompletableFuture<Object> leader = sequence.following(staleKey);
+        if (leader != null) {
+          leader.whenComplete(this::followed);
+          return;
+        }
+      }
+    } catch (Throwable unexpected) {
+      returned.completeExceptionally(unexpected);
+      return;
+    }
+    if (!returned.isDone()) {
+      attempts();
+    }
+  }
+
+  /** The leader's outcome, shared; a leader that stopped without one sends this call round again. */
+  @SuppressWarnings("unchecked")
+  private void followed(Object value, Throwable failure) {
+    if (returned.isDone()) {
+      return;
+    }
+    if (StaleAnswers.abandoned(failure)) {
+      rememberedOrAttempts();
+    } else if (failure == null) {
+      returned.complete((T) value);
+    } else {
+      finish(ExceptionFilter.unwrap(failure));
+    }
+  }
+
+  /** @return the flight this call led, now ended by it (null when it led none) */
+  private synchronized StaleAnswers.Flight endFlight() {
+    StaleAnswers.Flight led = flight;
+    flight = null;
+    return led;
+  }
+
+  private void abandonFlight() {
+    StaleAnswers.Flight led = endFlight();
+    if (led != null) {
+      sequence.abandon(led);
+    }
+  }
+
+  /** The call's own result: remembered (and shared with its followers), then the caller's. */
+  private void succeeded(T value) {
+    if (staleKey != null) {
+      try {
+        sequence.succeeded(staleKey, value, endFlight());
+      } catch (Throwable unexpected) {
+        returned.completeExceptionally(unexpected);
+        return;
+      }
+    }
+    returned.complete(value);
   }
 
   // ---- between attempts: retry, fallback, the caller giving up ----
@@ -182,7 +286,7 @@ public final class AsyncDriver<T> {
         }
       }
     }
-    returned.complete(value);
+    succeeded(value);
   }
 
   private void retryAfter(int number, long delayNanos) {
@@ -200,10 +304,27 @@ public final class AsyncDriver<T> {
     }
   }
 
-  /** Ends the call with a failure, or hands it to the fallback when that answers it. */
+  /**
+   * Ends the call with a failure: answered from memory when {@code @StaleIfError} has a result for
+   * it, else handed to the fallback when that answers it.
+   */
+  @SuppressWarnings("unchecked")
   private void finish(Throwable failure) {
     if (returned.isDone()) {
       return;
+    }
+    if (staleKey != null) {
+      Object stale;
+      try {
+        stale = sequence.staleAnswer(staleKey, failure, endFlight());
+      } catch (Throwable unexpected) {
+        returned.completeExceptionally(unexpected);
+        return;
+      }
+      if (stale != StaleAnswers.NONE) {
+        returned.complete((T) stale);
+        return;
+      }
     }
     Throwable answered = fallback == null ? null : sequence.answerable(failure);
     if (answered == null) {

@@ -10,6 +10,7 @@ import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.store.KeyedFamily;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
@@ -21,7 +22,7 @@ import java.util.function.Supplier;
 
 /**
  * The resolved policies of one call and the steps of its sequence, in the one order: fallback,
- * retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
+ * remembered results (stale-if-error), retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
  * made here or in the policy a step hands it to, from the config each policy was built with; the
  * drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
  * where a step says to wait. A pattern the call does not use is null and its step does nothing.
@@ -43,6 +44,7 @@ public final class CallSequence {
   private final SemaphoreBulkhead bulkhead;
   private final TimeoutPolicy timeout;
   private final FallbackPolicy fallback;
+  private final StaleAnswers stale;
   private final boolean passThrough;
   /** The breaker judges latency: each attempt is timed from admission to outcome. */
   private final boolean timesAttempts;
@@ -70,6 +72,7 @@ public final class CallSequence {
     this.bulkhead = patterns.bulkhead;
     this.timeout = patterns.timeout;
     this.fallback = patterns.fallback;
+    this.stale = patterns.stale;
     this.passThrough = patterns.passThrough;
     this.timesAttempts = patterns.breakers != null && patterns.timesAttempts;
   }
@@ -82,6 +85,7 @@ public final class CallSequence {
     SemaphoreBulkhead bulkhead;
     TimeoutPolicy timeout;
     FallbackPolicy fallback;
+    StaleAnswers stale;
     boolean passThrough;
     boolean timesAttempts;
 
@@ -129,6 +133,12 @@ public final class CallSequence {
     /** @param timeout the timeout @return this */
     public Patterns timeout(TimeoutPolicy timeout) {
       this.timeout = timeout;
+      return this;
+    }
+
+    /** @param stale the call's remembered results ({@code @StaleIfError}) @return this */
+    public Patterns stale(StaleAnswers stale) {
+      this.stale = stale;
       return this;
     }
 
@@ -378,6 +388,68 @@ public final class CallSequence {
     }
   }
 
+  // ---- remembered results (@StaleIfError), around the attempts ----
+
+  /** @return whether the call remembers its results: its drivers take the stale steps below */
+  public boolean remembersAnswers() {
+    return stale != null;
+  }
+
+  /** @return the key the call's results are remembered under */
+  Object staleKey(CallKeys keys) {
+    return StaleAnswers.keyOf(keys.stale());
+  }
+
+  /** @return a remembered result young enough to answer without a call, or {@link StaleAnswers#NONE} */
+  Object freshAnswer(Object key) {
+    return stale.fresh(key);
+  }
+
+  /** @return whether only one call per key reaches the dependency at a time */
+  boolean singleFlight() {
+    return stale.singleFlight();
+  }
+
+  /** @return the flight this call now leads, or null when another call leads one */
+  StaleAnswers.Flight lead(Object key) {
+    return stale.lead(key);
+  }
+
+  /** @return the outcome of the call that leads the key's flight, or null when it has ended */
+  java.util.concurrent.CompletableFuture<Object> following(Object key) {
+    return stale.following(key);
+  }
+
+  /** Waits on this thread for the leader's outcome; see {@link StaleAnswers#await}. */
+  Object awaitLeader(java.util.concurrent.CompletableFuture<Object> outcome) throws Throwable {
+    return stale.await(outcome);
+  }
+
+  /** The call returned: its result is remembered and shared with the flight's followers. */
+  void succeeded(Object key, Object result, StaleAnswers.Flight flight) {
+    stale.remember(key, result, flight);
+  }
+
+  /**
+   * The call failed after every retry (or was refused): the failure goes to the flight's
+   * followers, and a remembered result may answer it.
+   *
+   * @return the remembered result, or {@link StaleAnswers#NONE}: the failure goes on to the fallback
+   */
+  Object staleAnswer(Object key, Throwable failure, StaleAnswers.Flight flight) {
+    return stale.answer(key, failure, flight, callerInterrupted(failure));
+  }
+
+  /** The caller gave up: the flight it led ends without an outcome. */
+  void abandon(StaleAnswers.Flight flight) {
+    stale.abandon(flight);
+  }
+
+  /** An interrupt of the caller while it waited is its own doing: never answered, never shared. */
+  private static boolean callerInterrupted(Throwable failure) {
+    return TimeoutPolicy.interruptedCaller(failure) || StaleAnswers.interruptedFollower(failure);
+  }
+
   // ---- at the end ----
 
   /**
@@ -387,7 +459,7 @@ public final class CallSequence {
    *     it does not answer this failure, or the caller was interrupted
    */
   public Throwable answerable(Throwable failure) {
-    if (fallback == null || TimeoutPolicy.interruptedCaller(failure)) {
+    if (fallback == null || callerInterrupted(failure)) {
       return null;
     }
     Throwable cause = fallback.answerable(failure);
