@@ -42,7 +42,9 @@ class ConformanceMatrixTest {
       new RetryBudget(),
       new RetryAfterHonoured(),
       new ErrorPassesThrough(),
-      new SlowCallOpening());
+      new SlowCallOpening(),
+      new StaleAnswers(),
+      new StaleSingleFlight());
 
   private static final MatrixReport REPORT = new MatrixReport();
 
