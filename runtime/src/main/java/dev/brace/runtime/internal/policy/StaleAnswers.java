@@ -65,10 +65,12 @@ public final class StaleAnswers {
     this.freshNanos = config.fresh().toNanos();
     this.maxAgeNanos = config.maxAge().toNanos();
     // Caffeine runs its maintenance on the caller's thread: no pool thread of its own, so nothing
-    // ever runs outside a call and manual time drives expiry exactly.
+    // ever runs outside a call and manual time drives expiry exactly. It drops an entry once its
+    // age reaches the duration, and a result exactly maxAge old still answers, hence the extra
+    // nanosecond; answer() holds the exact bound.
     this.remembered = Caffeine.newBuilder()
         .maximumSize(config.maxEntries())
-        .expireAfterWrite(maxAgeNanos, TimeUnit.NANOSECONDS)
+        .expireAfterWrite(maxAgeNanos + 1, TimeUnit.NANOSECONDS)
         .ticker(time::nanoTime)
         .executor(Runnable::run)
         .build();
