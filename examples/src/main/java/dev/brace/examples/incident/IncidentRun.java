@@ -26,6 +26,8 @@ public final class IncidentRun {
   public enum Outcome {
     /** recommendations from the service */
     ANSWERED,
+    /** this user's earlier recommendations, remembered and served by {@code @StaleIfError} */
+    STALE,
     /** the editors' picks, served by the fallback */
     FALLBACK,
     /** an exception */
@@ -52,6 +54,10 @@ public final class IncidentRun {
   private final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<RecordedEvent> events = new ConcurrentLinkedQueue<>();
   private final AtomicLong userSequence = new AtomicLong();
+  private final AtomicLong visitSequence = new AtomicLong();
+  /** Every list a caller was handed, by identity, to tell a remembered answer from a new one. */
+  private final java.util.Set<List<String>> handedOut =
+      java.util.Collections.newSetFromMap(java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>()));
   private final List<Thread> callers = new ArrayList<>();
   private volatile Instant startInstant;
 
@@ -129,15 +135,21 @@ public final class IncidentRun {
       long started = System.nanoTime();
       long startMillis = (started - startNanos) / 1_000_000;
       Phase phase = script.phaseAt(Duration.ofMillis(startMillis));
-      String user = "user-" + userSequence.incrementAndGet();
+      String user = nextUser(random);
       Outcome outcome;
       String error = null;
+      Visits.begin(visitSequence.incrementAndGet());
       try {
         List<String> recommendations = client.recommendations(user);
-        outcome = recommendations.equals(RecsClient.EDITORS_PICKS) ? Outcome.FALLBACK : Outcome.ANSWERED;
+        // Brace hands back the list it remembered, so a stale answer is a list some caller was
+        // handed before; a fresh one is a new list from the service, even when its items are the same.
+        outcome = recommendations.equals(RecsClient.EDITORS_PICKS) ? Outcome.FALLBACK
+            : handedOut.add(recommendations) ? Outcome.ANSWERED : Outcome.STALE;
       } catch (Exception failure) {
         outcome = Outcome.ERROR;
         error = failure.getClass().getSimpleName();
+      } finally {
+        Visits.end();
       }
       calls.add(new Call(startMillis, (System.nanoTime() - started) / 1_000, phase, outcome, error));
       if (!pause(40 + random.nextInt(40))) {
@@ -145,6 +157,19 @@ public final class IncidentRun {
       }
     }
   }
+
+  /**
+   * Most calls come from a returning user (one of {@link #RETURNING_USERS}); one in five from a user
+   * never seen before, for whom nothing can be remembered.
+   */
+  private String nextUser(ThreadLocalRandom random) {
+    return random.nextInt(5) == 0
+        ? "new-user-" + userSequence.incrementAndGet()
+        : "user-" + random.nextInt(RETURNING_USERS);
+  }
+
+  /** How many users come back during an incident. */
+  static final int RETURNING_USERS = 40;
 
   /** Sleeps; false when interrupted, which ends the caller. */
   private static boolean pause(long millis) {

@@ -56,6 +56,18 @@ class IncidentTest {
   }
 
   @Test
+  void inTheHardDownReturningUsersGetTheirEarlierAnswerAndOnlyNewUsersTheEditorsPicks() {
+    RunStats with = result.with();
+    long stale = with.count(Phase.HARD_DOWN, Outcome.STALE);
+    long picks = with.count(Phase.HARD_DOWN, Outcome.FALLBACK);
+
+    assertTrue(stale > picks, "stale answers " + stale + ", editors' picks " + picks);
+    assertEquals(with.count(Outcome.STALE), with.events("stale.served"),
+        "every stale answer a caller saw is a stale.served event, and no other");
+    assertEquals(0, result.without().count(Outcome.STALE));
+  }
+
+  @Test
   void theBreakerOpensInTheIncidentAndClosesInTheRecovery() {
     List<RecordedEvent> events = result.with().events();
     long spike = SCRIPT.phaseStarts().get(Phase.LATENCY_SPIKE.ordinal()).toMillis();
@@ -84,6 +96,8 @@ class IncidentTest {
     String page = Files.readString(report);
     assertEquals(2, page.split("<svg ", -1).length - 1);
     assertTrue(page.contains("breaker open from"), "the breaker band shows the open circuit");
+    assertTrue(page.contains("the user's earlier answer (stale)"), "stale answers have their own series");
+    assertTrue(page.contains("#9ccc65"), "and their own colour");
     for (String fetch : List.of("src=", "href=", "url(", "@import")) {
       assertTrue(!page.contains(fetch), "self-contained, but has " + fetch);
     }
