@@ -176,19 +176,34 @@ class StaleIfErrorTest {
     }
   }
 
+  /** Starts a call on a thread of its own that leads the key's flight and holds it until {@code release}. */
+  private CompletableFuture<String> heldLeader(Stack<String> stack, CountDownLatch release,
+      java.util.concurrent.Callable<String> then) throws InterruptedException {
+    CountDownLatch leaderIn = new CountDownLatch(1);
+    CompletableFuture<String> leader = inThread(stack, () -> {
+      leaderIn.countDown();
+      release.await();
+      return then.call();
+    });
+    assertTrue(leaderIn.await(REAL_WAIT_SECONDS, TimeUnit.SECONDS));
+    return leader;
+  }
+
+  /** An async call that leads the key's flight with the dependency's future {@code dependency}. */
+  private CompletableFuture<String> asyncLeader(Stack<String> stack, CompletableFuture<String> dependency) {
+    return stack.callAsync("k", () -> {
+      calls.incrementAndGet();
+      return dependency;
+    });
+  }
+
   @Test
   void aFollowerSharesTheLeadersFailureAndAnswersItFromMemory() throws Exception {
     Stack<String> stack = stale(s -> s.fresh("1s"));
     stack.call("k", () -> "remembered");
     clock.advance(Duration.ofSeconds(2));
-    CountDownLatch leaderIn = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    CompletableFuture<String> leader = inThread(stack, () -> {
-      leaderIn.countDown();
-      release.await();
-      return down();
-    });
-    assertTrue(leaderIn.await(REAL_WAIT_SECONDS, TimeUnit.SECONDS));
+    CompletableFuture<String> leader = heldLeader(stack, release, () -> down());
     CompletableFuture<String> follower = inThread(stack, this::down);
     awaitWaiting(threads.get(1));
     release.countDown();
@@ -202,14 +217,8 @@ class StaleIfErrorTest {
   @Test
   void anInterruptedFollowerStopsWithItsFlagSetAndTheLeaderGoesOn() throws Exception {
     Stack<String> stack = stale(s -> s.fresh("1s"));
-    CountDownLatch leaderIn = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    CompletableFuture<String> leader = inThread(stack, () -> {
-      leaderIn.countDown();
-      release.await();
-      return answer("led");
-    });
-    assertTrue(leaderIn.await(REAL_WAIT_SECONDS, TimeUnit.SECONDS));
+    CompletableFuture<String> leader = heldLeader(stack, release, () -> answer("led"));
     AtomicReference<Boolean> flagAfter = new AtomicReference<>();
     CompletableFuture<String> follower = new CompletableFuture<>();
     Thread thread = new Thread(() -> {
@@ -237,14 +246,8 @@ class StaleIfErrorTest {
   void anInterruptedFollowerIsNotAnsweredByTheFallback() throws Exception {
     Stack<String> stack = Stack.<String>builder("stale.stack").staleIfError(s -> s.fresh("1s"))
         .fallback(cause -> "fallback").build(registry);
-    CountDownLatch leaderIn = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    inThread(stack, () -> {
-      leaderIn.countDown();
-      release.await();
-      return "led";
-    });
-    assertTrue(leaderIn.await(REAL_WAIT_SECONDS, TimeUnit.SECONDS));
+    heldLeader(stack, release, () -> "led");
     CompletableFuture<String> follower = inThread(stack, () -> "followed");
     awaitWaiting(threads.get(1));
     threads.get(1).interrupt();
@@ -257,10 +260,7 @@ class StaleIfErrorTest {
   void anAsyncFollowerDependsOnTheLeaderAndItsCancellationLeavesTheLeaderAlone() throws Exception {
     Stack<String> stack = stale(s -> s.fresh("1s"));
     CompletableFuture<String> dependency = new CompletableFuture<>();
-    CompletableFuture<String> leader = stack.callAsync("k", () -> {
-      calls.incrementAndGet();
-      return dependency;
-    });
+    CompletableFuture<String> leader = asyncLeader(stack, dependency);
     CompletableFuture<String> follower = stack.callAsync("k", () -> CompletableFuture.completedFuture(answer("own")));
     CompletableFuture<String> cancelled = stack.callAsync("k", () -> CompletableFuture.completedFuture(answer("own")));
     assertFalse(follower.isDone());
@@ -280,10 +280,7 @@ class StaleIfErrorTest {
   void whenTheLeadersCallerGivesUpAFollowerCallsItself() throws Exception {
     Stack<String> stack = stale(s -> s.fresh("1s"));
     CompletableFuture<String> never = new CompletableFuture<>();
-    CompletableFuture<String> leader = stack.callAsync("k", () -> {
-      calls.incrementAndGet();
-      return never;
-    });
+    CompletableFuture<String> leader = asyncLeader(stack, never);
     CompletableFuture<String> follower = stack.callAsync("k", () -> CompletableFuture.completedFuture(answer("own")));
     assertFalse(follower.isDone());
 
@@ -298,14 +295,10 @@ class StaleIfErrorTest {
   @Test
   void aSyncFollowerOfALeaderThatDiedOfAnErrorCallsItself() throws Exception {
     Stack<String> stack = stale(s -> s.fresh("1s"));
-    CountDownLatch leaderIn = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    CompletableFuture<String> leader = inThread(stack, () -> {
-      leaderIn.countDown();
-      release.await();
+    CompletableFuture<String> leader = heldLeader(stack, release, () -> {
       throw new AssertionError("the leader's own");
     });
-    assertTrue(leaderIn.await(REAL_WAIT_SECONDS, TimeUnit.SECONDS));
     CompletableFuture<String> follower = inThread(stack, () -> answer("own"));
     awaitWaiting(threads.get(1));
     release.countDown();

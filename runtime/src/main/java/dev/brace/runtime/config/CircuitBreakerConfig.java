@@ -346,10 +346,7 @@ public final class CircuitBreakerConfig extends InstanceConfig {
      * @return this
      */
     public Builder slowCall(String value) {
-      if (value != null && value.isEmpty()) {
-        return put("slowCall", Duration.ZERO);
-      }
-      return put("slowCall", duration("slowCall", value, true));
+      return put("slowCall", durationOrNone("slowCall", value));
     }
 
     /**
