@@ -2,6 +2,7 @@ package dev.brace.redis;
 
 import dev.brace.runtime.Event;
 import dev.brace.runtime.Registry;
+import dev.brace.runtime.TimeSource;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
@@ -22,11 +23,16 @@ final class Fleet implements AutoCloseable {
   final List<Event> events = new CopyOnWriteArrayList<>();
 
   Fleet(RedisServer server, RedisBackendOptions options, Map<String, String> environment) {
+    this(server, options, environment, TimeSource.system());
+  }
+
+  /** A machine whose registry reads {@code time}; the server's clock still runs every script. */
+  Fleet(RedisServer server, RedisBackendOptions options, Map<String, String> environment, TimeSource time) {
     // Reconnects quickly, so a test of an outage does not wait out Lettuce's growing backoff.
     this.resources = ClientResources.builder().reconnectDelay(Delay.constant(Duration.ofMillis(50))).build();
     this.client = RedisClient.create(resources, server.uri());
     this.backend = RedisBackend.create(client, options);
-    this.registry = Registry.builder().backend("redis", backend).environment(environment).build();
+    this.registry = Registry.builder().backend("redis", backend).environment(environment).timeSource(time).build();
     registry.subscribe(events::add);
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.Event;
+import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.Stack;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import java.time.Duration;
@@ -17,8 +18,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Slow calls in a circuit shared through a real redis-server: each machine times its own attempts
  * and judges them with the breaker's classifier; the script counts the slow ones in the fleet's
- * window. "Slow" is a second of real sleep against a {@code slowCall} of half a second, far from
- * anything a loaded machine adds to a call that returns at once.
+ * window. Each machine's registry times its attempts on a manual clock, which a "slow" call moves
+ * by a second against a {@code slowCall} of half a second and a quick one does not move at all, so
+ * a loaded machine cannot turn a quick call slow; the open circuit's reset still waits on the
+ * server's clock.
  */
 class RedisSlowCallTest {
   private static final RedisBackendOptions OPTIONS =
@@ -40,19 +43,21 @@ class RedisSlowCallTest {
     }
   }
 
-  private static String slowly() throws InterruptedException {
-    Thread.sleep(1_000);
+  private final ManualTimeSource clock = new ManualTimeSource();
+
+  private String slowly() {
+    clock.advance(Duration.ofSeconds(1));
     return "slow";
   }
 
   @Test
   void slowCallsOnTwoMachinesOpenTheSharedCircuitInClassicModeAndASlowProbeReopensIt() throws Exception {
-    try (Fleet one = new Fleet(server, OPTIONS, Map.of());
-        Fleet two = new Fleet(server, OPTIONS, Map.of())) {
+    try (Fleet one = new Fleet(server, OPTIONS, Map.of(), clock);
+        Fleet two = new Fleet(server, OPTIONS, Map.of(), clock)) {
       Stack<String> first = Stack.<String>builder("Api.call").circuitBreaker("slow-api", SETTINGS).build(one.registry);
       Stack<String> second = Stack.<String>builder("Api.call").circuitBreaker("slow-api", SETTINGS).build(two.registry);
 
-      assertEquals("slow", first.call(RedisSlowCallTest::slowly));
+      assertEquals("slow", first.call(this::slowly));
       assertEquals(CircuitState.CLOSED, two.registry.circuitBreaker("slow-api").state(), "one outcome, below minimumCalls");
       assertEquals("quick", second.call(() -> "quick"));
 
@@ -64,7 +69,7 @@ class RedisSlowCallTest {
       assertFalse(opened.attributes().containsKey("failure_rate"), "classic mode: failures are not judged by rate");
 
       Thread.sleep(250);
-      assertEquals("slow", first.call(RedisSlowCallTest::slowly));
+      assertEquals("slow", first.call(this::slowly));
       assertEquals(CircuitState.OPEN, two.registry.circuitBreaker("slow-api").state(), "a slow probe is a failed probe");
       Event reopened = one.events.stream().filter(e -> e.kind().equals("circuit.opened")).findFirst().orElseThrow();
       assertEquals("HALF_OPEN", reopened.attributes().get("from"));

@@ -17,14 +17,15 @@ import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
 /**
  * The resolved policies of one call and the steps of its sequence, in the one order: fallback,
- * remembered results (stale-if-error), retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
- * made here or in the policy a step hands it to, from the config each policy was built with; the
- * drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
+ * remembered results (stale-if-error), retry, circuit breaker, rate limiter, bulkhead, timeout,
+ * call. Every decision a call needs is made here or in the policy a step hands it to, from the
+ * config each policy was built with; the drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
  * where a step says to wait. A pattern the call does not use is null and its step does nothing.
  *
  * <p>Steps of one attempt: {@link #admit} (breaker, limiter, bulkhead; a refusal holds nothing),
@@ -416,12 +417,12 @@ public final class CallSequence {
   }
 
   /** @return the outcome of the call that leads the key's flight, or null when it has ended */
-  java.util.concurrent.CompletableFuture<Object> following(Object key) {
+  CompletableFuture<Object> following(Object key) {
     return stale.following(key);
   }
 
   /** Waits on this thread for the leader's outcome; see {@link StaleAnswers#await}. */
-  Object awaitLeader(java.util.concurrent.CompletableFuture<Object> outcome) throws Throwable {
+  Object awaitLeader(CompletableFuture<Object> outcome) throws Throwable {
     return stale.await(outcome);
   }
 
