@@ -94,9 +94,6 @@ final class RedisCircuitBreaker implements CircuitBreakerInstance {
 
   @Override
   public Object acquire() {
-    if (!store.shouldTry()) {
-      return fallback(null).acquire();
-    }
     String token = tokenPrefix + tokens.incrementAndGet();
     List<Object> reply;
     try {
@@ -220,9 +217,6 @@ final class RedisCircuitBreaker implements CircuitBreakerInstance {
   }
 
   private List<Object> read() {
-    if (!store.shouldTry()) {
-      return null;
-    }
     try {
       return store.eval(Script.CIRCUIT_READ, key);
     } catch (RedisStore.Unavailable unavailable) {
@@ -232,7 +226,7 @@ final class RedisCircuitBreaker implements CircuitBreakerInstance {
 
   private CircuitBreakerInstance fallback(RedisStore.Unavailable unavailable) {
     if (local == null) {
-      throw CircuitOpenException.backendUnavailable(name(), backendName, unavailable == null ? null : unavailable.getCause());
+      throw CircuitOpenException.backendUnavailable(name(), backendName, unavailable.getCause());
     }
     return local;
   }
