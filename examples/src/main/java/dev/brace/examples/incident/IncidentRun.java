@@ -7,10 +7,13 @@ import dev.brace.runtime.Registry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,8 +59,7 @@ public final class IncidentRun {
   private final AtomicLong userSequence = new AtomicLong();
   private final AtomicLong visitSequence = new AtomicLong();
   /** Every list a caller was handed, by identity, to tell a remembered answer from a new one. */
-  private final java.util.Set<List<String>> handedOut =
-      java.util.Collections.newSetFromMap(java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>()));
+  private final Set<List<String>> handedOut = Collections.newSetFromMap(Collections.synchronizedMap(new IdentityHashMap<>()));
   private final List<Thread> callers = new ArrayList<>();
   private volatile Instant startInstant;
 
@@ -119,15 +121,17 @@ public final class IncidentRun {
     service.beginIncident(startNanos);
     long endNanos = startNanos + script.total().toNanos();
     for (int i = 0; i < callerCount; i++) {
-      Thread caller = new Thread(() -> callUntil(startNanos, endNanos), title + " caller " + (i + 1));
+      int index = i;
+      Thread caller = new Thread(() -> callUntil(index, startNanos, endNanos), title + " caller " + (i + 1));
       caller.setDaemon(true);
       callers.add(caller);
       caller.start();
     }
   }
 
-  private void callUntil(long startNanos, long endNanos) {
+  private void callUntil(int callerIndex, long startNanos, long endNanos) {
     ThreadLocalRandom random = ThreadLocalRandom.current();
+    long visits = 0;
     if (!pause(random.nextInt(80))) {  // callers arrive spread out, not in one burst
       return;
     }
@@ -135,7 +139,7 @@ public final class IncidentRun {
       long started = System.nanoTime();
       long startMillis = (started - startNanos) / 1_000_000;
       Phase phase = script.phaseAt(Duration.ofMillis(startMillis));
-      String user = nextUser(random);
+      String user = nextUser(callerIndex, visits++);
       Outcome outcome;
       String error = null;
       Visits.begin(visitSequence.incrementAndGet());
@@ -159,17 +163,21 @@ public final class IncidentRun {
   }
 
   /**
-   * Most calls come from a returning user (one of {@link #RETURNING_USERS}); one in five from a user
-   * never seen before, for whom nothing can be remembered.
+   * Four calls in five come from a returning user, one in five from a user never seen before, for
+   * whom nothing can be remembered. Each caller serves its own {@link #RETURNING_USERS_PER_CALLER}
+   * returning users in turn (forty for the demo's eight callers), so every one of them has been
+   * answered once a caller has made a few calls in the healthy phase, however slow the machine.
    */
-  private String nextUser(ThreadLocalRandom random) {
-    return random.nextInt(5) == 0
-        ? "new-user-" + userSequence.incrementAndGet()
-        : "user-" + random.nextInt(RETURNING_USERS);
+  private String nextUser(int callerIndex, long visit) {
+    if (visit % 5 == 4) {
+      return "new-user-" + userSequence.incrementAndGet();
+    }
+    long returning = visit - visit / 5;
+    return "user-" + (callerIndex * RETURNING_USERS_PER_CALLER + returning % RETURNING_USERS_PER_CALLER);
   }
 
-  /** How many users come back during an incident. */
-  static final int RETURNING_USERS = 40;
+  /** How many returning users each caller serves. */
+  static final int RETURNING_USERS_PER_CALLER = 5;
 
   /** Sleeps; false when interrupted, which ends the caller. */
   private static boolean pause(long millis) {

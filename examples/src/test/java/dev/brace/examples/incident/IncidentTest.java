@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IncidentTest {
   private static final IncidentScript SCRIPT = IncidentScript.of(800, 1_200, 1_200, 1_500, 1_800);
+  private static final int CALLERS = 8;
   private static Incident.Result result;
   private static Registry registry;
 
@@ -30,7 +31,7 @@ class IncidentTest {
   static void runTheIncident() throws Exception {
     // No BRACE_* variable of the machine running the tests may change the story.
     registry = Registry.builder().environment(Map.of()).systemProperties(Map.of()).build();
-    result = Incident.run(SCRIPT, 8, registry, null);
+    result = Incident.run(SCRIPT, CALLERS, registry, null);
   }
 
   @Test
@@ -38,7 +39,10 @@ class IncidentTest {
     long without = result.without().receivedIn(Phase.HARD_DOWN);
     long with = result.with().receivedIn(Phase.HARD_DOWN);
 
-    assertTrue(without >= 50, "the plain callers keep calling: " + without);
+    // A floor that keeps the ratio below meaningful on a loaded machine too, where a caller makes
+    // far fewer calls in the 1.5 s hard down than the ten or so it makes on an idle one (a fixed 50 in
+    // all failed at a load of 35 on 2 cores): each plain caller keeps calling a few times.
+    assertTrue(without >= 3L * CALLERS, "the plain callers keep calling: " + without);
     assertTrue(with * 5 < without, "with Brace " + with + " requests, without " + without);
   }
 
