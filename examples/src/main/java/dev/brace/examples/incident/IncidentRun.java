@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,8 +38,12 @@ public final class IncidentRun {
     ERROR
   }
 
-  /** One call as its caller saw it; {@code phase} is the phase it started in. */
-  public record Call(long startMillis, long latencyMicros, Phase phase, Outcome outcome, String error) {
+  /**
+   * One call as its caller saw it; {@code phase} is the phase it started in; {@code answeredBefore}
+   * whether the service had answered this user in this run before the call started.
+   */
+  public record Call(long startMillis, long latencyMicros, Phase phase, Outcome outcome, String error,
+      boolean answeredBefore) {
     /** @return when the caller had its answer, since the incident started */
     public long endMillis() {
       return startMillis + latencyMicros / 1_000;
@@ -59,6 +64,8 @@ public final class IncidentRun {
   private final AtomicLong userSequence = new AtomicLong();
   private final AtomicLong visitSequence = new AtomicLong();
   /** Every list a caller was handed, by identity, to tell a remembered answer from a new one. */
+  /** The users the service answered in this run. */
+  private final Set<String> answeredUsers = ConcurrentHashMap.newKeySet();
   private final Set<List<String>> handedOut = Collections.newSetFromMap(Collections.synchronizedMap(new IdentityHashMap<>()));
   private final List<Thread> callers = new ArrayList<>();
   private volatile Instant startInstant;
@@ -140,6 +147,9 @@ public final class IncidentRun {
       long startMillis = (started - startNanos) / 1_000_000;
       Phase phase = script.phaseAt(Duration.ofMillis(startMillis));
       String user = nextUser(callerIndex, visits++);
+      // Each returning user is served by one caller only, so nothing answers them between this
+      // look and the call.
+      boolean answeredBefore = answeredUsers.contains(user);
       Outcome outcome;
       String error = null;
       Visits.begin(visitSequence.incrementAndGet());
@@ -149,13 +159,16 @@ public final class IncidentRun {
         // handed before; a fresh one is a new list from the service, even when its items are the same.
         outcome = recommendations.equals(RecsClient.EDITORS_PICKS) ? Outcome.FALLBACK
             : handedOut.add(recommendations) ? Outcome.ANSWERED : Outcome.STALE;
+        if (outcome == Outcome.ANSWERED) {
+          answeredUsers.add(user);
+        }
       } catch (Exception failure) {
         outcome = Outcome.ERROR;
         error = failure.getClass().getSimpleName();
       } finally {
         Visits.end();
       }
-      calls.add(new Call(startMillis, (System.nanoTime() - started) / 1_000, phase, outcome, error));
+      calls.add(new Call(startMillis, (System.nanoTime() - started) / 1_000, phase, outcome, error, answeredBefore));
       if (!pause(40 + random.nextInt(40))) {
         return;
       }

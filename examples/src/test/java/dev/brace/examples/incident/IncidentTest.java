@@ -60,12 +60,20 @@ class IncidentTest {
   }
 
   @Test
-  void inTheHardDownReturningUsersGetTheirEarlierAnswerAndOnlyNewUsersTheEditorsPicks() {
+  void inTheHardDownEveryUserAnsweredBeforeGetsTheirEarlierAnswerAndOnlyOthersTheEditorsPicks() {
     RunStats with = result.with();
-    long stale = with.count(Phase.HARD_DOWN, Outcome.STALE);
-    long picks = with.count(Phase.HARD_DOWN, Outcome.FALLBACK);
+    List<IncidentRun.Call> hardDown = with.calls().stream().filter(call -> call.phase() == Phase.HARD_DOWN).toList();
+    long stale = hardDown.stream().filter(call -> call.outcome() == Outcome.STALE).count();
 
-    assertTrue(stale > picks, "stale answers " + stale + ", editors' picks " + picks);
+    assertTrue(stale > 0, "some users answered before the hard down come back during it");
+    // Which users were answered before depends on how fast the machine is; what each gets does not.
+    // (A call of the hard down's last moments may be answered by the recovered service.)
+    assertEquals(List.of(), hardDown.stream()
+        .filter(call -> call.answeredBefore() && call.outcome() != Outcome.STALE && call.outcome() != Outcome.ANSWERED)
+        .toList(), "a user answered before gets their earlier answer");
+    assertEquals(List.of(), hardDown.stream()
+        .filter(call -> !call.answeredBefore() && call.outcome() == Outcome.STALE)
+        .toList(), "nothing is remembered for a user never answered");
     assertEquals(with.count(Outcome.STALE), with.events("stale.served"),
         "every stale answer a caller saw is a stale.served event, and no other");
     assertEquals(0, result.without().count(Outcome.STALE));
