@@ -8,6 +8,7 @@ import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryBudgetConfig;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.generated.ResilientCall;
@@ -305,6 +306,15 @@ public final class Registry {
      */
     public Builder fallback(String name, Consumer<FallbackConfig.Builder> settings) {
       return set(Kind.FALLBACK, FallbackConfig.builder(name), settings);
+    }
+
+    /**
+     * @param name a call name ({@code @StaleIfError} is named after its call)
+     * @param settings sets what overrides the annotation
+     * @return this
+     */
+    public Builder staleIfError(String name, Consumer<StaleIfErrorConfig.Builder> settings) {
+      return set(Kind.STALEIFERROR, StaleIfErrorConfig.builder(name), settings);
     }
 
     /**

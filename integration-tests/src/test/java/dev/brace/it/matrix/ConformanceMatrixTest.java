@@ -42,7 +42,10 @@ class ConformanceMatrixTest {
       new RetryBudget(),
       new RetryAfterHonoured(),
       new ErrorPassesThrough(),
-      new ContextFollowsTheCall());
+      new ContextFollowsTheCall(),
+      new SlowCallOpening(),
+      new StaleAnswers(),
+      new StaleSingleFlight());
 
   private static final MatrixReport REPORT = new MatrixReport();
 

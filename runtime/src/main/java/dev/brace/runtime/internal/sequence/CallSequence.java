@@ -10,6 +10,7 @@ import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import dev.brace.runtime.internal.store.KeyedFamily;
@@ -17,12 +18,13 @@ import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
 /**
  * The resolved policies of one call and the steps of its sequence, in the one order: fallback,
- * retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
+ * remembered results (stale-if-error), retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
  * made here or in the policy a step hands it to, from the config each policy was built with; the
  * drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
  * where a step says to wait. A pattern the call does not use is null and its step does nothing.
@@ -44,9 +46,12 @@ public final class CallSequence {
   private final SemaphoreBulkhead bulkhead;
   private final TimeoutPolicy timeout;
   private final FallbackPolicy fallback;
+  private final StaleAnswers stale;
   private final boolean passThrough;
   /** A limiter reads the clock to admit, and a timeout needs the admission instant: one read for both. */
   private final boolean sharesClock;
+  /** The breaker judges latency: each attempt is timed from admission to outcome. */
+  private final boolean timesAttempts;
 
   /**
    * @param callName {@code Interface.method}, or a stack's name
@@ -71,8 +76,10 @@ public final class CallSequence {
     this.bulkhead = patterns.bulkhead;
     this.timeout = patterns.timeout;
     this.fallback = patterns.fallback;
+    this.stale = patterns.stale;
     this.passThrough = patterns.passThrough;
     this.sharesClock = timeout != null && limiters != null;
+    this.timesAttempts = patterns.breakers != null && patterns.timesAttempts;
   }
 
   /** The policies of one call, as the store resolved them; any of them may be absent. */
@@ -83,7 +90,9 @@ public final class CallSequence {
     SemaphoreBulkhead bulkhead;
     TimeoutPolicy timeout;
     FallbackPolicy fallback;
+    StaleAnswers stale;
     boolean passThrough;
+    boolean timesAttempts;
 
     /** @return the patterns of a call that Brace passes straight through (switched off) */
     public static Patterns none() {
@@ -110,6 +119,16 @@ public final class CallSequence {
       return this;
     }
 
+    /**
+     * @param timesAttempts whether the breaker judges latency ({@code slowCall}), so that every
+     *     attempt is timed; no attempt reads the clock for it otherwise
+     * @return this
+     */
+    public Patterns timesAttempts(boolean timesAttempts) {
+      this.timesAttempts = timesAttempts;
+      return this;
+    }
+
     /** @param bulkhead the bulkhead @return this */
     public Patterns bulkhead(SemaphoreBulkhead bulkhead) {
       this.bulkhead = bulkhead;
@@ -119,6 +138,12 @@ public final class CallSequence {
     /** @param timeout the timeout @return this */
     public Patterns timeout(TimeoutPolicy timeout) {
       this.timeout = timeout;
+      return this;
+    }
+
+    /** @param stale the call's remembered results ({@code @StaleIfError}) @return this */
+    public Patterns stale(StaleAnswers stale) {
+      this.stale = stale;
       return this;
     }
 
@@ -184,7 +209,7 @@ public final class CallSequence {
     try {
       if (sharesClock) {
         admitTimed(keys);
-        return ticket;
+        return timesAttempts ? timed(ticket) : ticket;
       }
       if (limiters != null) {
         limiters.forKey(keys.limiter()).acquire();
@@ -196,7 +221,24 @@ public final class CallSequence {
       releaseTicket(ticket);
       throw refused;
     }
-    return ticket;
+    return timesAttempts ? timed(ticket) : ticket;
+  }
+
+  /**
+   * Starts timing an admitted attempt, for a breaker that judges latency: the clock is read here,
+   * once everything that may wait (limiter, bulkhead) has admitted it, and once more at its
+   * outcome, so only the attempt itself is timed.
+   *
+   * @param ticket the breaker's ticket
+   * @return a ticket that carries the attempt's start
+   */
+  Object timed(Object ticket) {
+    return new TimedTicket(ticket, time.nanoTime());
+  }
+
+  /** @return whether attempts are timed: the async driver starts timing where its attempt starts */
+  boolean timesAttempts() {
+    return timesAttempts;
   }
 
   /**
@@ -243,7 +285,10 @@ public final class CallSequence {
    */
   public void attemptSucceeded(Object ticket, Object result) {
     try {
-      if (ticket != null) {
+      if (ticket instanceof TimedTicket) {
+        TimedTicket timed = (TimedTicket) ticket;
+        CircuitBreakerInstance.ownerOf(timed.ticket).onResult(timed.ticket, result, timed.elapsed(time));
+      } else if (ticket != null) {
         CircuitBreakerInstance.ownerOf(ticket).onResult(ticket, result);
       }
     } finally {
@@ -267,6 +312,9 @@ public final class CallSequence {
       if (ticket != null) {
         if (TimeoutPolicy.interruptedCaller(failure)) {
           releaseTicket(ticket);
+        } else if (ticket instanceof TimedTicket) {
+          TimedTicket timed = (TimedTicket) ticket;
+          CircuitBreakerInstance.ownerOf(timed.ticket).onFailure(timed.ticket, failure, timed.elapsed(time));
         } else {
           CircuitBreakerInstance.ownerOf(ticket).onFailure(ticket, failure);
         }
@@ -291,8 +339,9 @@ public final class CallSequence {
 
   /** Frees a breaker ticket without an outcome. */
   void releaseTicket(Object ticket) {
-    if (ticket != null) {
-      CircuitBreakerInstance.ownerOf(ticket).release(ticket);
+    Object untimed = ticket instanceof TimedTicket ? ((TimedTicket) ticket).ticket : ticket;
+    if (untimed != null) {
+      CircuitBreakerInstance.ownerOf(untimed).release(untimed);
     }
   }
 
@@ -383,6 +432,68 @@ public final class CallSequence {
     }
   }
 
+  // ---- remembered results (@StaleIfError), around the attempts ----
+
+  /** @return whether the call remembers its results: its drivers take the stale steps below */
+  public boolean remembersAnswers() {
+    return stale != null;
+  }
+
+  /** @return the key the call's results are remembered under */
+  Object staleKey(CallKeys keys) {
+    return StaleAnswers.keyOf(keys.stale());
+  }
+
+  /** @return a remembered result young enough to answer without a call, or {@link StaleAnswers#NONE} */
+  Object freshAnswer(Object key) {
+    return stale.fresh(key);
+  }
+
+  /** @return whether only one call per key reaches the dependency at a time */
+  boolean singleFlight() {
+    return stale.singleFlight();
+  }
+
+  /** @return the flight this call now leads, or null when another call leads one */
+  StaleAnswers.Flight lead(Object key) {
+    return stale.lead(key);
+  }
+
+  /** @return the outcome of the call that leads the key's flight, or null when it has ended */
+  CompletableFuture<Object> following(Object key) {
+    return stale.following(key);
+  }
+
+  /** Waits on this thread for the leader's outcome; see {@link StaleAnswers#await}. */
+  Object awaitLeader(CompletableFuture<Object> outcome) throws Throwable {
+    return stale.await(outcome);
+  }
+
+  /** The call returned: its result is remembered and shared with the flight's followers. */
+  void succeeded(Object key, Object result, StaleAnswers.Flight flight) {
+    stale.remember(key, result, flight);
+  }
+
+  /**
+   * The call failed after every retry (or was refused): the failure goes to the flight's
+   * followers, and a remembered result may answer it.
+   *
+   * @return the remembered result, or {@link StaleAnswers#NONE}: the failure goes on to the fallback
+   */
+  Object staleAnswer(Object key, Throwable failure, StaleAnswers.Flight flight) {
+    return stale.answer(key, failure, flight, callerInterrupted(failure));
+  }
+
+  /** The caller gave up: the flight it led ends without an outcome. */
+  void abandon(StaleAnswers.Flight flight) {
+    stale.abandon(flight);
+  }
+
+  /** An interrupt of the caller while it waited is its own doing: never answered, never shared. */
+  private static boolean callerInterrupted(Throwable failure) {
+    return TimeoutPolicy.interruptedCaller(failure) || StaleAnswers.interruptedFollower(failure);
+  }
+
   // ---- at the end ----
 
   /**
@@ -392,7 +503,7 @@ public final class CallSequence {
    *     it does not answer this failure, or the caller was interrupted
    */
   public Throwable answerable(Throwable failure) {
-    if (fallback == null || TimeoutPolicy.interruptedCaller(failure)) {
+    if (fallback == null || callerInterrupted(failure)) {
       return null;
     }
     Throwable cause = fallback.answerable(failure);

@@ -14,6 +14,7 @@ import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryBudgetConfig;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.internal.Message;
@@ -24,6 +25,7 @@ import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.RetryBudget;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import dev.brace.runtime.internal.sequence.CallSequence;
@@ -134,12 +136,18 @@ public final class InstanceStore {
         case FALLBACK:
           patterns.fallback(fallback((FallbackConfig) config, definition));
           break;
+        case STALEIFERROR:
+          checkKey(site, config, definition);
+          remember(kind, config.name());
+          patterns.stale(new StaleAnswers((StaleIfErrorConfig) config, definition.callName(), time, events));
+          break;
         case RETRY:
           patterns.retry(retry((RetryConfig) config, definition));
           break;
         case CIRCUITBREAKER:
           checkKey(site, config, definition);
-          patterns.breakers(breakers.obtain(config, definition.site(), c -> breakerFamily((CircuitBreakerConfig) c), () -> created(config)));
+          patterns.breakers(breakers.obtain(config, definition.site(), c -> breakerFamily((CircuitBreakerConfig) c), () -> created(config)))
+              .timesAttempts(((CircuitBreakerConfig) config).judgesSlowCalls());
           break;
         case RATELIMIT:
           checkKey(site, config, definition);
