@@ -13,13 +13,15 @@ import java.util.Optional;
 /**
  * A classic-mode breaker under one lock: consecutive failures open it, the first call after the
  * reset timeout is the single probe, {@code successThreshold} probe successes close it. Written to
- * be obviously right rather than fast. Rate mode is not needed by the matrix and refused.
+ * be obviously right rather than fast. Rate mode is not needed by the matrix and refused. Takes new
+ * settings while it runs, as a backend may, keeping its state.
  */
 final class MemoryCircuitBreaker implements CircuitBreakerInstance {
-  private final CircuitBreakerConfig config;
   private final TimeSource time;
-  private final CircuitEvents events;
-  private final OutcomeClassifier classifier;
+  private final EventSink sink;
+  private CircuitBreakerConfig config;
+  private CircuitEvents events;
+  private OutcomeClassifier classifier;
 
   private CircuitState state = CircuitState.CLOSED;
   /** Bumped on every transition: an outcome admitted under an older generation is ignored. */
@@ -33,10 +35,28 @@ final class MemoryCircuitBreaker implements CircuitBreakerInstance {
     if (config.rateMode()) {
       throw new UnsupportedOperationException("the in-memory test breaker has no rate mode: " + config.name());
     }
-    this.config = config;
     this.time = time;
-    this.events = new CircuitEvents(events, config);
-    this.classifier = new OutcomeClassifier(config);
+    this.sink = events;
+    settings(config);
+  }
+
+  private void settings(CircuitBreakerConfig next) {
+    this.config = next;
+    this.events = new CircuitEvents(sink, next);
+    this.classifier = new OutcomeClassifier(next);
+  }
+
+  @Override
+  public boolean reconfigurable() {
+    return true;
+  }
+
+  @Override
+  public synchronized void reconfigure(CircuitBreakerConfig next) {
+    if (next.rateMode()) {
+      throw new UnsupportedOperationException("the in-memory test breaker has no rate mode: " + next.name());
+    }
+    settings(next);
   }
 
   /** What acquire hands out: the breaker and the generation it was admitted in. */
@@ -64,7 +84,7 @@ final class MemoryCircuitBreaker implements CircuitBreakerInstance {
   }
 
   @Override
-  public OutcomeClassifier classifier() {
+  public synchronized OutcomeClassifier classifier() {
     return classifier;
   }
 
@@ -121,7 +141,7 @@ final class MemoryCircuitBreaker implements CircuitBreakerInstance {
   }
 
   @Override
-  public String name() {
+  public synchronized String name() {
     return config.name();
   }
 
