@@ -14,7 +14,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ContextConsumer;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -158,40 +160,50 @@ class BraceAutoConfigurationTest {
         .hasMessageContaining(Catalog.class.getName()).hasMessageContaining(Pricing.class.getName()));
   }
 
-  @Test
-  void anEnvironmentChangeReconfiguresAndTheBreakerKeepsItsState() {
-    Map<String, Object> refreshable = new HashMap<>(Map.of("brace.circuitbreaker.catalog-api.failure-threshold", "2"));
+  private static final String THRESHOLD = "brace.circuitbreaker.catalog-api.failure-threshold";
+
+  /** A context whose environment has a property source the test changes, as a refresh would, with the breaker opened. */
+  private void withRefreshable(Map<String, Object> refreshable, ContextConsumer<AssertableApplicationContext> test) {
     runner.withUserConfiguration(PlainBean.class)
         .withInitializer(context -> context.getEnvironment().getPropertySources()
             .addFirst(new MapPropertySource("refreshable", refreshable)))
         .run(context -> {
-          Registry registry = context.getBean(Registry.class);
           failTwice(context.getBean(Catalog.class));
-          assertThat(registry.circuitBreaker("catalog-api").state()).isEqualTo(CircuitState.OPEN);
-
-          refreshable.put("brace.circuitbreaker.catalog-api.failure-threshold", "6");
-          context.publishEvent(new EnvironmentChangeEvent(context, Set.of("brace.circuitbreaker.catalog-api.failure-threshold")));
-
-          assertThat(registry.settings("circuitbreaker", "catalog-api")).containsEntry("failureThreshold", "6");
-          assertThat(registry.circuitBreaker("catalog-api").state()).isEqualTo(CircuitState.OPEN);
+          test.accept(context);
         });
+  }
+
+  /** Tells the starter, as Spring Cloud does after a refresh, that the breaker's threshold changed. */
+  private static void announce(AssertableApplicationContext context) {
+    context.publishEvent(new EnvironmentChangeEvent(context, Set.of(THRESHOLD)));
+  }
+
+  @Test
+  void anEnvironmentChangeReconfiguresAndTheBreakerKeepsItsState() {
+    Map<String, Object> refreshable = new HashMap<>(Map.of(THRESHOLD, "2"));
+    withRefreshable(refreshable, context -> {
+      Registry registry = context.getBean(Registry.class);
+      assertThat(registry.circuitBreaker("catalog-api").state()).isEqualTo(CircuitState.OPEN);
+
+      refreshable.put(THRESHOLD, "6");
+      announce(context);
+
+      assertThat(registry.settings("circuitbreaker", "catalog-api")).containsEntry("failureThreshold", "6");
+      assertThat(registry.circuitBreaker("catalog-api").state()).isEqualTo(CircuitState.OPEN);
+    });
   }
 
   @Test
   void aRefusedChangeLeavesTheSettingsAsTheyWere() {
     Map<String, Object> refreshable = new HashMap<>();
-    runner.withUserConfiguration(PlainBean.class)
-        .withInitializer(context -> context.getEnvironment().getPropertySources()
-            .addFirst(new MapPropertySource("refreshable", refreshable)))
-        .run(context -> {
-          Registry registry = context.getBean(Registry.class);
-          failTwice(context.getBean(Catalog.class));
-          refreshable.put("brace.circuitbreaker.catalog-api.failure-threshold", "none");
-          context.publishEvent(new EnvironmentChangeEvent(context, Set.of("brace.circuitbreaker.catalog-api.failure-threshold")));
-          assertThat(registry.settings("circuitbreaker", "catalog-api")).containsEntry("failureThreshold", "2");
-          assertThatThrownBy(() -> context.getBean(BraceReconfigurer.class).reconfigure())
-              .hasMessageContaining("brace.circuitbreaker.catalog-api.failure-threshold=none");
-        });
+    withRefreshable(refreshable, context -> {
+      Registry registry = context.getBean(Registry.class);
+      refreshable.put(THRESHOLD, "none");
+      announce(context);
+      assertThat(registry.settings("circuitbreaker", "catalog-api")).containsEntry("failureThreshold", "2");
+      assertThatThrownBy(() -> context.getBean(BraceReconfigurer.class).reconfigure())
+          .hasMessageContaining("brace.circuitbreaker.catalog-api.failure-threshold=none");
+    });
   }
 
   @Test
