@@ -292,6 +292,16 @@ class ReconfigureTest {
   }
 
   @Test
+  void aBadSwitchIsRefusedBeforeAnythingChanges() throws Exception {
+    Stack<String> stack = Stack.<String>builder("calls").retry(r -> r.maxAttempts(2)).build(registry);
+    stack.call(() -> "ok");
+    ConfigurationException refused = assertThrows(ConfigurationException.class, () -> registry.reconfigure(
+        Map.of("BRACE_RETRY_CALLS_ENABLED", "maybe", "BRACE_RETRY_CALLS_MAX_ATTEMPTS", "4"), Map.of()));
+    assertTrue(refused.getMessage().contains("BRACE_RETRY_CALLS_ENABLED=maybe: expected true or false"), refused.getMessage());
+    assertEquals("2", registry.settings("retry", "calls").get("maxAttempts"));
+  }
+
+  @Test
   void aRetryBudgetTakesNewSettings() {
     Stack.<String>builder("calls").retry(r -> r.budget("shared")).build(registry);
     registry.reconfigure(Map.of("BRACE_RETRYBUDGET_SHARED_PERCENT_CAN_RETRY", "0.5"), Map.of());

@@ -191,6 +191,7 @@ public final class InstanceStore {
       if (unknown != null && strict) {
         problems.add(unknown);
       }
+      checkSwitches(next, problems);
       Plans plans = new Plans(next, on, problems);
       List<Resolved> resolved = new ArrayList<>();
       for (LiveCalls.Live call : live.all()) {
@@ -230,6 +231,23 @@ public final class InstanceStore {
       problems.add(refused.getMessage());
       return false;
     }
+  }
+
+  /**
+   * Every name the events report reads its switch; a call-scoped name whose wrapper is gone is not
+   * resolved again, so its switch is checked here, before anything is applied.
+   */
+  private void checkSwitches(ConfigLayers next, Set<String> problems) {
+    Map<Kind, Set<String>> names = new EnumMap<>(Kind.class);
+    callScoped.forEach((kind, byName) -> names.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(byName.keySet()));
+    switchedOff.forEach((kind, off) -> names.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(off));
+    names.forEach((kind, each) -> each.forEach(name -> {
+      try {
+        next.enabled(kind, name);
+      } catch (ConfigurationException refused) {
+        problems.add(refused.getMessage());
+      }
+    }));
   }
 
   /** Names a key may address without being a typo: the manifest's (read by the audit), code's, and every live instance's. */
