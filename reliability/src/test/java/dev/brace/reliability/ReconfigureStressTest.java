@@ -119,7 +119,7 @@ class ReconfigureStressTest {
           assertEquals(CircuitState.CLOSED, registry.circuitBreaker("reconfigured").state());
           assertTrue(admittedByQuota.get() <= QUOTA_BOUND, "the quota admitted " + admittedByQuota + ": a switch made tokens");
         },
-        120);
+        60);
 
     // Switched back to the first configuration, everything is as a fresh registry would have it.
     registry.reconfigure(Map.of(), Map.of());
