@@ -30,7 +30,7 @@ class TokenBucketRateLimiterConcurrencyTest {
             new ManualTimeSource(),
             new EventBus(Clock.systemUTC()));
 
-    long admitted = hammer(limiter, () -> true, 2_000);
+    long admitted = hammer(limiter, () -> true, 2_000, () -> {});
 
     assertEquals(250, admitted);
     assertEquals(0, limiter.availablePermits());
@@ -40,16 +40,22 @@ class TokenBucketRateLimiterConcurrencyTest {
   void onTheSystemClockAdmissionsNeverExceedBurstPlusTheRateTimesElapsedTime() throws Exception {
     int burst = 20;
     int permitsPerSecond = 2_000;
-    long start = System.nanoTime();
     TokenBucketRateLimiter limiter =
         new TokenBucketRateLimiter(
             RateLimitConfigs.config(permitsPerSecond, Duration.ofSeconds(1), burst, Duration.ZERO),
             TimeSource.system(),
             new EventBus(Clock.systemUTC()));
-    long deadline = start + Duration.ofMillis(150).toNanos();
+    // The 150 ms start when the threads are released, not before they exist: on a loaded machine
+    // starting them can take that long. The bucket holds at most its burst then, so the bound
+    // below holds from that instant. The latch publishes both values to the threads.
+    long[] startAndDeadline = new long[2];
+    Runnable release = () -> {
+      startAndDeadline[0] = System.nanoTime();
+      startAndDeadline[1] = startAndDeadline[0] + Duration.ofMillis(150).toNanos();
+    };
 
-    long admitted = hammer(limiter, () -> System.nanoTime() - deadline < 0, Integer.MAX_VALUE);
-    double elapsedSeconds = (System.nanoTime() - start) / 1e9;
+    long admitted = hammer(limiter, () -> System.nanoTime() - startAndDeadline[1] < 0, Integer.MAX_VALUE, release);
+    double elapsedSeconds = (System.nanoTime() - startAndDeadline[0]) / 1e9;
 
     assertTrue(
         admitted <= burst + permitsPerSecond * elapsedSeconds,
@@ -58,8 +64,11 @@ class TokenBucketRateLimiterConcurrencyTest {
     assertTrue(admitted > burst + 10, admitted + " admitted");
   }
 
-  /** Runs {@link #THREADS} threads calling acquire while {@code running}; returns the admitted. */
-  private static long hammer(TokenBucketRateLimiter limiter, BooleanSupplier running, int calls)
+  /**
+   * Runs {@link #THREADS} threads calling acquire while {@code running}; returns the admitted.
+   * {@code beforeRelease} runs once every thread is started, just before they are let go.
+   */
+  private static long hammer(TokenBucketRateLimiter limiter, BooleanSupplier running, int calls, Runnable beforeRelease)
       throws InterruptedException {
     AtomicLong admitted = new AtomicLong();
     CountDownLatch go = new CountDownLatch(1);
@@ -81,6 +90,7 @@ class TokenBucketRateLimiterConcurrencyTest {
       thread.start();
       threads.add(thread);
     }
+    beforeRelease.run();
     go.countDown();
     for (Thread thread : threads) {
       thread.join(10_000);
