@@ -273,7 +273,7 @@ final class WrapperWriter {
     }
 
     CodeBlock.Builder code = CodeBlock.builder()
-        .addStatement("$T $N = this.$N", RESILIENT_CALL, call, callField)
+        .addStatement("$T $N = this.$N.current()", RESILIENT_CALL, call, callField)
         .beginControlFlow("if ($N.passesThrough())", call);
     if (isVoid) {
       code.addStatement("$L", delegateCall).addStatement("return");

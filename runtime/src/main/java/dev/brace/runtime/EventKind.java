@@ -46,6 +46,8 @@ public enum EventKind {
   BACKEND_UNAVAILABLE("backend.unavailable", Level.WARN),
   /** A state backend is reachable again. */
   BACKEND_RECOVERED("backend.recovered", Level.INFO),
+  /** A reconfiguration changed one property of a live instance ({@code kind}, {@code property}, {@code from}, {@code to}). */
+  CONFIG_CHANGED("config.changed", Level.INFO),
   /** An attempt that reached the dependency returned. */
   CALL_SUCCEEDED("call.succeeded", null),
   /** An attempt that reached the dependency threw. */

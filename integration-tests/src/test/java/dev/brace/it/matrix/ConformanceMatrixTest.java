@@ -45,7 +45,8 @@ class ConformanceMatrixTest {
       new ContextFollowsTheCall(),
       new SlowCallOpening(),
       new StaleAnswers(),
-      new StaleSingleFlight());
+      new StaleSingleFlight(),
+      new Reconfigured());
 
   private static final MatrixReport REPORT = new MatrixReport();
 

@@ -15,13 +15,14 @@ import java.util.Optional;
  * reset timeout is the single probe, {@code successThreshold} probe successes close it. Written to
  * be obviously right rather than fast. Slow calls are judged over a window of the last {@code
  * windowCalls} outcomes only (a list); rate mode and time windows are not needed by the matrix and
- * refused.
+ * refused. Takes new settings while it runs, as a backend may, keeping its state.
  */
 final class MemoryCircuitBreaker implements CircuitBreakerInstance {
-  private final CircuitBreakerConfig config;
   private final TimeSource time;
-  private final CircuitEvents events;
-  private final OutcomeClassifier classifier;
+  private final EventSink sink;
+  private CircuitBreakerConfig config;
+  private CircuitEvents events;
+  private OutcomeClassifier classifier;
 
   private CircuitState state = CircuitState.CLOSED;
   /** Bumped on every transition: an outcome admitted under an older generation is ignored. */
@@ -38,10 +39,29 @@ final class MemoryCircuitBreaker implements CircuitBreakerInstance {
       throw new UnsupportedOperationException(
           "the in-memory test breaker has no rate mode and judges slow calls over windowCalls only: " + config.name());
     }
-    this.config = config;
     this.time = time;
-    this.events = new CircuitEvents(events, config);
-    this.classifier = new OutcomeClassifier(config);
+    this.sink = events;
+    settings(config);
+  }
+
+  private void settings(CircuitBreakerConfig next) {
+    this.config = next;
+    this.events = new CircuitEvents(sink, next);
+    this.classifier = new OutcomeClassifier(next);
+  }
+
+  @Override
+  public boolean reconfigurable() {
+    return true;
+  }
+
+  @Override
+  public synchronized void reconfigure(CircuitBreakerConfig next) {
+    if (next.rateMode() || (next.judgesSlowCalls() && next.windowCalls() == 0)) {
+      throw new UnsupportedOperationException(
+          "the in-memory test breaker has no rate mode and judges slow calls over windowCalls only: " + next.name());
+    }
+    settings(next);
   }
 
   /** What acquire hands out: the breaker and the generation it was admitted in. */
@@ -69,7 +89,7 @@ final class MemoryCircuitBreaker implements CircuitBreakerInstance {
   }
 
   @Override
-  public OutcomeClassifier classifier() {
+  public synchronized OutcomeClassifier classifier() {
     return classifier;
   }
 
@@ -150,7 +170,7 @@ final class MemoryCircuitBreaker implements CircuitBreakerInstance {
   }
 
   @Override
-  public String name() {
+  public synchronized String name() {
     return config.name();
   }
 

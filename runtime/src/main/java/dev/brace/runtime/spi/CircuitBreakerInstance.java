@@ -2,6 +2,7 @@ package dev.brace.runtime.spi;
 
 import dev.brace.runtime.CircuitBreakerHandle;
 import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.config.CircuitBreakerConfig;
 import java.util.Objects;
 
 /**
@@ -124,6 +125,27 @@ public interface CircuitBreakerInstance extends CircuitBreakerHandle {
     } else {
       release(ticket);
     }
+  }
+
+  /**
+   * @return whether this breaker takes new settings while it runs ({@link #reconfigure}); a
+   *     registry refuses a reconfiguration that would change the settings of one that does not.
+   *     False unless an implementation says otherwise.
+   */
+  default boolean reconfigurable() {
+    return false;
+  }
+
+  /**
+   * Takes new settings without losing state: the circuit keeps its state, its cooldown and its
+   * counts, and the new thresholds apply from the next outcome. Called only when {@link
+   * #reconfigurable()} is true.
+   *
+   * @param config the new settings, of this breaker's name
+   * @throws UnsupportedOperationException when this breaker cannot take new settings
+   */
+  default void reconfigure(CircuitBreakerConfig config) {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot take new settings while it runs");
   }
 
   /**

@@ -76,6 +76,24 @@ public final class StaleAnswers {
         .build();
   }
 
+  /**
+   * The same call's remembered results under new settings, for a reconfiguration: this one when
+   * the settings are the same; else a new one holding every result remembered so far (each keeps
+   * its age, so the new {@code maxAge} and {@code fresh} judge it as they would have; the new
+   * {@code maxEntries} bounds them). Calls in flight finish on this one.
+   *
+   * @param next the new settings, of the same call
+   * @return what the call remembers from now on
+   */
+  public StaleAnswers carriedTo(StaleIfErrorConfig next) {
+    if (next.values().equals(config.values())) {
+      return this;
+    }
+    StaleAnswers carried = new StaleAnswers(next, callName, time, events);
+    carried.remembered.putAll(remembered.asMap());
+    return carried;
+  }
+
   /** @return the settings */
   public StaleIfErrorConfig config() {
     return config;

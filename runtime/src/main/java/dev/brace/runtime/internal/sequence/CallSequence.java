@@ -434,6 +434,11 @@ public final class CallSequence {
 
   // ---- remembered results (@StaleIfError), around the attempts ----
 
+  /** @return the call's remembered results ({@code @StaleIfError}), or null when it has none */
+  public StaleAnswers staleAnswers() {
+    return stale;
+  }
+
   /** @return whether the call remembers its results: its drivers take the stale steps below */
   public boolean remembersAnswers() {
     return stale != null;
