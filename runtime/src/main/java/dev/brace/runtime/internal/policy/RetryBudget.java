@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.policy;
 
+import dev.brace.runtime.RetryBudgetHandle;
 import dev.brace.runtime.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -10,7 +11,7 @@ import java.util.Objects;
  * deposits once, every retry withdraws once. The window is {@value #SLICES} slices of counters,
  * so memory is constant. Thread-safe; the critical section is a few arithmetic operations.
  */
-public final class RetryBudget {
+public final class RetryBudget implements RetryBudgetHandle {
   static final int SLICES = 10;
 
   private final String name;
@@ -50,6 +51,7 @@ public final class RetryBudget {
   }
 
   /** @return the budget's name */
+  @Override
   public String name() {
     return name;
   }
@@ -76,6 +78,7 @@ public final class RetryBudget {
   }
 
   /** @return retries the window allows now */
+  @Override
   public synchronized long available() {
     slot();
     long calls = 0;

@@ -181,6 +181,7 @@ public final class AsyncDriver<T> {
           return;
         }
       }
+      sequence.ended(started, null);
     }
     returned.complete(value);
   }
@@ -205,6 +206,7 @@ public final class AsyncDriver<T> {
     if (returned.isDone()) {
       return;
     }
+    sequence.ended(started, failure);
     Throwable answered = fallback == null ? null : sequence.answerable(failure);
     if (answered == null) {
       returned.completeExceptionally(failure);
@@ -303,7 +305,11 @@ public final class AsyncDriver<T> {
       call(attempt);
       return;
     }
-    if (!bulkhead.tryAcquire()) {
+    boolean taken = bulkhead.tryAcquire();
+    if (taken && waitedNanos > 0) {
+      bulkhead.waited(waitedNanos);
+    }
+    if (!taken) {
       long maxWaitNanos = RetryPolicy.saturatedNanos(bulkhead.config().maxWait());
       long remaining = maxWaitNanos - waitedNanos;
       if (remaining <= 0) {
@@ -342,6 +348,7 @@ public final class AsyncDriver<T> {
         && !later(attempt, () -> expired(attempt, timeout), timeout.nanos(), null, 0)) {
       return;
     }
+    attempt.calledAt = sequence.attemptStarting();
     CompletableFuture<T> inner;
     try {
       inner = futureOf(delegate.start(), sequence.callName());
@@ -417,9 +424,9 @@ public final class AsyncDriver<T> {
   private void record(InFlight attempt, Object ticket, T value, Throwable cause) {
     try {
       if (cause != null) {
-        sequence.attemptFailed(ticket, cause);
+        sequence.attemptFailed(ticket, cause, attempt.calledAt);
       } else {
-        sequence.attemptSucceeded(ticket, value);
+        sequence.attemptSucceeded(ticket, value, attempt.calledAt);
       }
     } catch (Throwable recording) {
       // The breaker's result predicate threw: as on the sync path, that ends the attempt.
@@ -504,6 +511,8 @@ public final class AsyncDriver<T> {
     /** The limiter wait, the bulkhead poll or, once the call runs, the timeout's deadline. */
     ScheduledFuture<?> waiting;
     CompletableFuture<?> inner;
+    /** When the delegate was called, for metrics; {@link CallSequence#UNTIMED} with no listener. */
+    long calledAt = CallSequence.UNTIMED;
 
     InFlight(int number) {
       this.number = number;
