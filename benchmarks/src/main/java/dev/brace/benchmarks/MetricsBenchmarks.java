@@ -6,7 +6,6 @@ import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import io.github.resilience4j.decorators.Decorators;
 import io.github.resilience4j.micrometer.tagged.TaggedBulkheadMetrics;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.github.resilience4j.micrometer.tagged.TaggedRateLimiterMetrics;
@@ -76,13 +75,7 @@ public class MetricsBenchmarks {
           breakers.circuitBreaker("four", Resilience4jBenchmarks.classicBreaker("four").getCircuitBreakerConfig());
       RateLimiter limiter = limiters.rateLimiter("four", Resilience4jBenchmarks.limiter("four").getRateLimiterConfig());
       Bulkhead bulkhead = bulkheads.bulkhead("four", Resilience4jBenchmarks.bulkhead("four").getBulkheadConfig());
-      call =
-          Decorators.ofSupplier(new Target()::call)
-              .withBulkhead(bulkhead)
-              .withRateLimiter(limiter)
-              .withCircuitBreaker(breaker)
-              .withRetry(retry)
-              .decorate();
+      call = Resilience4jBenchmarks.fourPatterns(bulkhead, limiter, breaker, retry);
     }
   }
 

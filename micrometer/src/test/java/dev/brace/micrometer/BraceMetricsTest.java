@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -167,6 +168,34 @@ class BraceMetricsTest {
     assertTrue(waited.totalTime(TimeUnit.MILLISECONDS) >= 300 && waited.totalTime(TimeUnit.MILLISECONDS) <= 600,
         "waited " + waited.totalTime(TimeUnit.MILLISECONDS) + " ms");
     assertNull(calls("Client.put", "bulkhead", "pool", "rejected"), "the waiter got its permit");
+  }
+
+  @Test
+  void timesASynchronousWaitForAPermitOnTheRegistrysClock() throws Exception {
+    BraceMetrics.bind(brace, meters);
+    ResilientCall pool = guard(CallDefinition.builder("Client.put")
+        .with(BulkheadConfig.builder("pool").maxConcurrent(1).maxWait("1s")));
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder = new Thread(() -> pool.call(() -> {
+      holding.countDown();
+      release.await();
+      return "first";
+    }, null));
+    holder.start();
+    holding.await();
+    Thread waiter = new Thread(() -> pool.call(() -> "second", null));
+    waiter.start();
+    // Parked in the bulkhead (its deadline is a task on the manual clock's scheduler).
+    while (waiter.getState() != Thread.State.WAITING) {
+      Thread.onSpinWait();
+    }
+    clock.advance(Duration.ofMillis(400));
+    release.countDown();
+    holder.join();
+    waiter.join();
+
+    assertTimed(meters.get("brace.bulkhead.wait").tag("name", "pool").timer(), 1, 400);
   }
 
   @Test
