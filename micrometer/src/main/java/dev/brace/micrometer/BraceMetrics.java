@@ -32,6 +32,8 @@ import java.util.function.ToDoubleFunction;
  *       name when the delegate's own result or failure did.
  *   <li>{@code brace.attempts} (timer; {@code call}, {@code outcome} {@code success} or {@code
  *       failure}): each attempt that reached the dependency, retries included.
+ *   <li>{@code brace.rejections} (counter; {@code kind}, {@code name}): attempts the breaker,
+ *       limiter or bulkhead refused, also those a retry or a fallback then answered.
  *   <li>{@code brace.ratelimit.wait}, {@code brace.bulkhead.wait} (timers; {@code name}): how long
  *       callers waited for a token or a permit they then got.
  *   <li>{@code brace.circuitbreaker.transitions} (counter; {@code name}, {@code from}, {@code
@@ -125,6 +127,15 @@ public final class BraceMetrics implements AutoCloseable {
       case CIRCUIT_CLOSED:
         transition(event.instance(), String.valueOf(attributes.get("from")), String.valueOf(attributes.get("to")));
         break;
+      case CIRCUIT_REJECTED:
+        rejected("circuitbreaker", "brace.rejections|circuitbreaker", event.instance());
+        break;
+      case RATELIMIT_REJECTED:
+        rejected("ratelimit", "brace.rejections|ratelimit", event.instance());
+        break;
+      case BULKHEAD_REJECTED:
+        rejected("bulkhead", "brace.rejections|bulkhead", event.instance());
+        break;
       case RETRY_ATTEMPT_FAILED:
         boolean retried = attributes.containsKey("delay_ms");
         ((Counter) instanceMeter(retried ? "brace.retry.attempts|retried" : "brace.retry.attempts|exhausted",
@@ -139,6 +150,12 @@ public final class BraceMetrics implements AutoCloseable {
       default:
         break;
     }
+  }
+
+  /** Every refused attempt, including those a retry or a fallback then answered: a call's outcome hides them. */
+  private void rejected(String kind, String cacheName, String instance) {
+    ((Counter) instanceMeter(cacheName, instance, tags -> Counter.builder("brace.rejections")
+        .description("attempts refused by a breaker, limiter or bulkhead").tags(tags).tag("kind", kind))).increment();
   }
 
   private void waited(String meterName, String description, Event event) {

@@ -93,6 +93,7 @@ class BraceMetricsTest {
     assertTimed(calls("Client.get", "call", "Client.get", "success"), 1, 20);
     assertTimed(calls("Client.get", "call", "Client.get", "failure"), 2, 80);
     assertTimed(calls("Client.get", "circuitbreaker", "backend", "rejected"), 1, 0);
+    assertEquals(1, meters.get("brace.rejections").tags("kind", "circuitbreaker", "name", "backend").counter().count());
     assertTimed(meters.get("brace.attempts").tags("call", "Client.get", "outcome", "success").timer(), 1, 20);
     assertTimed(meters.get("brace.attempts").tags("call", "Client.get", "outcome", "failure").timer(), 2, 80);
     assertEquals(1, transitions("backend", "closed", "open"));

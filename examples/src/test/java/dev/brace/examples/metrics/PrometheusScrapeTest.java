@@ -173,6 +173,7 @@ class PrometheusScrapeTest {
     assertEquals(0.99, scrape.value("brace_ratelimit_wait_seconds_sum", "name", "catalog-search"), 1e-9);
     assertEquals(1, scrape.value("brace_bulkhead_wait_seconds_count", "name", "catalog-stock"));
     assertEquals(1, scrape.value("brace_circuitbreaker_transitions_total", "name", "catalog", "from", "closed", "to", "open"));
+    assertEquals(1, scrape.value("brace_rejections_total", "kind", "circuitbreaker", "name", "catalog"));
     assertEquals(1, scrape.value("brace_circuitbreaker_state", "name", "catalog"), "open");
     assertEquals(0, scrape.value("brace_bulkhead_in_flight", "name", "catalog-stock"));
     // A token a second: the one spent at the second search has come back in the second since.
