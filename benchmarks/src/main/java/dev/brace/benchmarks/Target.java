@@ -14,6 +14,7 @@ public final class Target
         BraceClients.LimiterOnly,
         BraceClients.BulkheadOnly,
         BraceClients.TimeoutOnly,
+        BraceClients.TimeoutAbandonOnly,
         BraceClients.FourPatterns,
         BraceClients.SixPatterns {
 

@@ -17,6 +17,7 @@ import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
+import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import dev.brace.runtime.internal.store.KeyedFamily;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
@@ -53,6 +54,8 @@ public final class CallSequence {
   private final TimeoutPolicy timeout;
   private final FallbackPolicy fallback;
   private final boolean passThrough;
+  /** A limiter reads the clock to admit, and a timeout needs the admission instant: one read for both. */
+  private final boolean sharesClock;
 
   /**
    * @param callName {@code Interface.method}, or a stack's name
@@ -78,6 +81,7 @@ public final class CallSequence {
     this.timeout = patterns.timeout;
     this.fallback = patterns.fallback;
     this.passThrough = patterns.passThrough;
+    this.sharesClock = timeout != null && limiters != null;
   }
 
   /** The policies of one call, as the store resolved them; any of them may be absent. */
@@ -193,8 +197,12 @@ public final class CallSequence {
    * @throws RuntimeException the refusal ({@link dev.brace.runtime.Refusal}); nothing is held then
    */
   public Object admit(CallKeys keys) {
-    Object ticket = breakers == null ? null : breakers.forKey(keys.breaker()).acquire();
+    Object ticket = acquireTicket(keys);
     try {
+      if (sharesClock) {
+        admitTimed(keys);
+        return ticket;
+      }
       if (limiters != null) {
         limiters.forKey(keys.limiter()).acquire();
       }
@@ -241,6 +249,31 @@ public final class CallSequence {
   /** @return the attempt's start for metrics, read only while a metrics listener is bound */
   long attemptStarting() {
     return events.metricsListening() ? time.nanoTime() : UNTIMED;
+  }
+
+  /**
+   * Limiter and bulkhead of an attempt that a timeout bounds: a local limiter admits at an instant
+   * read here, and when neither waited, the timeout's deadline counts from that same instant (a
+   * few nanoseconds before the attempt starts) instead of reading the clock again.
+   */
+  private void admitTimed(CallKeys keys) {
+    RateLimiterInstance limiter = limiters.forKey(keys.limiter());
+    long now = 0;
+    boolean waited;
+    if (limiter instanceof TokenBucketRateLimiter) {
+      now = time.nanoTime();
+      waited = ((TokenBucketRateLimiter) limiter).acquireAt(now);
+    } else {
+      limiter.acquire();
+      waited = true;
+    }
+    if (bulkhead != null && !bulkhead.tryAcquire()) {
+      bulkhead.acquire();
+      waited = true;
+    }
+    if (!waited) {
+      timeout.startsAt(now);
+    }
   }
 
   /**
@@ -306,6 +339,16 @@ public final class CallSequence {
     if (events.metricsListening()) {
       reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure), attemptStarted);
     }
+  }
+
+  /**
+   * The breaker's part of admission.
+   *
+   * @return the ticket, or null when the call has no breaker
+   * @throws dev.brace.runtime.CircuitOpenException the refusal
+   */
+  Object acquireTicket(CallKeys keys) {
+    return breakers == null ? null : breakers.forKey(keys.breaker()).acquire();
   }
 
   /** Frees a breaker ticket without an outcome. */
@@ -506,10 +549,6 @@ public final class CallSequence {
 
   TimeoutPolicy timeoutPolicy() {
     return timeout;
-  }
-
-  CircuitBreakerInstance breaker(CallKeys keys) {
-    return breakers == null ? null : breakers.forKey(keys.breaker());
   }
 
   RateLimiterInstance limiter(CallKeys keys) {

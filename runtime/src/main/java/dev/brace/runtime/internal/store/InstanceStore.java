@@ -41,8 +41,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -56,7 +56,7 @@ import java.util.function.Supplier;
 public final class InstanceStore {
   private final TimeSource time;
   private final Supplier<ScheduledExecutorService> scheduler;
-  private final ThreadFactory abandonedWorkers;
+  private final Executor abandonedWorkers;
   private final EventBus events;
   private final ConfigLayers layers;
   private final Map<String, Backend> backends;
@@ -73,7 +73,7 @@ public final class InstanceStore {
   /**
    * @param time the clock of every policy
    * @param scheduler the scheduler for deadlines and async waits, created on first use
-   * @param abandonedWorkers creates the threads of {@code ABANDON} timeouts
+   * @param abandonedWorkers runs the attempts of {@code ABANDON} timeouts, each on a thread of its own
    * @param events the event boundary
    * @param layers configuration above the call sites
    * @param backends where instances whose {@code backend} names one keep their state, by name
@@ -81,7 +81,7 @@ public final class InstanceStore {
   public InstanceStore(
       TimeSource time,
       Supplier<ScheduledExecutorService> scheduler,
-      ThreadFactory abandonedWorkers,
+      Executor abandonedWorkers,
       EventBus events,
       ConfigLayers layers,
       Map<String, Backend> backends) {
@@ -150,7 +150,7 @@ public final class InstanceStore {
           break;
         case TIMEOUT:
           remember(kind, config.name());
-          patterns.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), scheduler.get(), abandonedWorkers, events));
+          patterns.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), time, scheduler.get(), abandonedWorkers, events));
           break;
         default:
           throw new IllegalStateException("a call has no pattern of kind " + kind);
