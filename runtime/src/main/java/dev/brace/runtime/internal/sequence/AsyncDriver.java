@@ -151,19 +151,21 @@ public final class AsyncDriver<T> {
     if (bulkhead != null && !bulkhead.tryAcquire()) {
       return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).waitForBulkhead(ticket);
     }
+    long calledAt = sequence.attemptStarting();
     CompletableFuture<T> inner;
     try {
       inner = futureOf(attempt.start(), sequence.callName());
     } catch (Throwable thrown) {
-      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).failedFirst(ticket, thrown);
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).failedFirst(ticket, thrown, calledAt);
     }
     if (!inner.isDone() || inner.isCompletedExceptionally()) {
-      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).awaitFirst(ticket, inner);
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).awaitFirst(ticket, inner, calledAt);
     }
     T value = inner.join();
     try {
-      sequence.attemptSucceeded(ticket, value);
+      sequence.attemptSucceeded(ticket, value, calledAt);
       if (!sequence.retriesResult(value)) {
+        sequence.ended(started, null);
         return CompletableFuture.completedFuture(value);
       }
     } catch (Throwable predicateFailure) {
@@ -215,20 +217,22 @@ public final class AsyncDriver<T> {
   }
 
   /** The delegate threw instead of returning a future. */
-  private CompletableFuture<T> failedFirst(Object ticket, Throwable thrown) {
+  private CompletableFuture<T> failedFirst(Object ticket, Throwable thrown, long calledAt) {
     return started(() -> {
       InFlight attempt = holding(ticket, true);
       if (attempt != null) {
+        attempt.calledAt = calledAt;
         settle(attempt, null, thrown);
       }
     });
   }
 
   /** The delegate's future is still running, or failed. */
-  private CompletableFuture<T> awaitFirst(Object ticket, CompletableFuture<T> inner) {
+  private CompletableFuture<T> awaitFirst(Object ticket, CompletableFuture<T> inner, long calledAt) {
     return started(() -> {
       InFlight attempt = holding(ticket, true);
       if (attempt != null) {
+        attempt.calledAt = calledAt;
         awaitOutcome(attempt, inner);
       }
     });
