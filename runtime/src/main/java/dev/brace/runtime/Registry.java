@@ -166,6 +166,26 @@ public final class Registry {
     return found(store.bulkhead(Objects.requireNonNull(name, "name")), Kind.BULKHEAD, name);
   }
 
+  /**
+   * @param name a retry budget's name
+   * @return the budget
+   * @throws IllegalArgumentException when this registry has created none of that name
+   */
+  public RetryBudgetHandle retryBudget(String name) {
+    return found(store.retryBudget(Objects.requireNonNull(name, "name")), Kind.RETRYBUDGET, name);
+  }
+
+  /**
+   * Whether a metrics binding should tag each member of a keyed family with its key: the system
+   * property {@code brace.metrics.per-key}, else the variable {@code BRACE_METRICS_PER_KEY}, as this
+   * registry read them; false by default, so keys taken from user input cannot multiply series.
+   *
+   * @return whether to report keyed instances one series per key
+   */
+  public boolean metricsPerKey() {
+    return store.metricsPerKey();
+  }
+
   private <T> T found(T instance, Kind kind, String name) {
     if (instance == null && store.switchedOff(kind, name)) {
       throw new IllegalArgumentException(Message.SWITCHED_OFF.format(

@@ -171,19 +171,21 @@ public final class AsyncDriver<T> {
       // A breaker that judges latency times the attempt from here, past everything that may wait.
       ticket = sequence.timed(ticket);
     }
+    long calledAt = sequence.attemptStarting();
     CompletableFuture<T> inner;
     try {
       inner = futureOf(attempt.start(), sequence.callName());
     } catch (Throwable thrown) {
-      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).failedFirst(ticket, thrown);
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).failedFirst(ticket, thrown, calledAt);
     }
     if (!inner.isDone() || inner.isCompletedExceptionally()) {
-      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).awaitFirst(ticket, inner);
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).awaitFirst(ticket, inner, calledAt);
     }
     T value = inner.join();
     try {
-      sequence.attemptSucceeded(ticket, value);
+      sequence.attemptSucceeded(ticket, value, calledAt);
       if (!sequence.retriesResult(value)) {
+        sequence.ended(started, null);
         return CompletableFuture.completedFuture(value);
       }
     } catch (Throwable predicateFailure) {
@@ -235,20 +237,22 @@ public final class AsyncDriver<T> {
   }
 
   /** The delegate threw instead of returning a future. */
-  private CompletableFuture<T> failedFirst(Object ticket, Throwable thrown) {
+  private CompletableFuture<T> failedFirst(Object ticket, Throwable thrown, long calledAt) {
     return started(() -> {
       InFlight attempt = holding(ticket, true);
       if (attempt != null) {
+        attempt.calledAt = calledAt;
         settle(attempt, null, thrown);
       }
     });
   }
 
   /** The delegate's future is still running, or failed. */
-  private CompletableFuture<T> awaitFirst(Object ticket, CompletableFuture<T> inner) {
+  private CompletableFuture<T> awaitFirst(Object ticket, CompletableFuture<T> inner, long calledAt) {
     return started(() -> {
       InFlight attempt = holding(ticket, true);
       if (attempt != null) {
+        attempt.calledAt = calledAt;
         awaitOutcome(attempt, inner);
       }
     });
@@ -494,6 +498,7 @@ public final class AsyncDriver<T> {
         retryResult(number, value);
         return;
       }
+      sequence.ended(started, null);
     }
     succeeded(value);
   }
@@ -536,6 +541,8 @@ public final class AsyncDriver<T> {
     if (returned.isDone()) {
       return;
     }
+    // Reported as the failure it is, as the synchronous driver does: brace.stale counts the answers.
+    sequence.ended(started, failure);
     if (staleKey != null) {
       Object stale;
       try {
@@ -657,7 +664,11 @@ public final class AsyncDriver<T> {
       call(attempt);
       return;
     }
-    if (!bulkhead.tryAcquire()) {
+    boolean taken = bulkhead.tryAcquire();
+    if (taken && waitedNanos > 0) {
+      bulkhead.waited(waitedNanos);
+    }
+    if (!taken) {
       long maxWaitNanos = RetryPolicy.saturatedNanos(bulkhead.config().maxWait());
       long remaining = maxWaitNanos - waitedNanos;
       if (remaining <= 0) {
@@ -712,6 +723,7 @@ public final class AsyncDriver<T> {
         && !later(attempt, () -> expired(attempt, timeout), timeout.nanos(), null, 0)) {
       return;
     }
+    attempt.calledAt = sequence.attemptStarting();
     CompletableFuture<T> inner;
     try {
       inner = futureOf(delegate.start(), sequence.callName());
@@ -801,9 +813,9 @@ public final class AsyncDriver<T> {
   private void record(InFlight attempt, Object ticket, T value, Throwable cause) {
     try {
       if (cause != null) {
-        sequence.attemptFailed(ticket, cause);
+        sequence.attemptFailed(ticket, cause, attempt.calledAt);
       } else {
-        sequence.attemptSucceeded(ticket, value);
+        sequence.attemptSucceeded(ticket, value, attempt.calledAt);
       }
     } catch (Throwable recording) {
       // The breaker's result predicate threw: as on the sync path, that ends the attempt.
@@ -891,6 +903,8 @@ public final class AsyncDriver<T> {
     /** The limiter wait, the bulkhead poll or, once the call runs, the timeout's deadline. */
     ScheduledFuture<?> waiting;
     CompletableFuture<?> inner;
+    /** When the delegate was called, for metrics; {@link CallSequence#UNTIMED} with no listener. */
+    long calledAt = CallSequence.UNTIMED;
 
     InFlight(int number) {
       this.number = number;

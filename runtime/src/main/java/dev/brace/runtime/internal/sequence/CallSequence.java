@@ -1,6 +1,12 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.BulkheadFullException;
+import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.EventKind;
+import dev.brace.runtime.RateLimitedException;
+import dev.brace.runtime.Refusal;
+import dev.brace.runtime.TimeoutExceededException;
+import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.SyncAttempt;
@@ -36,6 +42,9 @@ import java.util.function.Supplier;
  * #answerable} decides whether the fallback answers.
  */
 public final class CallSequence {
+  /** A start no clock gave: neither the retry's {@code maxDuration} nor a metrics listener asked for one. */
+  static final long UNTIMED = Long.MIN_VALUE;
+
   private final String callName;
   private final TimeSource time;
   private final EventBus events;
@@ -187,12 +196,20 @@ public final class CallSequence {
   }
 
   /**
-   * Starts a call: deposits into the retry budget, if any, and notes the start for {@code maxDuration}.
+   * Starts a call: deposits into the retry budget, if any, and notes the start for {@code
+   * maxDuration} and, while a metrics listener is bound, for the call's duration ({@code
+   * call.ended}). With neither, the clock is not read.
    *
    * @return the start, to pass to {@link #retryDelay}
    */
   public long begin() {
-    return retry == null ? 0L : retry.begin();
+    if (retry != null) {
+      long started = retry.begin();
+      if (retry.measuresDuration()) {
+        return started;
+      }
+    }
+    return events.metricsListening() ? time.nanoTime() : UNTIMED;
   }
 
   // ---- one attempt ----
@@ -209,36 +226,66 @@ public final class CallSequence {
     try {
       if (sharesClock) {
         admitTimed(keys);
-        return timesAttempts ? timed(ticket) : ticket;
+        return track(ticket);
       }
       if (limiters != null) {
         limiters.forKey(keys.limiter()).acquire();
       }
-      if (bulkhead != null) {
-        bulkhead.acquire();
+      if (bulkhead != null && !bulkhead.tryAcquire()) {
+        acquireBulkheadWaiting();
       }
     } catch (Throwable refused) {
       releaseTicket(ticket);
       throw refused;
     }
-    return timesAttempts ? timed(ticket) : ticket;
+    return track(ticket);
   }
 
   /**
-   * Starts timing an admitted attempt, for a breaker that judges latency: the clock is read here,
-   * once everything that may wait (limiter, bulkhead) has admitted it, and once more at its
-   * outcome, so only the attempt itself is timed.
+   * Carries the attempt's start with the breaker's ticket when someone needs it: a breaker that
+   * judges latency, or a metrics listener (which alone pays for the clock read and the object).
+   * The clock is read here, once everything that may wait (limiter, bulkhead) has admitted the
+   * attempt, so only the attempt itself is timed.
+   */
+  private Object track(Object ticket) {
+    if (timesAttempts) {
+      return timed(ticket);
+    }
+    return events.metricsListening() ? new TimedTicket(ticket, time.nanoTime(), false) : ticket;
+  }
+
+  /**
+   * Starts timing an admitted attempt for a breaker that judges latency.
    *
    * @param ticket the breaker's ticket
    * @return a ticket that carries the attempt's start
    */
   Object timed(Object ticket) {
-    return new TimedTicket(ticket, time.nanoTime());
+    return new TimedTicket(ticket, time.nanoTime(), true);
   }
 
   /** @return whether attempts are timed: the async driver starts timing where its attempt starts */
   boolean timesAttempts() {
     return timesAttempts;
+  }
+
+  /** The bulkhead's slow path: waits up to its {@code maxWait}, and reports how long it took. */
+  private void acquireBulkheadWaiting() {
+    long askedAt = time.nanoTime();
+    bulkhead.acquire();
+    long waited = time.nanoTime() - askedAt;
+    if (waited > 0) {
+      bulkhead.waited(waited);
+    }
+  }
+
+  private static long attemptStart(Object ticket) {
+    return ticket instanceof TimedTicket ? ((TimedTicket) ticket).started() : UNTIMED;
+  }
+
+  /** @return the attempt's start for metrics, read only while a metrics listener is bound */
+  long attemptStarting() {
+    return events.metricsListening() ? time.nanoTime() : UNTIMED;
   }
 
   /**
@@ -284,10 +331,19 @@ public final class CallSequence {
    * @throws RuntimeException what the breaker's result predicate threw; the attempt has then failed
    */
   public void attemptSucceeded(Object ticket, Object result) {
+    attemptSucceeded(ticket, result, attemptStart(ticket));
+  }
+
+  /** As {@link #attemptSucceeded(Object, Object)}, with the attempt's start from {@link #attemptStarting}. */
+  void attemptSucceeded(Object ticket, Object result, long attemptStarted) {
     try {
       if (ticket instanceof TimedTicket) {
         TimedTicket timed = (TimedTicket) ticket;
-        CircuitBreakerInstance.ownerOf(timed.ticket).onResult(timed.ticket, result, timed.elapsed(time));
+        if (timed.judged) {
+          CircuitBreakerInstance.ownerOf(timed.ticket).onResult(timed.ticket, result, timed.elapsed(time));
+        } else if (timed.ticket != null) {
+          CircuitBreakerInstance.ownerOf(timed.ticket).onResult(timed.ticket, result);
+        }
       } else if (ticket != null) {
         CircuitBreakerInstance.ownerOf(ticket).onResult(ticket, result);
       }
@@ -295,7 +351,7 @@ public final class CallSequence {
       releaseBulkhead();
     }
     if (events.metricsListening()) {
-      reportOutcome(EventKind.CALL_SUCCEEDED, null);
+      reportOutcome(EventKind.CALL_SUCCEEDED, null, attemptStarted);
     }
   }
 
@@ -308,13 +364,22 @@ public final class CallSequence {
    * @param failure what the attempt threw
    */
   public void attemptFailed(Object ticket, Throwable failure) {
+    attemptFailed(ticket, failure, attemptStart(ticket));
+  }
+
+  /** As {@link #attemptFailed(Object, Throwable)}, with the attempt's start from {@link #attemptStarting}. */
+  void attemptFailed(Object ticket, Throwable failure, long attemptStarted) {
     try {
       if (ticket != null) {
         if (TimeoutPolicy.interruptedCaller(failure)) {
           releaseTicket(ticket);
         } else if (ticket instanceof TimedTicket) {
           TimedTicket timed = (TimedTicket) ticket;
-          CircuitBreakerInstance.ownerOf(timed.ticket).onFailure(timed.ticket, failure, timed.elapsed(time));
+          if (timed.judged) {
+            CircuitBreakerInstance.ownerOf(timed.ticket).onFailure(timed.ticket, failure, timed.elapsed(time));
+          } else if (timed.ticket != null) {
+            CircuitBreakerInstance.ownerOf(timed.ticket).onFailure(timed.ticket, failure);
+          }
         } else {
           CircuitBreakerInstance.ownerOf(ticket).onFailure(ticket, failure);
         }
@@ -323,7 +388,7 @@ public final class CallSequence {
       releaseBulkhead();
     }
     if (events.metricsListening()) {
-      reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure));
+      reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure), attemptStarted);
     }
   }
 
@@ -355,8 +420,9 @@ public final class CallSequence {
    * Tells metrics listeners which instances an attempt that ran went through and how it ended.
    * Listener-only: a line per attempt is not worth logging, and with no listener it is never built.
    */
-  private void reportOutcome(EventKind kind, Throwable failure) {
+  private void reportOutcome(EventKind kind, Throwable failure, long attemptStarted) {
     events.emit(kind, callName,
+        "duration_ns", attemptStarted == UNTIMED ? null : time.nanoTime() - attemptStarted,
         "circuitbreaker", breakers == null ? null : breakers.name(),
         "ratelimit", limiters == null ? null : limiters.name(),
         "bulkhead", bulkhead == null ? null : bulkhead.name(),
@@ -364,6 +430,69 @@ public final class CallSequence {
         "retry", retry == null ? null : retry.config().name(),
         "exception", failure == null ? null : failure.getClass().getName(),
         "message", failure == null ? null : failure.getMessage());
+  }
+
+  /**
+   * Tells metrics listeners how the call ended and how long that took ({@code call.ended}): called
+   * once per call, when its result or the failure that ends it is known, before a fallback runs.
+   * Nothing happens without a metrics listener, nor for a call that began before one was bound.
+   *
+   * @param started from {@link #begin}
+   * @param failure what ends the call, or null when it returns a result
+   */
+  void ended(long started, Throwable failure) {
+    // Kept this small so it inlines into the happy path, where it costs one comparison.
+    if (started != UNTIMED && events.metricsListening()) {
+      reportEnd(started, failure);
+    }
+  }
+
+  private void reportEnd(long started, Throwable failure) {
+    long duration = time.nanoTime() - started;
+    String outcome = "success";
+    String byKind = null;
+    String by = null;
+    if (failure != null) {
+      Throwable cause = ExceptionFilter.unwrap(failure);
+      outcome = "failure";
+      if (fallback != null && !TimeoutPolicy.interruptedCaller(failure) && fallback.answerable(failure) != null) {
+        outcome = "fallback";
+        byKind = Kind.FALLBACK.key();
+        by = fallback.config().name();
+      } else if (cause instanceof Refusal && refusedHere((Refusal) cause) != null) {
+        outcome = "rejected";
+        byKind = refusedHere((Refusal) cause).key();
+        by = ((Refusal) cause).instance();
+      } else if (cause instanceof TimeoutExceededException && timeout != null
+          && timeout.config().name().equals(((TimeoutExceededException) cause).instance())) {
+        outcome = "timeout";
+        byKind = Kind.TIMEOUT.key();
+        by = timeout.config().name();
+      }
+    }
+    events.emit(EventKind.CALL_ENDED, callName, "outcome", outcome, "duration_ns", duration,
+        "by_kind", byKind, "by", by);
+  }
+
+  /** @return the kind of this call's own instance that refused, or null when the refusal came from further down */
+  private Kind refusedHere(Refusal refusal) {
+    String instance = refusal.instance();
+    if (refusal instanceof CircuitOpenException && breakers != null && inFamily(instance, breakers.name())) {
+      return Kind.CIRCUITBREAKER;
+    }
+    if (refusal instanceof RateLimitedException && limiters != null && inFamily(instance, limiters.name())) {
+      return Kind.RATELIMIT;
+    }
+    if (refusal instanceof BulkheadFullException && bulkhead != null && bulkhead.name().equals(instance)) {
+      return Kind.BULKHEAD;
+    }
+    return null;
+  }
+
+  /** {@code tenant[acme]} and {@code tenant} are of the family {@code tenant}. */
+  private static boolean inFamily(String instance, String family) {
+    return instance != null && instance.startsWith(family)
+        && (instance.length() == family.length() || instance.charAt(family.length()) == '[');
   }
 
   // ---- between attempts ----

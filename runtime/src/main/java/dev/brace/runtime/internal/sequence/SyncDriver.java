@@ -144,11 +144,16 @@ public final class SyncDriver {
    */
   public static RetryRun afterResult(CallSequence sequence, RetryRun run, int number, long started, Object result) {
     if (!sequence.retriesResult(result)) {
+      sequence.ended(started, null);
       return null;
     }
     RetryRun continuing = sequence.retryRun(run);
     long delay = sequence.retryDelayForResult(continuing, number, started);
-    return delay == RetryPolicy.STOP || !sequence.sleep(delay) ? null : continuing;
+    if (delay == RetryPolicy.STOP || !sequence.sleep(delay)) {
+      sequence.ended(started, null);
+      return null;
+    }
+    return continuing;
   }
 
   /**
@@ -159,10 +164,12 @@ public final class SyncDriver {
     RetryRun continuing = sequence.retryRun(run);
     long delay = sequence.retryDelay(continuing, number, started, failure);
     if (delay == RetryPolicy.STOP) {
+      sequence.ended(started, failure);
       throw Failures.rethrow(failure);
     }
     if (!sequence.sleep(delay)) {
       sequence.stoppedWaiting(continuing, failure);
+      sequence.ended(started, failure);
       throw Failures.rethrow(failure);
     }
     continuing.recordFailure(failure);

@@ -683,6 +683,16 @@ public final class InstanceStore {
     }
   }
 
+  /** @return the retry budget named so, or null */
+  public RetryBudget retryBudget(String name) {
+    return budgets.get(name);
+  }
+
+  /** @return whether metrics name each member of a keyed family ({@code brace.metrics.per-key}) */
+  public boolean metricsPerKey() {
+    return layers.metricsPerKey();
+  }
+
   /** @return the bulkhead named so, or null */
   public SemaphoreBulkhead bulkhead(String name) {
     return bulkheads.get(name);
