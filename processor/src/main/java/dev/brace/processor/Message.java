@@ -72,6 +72,9 @@ enum Message {
   NOT_IDEMPOTENT_HEDGE(
       "@%s on %s: the call is @NotIdempotent, and a hedge sends it again while the first request may"
           + " still be acting on it; remove the hedge, or @NotIdempotent if the dependency can take the call twice"),
+  STALE_VOID(
+      "@StaleIfError on %s: the method returns void, so there is no result to remember; remove"
+          + " it, or return the value"),
   UNRESOLVED_TYPE(
       "%s refers to a type that does not exist (%s); Brace generates no wrapper for it"),
   INTERNAL_ERROR("Brace failed on %s: %s; this is a bug in the processor, please report it");

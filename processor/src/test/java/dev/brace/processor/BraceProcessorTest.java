@@ -21,7 +21,8 @@ class BraceProcessorTest {
     Set<String> expected = new HashSet<>(Set.of("dev.brace.NotIdempotent"));
     Kind.annotated().forEach(kind -> expected.add(kind.annotation().getCanonicalName()));
     assertTrue(expected.containsAll(Set.of("dev.brace.Retry", "dev.brace.CircuitBreaker", "dev.brace.RateLimit",
-        "dev.brace.Bulkhead", "dev.brace.Timeout", "dev.brace.Fallback")));
+        "dev.brace.Bulkhead", "dev.brace.Timeout", "dev.brace.Fallback",
+        "dev.brace.StaleIfError")));
     assertEquals(expected, processor.getSupportedAnnotationTypes());
     assertEquals(SourceVersion.latestSupported(), processor.getSupportedSourceVersion());
     assertTrue(processor.getSupportedOptions().isEmpty());

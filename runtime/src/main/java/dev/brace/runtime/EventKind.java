@@ -31,24 +31,38 @@ public enum EventKind {
   CIRCUIT_REJECTED("circuit.rejected", Level.DEBUG),
   /** A rate limiter refused a call. */
   RATELIMIT_REJECTED("ratelimit.rejected", Level.DEBUG),
-  /** A call waited for a token. */
+  /** A call waited for a token ({@code waited_ms}, {@code waited_ns}). */
   RATELIMIT_WAITED("ratelimit.waited", Level.DEBUG),
   /** A bulkhead refused a call. */
   BULKHEAD_REJECTED("bulkhead.rejected", Level.DEBUG),
+  /** A call waited for a bulkhead permit and got one ({@code waited_ms}, {@code waited_ns}). */
+  BULKHEAD_WAITED("bulkhead.waited", Level.DEBUG),
   /** An attempt ran past its timeout. */
   TIMEOUT_EXCEEDED("timeout.exceeded", Level.INFO),
   /** A fallback answered a failure. */
   FALLBACK_USED("fallback.used", Level.INFO),
+  /** A remembered result answered a failed call ({@code @StaleIfError}); {@code age_ms} is its age. */
+  STALE_SERVED("stale.served", Level.INFO),
+  /** A failed call matched {@code @StaleIfError} but nothing young enough was remembered for its key. */
+  STALE_MISSING("stale.missing", Level.DEBUG),
   /** A state backend (Redis) became unreachable; instances fall back as configured. */
   BACKEND_UNAVAILABLE("backend.unavailable", Level.WARN),
   /** A state backend is reachable again. */
   BACKEND_RECOVERED("backend.recovered", Level.INFO),
+  /** A reconfiguration changed one property of a live instance ({@code kind}, {@code property}, {@code from}, {@code to}). */
+  CONFIG_CHANGED("config.changed", Level.INFO),
   /** An attempt that reached the dependency returned. */
   CALL_SUCCEEDED("call.succeeded", null),
   /** An attempt that reached the dependency threw. */
   CALL_FAILED("call.failed", null),
   /** A shared instance was created; a keyed family is reported once, as the family. */
-  INSTANCE_CREATED("instance.created", null);
+  INSTANCE_CREATED("instance.created", null),
+  /**
+   * A call's outcome was decided ({@code outcome}: success, failure, rejected, timeout or
+   * fallback; {@code duration_ns} since it began; {@code by_kind}/{@code by} the instance that
+   * decided it when a pattern did), once per call, before a fallback runs.
+   */
+  CALL_ENDED("call.ended", null);
 
   private static final Map<String, EventKind> BY_NAME = new HashMap<>();
 
@@ -78,6 +92,7 @@ public enum EventKind {
       case "bulkhead":
       case "timeout":
       case "fallback":
+      case "stale":
         return "dev.brace." + prefix;
       default:
         return "dev.brace";

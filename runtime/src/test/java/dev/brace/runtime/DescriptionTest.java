@@ -193,6 +193,53 @@ class DescriptionTest {
     }
   }
 
+  @Test
+  void aReconfigurationIsDescribedWithTheLayersThatNowSetEachValue() {
+    Registry registry = layered();
+    quotes(registry);
+
+    registry.reconfigure(
+        Map.of(
+            "BRACE_CIRCUITBREAKER_QUOTES_API_RESET_TIMEOUT", "45s",
+            "BRACE_CIRCUITBREAKER_QUOTES_API_SUCCESS_THRESHOLD", "2",
+            "BRACE_RETRY_QUOTES_LATEST_MAX_ATTEMPTS", "6"),
+        Map.of("brace.timeout.quotes.latest.enabled", "false"));
+
+    Description.Instance breaker = registry.describe(Kind.CIRCUITBREAKER, "quotes-api");
+    assertEquals("45s", breaker.setting("resetTimeout").orElseThrow().value());
+    assertEquals(new Source(Layer.ENVIRONMENT, "BRACE_CIRCUITBREAKER_QUOTES_API_RESET_TIMEOUT"), source(breaker, "resetTimeout"));
+    assertEquals("2", breaker.setting("successThreshold").orElseThrow().value(), "the property that said 3 is gone");
+    assertEquals(new Source(Layer.ENVIRONMENT, "BRACE_CIRCUITBREAKER_QUOTES_API_SUCCESS_THRESHOLD"), source(breaker, "successThreshold"));
+    assertEquals(new Source(Layer.ANNOTATION, "stack 'quotes.latest'"), source(breaker, "failureThreshold"));
+    assertEquals(List.of("stack 'quotes.latest'"), breaker.sites());
+    assertEquals("45s", registry.settings("circuitbreaker", "quotes-api").get("resetTimeout"), "describe and settings agree");
+
+    Description.Instance retry = registry.describe(Kind.RETRY, "quotes.latest");
+    assertEquals("6", retry.setting("maxAttempts").orElseThrow().value());
+    assertEquals(new Source(Layer.ENVIRONMENT, "BRACE_RETRY_QUOTES_LATEST_MAX_ATTEMPTS"), source(retry, "maxAttempts"));
+    assertEquals(Source.PROGRAMMATIC, source(retry, "delay"), "a reconfiguration keeps the programmatic layer");
+
+    Description.Instance budget = registry.describe(Kind.RETRYBUDGET, "quotes-budget");
+    assertEquals(Source.DEFAULT, source(budget, "percentCanRetry"), "its variable is gone");
+
+    Description.Call call = registry.describe().call("quotes.latest").orElseThrow().calls().get(0);
+    assertFalse(call.patterns().get(3).enabled(), "the timeout is switched off by the new property");
+    assertTrue(call.patterns().get(2).enabled());
+  }
+
+  @Test
+  void aRefusedReconfigurationLeavesTheDescriptionAsItWas() {
+    Registry registry = layered();
+    quotes(registry);
+    String before = registry.describe().toString();
+
+    assertThrows(ConfigurationException.class, () -> registry.reconfigure(
+        Map.of("BRACE_CIRCUITBREAKER_QUOTES_API_RESET_TIMEOUT", "45s", "BRACE_RETRY_QUOTES_LATEST_MAX_ATTEMPTS", "many"),
+        Map.of()));
+
+    assertEquals(before, registry.describe().toString());
+  }
+
   private static Source source(Description.Instance instance, String attribute) {
     return instance.setting(attribute).orElseThrow(() -> new AssertionError(instance + " has no " + attribute)).source();
   }

@@ -116,4 +116,43 @@ class NotIdempotentTest {
         .systemProperties(Map.of()).build();
     assertDoesNotThrow(() -> payment(off, r -> r.on(IOException.class)), "a retry that is off repeats nothing");
   }
+
+  @Test
+  void aReconfigurationThatSwitchesOnARetryTheCallMayNotHaveIsRefusedAndChangesNothing() {
+    Registry registry = Registry.builder().timeSource(new ManualTimeSource())
+        .environment(Map.of("BRACE_RETRY_PAYMENTS_CHARGE_ENABLED", "false")).systemProperties(Map.of()).build();
+    Stack<String> charge = payment(registry, r -> r.maxAttempts(3).on(IOException.class));
+
+    ConfigurationException refused = assertThrows(ConfigurationException.class,
+        () -> registry.reconfigure(Map.of(), Map.of()), "dropping the switch would turn on a retry on IOException");
+
+    assertEquals("[brace:reconfiguration-refused]", refused.tag());
+    assertTrue(refused.getMessage().contains("\n  [brace:not-idempotent-retry] stack 'payments.charge' is @NotIdempotent"),
+        refused.getMessage());
+    assertTrue(refused.getMessage().contains("includes java.io.IOException"), refused.getMessage());
+    AtomicInteger sent = new AtomicInteger();
+    assertThrows(IOException.class, () -> charge.call(() -> {
+      sent.incrementAndGet();
+      throw new IOException("connection reset");
+    }));
+    assertEquals(1, sent.get(), "the retry is still off: a refused reconfiguration changes nothing");
+  }
+
+  @Test
+  void aReconfigurationOfARetryThatOnlyRetriesNeverSentFailuresIsApplied() throws Exception {
+    Registry registry = registry(r -> { });
+    Stack<String> charge = payment(registry, r -> r.maxAttempts(2).delay("0ms").on(ConnectException.class));
+
+    registry.reconfigure(Map.of("BRACE_RETRY_PAYMENTS_CHARGE_MAX_ATTEMPTS", "4"), Map.of());
+
+    assertEquals("4", registry.settings("retry", "payments.charge").get("maxAttempts"));
+    AtomicInteger sent = new AtomicInteger();
+    assertEquals("charged", charge.call(() -> {
+      if (sent.incrementAndGet() < 4) {
+        throw new ProxyRefused("refused " + sent.get());
+      }
+      return "charged";
+    }));
+    assertEquals(4, sent.get());
+  }
 }

@@ -43,7 +43,11 @@ class ConformanceMatrixTest {
       new RetryAfterHonoured(),
       new ErrorPassesThrough(),
       new NotIdempotentRetry(),
-      new ContextFollowsTheCall());
+      new ContextFollowsTheCall(),
+      new SlowCallOpening(),
+      new StaleAnswers(),
+      new StaleSingleFlight(),
+      new Reconfigured());
 
   private static final MatrixReport REPORT = new MatrixReport();
 

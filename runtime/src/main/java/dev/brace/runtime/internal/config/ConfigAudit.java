@@ -27,6 +27,42 @@ public final class ConfigAudit {
   }
 
   /**
+   * Audits configuration against the processor's manifest (read through the context class loader)
+   * and the names given in code.
+   *
+   * @param configured per kind, names known besides the manifest's (programmatic settings, live instances)
+   * @param environment the environment variables
+   * @param systemProperties the system properties
+   * @return the tagged message listing every key that configures nothing, or null when there is none
+   */
+  public static String unknownKeys(
+      Map<Kind, ? extends java.util.Collection<String>> configured,
+      Map<String, String> environment,
+      Map<String, String> systemProperties) {
+    List<String> problems = unknownKeyProblems(configured, environment, systemProperties);
+    return problems.isEmpty()
+        ? null
+        : dev.brace.runtime.internal.Message.UNKNOWN_KEYS.format(String.join("\n  ", problems));
+  }
+
+  /**
+   * As {@link #unknownKeys}, one line per key, for a caller that throws the tagged message itself.
+   *
+   * @param configured per kind, names known besides the manifest's (programmatic settings, live instances)
+   * @param environment the environment variables
+   * @param systemProperties the system properties
+   * @return one line per key that configures nothing, empty when there is none
+   */
+  public static List<String> unknownKeyProblems(
+      Map<Kind, ? extends java.util.Collection<String>> configured,
+      Map<String, String> environment,
+      Map<String, String> systemProperties) {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    InstanceManifest known = InstanceManifest.load(loader != null ? loader : ConfigAudit.class.getClassLoader());
+    return new ConfigAudit(known.plus(configured)).problems(environment, systemProperties);
+  }
+
+  /**
    * @param environment the environment variables
    * @param systemProperties the system properties
    * @return one line per key that addresses nothing, in key order; empty when all is well
@@ -34,7 +70,8 @@ public final class ConfigAudit {
   public List<String> problems(Map<String, String> environment, Map<String, String> systemProperties) {
     List<String> problems = new ArrayList<>();
     environment.keySet().stream().sorted().forEach(key -> {
-      if (key.startsWith(ENVIRONMENT_PREFIX) && !key.equals("BRACE_ENABLED")) {
+      if (key.startsWith(ENVIRONMENT_PREFIX) && !key.equals("BRACE_ENABLED")
+          && !key.equals(ConfigKeys.METRICS_PER_KEY_ENVIRONMENT)) {
         String problem = environmentProblem(key);
         if (problem != null) {
           problems.add(problem);
@@ -42,7 +79,8 @@ public final class ConfigAudit {
       }
     });
     systemProperties.keySet().stream().sorted().forEach(key -> {
-      if (key.startsWith(PROPERTY_PREFIX) && !key.equals("brace.enabled")) {
+      if (key.startsWith(PROPERTY_PREFIX) && !key.equals("brace.enabled")
+          && !key.equals(ConfigKeys.METRICS_PER_KEY_PROPERTY)) {
         String problem = propertyProblem(key);
         if (problem != null) {
           problems.add(problem);

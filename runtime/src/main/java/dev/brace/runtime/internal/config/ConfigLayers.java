@@ -37,6 +37,22 @@ public final class ConfigLayers {
   }
 
   /**
+   * @param environment the environment variables to read from now on
+   * @param systemProperties the system properties to read from now on
+   * @return these layers with the programmatic settings kept and the outer two replaced
+   */
+  public ConfigLayers withExternal(Map<String, String> environment, Map<String, String> systemProperties) {
+    return new ConfigLayers(programmatic, environment, systemProperties);
+  }
+
+  /** @return per kind, the names {@code Registry.builder()} configured */
+  public Map<Kind, java.util.Set<String>> programmaticNames() {
+    Map<Kind, java.util.Set<String>> names = new java.util.EnumMap<>(Kind.class);
+    programmatic.forEach((kind, byName) -> names.put(kind, byName.keySet()));
+    return names;
+  }
+
+  /**
    * @param site the pattern as written at a call site (the lowest layer)
    * @return its config with every higher layer laid over the site's values
    * @throws dev.brace.runtime.ConfigurationException when a value is refused, naming its key
@@ -131,6 +147,18 @@ public final class ConfigLayers {
     return property != null
         ? flag("brace.enabled", property)
         : flag("BRACE_ENABLED", environment.get("BRACE_ENABLED"));
+  }
+
+  /**
+   * @return whether metrics tag keyed instances by key: {@code brace.metrics.per-key}, else {@code
+   *     BRACE_METRICS_PER_KEY}; false when neither is set
+   * @throws ConfigurationException when the value is neither {@code true} nor {@code false}
+   */
+  public boolean metricsPerKey() {
+    String property = systemProperties.get(ConfigKeys.METRICS_PER_KEY_PROPERTY);
+    String value = property != null ? property : environment.get(ConfigKeys.METRICS_PER_KEY_ENVIRONMENT);
+    String key = property != null ? ConfigKeys.METRICS_PER_KEY_PROPERTY : ConfigKeys.METRICS_PER_KEY_ENVIRONMENT;
+    return value != null && flag(key, value);
   }
 
   /** @return false when the instance's {@code ..._ENABLED} / {@code ....enabled} is false */

@@ -42,7 +42,7 @@ public final class ExplainedConfig {
   public Description.Instance describe(List<String> sites) {
     List<Description.Setting> settings = new ArrayList<>();
     config.values().forEach((attribute, value) -> settings.add(new Description.Setting(
-        config.kind().property(attribute), meansNone(attribute, value) ? "none" : SettingText.of(value), source(attribute))));
+        config.kind().property(attribute), meansNone(attribute, value) ? "none" : ConfigValues.describe(value), source(attribute))));
     return new Description.Instance(config.kind(), config.name(), settings, sites);
   }
 

@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.policy;
 
+import dev.brace.runtime.RetryBudgetHandle;
 import dev.brace.runtime.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -12,14 +13,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * so memory is constant. Thread-safe; the critical section is a few arithmetic operations, under
  * a lock rather than a monitor, so a virtual thread that waits for it never pins its carrier.
  */
-public final class RetryBudget {
+public final class RetryBudget implements RetryBudgetHandle {
   static final int SLICES = 10;
 
   private final String name;
   private final TimeSource time;
-  private final double percentCanRetry;
-  private final double reserve;
-  private final long sliceNanos;
+  private double percentCanRetry;
+  private double reserve;
+  private long sliceNanos;
   private final long[] deposits = new long[SLICES];
   private final long[] withdrawals = new long[SLICES];
   private final ReentrantLock lock = new ReentrantLock();
@@ -37,6 +38,26 @@ public final class RetryBudget {
       String name, double percentCanRetry, double minRetriesPerSecond, Duration ttl, TimeSource time) {
     this.name = Objects.requireNonNull(name, "name");
     this.time = Objects.requireNonNull(time, "time");
+    set(percentCanRetry, minRetriesPerSecond, ttl);
+    this.currentSlice = time.nanoTime() / sliceNanos;
+  }
+
+  /**
+   * Takes new settings, keeping the calls and retries counted in the window: a new {@code ttl}
+   * re-times the slices from now, so what was counted ages out over the new span.
+   *
+   * @param percentCanRetry fraction of calls that may be retried, 0 to 1
+   * @param minRetriesPerSecond retries always allowed per second, at least 0
+   * @param ttl the sliding window
+   * @throws IllegalArgumentException when a value is out of its range
+   */
+  public synchronized void reconfigure(double percentCanRetry, double minRetriesPerSecond, Duration ttl) {
+    slot();
+    set(percentCanRetry, minRetriesPerSecond, ttl);
+    currentSlice = time.nanoTime() / sliceNanos;
+  }
+
+  private void set(double percentCanRetry, double minRetriesPerSecond, Duration ttl) {
     if (!(percentCanRetry >= 0 && percentCanRetry <= 1)) {
       throw new IllegalArgumentException("percentCanRetry must be in [0, 1]: " + percentCanRetry);
     }
@@ -50,10 +71,10 @@ public final class RetryBudget {
     this.percentCanRetry = percentCanRetry;
     this.reserve = minRetriesPerSecond * ttl.toNanos() / 1e9;
     this.sliceNanos = ttl.toNanos() / SLICES;
-    this.currentSlice = time.nanoTime() / sliceNanos;
   }
 
   /** @return the budget's name */
+  @Override
   public String name() {
     return name;
   }
@@ -90,6 +111,7 @@ public final class RetryBudget {
   }
 
   /** @return retries the window allows now */
+  @Override
   public long available() {
     lock.lock();
     try {

@@ -64,6 +64,11 @@ public final class RetryPolicy {
     return maxDurationNanos > 0 ? time.nanoTime() : 0L;
   }
 
+  /** @return whether {@link #begin} reads the clock: the retry has a {@code maxDuration} */
+  public boolean measuresDuration() {
+    return maxDurationNanos > 0;
+  }
+
   /**
    * Whether a failure is retried at all: it matches {@code on}/{@code ignore}, is not an {@link
    * Error}, and is not a refusal unless that refusal's exact class is named in {@code on}.

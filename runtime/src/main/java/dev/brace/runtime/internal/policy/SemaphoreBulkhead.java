@@ -26,15 +26,21 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>A waiter's {@code maxWait} is a task on the registry's scheduler, as a timeout's deadline is,
  * so the registry's clock decides when it gives up: a test on manual time drives it by advancing
  * the clock.
+ *
+ * <p>New settings ({@link #reconfigure}) keep the calls in flight: the free permits move by the
+ * change of {@code maxConcurrent}, below zero when the bulkhead is lowered beneath what is in
+ * flight, so the new limit applies to admissions and the calls holding permits finish as they are.
  */
 public final class SemaphoreBulkhead implements BulkheadHandle {
 
   private static final EventKind REJECTED = EventKind.BULKHEAD_REJECTED;
+  private static final EventKind WAITED = EventKind.BULKHEAD_WAITED;
 
-  private final BulkheadConfig config;
+  private volatile BulkheadConfig config;
   private final EventBus events;
   private final Supplier<ScheduledExecutorService> scheduler;
-  private final long maxWaitNanos;
+  private volatile long maxWaitNanos;
+  /** Permits free now; below zero while a lowered limit is still exceeded by the calls in flight. */
   private final AtomicInteger free;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition permitFreed = lock.newCondition();
@@ -55,9 +61,38 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     this.free = new AtomicInteger(config.maxConcurrent());
   }
 
-  /** @return the settings this bulkhead was built from */
+  /** @return the settings this bulkhead runs on now */
   public BulkheadConfig config() {
     return config;
+  }
+
+  /**
+   * Takes new settings, keeping the calls in flight: a higher {@code maxConcurrent} frees permits
+   * at once (and wakes waiters), a lower one takes them away as calls return, and {@code maxWait}
+   * applies to the next caller that waits.
+   *
+   * @param next the new settings, of this bulkhead's name
+   */
+  public synchronized void reconfigure(BulkheadConfig next) {
+    Objects.requireNonNull(next, "next");
+    int change = next.maxConcurrent() - config.maxConcurrent();
+    // The release check reads the limit: raise it before freeing permits, lower it after taking them.
+    if (change > 0) {
+      config = next;
+      free.addAndGet(change);
+    } else {
+      free.addAndGet(change);
+      config = next;
+    }
+    maxWaitNanos = saturatedNanos(next);
+    if (change > 0 && waiting > 0) {
+      lock.lock();
+      try {
+        permitFreed.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
   }
 
   /**
@@ -71,11 +106,12 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     if (tryTake()) {
       return;
     }
+    long maxWaitNanos = this.maxWaitNanos;
     if (maxWaitNanos <= 0) {
       throw rejected(null);
     }
     try {
-      if (awaitPermit()) {
+      if (awaitPermit(maxWaitNanos)) {
         return;
       }
     } catch (InterruptedException interrupted) {
@@ -102,6 +138,19 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
    */
   public BulkheadFullException full() {
     return rejected(null);
+  }
+
+  /**
+   * Reports that a caller waited for the permit it now holds ({@code bulkhead.waited}). The
+   * caller measures the wait on the registry's clock: the sync path around {@link #acquire()},
+   * the async driver across its polls.
+   *
+   * @param waitedNanos how long the caller waited
+   */
+  public void waited(long waitedNanos) {
+    if (events.enabled(WAITED)) {
+      events.emit(WAITED, name(), "waited_ms", waitedNanos / 1_000_000, "waited_ns", waitedNanos);
+    }
   }
 
   /**
@@ -142,7 +191,7 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   /** @return the permits free now */
   @Override
   public int available() {
-    return free.get();
+    return Math.max(0, free.get());
   }
 
   /** @return the capacity */
@@ -164,7 +213,7 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   }
 
   /** The slow path: parks until a permit is taken or {@code maxWait} runs out on the registry's clock. */
-  private boolean awaitPermit() throws InterruptedException {
+  private boolean awaitPermit(long maxWaitNanos) throws InterruptedException {
     Deadline deadline = new Deadline();
     ScheduledFuture<?> expiry = scheduler.get().schedule(deadline, maxWaitNanos, TimeUnit.NANOSECONDS);
     lock.lockInterruptibly();
@@ -228,11 +277,12 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   }
 
   private BulkheadFullException rejected(InterruptedException cause) {
+    int limit = config.maxConcurrent();
     if (events.enabled(REJECTED)) {
       events.emit(
-          REJECTED, name(), "max_concurrent", config.maxConcurrent(), "in_flight", inFlight());
+          REJECTED, name(), "max_concurrent", limit, "in_flight", inFlight());
     }
-    return new BulkheadFullException(name(), config.maxConcurrent(), cause);
+    return new BulkheadFullException(name(), limit, cause);
   }
 
   private static long saturatedNanos(BulkheadConfig config) {

@@ -1,6 +1,12 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.BulkheadFullException;
+import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.EventKind;
+import dev.brace.runtime.RateLimitedException;
+import dev.brace.runtime.Refusal;
+import dev.brace.runtime.TimeoutExceededException;
+import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.SyncAttempt;
@@ -10,6 +16,7 @@ import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import dev.brace.runtime.internal.store.KeyedFamily;
@@ -17,12 +24,13 @@ import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
 /**
  * The resolved policies of one call and the steps of its sequence, in the one order: fallback,
- * retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
+ * remembered results (stale-if-error), retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
  * made here or in the policy a step hands it to, from the config each policy was built with; the
  * drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
  * where a step says to wait. A pattern the call does not use is null and its step does nothing.
@@ -34,6 +42,9 @@ import java.util.function.Supplier;
  * #answerable} decides whether the fallback answers.
  */
 public final class CallSequence {
+  /** A start no clock gave: neither the retry's {@code maxDuration} nor a metrics listener asked for one. */
+  static final long UNTIMED = Long.MIN_VALUE;
+
   private final String callName;
   private final TimeSource time;
   private final EventBus events;
@@ -44,9 +55,12 @@ public final class CallSequence {
   private final SemaphoreBulkhead bulkhead;
   private final TimeoutPolicy timeout;
   private final FallbackPolicy fallback;
+  private final StaleAnswers stale;
   private final boolean passThrough;
   /** A limiter reads the clock to admit, and a timeout needs the admission instant: one read for both. */
   private final boolean sharesClock;
+  /** The breaker judges latency: each attempt is timed from admission to outcome. */
+  private final boolean timesAttempts;
 
   /**
    * @param callName {@code Interface.method}, or a stack's name
@@ -71,8 +85,10 @@ public final class CallSequence {
     this.bulkhead = patterns.bulkhead;
     this.timeout = patterns.timeout;
     this.fallback = patterns.fallback;
+    this.stale = patterns.stale;
     this.passThrough = patterns.passThrough;
     this.sharesClock = timeout != null && limiters != null;
+    this.timesAttempts = patterns.breakers != null && patterns.timesAttempts;
   }
 
   /** The policies of one call, as the store resolved them; any of them may be absent. */
@@ -83,7 +99,9 @@ public final class CallSequence {
     SemaphoreBulkhead bulkhead;
     TimeoutPolicy timeout;
     FallbackPolicy fallback;
+    StaleAnswers stale;
     boolean passThrough;
+    boolean timesAttempts;
 
     /** @return the patterns of a call that Brace passes straight through (switched off) */
     public static Patterns none() {
@@ -110,6 +128,16 @@ public final class CallSequence {
       return this;
     }
 
+    /**
+     * @param timesAttempts whether the breaker judges latency ({@code slowCall}), so that every
+     *     attempt is timed; no attempt reads the clock for it otherwise
+     * @return this
+     */
+    public Patterns timesAttempts(boolean timesAttempts) {
+      this.timesAttempts = timesAttempts;
+      return this;
+    }
+
     /** @param bulkhead the bulkhead @return this */
     public Patterns bulkhead(SemaphoreBulkhead bulkhead) {
       this.bulkhead = bulkhead;
@@ -119,6 +147,12 @@ public final class CallSequence {
     /** @param timeout the timeout @return this */
     public Patterns timeout(TimeoutPolicy timeout) {
       this.timeout = timeout;
+      return this;
+    }
+
+    /** @param stale the call's remembered results ({@code @StaleIfError}) @return this */
+    public Patterns stale(StaleAnswers stale) {
+      this.stale = stale;
       return this;
     }
 
@@ -162,12 +196,20 @@ public final class CallSequence {
   }
 
   /**
-   * Starts a call: deposits into the retry budget, if any, and notes the start for {@code maxDuration}.
+   * Starts a call: deposits into the retry budget, if any, and notes the start for {@code
+   * maxDuration} and, while a metrics listener is bound, for the call's duration ({@code
+   * call.ended}). With neither, the clock is not read.
    *
    * @return the start, to pass to {@link #retryDelay}
    */
   public long begin() {
-    return retry == null ? 0L : retry.begin();
+    if (retry != null) {
+      long started = retry.begin();
+      if (retry.measuresDuration()) {
+        return started;
+      }
+    }
+    return events.metricsListening() ? time.nanoTime() : UNTIMED;
   }
 
   // ---- one attempt ----
@@ -184,19 +226,66 @@ public final class CallSequence {
     try {
       if (sharesClock) {
         admitTimed(keys);
-        return ticket;
+        return track(ticket);
       }
       if (limiters != null) {
         limiters.forKey(keys.limiter()).acquire();
       }
-      if (bulkhead != null) {
-        bulkhead.acquire();
+      if (bulkhead != null && !bulkhead.tryAcquire()) {
+        acquireBulkheadWaiting();
       }
     } catch (Throwable refused) {
       releaseTicket(ticket);
       throw refused;
     }
-    return ticket;
+    return track(ticket);
+  }
+
+  /**
+   * Carries the attempt's start with the breaker's ticket when someone needs it: a breaker that
+   * judges latency, or a metrics listener (which alone pays for the clock read and the object).
+   * The clock is read here, once everything that may wait (limiter, bulkhead) has admitted the
+   * attempt, so only the attempt itself is timed.
+   */
+  private Object track(Object ticket) {
+    if (timesAttempts) {
+      return timed(ticket);
+    }
+    return events.metricsListening() ? new TimedTicket(ticket, time.nanoTime(), false) : ticket;
+  }
+
+  /**
+   * Starts timing an admitted attempt for a breaker that judges latency.
+   *
+   * @param ticket the breaker's ticket
+   * @return a ticket that carries the attempt's start
+   */
+  Object timed(Object ticket) {
+    return new TimedTicket(ticket, time.nanoTime(), true);
+  }
+
+  /** @return whether attempts are timed: the async driver starts timing where its attempt starts */
+  boolean timesAttempts() {
+    return timesAttempts;
+  }
+
+  /** The bulkhead's slow path: waits up to its {@code maxWait}, and reports how long it took. */
+  private void acquireBulkheadWaiting() {
+    long askedAt = time.nanoTime();
+    bulkhead.acquire();
+    long waited = time.nanoTime() - askedAt;
+    if (waited > 0) {
+      bulkhead.waited(waited);
+    }
+  }
+
+  private static long attemptStart(Object ticket) {
+    return ticket instanceof TimedTicket ? ((TimedTicket) ticket).started() : UNTIMED;
+  }
+
+  /** @return the attempt's start for metrics, read only while a metrics listener is bound */
+  long attemptStarting() {
+    return events.metricsListening() ? time.nanoTime() : UNTIMED;
   }
 
   /**
@@ -242,15 +331,27 @@ public final class CallSequence {
    * @throws RuntimeException what the breaker's result predicate threw; the attempt has then failed
    */
   public void attemptSucceeded(Object ticket, Object result) {
+    attemptSucceeded(ticket, result, attemptStart(ticket));
+  }
+
+  /** As {@link #attemptSucceeded(Object, Object)}, with the attempt's start from {@link #attemptStarting}. */
+  void attemptSucceeded(Object ticket, Object result, long attemptStarted) {
     try {
-      if (ticket != null) {
+      if (ticket instanceof TimedTicket) {
+        TimedTicket timed = (TimedTicket) ticket;
+        if (timed.judged) {
+          CircuitBreakerInstance.ownerOf(timed.ticket).onResult(timed.ticket, result, timed.elapsed(time));
+        } else if (timed.ticket != null) {
+          CircuitBreakerInstance.ownerOf(timed.ticket).onResult(timed.ticket, result);
+        }
+      } else if (ticket != null) {
         CircuitBreakerInstance.ownerOf(ticket).onResult(ticket, result);
       }
     } finally {
       releaseBulkhead();
     }
     if (events.metricsListening()) {
-      reportOutcome(EventKind.CALL_SUCCEEDED, null);
+      reportOutcome(EventKind.CALL_SUCCEEDED, null, attemptStarted);
     }
   }
 
@@ -263,10 +364,22 @@ public final class CallSequence {
    * @param failure what the attempt threw
    */
   public void attemptFailed(Object ticket, Throwable failure) {
+    attemptFailed(ticket, failure, attemptStart(ticket));
+  }
+
+  /** As {@link #attemptFailed(Object, Throwable)}, with the attempt's start from {@link #attemptStarting}. */
+  void attemptFailed(Object ticket, Throwable failure, long attemptStarted) {
     try {
       if (ticket != null) {
         if (TimeoutPolicy.interruptedCaller(failure)) {
           releaseTicket(ticket);
+        } else if (ticket instanceof TimedTicket) {
+          TimedTicket timed = (TimedTicket) ticket;
+          if (timed.judged) {
+            CircuitBreakerInstance.ownerOf(timed.ticket).onFailure(timed.ticket, failure, timed.elapsed(time));
+          } else if (timed.ticket != null) {
+            CircuitBreakerInstance.ownerOf(timed.ticket).onFailure(timed.ticket, failure);
+          }
         } else {
           CircuitBreakerInstance.ownerOf(ticket).onFailure(ticket, failure);
         }
@@ -275,7 +388,7 @@ public final class CallSequence {
       releaseBulkhead();
     }
     if (events.metricsListening()) {
-      reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure));
+      reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure), attemptStarted);
     }
   }
 
@@ -291,8 +404,9 @@ public final class CallSequence {
 
   /** Frees a breaker ticket without an outcome. */
   void releaseTicket(Object ticket) {
-    if (ticket != null) {
-      CircuitBreakerInstance.ownerOf(ticket).release(ticket);
+    Object untimed = ticket instanceof TimedTicket ? ((TimedTicket) ticket).ticket : ticket;
+    if (untimed != null) {
+      CircuitBreakerInstance.ownerOf(untimed).release(untimed);
     }
   }
 
@@ -306,8 +420,9 @@ public final class CallSequence {
    * Tells metrics listeners which instances an attempt that ran went through and how it ended.
    * Listener-only: a line per attempt is not worth logging, and with no listener it is never built.
    */
-  private void reportOutcome(EventKind kind, Throwable failure) {
+  private void reportOutcome(EventKind kind, Throwable failure, long attemptStarted) {
     events.emit(kind, callName,
+        "duration_ns", attemptStarted == UNTIMED ? null : time.nanoTime() - attemptStarted,
         "circuitbreaker", breakers == null ? null : breakers.name(),
         "ratelimit", limiters == null ? null : limiters.name(),
         "bulkhead", bulkhead == null ? null : bulkhead.name(),
@@ -315,6 +430,69 @@ public final class CallSequence {
         "retry", retry == null ? null : retry.config().name(),
         "exception", failure == null ? null : failure.getClass().getName(),
         "message", failure == null ? null : failure.getMessage());
+  }
+
+  /**
+   * Tells metrics listeners how the call ended and how long that took ({@code call.ended}): called
+   * once per call, when its result or the failure that ends it is known, before a fallback runs.
+   * Nothing happens without a metrics listener, nor for a call that began before one was bound.
+   *
+   * @param started from {@link #begin}
+   * @param failure what ends the call, or null when it returns a result
+   */
+  void ended(long started, Throwable failure) {
+    // Kept this small so it inlines into the happy path, where it costs one comparison.
+    if (started != UNTIMED && events.metricsListening()) {
+      reportEnd(started, failure);
+    }
+  }
+
+  private void reportEnd(long started, Throwable failure) {
+    long duration = time.nanoTime() - started;
+    String outcome = "success";
+    String byKind = null;
+    String by = null;
+    if (failure != null) {
+      Throwable cause = ExceptionFilter.unwrap(failure);
+      outcome = "failure";
+      if (fallback != null && !TimeoutPolicy.interruptedCaller(failure) && fallback.answerable(failure) != null) {
+        outcome = "fallback";
+        byKind = Kind.FALLBACK.key();
+        by = fallback.config().name();
+      } else if (cause instanceof Refusal && refusedHere((Refusal) cause) != null) {
+        outcome = "rejected";
+        byKind = refusedHere((Refusal) cause).key();
+        by = ((Refusal) cause).instance();
+      } else if (cause instanceof TimeoutExceededException && timeout != null
+          && timeout.config().name().equals(((TimeoutExceededException) cause).instance())) {
+        outcome = "timeout";
+        byKind = Kind.TIMEOUT.key();
+        by = timeout.config().name();
+      }
+    }
+    events.emit(EventKind.CALL_ENDED, callName, "outcome", outcome, "duration_ns", duration,
+        "by_kind", byKind, "by", by);
+  }
+
+  /** @return the kind of this call's own instance that refused, or null when the refusal came from further down */
+  private Kind refusedHere(Refusal refusal) {
+    String instance = refusal.instance();
+    if (refusal instanceof CircuitOpenException && breakers != null && inFamily(instance, breakers.name())) {
+      return Kind.CIRCUITBREAKER;
+    }
+    if (refusal instanceof RateLimitedException && limiters != null && inFamily(instance, limiters.name())) {
+      return Kind.RATELIMIT;
+    }
+    if (refusal instanceof BulkheadFullException && bulkhead != null && bulkhead.name().equals(instance)) {
+      return Kind.BULKHEAD;
+    }
+    return null;
+  }
+
+  /** {@code tenant[acme]} and {@code tenant} are of the family {@code tenant}. */
+  private static boolean inFamily(String instance, String family) {
+    return instance != null && instance.startsWith(family)
+        && (instance.length() == family.length() || instance.charAt(family.length()) == '[');
   }
 
   // ---- between attempts ----
@@ -383,6 +561,73 @@ public final class CallSequence {
     }
   }
 
+  // ---- remembered results (@StaleIfError), around the attempts ----
+
+  /** @return the call's remembered results ({@code @StaleIfError}), or null when it has none */
+  public StaleAnswers staleAnswers() {
+    return stale;
+  }
+
+  /** @return whether the call remembers its results: its drivers take the stale steps below */
+  public boolean remembersAnswers() {
+    return stale != null;
+  }
+
+  /** @return the key the call's results are remembered under */
+  Object staleKey(CallKeys keys) {
+    return StaleAnswers.keyOf(keys.stale());
+  }
+
+  /** @return a remembered result young enough to answer without a call, or {@link StaleAnswers#NONE} */
+  Object freshAnswer(Object key) {
+    return stale.fresh(key);
+  }
+
+  /** @return whether only one call per key reaches the dependency at a time */
+  boolean singleFlight() {
+    return stale.singleFlight();
+  }
+
+  /** @return the flight this call now leads, or null when another call leads one */
+  StaleAnswers.Flight lead(Object key) {
+    return stale.lead(key);
+  }
+
+  /** @return the outcome of the call that leads the key's flight, or null when it has ended */
+  CompletableFuture<Object> following(Object key) {
+    return stale.following(key);
+  }
+
+  /** Waits on this thread for the leader's outcome; see {@link StaleAnswers#await}. */
+  Object awaitLeader(CompletableFuture<Object> outcome) throws Throwable {
+    return stale.await(outcome);
+  }
+
+  /** The call returned: its result is remembered and shared with the flight's followers. */
+  void succeeded(Object key, Object result, StaleAnswers.Flight flight) {
+    stale.remember(key, result, flight);
+  }
+
+  /**
+   * The call failed after every retry (or was refused): the failure goes to the flight's
+   * followers, and a remembered result may answer it.
+   *
+   * @return the remembered result, or {@link StaleAnswers#NONE}: the failure goes on to the fallback
+   */
+  Object staleAnswer(Object key, Throwable failure, StaleAnswers.Flight flight) {
+    return stale.answer(key, failure, flight, callerInterrupted(failure));
+  }
+
+  /** The caller gave up: the flight it led ends without an outcome. */
+  void abandon(StaleAnswers.Flight flight) {
+    stale.abandon(flight);
+  }
+
+  /** An interrupt of the caller while it waited is its own doing: never answered, never shared. */
+  private static boolean callerInterrupted(Throwable failure) {
+    return TimeoutPolicy.interruptedCaller(failure) || StaleAnswers.interruptedFollower(failure);
+  }
+
   // ---- at the end ----
 
   /**
@@ -392,7 +637,7 @@ public final class CallSequence {
    *     it does not answer this failure, or the caller was interrupted
    */
   public Throwable answerable(Throwable failure) {
-    if (fallback == null || TimeoutPolicy.interruptedCaller(failure)) {
+    if (fallback == null || callerInterrupted(failure)) {
       return null;
     }
     Throwable cause = fallback.answerable(failure);

@@ -1,0 +1,37 @@
+package dev.brace.runtime.internal.sequence;
+
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+
+/**
+ * A breaker's ticket (null without a breaker) with the moment its attempt started: for a breaker
+ * that judges latency, and for metrics listeners that time attempts. Only {@link CallSequence}
+ * makes and opens one: the breaker itself receives its own ticket and the judged outcome.
+ */
+final class TimedTicket implements CircuitBreakerInstance.Ticket {
+  final Object ticket;
+  private final long started;
+  /** Whether the breaker judges the attempt's latency ({@code slowCall}), not only metrics. */
+  final boolean judged;
+
+  TimedTicket(Object ticket, long started, boolean judged) {
+    this.ticket = ticket;
+    this.started = started;
+    this.judged = judged;
+  }
+
+  /** @return when the attempt started, on the registry's clock */
+  long started() {
+    return started;
+  }
+
+  /** @return the nanoseconds since the attempt started, on the registry's clock */
+  long elapsed(TimeSource time) {
+    return time.nanoTime() - started;
+  }
+
+  @Override
+  public CircuitBreakerInstance owner() {
+    return CircuitBreakerInstance.ownerOf(ticket);
+  }
+}
