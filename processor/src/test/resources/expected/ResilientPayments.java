@@ -50,7 +50,7 @@ public final class ResilientPayments implements Payments {
 
   @Override
   public String charge(String orderId) throws ConnectException, UnknownHostException {
-    ResilientCall call = this.charge;
+    ResilientCall call = this.charge.current();
     if (call.passesThrough()) {
       return this.delegate.charge(orderId);
     }
@@ -80,7 +80,7 @@ public final class ResilientPayments implements Payments {
 
   @Override
   public String refund(String orderId) {
-    ResilientCall call = this.refund;
+    ResilientCall call = this.refund.current();
     if (call.passesThrough()) {
       return this.delegate.refund(orderId);
     }

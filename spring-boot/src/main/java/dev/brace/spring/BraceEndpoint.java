@@ -3,9 +3,12 @@ package dev.brace.spring;
 import dev.brace.runtime.BulkheadHandle;
 import dev.brace.runtime.CircuitBreakerHandle;
 import dev.brace.runtime.ConfigurationException;
+import dev.brace.runtime.Description;
 import dev.brace.runtime.RateLimiterHandle;
 import dev.brace.runtime.Registry;
+import dev.brace.runtime.config.Kind;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -16,7 +19,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The Actuator endpoint {@code brace}: {@code GET /actuator/brace} lists every instance the registry
- * has made, by kind and name, with its state and the settings it runs on; {@code POST
+ * has made, by kind and name, with its state, the settings it runs on and where each came from; {@code POST
  * /actuator/brace/circuitbreaker/{name}/reset} closes a breaker; {@code POST
  * /actuator/brace/reconfigure} applies the environment's Brace settings as they are now.
  */
@@ -38,7 +41,9 @@ public final class BraceEndpoint {
   /**
    * @return by kind ({@code circuitbreaker}, {@code retry}, …), by name, the instance's state (a
    *     breaker's {@code state}, a limiter's {@code availablePermits}, a bulkhead's {@code inFlight}
-   *     and {@code available}) and its {@code settings}; a keyed family's members by {@code name[key]}
+   *     and {@code available}), its {@code settings}, the {@code sources} that set each of them (as
+   *     {@code registry.describe()} gives them) and the {@code sites} that use it; a keyed family's
+   *     members by {@code name[key]}, with their state only
    */
   @ReadOperation
   public Map<String, Object> instances() {
@@ -51,12 +56,30 @@ public final class BraceEndpoint {
         state(kind, name, instance);
         if (!name.endsWith("]")) {
           instance.put("settings", registry.settings(kind, name));
+          provenance(kind, name, instance);
         }
         byName.put(name, instance);
       }
       byKind.put(kind, byName);
     });
     return byKind;
+  }
+
+  /**
+   * Where each setting came from ({@code annotation at Catalog.item}, {@code environment BRACE_…},
+   * {@code default}) and the sites that use the instance, as {@code registry.describe()} gives them.
+   */
+  private void provenance(String kind, String name, Map<String, Object> instance) {
+    Description.Instance described;
+    try {
+      described = registry.describe(Kind.valueOf(kind.toUpperCase(Locale.ROOT)), name);
+    } catch (IllegalArgumentException switchedOff) {
+      return;
+    }
+    Map<String, String> sources = new LinkedHashMap<>();
+    described.settings().forEach(setting -> sources.put(setting.attribute(), setting.source().toString()));
+    instance.put("sources", sources);
+    instance.put("sites", described.sites());
   }
 
   private void state(String kind, String name, Map<String, Object> instance) {

@@ -233,6 +233,13 @@ class BraceAutoConfigurationTest {
           assertThat(instances).containsKeys("circuitbreaker", "retry");
           assertThat(instances.get("circuitbreaker").toString())
               .contains("catalog-api={kind=circuitbreaker, state=OPEN").contains("failureThreshold=2");
+          @SuppressWarnings("unchecked")
+          Map<String, Object> breaker = (Map<String, Object>) ((Map<String, Object>) instances.get("circuitbreaker")).get("catalog-api");
+          @SuppressWarnings("unchecked")
+          Map<String, String> sources = (Map<String, String>) breaker.get("sources");
+          assertThat(sources.get("failureThreshold")).startsWith("annotation at Catalog");
+          assertThat(sources).containsEntry("windowBuckets", "default");
+          assertThat(breaker.get("sites").toString()).contains("Catalog.item");
           assertThat(endpoint.reset("circuitbreaker", "catalog-api", "reset")).containsEntry("state", "CLOSED");
           assertThat(context.getBean(Registry.class).circuitBreaker("catalog-api").state()).isEqualTo(CircuitState.CLOSED);
         });
