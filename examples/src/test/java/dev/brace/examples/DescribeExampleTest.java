@@ -29,7 +29,7 @@ class DescribeExampleTest {
 
     String table = registry.describe().toString();
     System.out.println(table);
-    assertTrue(table.contains("RecsClient.recommendations  fallback → retry → circuitbreaker recs-api → ratelimit recs-api"
+    assertTrue(table.contains("RecsClient.recommendations  fallback → staleiferror → retry → circuitbreaker recs-api → ratelimit recs-api"
         + " → bulkhead recs-api → timeout"), table);
     assertTrue(table.matches("(?s).*circuitbreaker recs-api +failureThreshold +5 +default\n"
         + " +successThreshold +1 +default\n"
