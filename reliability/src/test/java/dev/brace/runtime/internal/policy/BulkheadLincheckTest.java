@@ -12,7 +12,9 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Lincheck explores interleavings of taking and returning permits of one real {@link
@@ -21,6 +23,9 @@ import org.junit.jupiter.api.Test;
  * without its acquire is refused instead of growing the bulkhead. {@link Operations#refusalsReported}
  * checks that each refusal was reported as one {@code bulkhead.rejected} event.
  */
+// Model checking is CPU-bound work, not a wait: at a load of 30 on two cores the bulkhead's six
+// scenarios took 226 s, past the build's two-minute default, which is meant to catch hangs.
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class BulkheadLincheckTest {
   static final int MAX_CONCURRENT = 2;
 

@@ -6,7 +6,9 @@ import dev.brace.runtime.CircuitState;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Lincheck explores interleavings of threads acquiring, completing and releasing tickets of one
@@ -14,6 +16,9 @@ import org.junit.jupiter.api.Test;
  * one probe however the threads race (the model refuses a second), and each transition happens
  * and is reported once ({@link BreakerOperations#eventsBalance}).
  */
+// Model checking is CPU-bound work, not a wait: at a load of 30 on two cores the bulkhead's six
+// scenarios took 226 s, past the build's two-minute default, which is meant to catch hangs.
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class CircuitBreakerLincheckTest {
 
   /**

@@ -11,7 +11,9 @@ import java.time.Clock;
 import java.time.Duration;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Lincheck explores interleavings of callers taking tokens from one real {@link
@@ -26,6 +28,9 @@ import org.junit.jupiter.api.Test;
  * are therefore checked by {@code dev.brace.reliability.RateLimiterStressTest}, whose clock moves
  * only between phases.
  */
+// Model checking is CPU-bound work, not a wait: at a load of 30 on two cores the bulkhead's six
+// scenarios took 226 s, past the build's two-minute default, which is meant to catch hangs.
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class RateLimiterLincheckTest {
   static final long INTERVAL_NANOS = 10_000_000L;
   static final int BURST = 4;
