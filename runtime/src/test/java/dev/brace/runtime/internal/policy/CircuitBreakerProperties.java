@@ -126,7 +126,7 @@ class CircuitBreakerProperties {
             heldGenerations.add(generation);
           } else {
             boolean failed = op.kind() == Kind.FAIL;
-            breaker.record(ticket, failed, failed ? failure : null);
+            breaker.record(ticket, failed, false, failed ? failure : null);
             model.record(generation, failed, now);
           }
           break;
@@ -145,7 +145,7 @@ class CircuitBreakerProperties {
             model.release(generation);
           } else {
             boolean failed = op.kind() == Kind.COMPLETE_HELD_FAILED;
-            breaker.record(ticket, failed, failed ? failure : null);
+            breaker.record(ticket, failed, false, failed ? failure : null);
             model.record(generation, failed, now);
           }
           break;
