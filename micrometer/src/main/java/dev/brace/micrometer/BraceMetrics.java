@@ -151,10 +151,14 @@ public final class BraceMetrics implements AutoCloseable {
             .description("attempts cut off at their deadline").tags(tags))).increment();
         break;
       case STALE_SERVED:
-        count("brace.stale", "name", event.instance(), "outcome", "served");
+        ((Counter) instanceMeter("brace.stale|served", event.instance(), tags -> Counter.builder("brace.stale")
+            .description("failed calls answered with a remembered result, or with none young enough")
+            .tags(tags).tag("outcome", "served"))).increment();
         break;
       case STALE_MISSING:
-        count("brace.stale", "name", event.instance(), "outcome", "missing");
+        ((Counter) instanceMeter("brace.stale|missing", event.instance(), tags -> Counter.builder("brace.stale")
+            .description("failed calls answered with a remembered result, or with none young enough")
+            .tags(tags).tag("outcome", "missing"))).increment();
         break;
       default:
         break;
