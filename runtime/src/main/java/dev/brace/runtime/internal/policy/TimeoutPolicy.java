@@ -5,7 +5,6 @@ import dev.brace.runtime.generated.SyncAttempt;
 import dev.brace.runtime.internal.event.EventBus;
 
 import dev.brace.Timeout;
-import dev.brace.runtime.ResilienceException;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.TimeoutConfig;
 import java.util.Objects;
@@ -117,7 +116,7 @@ public final class TimeoutPolicy {
     } catch (InterruptedException callerInterrupted) {
       worker.interrupt();
       Thread.currentThread().interrupt();
-      throw new CallerInterrupted(config.name(), callerInterrupted);
+      throw new CallerInterrupted("'" + config.name() + "' was interrupted while waiting for its abandoned attempt", callerInterrupted);
     } finally {
       deadline.cancel(false);
     }
@@ -129,16 +128,7 @@ public final class TimeoutPolicy {
    *     doing, not an outcome of the dependency
    */
   public static boolean interruptedCaller(Throwable failure) {
-    return failure instanceof CallerInterrupted;
-  }
-
-  /** The caller of an abandoning attempt was interrupted while it waited; its flag is set again. */
-  private static final class CallerInterrupted extends ResilienceException {
-    private static final long serialVersionUID = 1L;
-
-    CallerInterrupted(String timeout, InterruptedException cause) {
-      super("'" + timeout + "' was interrupted while waiting for its abandoned attempt", cause);
-    }
+    return CallerInterrupted.is(failure);
   }
 
   private TimeoutExceededException exceeded(Throwable failure) {

@@ -236,6 +236,10 @@ public final class AsyncDriver<T> {
   // ---- one attempt: breaker, limiter, bulkhead, timeout, call ----
 
   private void attempt(int number) {
+    if (sequence.hedged()) {
+      hedgedAttempts(number);
+      return;
+    }
     InFlight attempt = new InFlight(number);
     // The caller giving up ends the attempt without an outcome.
     if (!track(attempt::end)) {
@@ -260,6 +264,31 @@ public final class AsyncDriver<T> {
       return;
     }
     reserveToken(attempt);
+  }
+
+  /**
+   * With a hedge, a group of attempts takes the place of one: each passes breaker, limiter,
+   * bulkhead and timeout on its own, and the group's outcome is what the retry judges.
+   */
+  private void hedgedAttempts(int number) {
+    CompletableFuture<T> group;
+    try {
+      group = AsyncHedgeGroup.start(sequence, keys, delegate);
+    } catch (Throwable unexpected) {
+      afterFailure(number, unexpected);
+      return;
+    }
+    if (!track(() -> group.cancel(true))) {
+      group.cancel(true);
+      return;
+    }
+    group.whenComplete((value, failure) -> {
+      if (failure == null) {
+        afterResult(number, value);
+      } else {
+        afterFailure(number, ExceptionFilter.unwrap(failure));
+      }
+    });
   }
 
   private void reserveToken(InFlight attempt) {

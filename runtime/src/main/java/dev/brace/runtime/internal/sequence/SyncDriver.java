@@ -42,15 +42,7 @@ public final class SyncDriver {
     try {
       for (int number = 1; ; number++) {
         try {
-          Object ticket = sequence.admit(callKeys);
-          T result;
-          try {
-            result = sequence.timed(attempt);
-          } catch (Throwable failure) {
-            sequence.attemptFailed(ticket, failure);
-            throw failure;
-          }
-          sequence.attemptSucceeded(ticket, result);
+          T result = attempt(sequence, callKeys, attempt);
           run = afterResult(sequence, run, number, started, result);
           if (run == null) {
             return result;
@@ -70,6 +62,34 @@ public final class SyncDriver {
         throw Failures.rethrow(CallSequence.withOriginal(fallbackFailure, failure));
       }
     }
+  }
+
+  /**
+   * One attempt as the retry sees it: breaker, limiter, bulkhead and timeout on this thread; or,
+   * when the call is hedged, a group of attempts on worker threads that take those steps each on
+   * its own, while this thread waits for the one that decides.
+   *
+   * @param sequence the call's policies
+   * @param keys the call's keys
+   * @param attempt one attempt: the delegate's method with the call's arguments
+   * @return the deciding attempt's result
+   * @throws Throwable the refusal, the deciding failure, or the hedge's last failure with the
+   *     others attached
+   */
+  public static <T> T attempt(CallSequence sequence, CallKeys keys, SyncAttempt<T> attempt) throws Throwable {
+    if (sequence.hedged()) {
+      return SyncHedgeGroup.run(sequence, keys, attempt);
+    }
+    Object ticket = sequence.admit(keys);
+    T result;
+    try {
+      result = sequence.timed(attempt);
+    } catch (Throwable failure) {
+      sequence.attemptFailed(ticket, failure);
+      throw failure;
+    }
+    sequence.attemptSucceeded(ticket, result);
+    return result;
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.InstanceConfig;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
@@ -17,10 +18,12 @@ import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.internal.Message;
+import dev.brace.runtime.internal.WorkerThreads;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.DefaultCircuitBreaker;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
+import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.RetryBudget;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
@@ -41,6 +44,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
@@ -66,6 +70,8 @@ public final class InstanceStore {
   private final SharedInstances<KeyedFamily<RateLimiterInstance>> limiters = new SharedInstances<>(Kind.RATELIMIT);
   private final SharedInstances<SemaphoreBulkhead> bulkheads = new SharedInstances<>(Kind.BULKHEAD);
   private final SharedInstances<RetryBudget> budgets = new SharedInstances<>(Kind.RETRYBUDGET);
+  /** Where hedged synchronous attempts run; created when the first hedge is resolved. */
+  private volatile Executor hedgeWorkers;
   /** Call-scoped instances (retries, timeouts, fallbacks) are made per call; only their names are kept. */
   private final Map<Kind, Set<String>> callScoped = new ConcurrentHashMap<>();
   private final Map<Kind, Set<String>> switchedOff = new ConcurrentHashMap<>();
@@ -123,6 +129,7 @@ public final class InstanceStore {
       return new CallSequence(definition.callName(), time, events, scheduler, CallSequence.Patterns.none());
     }
     CallSequence.Patterns patterns = new CallSequence.Patterns();
+    RetryPolicy retry = null;
     for (Map.Entry<Kind, ConfigBuilder<?>> pattern : definition.patterns().entrySet()) {
       Kind kind = pattern.getKey();
       ConfigBuilder<?> site = pattern.getValue();
@@ -135,7 +142,11 @@ public final class InstanceStore {
           patterns.fallback(fallback((FallbackConfig) config, definition));
           break;
         case RETRY:
-          patterns.retry(retry((RetryConfig) config, definition));
+          retry = retry((RetryConfig) config, definition);
+          patterns.retry(retry);
+          break;
+        case HEDGE:
+          patterns.hedge(hedge((HedgeConfig) config, definition, retry), hedgeWorkers());
           break;
         case CIRCUITBREAKER:
           checkKey(site, config, definition);
@@ -167,6 +178,34 @@ public final class InstanceStore {
       budget = budget(budgetName, definition.site());
     }
     return new RetryPolicy(config, definition.callName(), time, events, budget);
+  }
+
+  /**
+   * A hedge draws on a retry budget like a retry. When the call's retry names the same budget, that
+   * retry's deposit (once per call) is the call's only one, so hedges and retries share one count.
+   */
+  private HedgePolicy hedge(HedgeConfig config, CallDefinition definition, RetryPolicy retry) {
+    remember(Kind.HEDGE, config.name());
+    String budgetName = config.budget();
+    RetryBudget budget = null;
+    if (!budgetName.isEmpty() && enabled(Kind.RETRYBUDGET, budgetName)) {
+      budget = budget(budgetName, definition.site());
+    }
+    boolean retryDeposits = retry != null && retry.budget() == budget;
+    return new HedgePolicy(config, definition.callName(), events, budget, !retryDeposits);
+  }
+
+  private Executor hedgeWorkers() {
+    Executor workers = hedgeWorkers;
+    if (workers == null) {
+      synchronized (this) {
+        workers = hedgeWorkers;
+        if (workers == null) {
+          hedgeWorkers = workers = WorkerThreads.forHedgedAttempts();
+        }
+      }
+    }
+    return workers;
   }
 
   private RetryBudget budget(String name, String site) {
