@@ -78,7 +78,8 @@ class ConfigLayersTest {
       Map.entry("windowBuckets", "20"), Map.entry("maxKeys", "100"), Map.entry("backend", "redis"),
       Map.entry("permits", "7"), Map.entry("per", "2s"), Map.entry("burst", "9"), Map.entry("maxWait", "100ms"),
       Map.entry("maxConcurrent", "3"), Map.entry("value", "5s"), Map.entry("mode", "abandon"),
-      Map.entry("percentCanRetry", "0.5"), Map.entry("minRetriesPerSecond", "2"), Map.entry("ttl", "20s"));
+      Map.entry("percentCanRetry", "0.5"), Map.entry("minRetriesPerSecond", "2"), Map.entry("ttl", "20s"),
+      Map.entry("maxHedges", "3"));
 
   static Stream<Arguments> everyKindAndAttribute() {
     List<Arguments> all = new ArrayList<>();
