@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 class BraceProcessorTest {
 
   @Test
-  void supportsTheSixAnnotationsAtTheLatestSourceVersionWithoutOptions() {
+  void supportsEveryAnnotationAtTheLatestSourceVersionWithoutOptions() {
     BraceProcessor processor = new BraceProcessor();
     assertEquals(
-        Set.of("dev.brace.Retry", "dev.brace.CircuitBreaker", "dev.brace.RateLimit",
+        Set.of("dev.brace.Retry", "dev.brace.Hedge", "dev.brace.CircuitBreaker", "dev.brace.RateLimit",
             "dev.brace.Bulkhead", "dev.brace.Timeout", "dev.brace.Fallback"),
         processor.getSupportedAnnotationTypes());
     assertEquals(SourceVersion.latestSupported(), processor.getSupportedSourceVersion());
