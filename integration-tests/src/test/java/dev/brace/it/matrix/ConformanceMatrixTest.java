@@ -41,7 +41,8 @@ class ConformanceMatrixTest {
       new KeyedInstances(),
       new RetryBudget(),
       new RetryAfterHonoured(),
-      new ErrorPassesThrough());
+      new ErrorPassesThrough(),
+      new HedgeRace());
 
   private static final MatrixReport REPORT = new MatrixReport();
 
