@@ -23,6 +23,10 @@ import java.util.function.ToDoubleFunction;
  *       the calls it answered ({@code fallback}).
  *   <li>{@code brace.retry.attempts} (counter; {@code name}, {@code outcome} {@code retried} or
  *       {@code exhausted}): failed attempts a retry answered with another attempt, or not.
+ *   <li>{@code brace.hedge.attempts} (counter; {@code name}, {@code outcome} {@code started} or
+ *       {@code budget_exhausted}): hedges started, or not started because the budget was empty.
+ *   <li>{@code brace.hedge.wins} (counter; {@code name}, {@code winner} {@code first} or {@code
+ *       hedge}): races decided after hedges had started, by the original attempt or by a hedge.
  *   <li>{@code brace.timeouts} (counter; {@code name}): attempts cut off at their deadline.
  *   <li>{@code brace.circuitbreaker.state} (gauge; {@code name}): 0 closed, 1 open, 2 half-open.
  *   <li>{@code brace.bulkhead.in_flight} and {@code brace.ratelimiter.available_permits} (gauges;
@@ -98,6 +102,16 @@ public final class BraceMetrics implements AutoCloseable {
       case RETRY_ATTEMPT_FAILED:
         count("brace.retry.attempts", "name", event.instance(),
             "outcome", attributes.containsKey("delay_ms") ? "retried" : "exhausted");
+        break;
+      case HEDGE_STARTED:
+        count("brace.hedge.attempts", "name", event.instance(), "outcome", "started");
+        break;
+      case HEDGE_BUDGET_EXHAUSTED:
+        count("brace.hedge.attempts", "name", event.instance(), "outcome", "budget_exhausted");
+        break;
+      case HEDGE_WON:
+        count("brace.hedge.wins", "name", event.instance(),
+            "winner", Integer.valueOf(1).equals(attributes.get("attempt")) ? "first" : "hedge");
         break;
       case TIMEOUT_EXCEEDED:
         count("brace.timeouts", "name", event.instance());
