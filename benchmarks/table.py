@@ -14,7 +14,7 @@ import platform
 
 LIBRARIES = ["Direct", "Brace", "Resilience4j", "Failsafe", "Emission"]
 STACKS = ["direct", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "timeout",
-          "fourPatterns", "sixPatterns", "retryAsync", "fourPatternsAsync",
+          "fourPatterns", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync", "hedgeAsync",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 NOTES = {
     ("Resilience4j", "sixPatterns"): "no timeout: Resilience4j's TimeLimiter only bounds futures",

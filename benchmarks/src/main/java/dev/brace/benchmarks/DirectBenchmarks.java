@@ -14,9 +14,16 @@ import org.openjdk.jmh.annotations.State;
 @State(Scope.Benchmark)
 public class DirectBenchmarks {
   private final Target target = new Target();
+  private final AsyncTarget asyncTarget = new AsyncTarget();
 
   @Benchmark
   public String direct() {
     return target.call();
+  }
+
+  /** The asynchronous floor: the target's future, already complete, joined. */
+  @Benchmark
+  public String directAsync() {
+    return asyncTarget.call().join();
   }
 }
