@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The README's hedging demo: a price service with a heavy latency tail (one answer in twenty is
- * twenty times slower) is called three ways at the same time — plainly, through {@link
+ * twenty times slower) is called three ways, taking turns — plainly, through {@link
  * RetryingPriceClient} (a 50 ms timeout and a retry) and through {@link HedgingPriceClient} (a
  * hedge after 20 ms) — and the demo prints and draws each way's p50, p90, p99 and p99.9 latency
  * and the requests it sent the service.
@@ -32,10 +32,10 @@ import java.util.concurrent.atomic.LongAdder;
 public final class TailLatencyDemo {
   /** Callers per way. */
   static final int CALLERS = 8;
-  /** Calls each caller makes, per way: 2,400 calls, so p99.9 is the third slowest. */
-  static final int CALLS_PER_CALLER = 300;
-  /** Calls per caller before measuring, so the JIT and the connection pool have settled. */
-  static final int WARM_UP_CALLS = 40;
+  /** Rounds in which every way in turn makes a batch of calls. */
+  static final int ROUNDS = 15;
+  /** Calls each caller makes per round: 2,400 calls per way, so p99.9 is the third slowest. */
+  static final int CALLS_PER_ROUND = 20;
 
   private TailLatencyDemo() {}
 
@@ -54,11 +54,12 @@ public final class TailLatencyDemo {
       registry.subscribe(TailRun.tally(events));
       List<TailRun.Way> ways = ways(HttpRecsClient.defaultHttpClient(), service.uri(), registry);
       System.out.printf("A price service on %s answers in %d ms, one answer in %d in %d ms.%n"
-              + "%d callers per way call it three ways at the same time, %d calls each...%n%n",
+              + "It is called three ways, %d callers at a time, in %d rounds of %d calls per caller and way...%n%n",
           service.uri(), tail.fast().toMillis(), Math.round(1 / tail.slowShare()), tail.slow().toMillis(),
-          CALLERS, CALLS_PER_CALLER);
-      TailRun.run(service, ways, CALLERS, WARM_UP_CALLS, events);
-      List<TailRun.Result> results = TailRun.run(service, ways, CALLERS, CALLS_PER_CALLER, events);
+          CALLERS, ROUNDS, CALLS_PER_ROUND);
+      // A first round unmeasured, so the JIT and the connection pool have settled.
+      TailRun.run(service, ways, CALLERS, 1, CALLS_PER_ROUND, events);
+      List<TailRun.Result> results = TailRun.run(service, ways, CALLERS, ROUNDS, CALLS_PER_ROUND, events);
       System.out.print(TailReport.table(results));
       TailReport.write(results, tail, CALLERS, report, chart);
       System.out.println();

@@ -24,9 +24,9 @@ import java.util.Locale;
 public final class TailReport {
   private static final String[] COLOURS = {"#8a8a8a", "#e0a030", "#3a9d5d"};
   private static final double[] QUANTILES = {0.5, 0.9, 0.99, 0.999};
-  private static final int WIDTH = 760;
+  private static final int WIDTH = 880;
   private static final int LEFT = 64;
-  private static final int RIGHT = 150;
+  private static final int RIGHT = 250;
   private static final int TOP = 34;
   private static final int PLOT_HEIGHT = 300;
   /** The x axis goes to 99.9%: three nines. */
@@ -39,10 +39,10 @@ public final class TailReport {
    * @return the console summary: one row per way
    */
   public static String table(List<Result> results) {
-    StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-28s %6s %7s %7s %7s %7s %9s %8s  %s%n",
-        "", "calls", "p50", "p90", "p99", "p99.9", "requests", "extra", "what Brace did"));
+    StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-26s %6s %6s %7s %7s %7s %7s %9s %8s  %s%n",
+        "", "calls", "errors", "p50", "p90", "p99", "p99.9", "requests", "extra", "what Brace did"));
     for (Result result : results) {
-      out.append(String.format(Locale.ROOT, "%-28s %6d", result.way().title(), result.calls()));
+      out.append(String.format(Locale.ROOT, "%-26s %6d %6d", result.way().title(), result.calls(), result.errors()));
       for (double quantile : QUANTILES) {
         out.append(String.format(Locale.ROOT, " %5.0fms", result.millis(quantile)));
       }
@@ -96,35 +96,36 @@ public final class TailReport {
         .append("body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#222;margin:24px auto;max-width:1000px;padding:0 12px}\n")
         .append("h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 6px}p.lede{color:#555;margin:0 0 14px}\n")
         .append("table{border-collapse:collapse;margin:6px 0}td,th{padding:3px 12px;text-align:right;border-bottom:1px solid #eee}\n")
-        .append("td:first-child,th:first-child{text-align:left}th{background:#f5f5f5}\n")
+        .append("td:first-child,th:first-child{text-align:left}th{background:#f5f5f5}td{white-space:nowrap}td.what{white-space:normal;text-align:left}\n")
         .append(".better{color:#1e7b3c;font-weight:600}.note{color:#666;font-size:12.5px}svg text{font-family:system-ui,sans-serif}\n")
         .append("i.swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:-1px;border-radius:2px}\n")
         .append("</style></head><body>\n");
     page.append("<h1>Brace hedging report</h1>\n<p class=\"lede\">")
         .append(escape(ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z"))))
-        .append(String.format(Locale.ROOT, " · a price service answering in %d ms, one answer in %d %d× slower (%d ms), at random",
+        .append(String.format(Locale.ROOT, " · a price service answering in %d ms, one answer in %d, at random, %d× slower (%d ms)",
             tail.fast().toMillis(), Math.round(1 / tail.slowShare()), tail.slow().toMillis() / tail.fast().toMillis(),
             tail.slow().toMillis()))
-        .append(String.format(Locale.ROOT, " · %d ways of calling it at the same time, %d callers each, %d calls per way</p>%n",
+        .append(String.format(Locale.ROOT, " · %d ways of calling it, taking turns, %d callers at a time, %d calls per way</p>%n",
             results.size(), callers, results.get(0).calls()));
 
-    page.append("<h2>Latency and load</h2>\n<table><tr><th>way</th><th>calls</th>");
+    page.append("<h2>Latency and load</h2>\n<table><tr><th>way</th><th>calls</th><th>errors</th>");
     for (double quantile : QUANTILES) {
       page.append("<th>").append(label(quantile)).append("</th>");
     }
-    page.append("<th>requests the service received</th><th>extra load</th><th>what Brace did</th></tr>\n");
+    page.append("<th>requests received</th><th>extra load</th><th>what Brace did</th></tr>\n");
     Result plain = results.get(0);
     for (int w = 0; w < results.size(); w++) {
       Result result = results.get(w);
       page.append("<tr><td><i class=\"swatch\" style=\"background:").append(COLOURS[w % COLOURS.length]).append("\"></i>")
-          .append(escape(result.way().title())).append("</td><td>").append(result.calls()).append("</td>");
+          .append(escape(result.way().title())).append("</td><td>").append(result.calls()).append("</td><td>")
+          .append(result.errors()).append("</td>");
       for (double quantile : QUANTILES) {
         boolean better = w > 0 && result.millis(quantile) < 0.8 * plain.millis(quantile);
         page.append("<td").append(better ? " class=\"better\"" : "").append('>')
             .append(String.format(Locale.ROOT, "%.0f ms", result.millis(quantile))).append("</td>");
       }
       page.append("<td>").append(result.received()).append("</td><td>")
-          .append(String.format(Locale.ROOT, "%+.1f%%", 100 * result.extraLoad())).append("</td><td>")
+          .append(String.format(Locale.ROOT, "%+.1f%%", 100 * result.extraLoad())).append("</td><td class=\"what\">")
           .append(escape(activity(result))).append("</td></tr>\n");
     }
     page.append("</table>\n<p class=\"note\">Latency is what each caller measured around its call, percentiles by"
@@ -154,7 +155,7 @@ public final class TailReport {
   /**
    * @param results the ways
    * @return latency (linear, ms) against percentile (a scale of nines: 0, 90, 99, 99.9%), one line per
-   *     way, its p99 marked; a standalone SVG document
+   *     way, its p99 marked and given in the legend; a standalone SVG document
    */
   public static String chart(List<Result> results) {
     int plotWidth = WIDTH - LEFT - RIGHT;
@@ -196,12 +197,11 @@ public final class TailReport {
       double x = LEFT + plotWidth * 2 / NINES;
       double y = TOP + PLOT_HEIGHT - PLOT_HEIGHT * Math.min(top, p99) / top;
       svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>%n", x, y, colour));
-      text(svg, x - 8, y - 7, String.format(Locale.ROOT, "%.0f ms", p99), "end", 11.5, colour, true);
-      double legendY = TOP + 14 + 40 * w;
+      double legendY = TOP + 14 + 44 * w;
       rect(svg, LEFT + plotWidth + 16, legendY - 10, 12, 12, colour, null);
       text(svg, LEFT + plotWidth + 34, legendY, result.way().title(), "start", 12, "#222", true);
-      text(svg, LEFT + plotWidth + 34, legendY + 16, String.format(Locale.ROOT, "%+.1f%% requests", 100 * result.extraLoad()),
-          "start", 11, "#555", false);
+      text(svg, LEFT + plotWidth + 34, legendY + 16, String.format(Locale.ROOT, "p99 %.0f ms, %+.1f%% requests",
+          p99, 100 * result.extraLoad()), "start", 11.5, "#555", false);
     }
     svg.append("</svg>\n");
     return svg.toString();
@@ -211,7 +211,7 @@ public final class TailReport {
   private static String loadBars(List<Result> results) {
     int barHeight = 24;
     int labelWidth = 190;
-    int plotWidth = WIDTH - labelWidth - 170;
+    int plotWidth = WIDTH - labelWidth - 290;
     int height = results.size() * (barHeight + 12) + 8;
     long most = TailRun.max(results, Result::received);
     StringBuilder svg = new StringBuilder(String.format(Locale.ROOT,
@@ -238,10 +238,10 @@ public final class TailReport {
     return "p" + (text.endsWith(".0") ? text.substring(0, text.length() - 2) : text);
   }
 
-  /** @return the smallest of 1, 2, 2.5 or 5 times a power of ten at or above {@code value} */
+  /** @return the smallest round number (1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten) at or above {@code value} */
   static double niceCeiling(double value) {
     double power = Math.pow(10, Math.floor(Math.log10(Math.max(value, 1e-9))));
-    for (double factor : new double[] {1, 2, 2.5, 5, 10}) {
+    for (double factor : new double[] {1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
       if (factor * power >= value) {
         return factor * power;
       }

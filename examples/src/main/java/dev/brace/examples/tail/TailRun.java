@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -17,9 +16,11 @@ import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 
 /**
- * Runs the ways of calling at the same time, each with its own callers, against one {@link
- * TailService}, so that every way meets the same tail and the same machine load. Each caller calls
- * one after the other and times every call.
+ * Runs the ways of calling against one {@link TailService} in rounds: in each round every way in
+ * turn has its callers make a short batch of calls. So only one way loads the machine at a time,
+ * while each way is spread over the whole run and meets the same tail and, on a shared machine,
+ * the same background load as the others. Each caller calls one after the other and times every
+ * call.
  */
 public final class TailRun {
   /** How long requests already sent may take to reach the service before it is asked what it received. */
@@ -77,38 +78,40 @@ public final class TailRun {
    * @param service the service every way calls
    * @param ways the ways, each sending its requests under its own {@link Way#key}
    * @param callers callers per way
-   * @param callsPerCaller calls each caller makes
+   * @param rounds how many rounds
+   * @param callsPerRound calls each caller makes in a round
    * @param events Brace's events so far, by way key, then by kind; cleared before the calls start
    * @return one result per way, in order
    * @throws InterruptedException when interrupted while waiting for the callers
    */
-  public static List<Result> run(TailService service, List<Way> ways, int callers, int callsPerCaller,
+  public static List<Result> run(TailService service, List<Way> ways, int callers, int rounds, int callsPerRound,
       Map<String, Map<String, LongAdder>> events) throws InterruptedException {
     List<long[]> latencies = new ArrayList<>();
     List<AtomicLong> errors = new ArrayList<>();
     long[] receivedBefore = new long[ways.size()];
-    CountDownLatch start = new CountDownLatch(1);
-    List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < ways.size(); w++) {
-      Way way = ways.get(w);
-      long[] micros = new long[callers * callsPerCaller];
-      AtomicLong failed = new AtomicLong();
-      latencies.add(micros);
-      errors.add(failed);
-      receivedBefore[w] = service.received(way.key());
-      for (int c = 0; c < callers; c++) {
-        int first = c * callsPerCaller;
-        Thread caller = new Thread(() -> call(way.client(), start, micros, first, callsPerCaller, failed),
-            way.key() + "-caller-" + c);
-        caller.setDaemon(true);
-        threads.add(caller);
-        caller.start();
-      }
+      latencies.add(new long[callers * rounds * callsPerRound]);
+      errors.add(new AtomicLong());
+      receivedBefore[w] = service.received(ways.get(w).key());
     }
     events.clear();
-    start.countDown();
-    for (Thread thread : threads) {
-      thread.join();
+    for (int round = 0; round < rounds; round++) {
+      for (int w = 0; w < ways.size(); w++) {
+        Way way = ways.get(w);
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < callers; c++) {
+          int first = (round * callers + c) * callsPerRound;
+          long[] micros = latencies.get(w);
+          AtomicLong failed = errors.get(w);
+          Thread caller = new Thread(() -> call(way.client(), micros, first, callsPerRound, failed), way.key() + "-caller-" + c);
+          caller.setDaemon(true);
+          threads.add(caller);
+          caller.start();
+        }
+        for (Thread thread : threads) {
+          thread.join();
+        }
+      }
     }
     Thread.sleep(ARRIVAL_GRACE.toMillis());
     List<Result> results = new ArrayList<>();
@@ -123,13 +126,7 @@ public final class TailRun {
     return results;
   }
 
-  private static void call(PriceClient client, CountDownLatch start, long[] micros, int first, int count, AtomicLong failed) {
-    try {
-      start.await();
-    } catch (InterruptedException stopped) {
-      Thread.currentThread().interrupt();
-      return;
-    }
+  private static void call(PriceClient client, long[] micros, int first, int count, AtomicLong failed) {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     for (int i = 0; i < count; i++) {
       long began = System.nanoTime();
