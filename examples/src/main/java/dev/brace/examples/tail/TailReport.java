@@ -146,7 +146,7 @@ public final class TailReport {
     StringBuilder caption = new StringBuilder(String.format(Locale.ROOT,
         "Without Brace the slow answers are the tail: p99 %.0f ms, p99.9 %.0f ms.", plain.millis(0.99), plain.millis(0.999)));
     for (Result result : results.subList(1, results.size())) {
-      caption.append(String.format(Locale.ROOT, " %s: p99 %.0f ms, p99.9 %.0f ms, for %+.1f%% requests.",
+      caption.append(String.format(Locale.ROOT, " With %s: p99 %.0f ms, p99.9 %.0f ms, for %+.1f%% requests.",
           escape(result.way().title()), result.millis(0.99), result.millis(0.999), 100 * result.extraLoad()));
     }
     return caption.toString();

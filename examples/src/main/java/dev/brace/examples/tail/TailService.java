@@ -74,6 +74,10 @@ public final class TailService implements AutoCloseable {
    * @throws IOException when no port can be bound
    */
   public static TailService start(Tail tail) throws IOException {
+    // The JDK's server writes an answer's headers and body apart; with Nagle's algorithm on, the
+    // client's delayed acknowledgement then holds every answer back by about 40 ms, a latency of
+    // the demo's own making. The server reads this once, when the JVM's first server starts.
+    System.setProperty("sun.net.httpserver.nodelay", "true");
     TailService service = new TailService(tail);
     service.server.start();
     return service;
