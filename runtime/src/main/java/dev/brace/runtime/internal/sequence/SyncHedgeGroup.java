@@ -74,7 +74,8 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
     private static final int INTERRUPTING = 2;
     private static final int INTERRUPTED = 3;
     private static final int SETTLED = 4;
-    private static final int STOPPED_BEFORE_START = 5;
+    private static final int SETTLED_AFTER_STOP = 5;
+    private static final int STOPPED_BEFORE_START = 6;
 
     private final int number;
     private volatile Thread thread;
@@ -96,6 +97,11 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
           notAdmitted(number, noThread);
           ended(number);
         }
+      } catch (Throwable cannotStart) {
+        // No thread could be made (an Error such as "unable to create native thread"): the
+        // attempt fails with it, and an Error decides the call as it would anywhere.
+        failed(number, cannotStart);
+        ended(number);
       }
     }
 
@@ -118,6 +124,11 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
         if (compareAndSet(NEW, RUNNING)) {
           attemptOnce();
         }
+      } catch (Throwable unexpected) {
+        // A step threw where none should (a backend recording an outcome, say): the attempt fails
+        // with it rather than leaving its group waiting for an outcome that never comes.
+        settle();
+        failed(number, unexpected);
       } finally {
         ended(number);
       }
@@ -173,10 +184,18 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
       }
     }
 
-    /** @return true when the attempt was stopped; the stop's interrupt is then cleared */
+    /**
+     * Ends the part of the attempt a stop may interrupt; from here on no interrupt of this group
+     * reaches the thread. Idempotent.
+     *
+     * @return true when the attempt was stopped; the stop's interrupt is then cleared
+     */
     private boolean settle() {
-      if (compareAndSet(RUNNING, SETTLED)) {
+      if (compareAndSet(RUNNING, SETTLED) || get() == SETTLED) {
         return false;
+      }
+      if (get() == SETTLED_AFTER_STOP) {
+        return true;
       }
       while (get() != INTERRUPTED) {
         Thread.onSpinWait();
@@ -185,7 +204,7 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
       if (interruptedBefore) {
         thread.interrupt();
       }
-      set(SETTLED);
+      set(SETTLED_AFTER_STOP);
       return true;
     }
   }

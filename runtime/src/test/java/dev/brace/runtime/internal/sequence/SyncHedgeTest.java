@@ -280,6 +280,22 @@ class SyncHedgeTest {
     assertFalse(Thread.currentThread().isInterrupted());
   }
 
+  @Test
+  void whenNoThreadCanBeMadeTheCallEndsWithThatErrorInsteadOfWaitingForever() {
+    EventBus bus = new EventBus(Clock.systemUTC());
+    HedgePolicy policy = new HedgePolicy(hedge().build(), CALL, bus, null, false);
+    OutOfMemoryError noThread = new OutOfMemoryError("unable to create native thread");
+    CallSequence sequence = new CallSequence(CALL, clock, bus, clock::scheduler,
+        new CallSequence.Patterns().hedge(policy, task -> {
+          throw noThread;
+        }));
+
+    Throwable thrown = org.junit.jupiter.api.Assertions.assertThrows(OutOfMemoryError.class,
+        () -> SyncDriver.attempt(sequence, CallKeys.NONE, () -> "never called"));
+
+    assertSame(noThread, thrown);
+  }
+
   /**
    * The delegate: each invocation blocks on a gate of its own until the test opens or fails it,
    * answering an interrupt with the {@link InterruptedException}.
