@@ -50,6 +50,16 @@ public class BraceBenchmarks {
   }
 
   @State(Scope.Benchmark)
+  public static class BreakerSlowCallState {
+    BraceClients.SlowCallBreaker client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_SlowCallBreaker.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
   public static class LimiterState {
     BraceClients.LimiterOnly client;
 
@@ -76,6 +86,16 @@ public class BraceBenchmarks {
     @Setup
     public void setUp() {
       client = ResilientBraceClients_TimeoutOnly.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class TimeoutAbandonState {
+    BraceClients.TimeoutAbandonOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_TimeoutAbandonOnly.wrap(new Target(), Registry.builder().build());
     }
   }
 
@@ -144,6 +164,12 @@ public class BraceBenchmarks {
     return state.client.call();
   }
 
+  /** The rate breaker with {@code slowCall}: what timing every attempt adds. */
+  @Benchmark
+  public String breakerSlowCall(BreakerSlowCallState state) {
+    return state.client.call();
+  }
+
   @Benchmark
   public String limiter(LimiterState state) {
     return state.client.call();
@@ -156,6 +182,11 @@ public class BraceBenchmarks {
 
   @Benchmark
   public String timeout(TimeoutState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String timeoutAbandon(TimeoutAbandonState state) {
     return state.client.call();
   }
 

@@ -35,6 +35,12 @@ public final class BraceClients {
     String call();
   }
 
+  /** The rate breaker judging latency too: every attempt timed, slow ones counted in a second window. */
+  public interface SlowCallBreaker {
+    @CircuitBreaker(name = "bench-breaker-slow", failureRate = 0.5, window = "30s", minimumCalls = 20, slowCall = "1s")
+    String call();
+  }
+
   /** A limiter so generous it never refuses: what is measured is taking a token. */
   public interface LimiterOnly {
     @RateLimit(name = "bench-limiter", permits = 1_000_000_000, per = "1s")
@@ -50,6 +56,15 @@ public final class BraceClients {
   /** Timeout alone, interrupting the caller's thread at the deadline. */
   public interface TimeoutOnly {
     @Timeout("1s")
+    String call();
+  }
+
+  /**
+   * Timeout alone, abandoning: the attempt runs on another thread (a virtual one on JDK 21+, a
+   * pooled platform thread before) while the caller waits for it or for the deadline.
+   */
+  public interface TimeoutAbandonOnly {
+    @Timeout(value = "1s", mode = Timeout.Mode.ABANDON)
     String call();
   }
 
@@ -77,7 +92,7 @@ public final class BraceClients {
     }
   }
 
-  /** Retry alone on an asynchronous method: the wrapper runs it through {@code CallGuard.callAsync}. */
+  /** Retry alone on an asynchronous method: the wrapper hands it to {@code ResilientCall.callAsync}. */
   public interface AsyncRetryOnly {
     @Retry
     CompletableFuture<String> call();

@@ -11,9 +11,11 @@ public final class Target
     implements BraceClients.RetryOnly,
         BraceClients.ClassicBreaker,
         BraceClients.RateBreaker,
+        BraceClients.SlowCallBreaker,
         BraceClients.LimiterOnly,
         BraceClients.BulkheadOnly,
         BraceClients.TimeoutOnly,
+        BraceClients.TimeoutAbandonOnly,
         BraceClients.FourPatterns,
         BraceClients.SixPatterns {
 

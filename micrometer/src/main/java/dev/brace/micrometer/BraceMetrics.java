@@ -28,6 +28,9 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code brace.hedge.wins} (counter; {@code name}, {@code winner} {@code first} or {@code
  *       hedge}): races decided after hedges had started, by the original attempt or by a hedge.
  *   <li>{@code brace.timeouts} (counter; {@code name}): attempts cut off at their deadline.
+ *   <li>{@code brace.stale} (counter; {@code name}, {@code outcome} {@code served} or {@code
+ *       missing}): failed calls {@code @StaleIfError} answered with a remembered result, or found
+ *       none young enough for.
  *   <li>{@code brace.circuitbreaker.state} (gauge; {@code name}): 0 closed, 1 open, 2 half-open.
  *   <li>{@code brace.bulkhead.in_flight} and {@code brace.ratelimiter.available_permits} (gauges;
  *       {@code name}).
@@ -115,6 +118,12 @@ public final class BraceMetrics implements AutoCloseable {
         break;
       case TIMEOUT_EXCEEDED:
         count("brace.timeouts", "name", event.instance());
+        break;
+      case STALE_SERVED:
+        count("brace.stale", "name", event.instance(), "outcome", "served");
+        break;
+      case STALE_MISSING:
+        count("brace.stale", "name", event.instance(), "outcome", "missing");
         break;
       default:
         break;

@@ -38,6 +38,10 @@ public enum EventKind {
   TIMEOUT_EXCEEDED("timeout.exceeded", Level.INFO),
   /** A fallback answered a failure. */
   FALLBACK_USED("fallback.used", Level.INFO),
+  /** A remembered result answered a failed call ({@code @StaleIfError}); {@code age_ms} is its age. */
+  STALE_SERVED("stale.served", Level.INFO),
+  /** A failed call matched {@code @StaleIfError} but nothing young enough was remembered for its key. */
+  STALE_MISSING("stale.missing", Level.DEBUG),
   /** A hedge passed the breaker, limiter and bulkhead and is sent: attempt 2, 3, … of its group. */
   HEDGE_STARTED("hedge.started", Level.DEBUG),
   /** An attempt decided a group in which at least one hedge had started. */
@@ -84,6 +88,7 @@ public enum EventKind {
       case "bulkhead":
       case "timeout":
       case "fallback":
+      case "stale":
         return "dev.brace." + prefix;
       default:
         return "dev.brace";

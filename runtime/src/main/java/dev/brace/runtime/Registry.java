@@ -9,6 +9,7 @@ import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryBudgetConfig;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.generated.ResilientCall;
@@ -31,6 +32,7 @@ import java.util.List;
 import org.slf4j.LoggerFactory;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -318,6 +320,15 @@ public final class Registry {
     }
 
     /**
+     * @param name a call name ({@code @StaleIfError} is named after its call)
+     * @param settings sets what overrides the annotation
+     * @return this
+     */
+    public Builder staleIfError(String name, Consumer<StaleIfErrorConfig.Builder> settings) {
+      return set(Kind.STALEIFERROR, StaleIfErrorConfig.builder(name), settings);
+    }
+
+    /**
      * @param name a retry budget's name
      * @param settings its settings
      * @return this
@@ -355,7 +366,7 @@ public final class Registry {
           new InstanceStore(
               timeSource,
               schedulerSupplier,
-              WorkerThreads.forAbandonedAttempts(),
+              WorkerThreads.abandonedAttempts(),
               new EventBus(wallClock),
               new ConfigLayers(layers, environment, properties),
               backends);
@@ -391,15 +402,21 @@ public final class Registry {
     return brace;
   }
 
-  /** One daemon scheduler thread per registry, started only when a deadline or async wait needs it. */
+  /**
+   * One daemon scheduler thread per registry, started only when a deadline or async wait needs it.
+   * Created under a lock rather than a monitor, so virtual threads racing to create it never pin
+   * their carriers.
+   */
   private static final class LazyScheduler implements Supplier<ScheduledExecutorService> {
+    private final ReentrantLock creating = new ReentrantLock();
     private volatile ScheduledExecutorService scheduler;
 
     @Override
     public ScheduledExecutorService get() {
       ScheduledExecutorService current = scheduler;
       if (current == null) {
-        synchronized (this) {
+        creating.lock();
+        try {
           current = scheduler;
           if (current == null) {
             ScheduledThreadPoolExecutor created =
@@ -407,6 +424,8 @@ public final class Registry {
             created.setRemoveOnCancelPolicy(true);
             scheduler = current = created;
           }
+        } finally {
+          creating.unlock();
         }
       }
       return current;

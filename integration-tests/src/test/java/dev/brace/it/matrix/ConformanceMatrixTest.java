@@ -42,7 +42,11 @@ class ConformanceMatrixTest {
       new RetryBudget(),
       new RetryAfterHonoured(),
       new ErrorPassesThrough(),
-      new HedgeRace());
+      new HedgeRace(),
+      new ContextFollowsTheCall(),
+      new SlowCallOpening(),
+      new StaleAnswers(),
+      new StaleSingleFlight());
 
   private static final MatrixReport REPORT = new MatrixReport();
 

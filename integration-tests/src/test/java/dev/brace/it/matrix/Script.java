@@ -49,8 +49,13 @@ final class Script implements AutoCloseable {
     /** Sync: blocks in real time ignoring interrupts (a classic socket read). Async: never completes. */
     BLOCK,
     /** Holds until {@link #releaseHeld()}, then returns as {@link #OK}. */
-    HOLD
+    HOLD,
+    /** Takes {@link #SLOW_TIME} of manual time (sync: sleeps it; async: completes after it), then returns as {@link #OK}. */
+    SLOW
   }
+
+  /** How long a {@link Step#SLOW} invocation takes. */
+  static final Duration SLOW_TIME = Duration.ofSeconds(2);
 
   /** An IOException that carries a Retry-After, as an HTTP 503 mapped by a client would. */
   static final class Throttled extends IOException implements RetryAfterHint {
@@ -93,6 +98,8 @@ final class Script implements AutoCloseable {
   final AtomicInteger interruptsIgnored = new AtomicInteger();
   /** Every DependencyError thrown, to check the very same one arrives. */
   final List<DependencyError> errors = new CopyOnWriteArrayList<>();
+  /** The caller's context each invocation saw ({@link ContextFollowsTheCall#seen()}), in order. */
+  final List<String> contexts = new CopyOnWriteArrayList<>();
 
   private final ManualTimeSource clock;
   private final Deque<Step> steps = new ArrayDeque<>();
@@ -114,6 +121,7 @@ final class Script implements AutoCloseable {
 
   String sync(String key, String input) throws Exception {
     int n = invocations.incrementAndGet();
+    contexts.add(ContextFollowsTheCall.seen());
     switch (next()) {
       case EMPTY:
         return "";
@@ -140,6 +148,9 @@ final class Script implements AutoCloseable {
       case HOLD:
         hold().get(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS);
         return input + n;
+      case SLOW:
+        clock.sleep(SLOW_TIME);
+        return input + n;
       default:
         return input + n;
     }
@@ -147,6 +158,7 @@ final class Script implements AutoCloseable {
 
   CompletableFuture<String> async(String key, String input) {
     int n = invocations.incrementAndGet();
+    contexts.add(ContextFollowsTheCall.seen());
     switch (next()) {
       case EMPTY:
         return CompletableFuture.completedFuture("");
@@ -167,6 +179,10 @@ final class Script implements AutoCloseable {
         return never;
       case HOLD:
         return hold().thenApply(released -> input + n);
+      case SLOW:
+        CompletableFuture<String> later = new CompletableFuture<>();
+        clock.scheduler().schedule(() -> later.complete(input + n), SLOW_TIME.toNanos(), TimeUnit.NANOSECONDS);
+        return later;
       default:
         return CompletableFuture.completedFuture(input + n);
     }

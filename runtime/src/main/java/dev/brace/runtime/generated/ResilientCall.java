@@ -267,4 +267,9 @@ public final class ResilientCall {
   public boolean limiterKeyed() {
     return sequence.limiterKeyed();
   }
+
+  /** @return whether the call remembers its results per key ({@code @StaleIfError}), so a {@code Stack} passes its key */
+  public boolean remembersAnswers() {
+    return sequence.remembersAnswers();
+  }
 }

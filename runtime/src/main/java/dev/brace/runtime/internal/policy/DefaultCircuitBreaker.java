@@ -103,15 +103,22 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
    * transition it could cause is a compare-and-set from that ended generation, which fails.
    */
   @Override
-  public void record(Object ticket, boolean failure, Throwable cause) {
+  public void record(Object ticket, boolean failure, boolean slow, Throwable cause) {
     CircuitGeneration admitted = own(ticket);
     if (state.get() != admitted) {
       return;
     }
     if (admitted instanceof Closed) {
-      recordClosed((Closed) admitted, failure, cause);
+      Closed closed = (Closed) admitted;
+      if (closed.slowWindow != null) {
+        recordWithSlowCalls(closed, failure, slow, cause);
+      } else {
+        recordClosed(closed, failure, cause);
+      }
     } else if (failure) {
       probeFailed((HalfOpen) admitted, cause);
+    } else if (slow) {
+      probeWasSlow((HalfOpen) admitted);
     } else {
       probeSucceeded((HalfOpen) admitted);
     }
@@ -217,6 +224,53 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
     }
   }
 
+  /**
+   * With {@code slowCall} set: the slow window records every outcome; failures are judged as
+   * without it (by rate in rate mode, else by consecutive count), and the circuit opens when
+   * either judgement says so. Kept apart from {@link #recordClosed} so that a breaker without
+   * {@code slowCall} runs exactly the code it ran before.
+   */
+  private void recordWithSlowCalls(Closed closed, boolean failure, boolean slow, Throwable cause) {
+    long slowCounts = closed.slowWindow.record(slow);
+    long calls = RateWindow.calls(slowCounts);
+    double slowCallRate = calls < config.minimumCalls() ? Double.NaN : (double) RateWindow.failures(slowCounts) / calls;
+    double failureRate = Double.NaN;
+    long failureCalls = 0;
+    if (closed.window != null) {
+      long counts = closed.window.record(failure);
+      failureCalls = RateWindow.calls(counts);
+      if (failureCalls >= config.minimumCalls()) {
+        failureRate = (double) RateWindow.failures(counts) / failureCalls;
+      }
+    } else if (failure) {
+      int failures = closed.consecutiveFailures.incrementAndGet();
+      if (failures >= config.failureThreshold() && open(closed)) {
+        events.openedByThreshold(CircuitState.CLOSED, failures, cause);
+        return;
+      }
+    } else if (closed.consecutiveFailures.get() != 0) {
+      closed.consecutiveFailures.set(0);
+    }
+    boolean tooManyFailures = failureRate >= config.failureRate();
+    boolean tooSlow = slowCallRate >= config.slowCallRate();
+    if ((tooManyFailures || tooSlow) && open(closed)) {
+      if (!tooSlow && RateWindow.failures(slowCounts) <= 0 && failureCalls > calls) {
+        // A striped window that holds no slow outcome answers a fast one without adding up its
+        // stripes (it cannot open anything): its rate is 0 over the calls the failure window,
+        // which counts the same outcomes, holds.
+        calls = failureCalls;
+        slowCallRate = 0.0;
+      }
+      events.openedByRates(failureRate, slowCallRate, calls, cause);
+    }
+  }
+
+  private void probeWasSlow(HalfOpen probe) {
+    if (open(probe)) {
+      events.openedBySlowProbe();
+    }
+  }
+
   private void probeSucceeded(HalfOpen probe) {
     int successes = probe.successes + 1;
     if (successes < config.successThreshold()) {
@@ -245,7 +299,10 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
   }
 
   private Closed newClosed() {
-    return new Closed(this, config.rateMode() ? RateWindow.of(config, time) : null);
+    return new Closed(
+        this,
+        config.rateMode() ? RateWindow.of(config, time) : null,
+        config.judgesSlowCalls() ? RateWindow.of(config, time) : null);
   }
 
   /** @throws IllegalArgumentException when another breaker issued the ticket */

@@ -2,17 +2,19 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.generated.AsyncAttempt;
 import dev.brace.runtime.generated.AsyncFallback;
+import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.policy.ExceptionFilter;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 
 import dev.brace.runtime.generated.CallKeys;
-import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +29,16 @@ import java.util.function.Supplier;
  *
  * <p>Threads: the first attempt starts on the caller's thread; later steps run on the scheduler's
  * thread or on whichever thread completes the delegate's future. A delegate that blocks before
- * returning its future therefore blocks that thread, as it would without Brace.
+ * returning its future therefore blocks that thread, as it would without Brace. Every step that
+ * runs elsewhere runs in the caller's context ({@link CallContext}), taken when the call started,
+ * and leaves the thread's own context as it found it.
+ *
+ * <p>The common case costs no driver at all: when nothing has to wait (no timeout, a breaker that
+ * admits, a token and a bulkhead permit there now) and the delegate's future is already complete
+ * with a result no retry asks to repeat, {@link #call} records the outcome and returns a completed
+ * future on the caller's thread. Anything else (a refusal, a wait, a future still running, a
+ * failure, a timeout to arm) hands what the first attempt holds to a driver, which goes on from
+ * there.
  *
  * <p>Bulkhead {@code maxWait} on this path: a full bulkhead is polled with {@link
  * SemaphoreBulkhead#tryAcquire()} on the scheduler in short steps until {@code maxWait} has
@@ -35,8 +46,10 @@ import java.util.function.Supplier;
  * arrival order.
  *
  * <p>One instance per call. Steps of one call never run concurrently with each other, but the
- * caller may stop the call at any moment, so what an attempt holds is guarded by this object's
- * monitor, held only to read and write those fields (never across a callback or a wait).
+ * caller may stop the call at any moment, so what an attempt holds is guarded by {@link #lock},
+ * held only to read and write those fields and to hand a task to the scheduler (never across a
+ * callback). A lock rather than a monitor, so a virtual thread that waits for it never pins its
+ * carrier.
  *
  * @param <T> the future's value type
  */
@@ -50,30 +63,43 @@ public final class AsyncDriver<T> {
   private static final Object NOT_CLAIMED = new Object();
 
   private final CallSequence sequence;
-  private final Supplier<CallKeys> keySource;
   private final AsyncAttempt<T> delegate;
   private final AsyncFallback<T> fallback;
   private final CompletableFuture<T> returned = new CompletableFuture<>();
-
-  /** Written before the first attempt and read by later steps, each after the previous one. */
+  private final ReentrantLock lock = new ReentrantLock();
+  private final CallContext context;
+  private final CallKeys keys;
+  /** When the attempts began ({@link CallSequence#begin}); set before the first attempt. */
   private long started;
 
-  private CallKeys keys;
+  /** The caller's thread until {@link #call} returns: a step running there needs no context restored. */
+  private volatile Thread starting;
 
   private RetryRun run;
 
   /** Stops what is in flight (an attempt, a backoff or the fallback) when the caller gives up. */
   private Runnable inFlight;
 
+  /** With {@code @StaleIfError}: the key results are remembered under, and the flight this call leads. */
+  private Object staleKey;
+
+  private StaleAnswers.Flight flight;
+
   private AsyncDriver(
       CallSequence sequence,
-      Supplier<CallKeys> keySource,
       AsyncAttempt<T> delegate,
-      AsyncFallback<T> fallback) {
+      AsyncFallback<T> fallback,
+      CallContext context,
+      CallKeys keys,
+      long started) {
     this.sequence = sequence;
-    this.keySource = keySource;
     this.delegate = delegate;
     this.fallback = fallback;
+    this.context = context;
+    this.keys = keys;
+    this.started = started;
+    this.starting = Thread.currentThread();
+    returned.whenComplete((value, failure) -> stopInFlight());
   }
 
   /**
@@ -93,7 +119,102 @@ public final class AsyncDriver<T> {
     if (sequence.passesThrough()) {
       return direct(sequence, attempt);
     }
-    return new AsyncDriver<>(sequence, keys, attempt, fallback).start();
+    CallKeys callKeys;
+    CallContext context;
+    try {
+      callKeys = sequence.keys(keys);
+      context = CallContext.capture();
+    } catch (Throwable badKey) {
+      // A null key part is the caller's mistake: it fails the call at once, never retried.
+      return CompletableFuture.failedFuture(badKey);
+    }
+    return call(sequence, callKeys, attempt, fallback, context);
+  }
+
+  /**
+   * One attempt of a hedged asynchronous call, through the call's per-attempt steps, in the
+   * context the hedged call captured when it started (a hedge may begin on the scheduler's thread,
+   * where nothing of the caller's is current).
+   *
+   * @param attemptSteps the call's breaker, limiter, bulkhead and timeout ({@link
+   *     CallSequence#attemptsOnly})
+   * @param keys the call's keys
+   * @param attempt starts the delegate's call
+   * @param context the caller's context
+   * @param <T> the future's value type
+   * @return the attempt's future; never null, nothing thrown
+   */
+  static <T> CompletableFuture<T> hedgedAttempt(
+      CallSequence attemptSteps, CallKeys keys, AsyncAttempt<T> attempt, CallContext context) {
+    return call(attemptSteps, keys, attempt, null, context);
+  }
+
+  private static <T> CompletableFuture<T> call(
+      CallSequence sequence, CallKeys callKeys, AsyncAttempt<T> attempt, AsyncFallback<T> fallback, CallContext context) {
+    long started;
+    if (sequence.remembersAnswers()) {
+      // A remembered answer, or another call's flight, may answer it without an attempt: the
+      // attempts (and the retry budget's deposit) begin only when neither does.
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, 0L).remembered();
+    }
+    try {
+      started = sequence.begin();
+    } catch (Throwable unexpected) {
+      return CompletableFuture.failedFuture(unexpected);
+    }
+    if (sequence.hedged() || sequence.timeoutPolicy() != null) {
+      // A hedge runs a group of attempts, and a deadline is a scheduled task armed before the
+      // delegate is called: never the fast path.
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).firstAttempt();
+    }
+    Object ticket;
+    try {
+      ticket = sequence.acquireTicket(callKeys);
+    } catch (Throwable refused) {
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).refusedFirst(refused);
+    }
+    RateLimiterInstance limiter = sequence.limiter(callKeys);
+    long reservation = 0;
+    if (limiter != null) {
+      try {
+        reservation = limiter.reserveToken();
+      } catch (Throwable refused) {
+        sequence.releaseTicket(ticket);
+        return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).refusedFirst(refused);
+      }
+      if (limiter.waitFor(reservation) > 0) {
+        return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started)
+            .waitForToken(ticket, limiter, reservation);
+      }
+    }
+    SemaphoreBulkhead bulkhead = sequence.bulkhead();
+    if (bulkhead != null && !bulkhead.tryAcquire()) {
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).waitForBulkhead(ticket);
+    }
+    if (sequence.timesAttempts()) {
+      // A breaker that judges latency times the attempt from here, past everything that may wait.
+      ticket = sequence.timed(ticket);
+    }
+    CompletableFuture<T> inner;
+    try {
+      inner = futureOf(attempt.start(), sequence.callName());
+    } catch (Throwable thrown) {
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).failedFirst(ticket, thrown);
+    }
+    if (!inner.isDone() || inner.isCompletedExceptionally()) {
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).awaitFirst(ticket, inner);
+    }
+    T value = inner.join();
+    try {
+      sequence.attemptSucceeded(ticket, value);
+      if (!sequence.retriesResult(value)) {
+        return CompletableFuture.completedFuture(value);
+      }
+    } catch (Throwable predicateFailure) {
+      // A result predicate threw: as on the sync path, the attempt failed with what it threw.
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).afterFirst(predicateFailure, null);
+    }
+    return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).afterFirst(null, value);
   }
 
   /** Brace is switched off: the delegate's own future, or its synchronous throw as a failed one. */
@@ -105,23 +226,235 @@ public final class AsyncDriver<T> {
     }
   }
 
-  CompletableFuture<T> start() {
-    returned.whenComplete((value, failure) -> stopInFlight());
+  // ---- handing the first attempt over from the fast path ----
+
+  /** The call has a hedge or a timeout: the first attempt starts here, from the breaker. */
+  private CompletableFuture<T> firstAttempt() {
+    return started(() -> attempt(1));
+  }
+
+  /** This wrapper's own breaker or limiter refused the first attempt, which holds nothing. */
+  private CompletableFuture<T> refusedFirst(Throwable refusal) {
+    return started(() -> afterFailure(1, ExceptionFilter.unwrap(refusal)));
+  }
+
+  /** The first attempt holds its breaker ticket and waits for a reserved token. */
+  private CompletableFuture<T> waitForToken(Object ticket, RateLimiterInstance limiter, long reservation) {
+    return started(() -> {
+      InFlight attempt = holding(ticket, false);
+      if (attempt != null) {
+        awaitToken(attempt, limiter, reservation);
+      }
+    });
+  }
+
+  /** The first attempt holds its breaker ticket and its token, and the bulkhead is full. */
+  private CompletableFuture<T> waitForBulkhead(Object ticket) {
+    return started(() -> {
+      InFlight attempt = holding(ticket, false);
+      if (attempt != null) {
+        takeBulkhead(attempt, 0);
+      }
+    });
+  }
+
+  /** The delegate threw instead of returning a future. */
+  private CompletableFuture<T> failedFirst(Object ticket, Throwable thrown) {
+    return started(() -> {
+      InFlight attempt = holding(ticket, true);
+      if (attempt != null) {
+        settle(attempt, null, thrown);
+      }
+    });
+  }
+
+  /** The delegate's future is still running, or failed. */
+  private CompletableFuture<T> awaitFirst(Object ticket, CompletableFuture<T> inner) {
+    return started(() -> {
+      InFlight attempt = holding(ticket, true);
+      if (attempt != null) {
+        awaitOutcome(attempt, inner);
+      }
+    });
+  }
+
+  /**
+   * The first attempt's outcome is recorded, and either a result predicate threw ({@code failure})
+   * or the retry asks to repeat the result.
+   */
+  private CompletableFuture<T> afterFirst(Throwable failure, T value) {
+    return started(() -> {
+      if (failure != null) {
+        afterFailure(1, failure);
+      } else {
+        retryResult(1, value);
+      }
+    });
+  }
+
+  /** Runs the first step on the caller's thread; the wrapper never throws. */
+  private CompletableFuture<T> started(Runnable first) {
     try {
-      keys = sequence.keys(keySource);
-    } catch (Throwable badKey) {
-      // A null key part is the caller's mistake: it fails the call at once, never retried.
-      returned.completeExceptionally(badKey);
-      return returned;
+      first.run();
+    } catch (Throwable unexpected) {
+      // A bug or a rejected task surfaces through the future.
+      returned.completeExceptionally(unexpected);
+    } finally {
+      starting = null;
     }
+    return returned;
+  }
+
+  /** The call remembers its results: a remembered or shared answer may spare it the attempts. */
+  private CompletableFuture<T> remembered() {
+    return started(() -> {
+      staleKey = sequence.staleKey(keys);
+      returned.whenComplete((value, failure) -> abandonFlight());
+      rememberedOrAttempts();
+    });
+  }
+
+  /** The attempts of a call that remembers its results, started once no remembered answer did. */
+  private void attempts() {
     try {
       started = sequence.begin();
       attempt(1);
     } catch (Throwable unexpected) {
-      // The wrapper never throws; a bug or a rejected task surfaces through the future.
+      // A bug or a rejected task surfaces through the future.
       returned.completeExceptionally(unexpected);
     }
-    return returned;
+  }
+
+  // ---- remembered results (@StaleIfError), around the attempts ----
+
+  /**
+   * A fresh remembered result answers at once; with single flight, a call that finds another call
+   * of its key in flight completes with that one's outcome (its future depends on the leader's,
+   * nothing waits); otherwise the attempts run.
+   */
+  @SuppressWarnings("unchecked")
+  private void rememberedOrAttempts() {
+    try {
+      while (!returned.isDone()) {
+        Object fresh = sequence.freshAnswer(staleKey);
+        if (fresh != StaleAnswers.NONE) {
+          returned.complete((T) fresh);
+          return;
+        }
+        if (!sequence.singleFlight()) {
+          break;
+        }
+        StaleAnswers.Flight led = sequence.lead(staleKey);
+        if (led != null) {
+          lock.lock();
+          try {
+            flight = led;
+          } finally {
+            lock.unlock();
+          }
+          if (returned.isDone()) {
+            // The caller gave up before this call could lead: its followers call on their own.
+            abandonFlight();
+            return;
+          }
+          break;
+        }
+        CompletableFuture<Object> leader = sequence.following(staleKey);
+        if (leader != null) {
+          // The leader may complete on any thread: what follows (maybe this call's own attempts)
+          // runs in this caller's context.
+          leader.whenComplete((value, failure) -> inCallerContext(() -> followed(value, failure)).run());
+          return;
+        }
+      }
+    } catch (Throwable unexpected) {
+      returned.completeExceptionally(unexpected);
+      return;
+    }
+    if (!returned.isDone()) {
+      attempts();
+    }
+  }
+
+  /** The leader's outcome, shared; a leader that stopped without one sends this call round again. */
+  @SuppressWarnings("unchecked")
+  private void followed(Object value, Throwable failure) {
+    if (returned.isDone()) {
+      return;
+    }
+    if (StaleAnswers.abandoned(failure)) {
+      rememberedOrAttempts();
+    } else if (failure == null) {
+      returned.complete((T) value);
+    } else {
+      finish(ExceptionFilter.unwrap(failure));
+    }
+  }
+
+  /** @return the flight this call led, now ended by it (null when it led none) */
+  private StaleAnswers.Flight endFlight() {
+    lock.lock();
+    try {
+      StaleAnswers.Flight led = flight;
+      flight = null;
+      return led;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void abandonFlight() {
+    StaleAnswers.Flight led = endFlight();
+    if (led != null) {
+      sequence.abandon(led);
+    }
+  }
+
+  /** The call's own result: remembered (and shared with its followers), then the caller's. */
+  private void succeeded(T value) {
+    if (staleKey != null) {
+      try {
+        sequence.succeeded(staleKey, value, endFlight());
+      } catch (Throwable unexpected) {
+        returned.completeExceptionally(unexpected);
+        return;
+      }
+    }
+    returned.complete(value);
+  }
+
+  /**
+   * @param pastBulkhead whether the fast path went past the bulkhead (which took a permit if the
+   *     call has one)
+   * @return attempt 1, holding what the fast path took; null (all released) if it is already over
+   */
+  private InFlight holding(Object ticket, boolean pastBulkhead) {
+    boolean holdsBulkhead = pastBulkhead && sequence.bulkhead() != null;
+    InFlight attempt = new InFlight(1);
+    lock.lock();
+    try {
+      attempt.ticket = ticket;
+      attempt.holdsBulkhead = holdsBulkhead;
+    } finally {
+      lock.unlock();
+    }
+    return track(attempt::end) ? attempt : null;
+  }
+
+  /**
+   * @return {@code step}, run in the caller's context unless it runs on the caller's thread while
+   *     the call is still being started there
+   */
+  private Runnable inCallerContext(Runnable step) {
+    return () -> {
+      if (Thread.currentThread() == starting) {
+        step.run();
+        return;
+      }
+      try (CallContext.Scope restored = context.restore()) {
+        step.run();
+      }
+    };
   }
 
   // ---- between attempts: retry, fallback, the caller giving up ----
@@ -131,19 +464,27 @@ public final class AsyncDriver<T> {
    *
    * @return false when the caller has already given up; the step must then undo itself
    */
-  private synchronized boolean track(Runnable stop) {
-    if (returned.isDone()) {
-      return false;
+  private boolean track(Runnable stop) {
+    lock.lock();
+    try {
+      if (returned.isDone()) {
+        return false;
+      }
+      inFlight = stop;
+      return true;
+    } finally {
+      lock.unlock();
     }
-    inFlight = stop;
-    return true;
   }
 
   private void stopInFlight() {
     Runnable stop;
-    synchronized (this) {
+    lock.lock();
+    try {
       stop = inFlight;
       inFlight = null;
+    } finally {
+      lock.unlock();
     }
     if (stop != null) {
       stop.run();
@@ -174,15 +515,22 @@ public final class AsyncDriver<T> {
         return;
       }
       if (retried) {
-        run = sequence.retryRun(run);
-        long delay = sequence.retryDelayForResult(run, number, started);
-        if (delay != RetryPolicy.STOP) {
-          retryAfter(number + 1, delay);
-          return;
-        }
+        retryResult(number, value);
+        return;
       }
     }
-    returned.complete(value);
+    succeeded(value);
+  }
+
+  /** A result the retry's predicate asked to repeat: another attempt follows, or it is the call's. */
+  private void retryResult(int number, T value) {
+    run = sequence.retryRun(run);
+    long delay = sequence.retryDelayForResult(run, number, started);
+    if (delay != RetryPolicy.STOP) {
+      retryAfter(number + 1, delay);
+      return;
+    }
+    succeeded(value);
   }
 
   private void retryAfter(int number, long delayNanos) {
@@ -190,20 +538,40 @@ public final class AsyncDriver<T> {
       attempt(number);
       return;
     }
-    synchronized (this) {
+    lock.lock();
+    try {
       if (returned.isDone()) {
         return;
       }
       ScheduledFuture<?> backoff =
-          sequence.scheduler().schedule(() -> attempt(number), delayNanos, TimeUnit.NANOSECONDS);
+          sequence.scheduler().schedule(inCallerContext(() -> attempt(number)), delayNanos, TimeUnit.NANOSECONDS);
       inFlight = () -> backoff.cancel(false);
+    } finally {
+      lock.unlock();
     }
   }
 
-  /** Ends the call with a failure, or hands it to the fallback when that answers it. */
+  /**
+   * Ends the call with a failure: answered from memory when {@code @StaleIfError} has a result for
+   * it, else handed to the fallback when that answers it.
+   */
+  @SuppressWarnings("unchecked")
   private void finish(Throwable failure) {
     if (returned.isDone()) {
       return;
+    }
+    if (staleKey != null) {
+      Object stale;
+      try {
+        stale = sequence.staleAnswer(staleKey, failure, endFlight());
+      } catch (Throwable unexpected) {
+        returned.completeExceptionally(unexpected);
+        return;
+      }
+      if (stale != StaleAnswers.NONE) {
+        returned.complete((T) stale);
+        return;
+      }
     }
     Throwable answered = fallback == null ? null : sequence.answerable(failure);
     if (answered == null) {
@@ -223,14 +591,14 @@ public final class AsyncDriver<T> {
       return;
     }
     answer.whenComplete(
-        (value, fallbackFailure) -> {
+        (value, fallbackFailure) -> inCallerContext(() -> {
           if (fallbackFailure == null) {
             returned.complete(value);
           } else {
             returned.completeExceptionally(
                 CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
           }
-        });
+        }).run());
   }
 
   // ---- one attempt: breaker, limiter, bulkhead, timeout, call ----
@@ -247,17 +615,19 @@ public final class AsyncDriver<T> {
     }
     Object ticket;
     try {
-      CircuitBreakerInstance breaker = sequence.breaker(keys);
-      ticket = breaker == null ? null : breaker.acquire();
+      ticket = sequence.acquireTicket(keys);
     } catch (Throwable refused) {
       refused(attempt, refused);
       return;
     }
-    synchronized (this) {
+    lock.lock();
+    try {
       if (!attempt.over) {
         attempt.ticket = ticket;
         ticket = null;
       }
+    } finally {
+      lock.unlock();
     }
     if (ticket != null) {
       sequence.releaseTicket(ticket);
@@ -273,7 +643,7 @@ public final class AsyncDriver<T> {
   private void hedgedAttempts(int number) {
     CompletableFuture<T> group;
     try {
-      group = AsyncHedgeGroup.start(sequence, keys, delegate);
+      group = AsyncHedgeGroup.start(sequence, keys, delegate, context);
     } catch (Throwable unexpected) {
       afterFailure(number, unexpected);
       return;
@@ -282,13 +652,14 @@ public final class AsyncDriver<T> {
       group.cancel(true);
       return;
     }
-    group.whenComplete((value, failure) -> {
+    // The group may complete on any attempt's thread: what follows runs in the caller's context.
+    group.whenComplete((value, failure) -> inCallerContext(() -> {
       if (failure == null) {
         afterResult(number, value);
       } else {
         afterFailure(number, ExceptionFilter.unwrap(failure));
       }
-    });
+    }).run());
   }
 
   private void reserveToken(InFlight attempt) {
@@ -305,6 +676,11 @@ public final class AsyncDriver<T> {
       refused(attempt, refused);
       return;
     }
+    awaitToken(attempt, limiter, reservation);
+  }
+
+  /** Goes on to the bulkhead once the reserved token is there. */
+  private void awaitToken(InFlight attempt, RateLimiterInstance limiter, long reservation) {
     long waitNanos = limiter.waitFor(reservation);
     if (waitNanos <= 0) {
       takeBulkhead(attempt, 0);
@@ -314,12 +690,15 @@ public final class AsyncDriver<T> {
   }
 
   private void tokenArrived(InFlight attempt, RateLimiterInstance limiter, long waitedNanos) {
-    synchronized (this) {
+    lock.lock();
+    try {
       if (attempt.over) {
         return;
       }
       attempt.waiting = null;
       attempt.reserved = null;
+    } finally {
+      lock.unlock();
     }
     limiter.waited(waitedNanos);
     takeBulkhead(attempt, 0);
@@ -344,9 +723,12 @@ public final class AsyncDriver<T> {
       return;
     }
     boolean kept;
-    synchronized (this) {
+    lock.lock();
+    try {
       kept = !attempt.over;
       attempt.holdsBulkhead = kept;
+    } finally {
+      lock.unlock();
     }
     if (!kept) {
       bulkhead.release();
@@ -356,16 +738,29 @@ public final class AsyncDriver<T> {
   }
 
   private void lookAgain(InFlight attempt, long waitedNanos) {
-    synchronized (this) {
+    lock.lock();
+    try {
       if (attempt.over) {
         return;
       }
       attempt.waiting = null;
+    } finally {
+      lock.unlock();
     }
     takeBulkhead(attempt, waitedNanos);
   }
 
   private void call(InFlight attempt) {
+    if (sequence.timesAttempts()) {
+      lock.lock();
+      try {
+        if (attempt.ticket != null) {
+          attempt.ticket = sequence.timed(attempt.ticket);
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
     TimeoutPolicy timeout = sequence.timeoutPolicy();
     if (timeout != null
         && !later(attempt, () -> expired(attempt, timeout), timeout.nanos(), null, 0)) {
@@ -378,17 +773,25 @@ public final class AsyncDriver<T> {
       settle(attempt, null, thrown);
       return;
     }
+    awaitOutcome(attempt, inner);
+  }
+
+  /** Settles the attempt when the delegate's future completes, wherever that happens. */
+  private void awaitOutcome(InFlight attempt, CompletableFuture<T> inner) {
     boolean cancel;
-    synchronized (this) {
+    lock.lock();
+    try {
       cancel = attempt.over;
       attempt.inner = inner;
+    } finally {
+      lock.unlock();
     }
     if (cancel) {
       // Timed out or stopped before the delegate even returned its future.
       inner.cancel(true);
       return;
     }
-    inner.whenComplete((value, failure) -> settle(attempt, value, failure));
+    inner.whenComplete((value, failure) -> inCallerContext(() -> settle(attempt, value, failure)).run());
   }
 
   private void expired(InFlight attempt, TimeoutPolicy timeout) {
@@ -398,8 +801,11 @@ public final class AsyncDriver<T> {
     }
     // Claimed first, so the inner future's cancellation below is not taken for its outcome.
     CompletableFuture<?> inner;
-    synchronized (this) {
+    lock.lock();
+    try {
       inner = attempt.inner;
+    } finally {
+      lock.unlock();
     }
     if (inner != null) {
       inner.cancel(true);
@@ -425,7 +831,8 @@ public final class AsyncDriver<T> {
   private Object claim(InFlight attempt) {
     Object ticket;
     ScheduledFuture<?> deadline;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (attempt.over) {
         return NOT_CLAIMED;
       }
@@ -435,6 +842,8 @@ public final class AsyncDriver<T> {
       attempt.ticket = null;
       attempt.holdsBulkhead = false;
       attempt.waiting = null;
+    } finally {
+      lock.unlock();
     }
     if (deadline != null) {
       deadline.cancel(false);
@@ -480,10 +889,11 @@ public final class AsyncDriver<T> {
   private boolean later(
       InFlight attempt, Runnable step, long delayNanos, RateLimiterInstance reserved, long reservation) {
     Throwable rejected = null;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (!attempt.over) {
         try {
-          attempt.waiting = sequence.scheduler().schedule(step, delayNanos, TimeUnit.NANOSECONDS);
+          attempt.waiting = sequence.scheduler().schedule(inCallerContext(step), delayNanos, TimeUnit.NANOSECONDS);
           attempt.reserved = reserved;
           attempt.reservation = reservation;
           return true;
@@ -491,6 +901,8 @@ public final class AsyncDriver<T> {
           rejected = schedulerFailure;
         }
       }
+    } finally {
+      lock.unlock();
     }
     if (reserved != null) {
       reserved.cancelReservation(reservation);
@@ -524,7 +936,7 @@ public final class AsyncDriver<T> {
   /** What one attempt holds, so that whoever ends it releases each permit exactly once. */
   private final class InFlight {
     final int number;
-    /** Guarded by the driver's monitor, like the fields below. */
+    /** Guarded by the driver's lock, like the fields below. */
     boolean over;
     Object ticket;
     RateLimiterInstance reserved;
@@ -546,7 +958,8 @@ public final class AsyncDriver<T> {
       boolean heldBulkhead;
       ScheduledFuture<?> pending;
       CompletableFuture<?> call;
-      synchronized (AsyncDriver.this) {
+      lock.lock();
+      try {
         if (over) {
           return false;
         }
@@ -561,6 +974,8 @@ public final class AsyncDriver<T> {
         reserved = null;
         holdsBulkhead = false;
         waiting = null;
+      } finally {
+        lock.unlock();
       }
       if (pending != null) {
         pending.cancel(false);

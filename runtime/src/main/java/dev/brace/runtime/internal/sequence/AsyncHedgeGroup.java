@@ -2,9 +2,9 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.generated.AsyncAttempt;
 import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.internal.context.CallContext;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 
 /**
  * A hedged group of an asynchronous call: each attempt is a further call of the delegate, walked
@@ -16,23 +16,27 @@ import java.util.function.Supplier;
  * @param <T> the future's value type
  */
 final class AsyncHedgeGroup<T> extends HedgeGroup<T> {
-  private final Supplier<CallKeys> keys;
+  private final CallKeys keys;
   private final AsyncAttempt<T> delegate;
 
-  private AsyncHedgeGroup(CallSequence sequence, CallKeys keys, AsyncAttempt<T> delegate) {
-    super(sequence);
-    this.keys = keys == CallKeys.NONE ? null : () -> keys;
+  private AsyncHedgeGroup(CallSequence sequence, CallKeys keys, AsyncAttempt<T> delegate, CallContext context) {
+    super(sequence, context);
+    this.keys = keys;
     this.delegate = delegate;
   }
 
   /**
    * Starts one hedged group.
    *
+   * @param context the caller's context, which the call's driver captured when it started: every
+   *     attempt runs in it, wherever it begins
+   *
    * @return completes with the deciding outcome, or the last failure with the others attached;
    *     cancelling it stops every attempt
    */
-  static <T> CompletableFuture<T> start(CallSequence sequence, CallKeys keys, AsyncAttempt<T> delegate) {
-    AsyncHedgeGroup<T> group = new AsyncHedgeGroup<>(sequence, keys, delegate);
+  static <T> CompletableFuture<T> start(
+      CallSequence sequence, CallKeys keys, AsyncAttempt<T> delegate, CallContext context) {
+    AsyncHedgeGroup<T> group = new AsyncHedgeGroup<>(sequence, keys, delegate, context);
     // Completed by the group itself only once it is over, so this stops attempts only when the
     // caller cancelled the future.
     group.decided.whenComplete((value, failure) -> group.cancel());
@@ -60,7 +64,7 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> {
 
     @Override
     public void begin() {
-      CompletableFuture<T> attempt = AsyncDriver.call(sequence.attemptsOnly(), keys, this, null);
+      CompletableFuture<T> attempt = AsyncDriver.hedgedAttempt(sequence.attemptsOnly(), keys, this, context);
       boolean stopNow;
       synchronized (this) {
         running = attempt;

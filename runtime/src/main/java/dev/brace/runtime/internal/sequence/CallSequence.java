@@ -11,21 +11,24 @@ import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
+import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import dev.brace.runtime.internal.store.KeyedFamily;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
 /**
  * The resolved policies of one call and the steps of its sequence, in the one order: fallback,
- * retry, hedge, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
- * made here or in the policy a step hands it to, from the config each policy was built with; the
- * drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
+ * remembered results (stale-if-error), retry, hedge, circuit breaker, rate limiter, bulkhead,
+ * timeout, call. Every decision a call needs is made here or in the policy a step hands it to,
+ * from the config each policy was built with; the drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
  * where a step says to wait. A pattern the call does not use is null and its step does nothing.
  *
  * <p>Steps of one attempt: {@link #admit} (breaker, limiter, bulkhead; a refusal holds nothing),
@@ -48,7 +51,12 @@ public final class CallSequence {
   private final SemaphoreBulkhead bulkhead;
   private final TimeoutPolicy timeout;
   private final FallbackPolicy fallback;
+  private final StaleAnswers stale;
   private final boolean passThrough;
+  /** A limiter reads the clock to admit, and a timeout needs the admission instant: one read for both. */
+  private final boolean sharesClock;
+  /** The breaker judges latency: each attempt is timed from admission to outcome. */
+  private final boolean timesAttempts;
   private final HedgePolicy hedge;
   private final Executor hedgeWorkers;
   /** The steps of one attempt only (no retry, hedge or fallback), for the hedge's async attempts. */
@@ -80,7 +88,10 @@ public final class CallSequence {
     this.bulkhead = patterns.bulkhead;
     this.timeout = patterns.timeout;
     this.fallback = patterns.fallback;
+    this.stale = patterns.stale;
     this.passThrough = patterns.passThrough;
+    this.sharesClock = timeout != null && limiters != null;
+    this.timesAttempts = patterns.breakers != null && patterns.timesAttempts;
     this.hedge = patterns.hedge;
     this.hedgeWorkers = patterns.hedgeWorkers;
     this.retryName = retry == null ? null : retry.config().name();
@@ -100,7 +111,10 @@ public final class CallSequence {
     this.bulkhead = outer.bulkhead;
     this.timeout = outer.timeout;
     this.fallback = null;
+    this.stale = null;
     this.passThrough = false;
+    this.sharesClock = outer.sharesClock;
+    this.timesAttempts = outer.timesAttempts;
     this.hedge = null;
     this.hedgeWorkers = null;
     this.retryName = outer.retryName;
@@ -116,9 +130,11 @@ public final class CallSequence {
     SemaphoreBulkhead bulkhead;
     TimeoutPolicy timeout;
     FallbackPolicy fallback;
+    StaleAnswers stale;
     boolean passThrough;
     HedgePolicy hedge;
     Executor hedgeWorkers;
+    boolean timesAttempts;
 
     /** @return the patterns of a call that Brace passes straight through (switched off) */
     public static Patterns none() {
@@ -145,6 +161,16 @@ public final class CallSequence {
       return this;
     }
 
+    /**
+     * @param timesAttempts whether the breaker judges latency ({@code slowCall}), so that every
+     *     attempt is timed; no attempt reads the clock for it otherwise
+     * @return this
+     */
+    public Patterns timesAttempts(boolean timesAttempts) {
+      this.timesAttempts = timesAttempts;
+      return this;
+    }
+
     /** @param bulkhead the bulkhead @return this */
     public Patterns bulkhead(SemaphoreBulkhead bulkhead) {
       this.bulkhead = bulkhead;
@@ -165,6 +191,12 @@ public final class CallSequence {
     public Patterns hedge(HedgePolicy hedge, Executor workers) {
       this.hedge = hedge;
       this.hedgeWorkers = workers;
+      return this;
+    }
+
+    /** @param stale the call's remembered results ({@code @StaleIfError}) @return this */
+    public Patterns stale(StaleAnswers stale) {
+      this.stale = stale;
       return this;
     }
 
@@ -226,8 +258,12 @@ public final class CallSequence {
    * @throws RuntimeException the refusal ({@link dev.brace.runtime.Refusal}); nothing is held then
    */
   public Object admit(CallKeys keys) {
-    Object ticket = breakers == null ? null : breakers.forKey(keys.breaker()).acquire();
+    Object ticket = acquireTicket(keys);
     try {
+      if (sharesClock) {
+        admitTimed(keys);
+        return timesAttempts ? timed(ticket) : ticket;
+      }
       if (limiters != null) {
         limiters.forKey(keys.limiter()).acquire();
       }
@@ -238,7 +274,49 @@ public final class CallSequence {
       releaseTicket(ticket);
       throw refused;
     }
-    return ticket;
+    return timesAttempts ? timed(ticket) : ticket;
+  }
+
+  /**
+   * Starts timing an admitted attempt, for a breaker that judges latency: the clock is read here,
+   * once everything that may wait (limiter, bulkhead) has admitted it, and once more at its
+   * outcome, so only the attempt itself is timed.
+   *
+   * @param ticket the breaker's ticket
+   * @return a ticket that carries the attempt's start
+   */
+  Object timed(Object ticket) {
+    return new TimedTicket(ticket, time.nanoTime());
+  }
+
+  /** @return whether attempts are timed: the async driver starts timing where its attempt starts */
+  boolean timesAttempts() {
+    return timesAttempts;
+  }
+
+  /**
+   * Limiter and bulkhead of an attempt that a timeout bounds: a local limiter admits at an instant
+   * read here, and when neither waited, the timeout's deadline counts from that same instant (a
+   * few nanoseconds before the attempt starts) instead of reading the clock again.
+   */
+  private void admitTimed(CallKeys keys) {
+    RateLimiterInstance limiter = limiters.forKey(keys.limiter());
+    long now = 0;
+    boolean waited;
+    if (limiter instanceof TokenBucketRateLimiter) {
+      now = time.nanoTime();
+      waited = ((TokenBucketRateLimiter) limiter).acquireAt(now);
+    } else {
+      limiter.acquire();
+      waited = true;
+    }
+    if (bulkhead != null && !bulkhead.tryAcquire()) {
+      bulkhead.acquire();
+      waited = true;
+    }
+    if (!waited) {
+      timeout.startsAt(now);
+    }
   }
 
   /**
@@ -260,7 +338,10 @@ public final class CallSequence {
    */
   public void attemptSucceeded(Object ticket, Object result) {
     try {
-      if (ticket != null) {
+      if (ticket instanceof TimedTicket) {
+        TimedTicket timed = (TimedTicket) ticket;
+        CircuitBreakerInstance.ownerOf(timed.ticket).onResult(timed.ticket, result, timed.elapsed(time));
+      } else if (ticket != null) {
         CircuitBreakerInstance.ownerOf(ticket).onResult(ticket, result);
       }
     } finally {
@@ -284,6 +365,9 @@ public final class CallSequence {
       if (ticket != null) {
         if (TimeoutPolicy.interruptedCaller(failure)) {
           releaseTicket(ticket);
+        } else if (ticket instanceof TimedTicket) {
+          TimedTicket timed = (TimedTicket) ticket;
+          CircuitBreakerInstance.ownerOf(timed.ticket).onFailure(timed.ticket, failure, timed.elapsed(time));
         } else {
           CircuitBreakerInstance.ownerOf(ticket).onFailure(ticket, failure);
         }
@@ -311,10 +395,21 @@ public final class CallSequence {
     }
   }
 
+  /**
+   * The breaker's part of admission.
+   *
+   * @return the ticket, or null when the call has no breaker
+   * @throws dev.brace.runtime.CircuitOpenException the refusal
+   */
+  Object acquireTicket(CallKeys keys) {
+    return breakers == null ? null : breakers.forKey(keys.breaker()).acquire();
+  }
+
   /** Frees a breaker ticket without an outcome. */
   void releaseTicket(Object ticket) {
-    if (ticket != null) {
-      CircuitBreakerInstance.ownerOf(ticket).release(ticket);
+    Object untimed = ticket instanceof TimedTicket ? ((TimedTicket) ticket).ticket : ticket;
+    if (untimed != null) {
+      CircuitBreakerInstance.ownerOf(untimed).release(untimed);
     }
   }
 
@@ -406,6 +501,68 @@ public final class CallSequence {
     }
   }
 
+  // ---- remembered results (@StaleIfError), around the attempts ----
+
+  /** @return whether the call remembers its results: its drivers take the stale steps below */
+  public boolean remembersAnswers() {
+    return stale != null;
+  }
+
+  /** @return the key the call's results are remembered under */
+  Object staleKey(CallKeys keys) {
+    return StaleAnswers.keyOf(keys.stale());
+  }
+
+  /** @return a remembered result young enough to answer without a call, or {@link StaleAnswers#NONE} */
+  Object freshAnswer(Object key) {
+    return stale.fresh(key);
+  }
+
+  /** @return whether only one call per key reaches the dependency at a time */
+  boolean singleFlight() {
+    return stale.singleFlight();
+  }
+
+  /** @return the flight this call now leads, or null when another call leads one */
+  StaleAnswers.Flight lead(Object key) {
+    return stale.lead(key);
+  }
+
+  /** @return the outcome of the call that leads the key's flight, or null when it has ended */
+  CompletableFuture<Object> following(Object key) {
+    return stale.following(key);
+  }
+
+  /** Waits on this thread for the leader's outcome; see {@link StaleAnswers#await}. */
+  Object awaitLeader(CompletableFuture<Object> outcome) throws Throwable {
+    return stale.await(outcome);
+  }
+
+  /** The call returned: its result is remembered and shared with the flight's followers. */
+  void succeeded(Object key, Object result, StaleAnswers.Flight flight) {
+    stale.remember(key, result, flight);
+  }
+
+  /**
+   * The call failed after every retry (or was refused): the failure goes to the flight's
+   * followers, and a remembered result may answer it.
+   *
+   * @return the remembered result, or {@link StaleAnswers#NONE}: the failure goes on to the fallback
+   */
+  Object staleAnswer(Object key, Throwable failure, StaleAnswers.Flight flight) {
+    return stale.answer(key, failure, flight, callerInterrupted(failure));
+  }
+
+  /** The caller gave up: the flight it led ends without an outcome. */
+  void abandon(StaleAnswers.Flight flight) {
+    stale.abandon(flight);
+  }
+
+  /** An interrupt of the caller while it waited is its own doing: never answered, never shared. */
+  private static boolean callerInterrupted(Throwable failure) {
+    return TimeoutPolicy.interruptedCaller(failure) || StaleAnswers.interruptedFollower(failure);
+  }
+
   // ---- at the end ----
 
   /**
@@ -415,7 +572,7 @@ public final class CallSequence {
    *     it does not answer this failure, or the caller was interrupted
    */
   public Throwable answerable(Throwable failure) {
-    if (fallback == null || TimeoutPolicy.interruptedCaller(failure)) {
+    if (fallback == null || callerInterrupted(failure)) {
       return null;
     }
     Throwable cause = fallback.answerable(failure);
@@ -464,10 +621,6 @@ public final class CallSequence {
 
   TimeoutPolicy timeoutPolicy() {
     return timeout;
-  }
-
-  CircuitBreakerInstance breaker(CallKeys keys) {
-    return breakers == null ? null : breakers.forKey(keys.breaker());
   }
 
   RateLimiterInstance limiter(CallKeys keys) {

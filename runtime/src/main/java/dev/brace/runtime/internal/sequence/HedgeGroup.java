@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.Refusal;
+import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.policy.ExceptionFilter;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import java.util.ArrayList;
@@ -45,6 +46,8 @@ abstract class HedgeGroup<T> {
 
   final CallSequence sequence;
   final HedgePolicy hedge;
+  /** The caller's context: attempts and the hedge's timer run in it, off the caller's thread. */
+  final CallContext context;
   /** Completes with the deciding outcome, or with the failure the whole group ends with. */
   final CompletableFuture<T> decided = new CompletableFuture<>();
 
@@ -63,12 +66,15 @@ abstract class HedgeGroup<T> {
   private boolean over;
   private boolean noMoreHedges;
   private ScheduledFuture<?> timer;
+  /** {@link #launchNext} in the caller's context, made when the first timer is armed. */
+  private Runnable launchLater;
   /** Failures and refusals so far, in order; created on the first. */
   private List<Throwable> failures;
 
-  HedgeGroup(CallSequence sequence) {
+  HedgeGroup(CallSequence sequence, CallContext context) {
     this.sequence = sequence;
     this.hedge = sequence.hedgePolicy();
+    this.context = context;
     this.attempts = new Attempt[hedge.maxAttempts() + 1];
     this.ended = new boolean[hedge.maxAttempts() + 1];
   }
@@ -133,8 +139,12 @@ abstract class HedgeGroup<T> {
   private void armTimer(int number) {
     disarmTimer();
     if (number < attempts.length - 1 && hedge.delayNanos() > 0) {
+      if (launchLater == null) {
+        // The next hedge starts on the scheduler's thread: it, and the events it emits, belong to the caller.
+        launchLater = context.wrap(this::launchNext);
+      }
       try {
-        timer = sequence.scheduler().schedule(this::launchNext, hedge.delayNanos(), TimeUnit.NANOSECONDS);
+        timer = sequence.scheduler().schedule(launchLater, hedge.delayNanos(), TimeUnit.NANOSECONDS);
       } catch (RejectedExecutionException schedulerShutDown) {
         // Nothing can be timed any more: the attempts already started still decide the group.
         noMoreHedges = true;

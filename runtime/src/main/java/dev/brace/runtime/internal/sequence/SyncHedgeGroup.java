@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.SyncAttempt;
+import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -18,18 +19,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>When no worker thread is free (a full platform pool), attempt 1 runs on the caller's own
  * thread and hedges that find no thread are not started.
  *
+ * <p>An attempt on a worker thread runs in the caller's context (MDC, trace context), taken once
+ * when the group starts, and puts back what the worker held before it ends, so nothing of one
+ * caller's stays on a pooled thread.
+ *
  * @param <T> the result type
  */
 final class SyncHedgeGroup<T> extends HedgeGroup<T> {
   private final CallKeys keys;
   private final SyncAttempt<T> attempt;
   private final Executor workers;
+  private final Thread caller;
 
   private SyncHedgeGroup(CallSequence sequence, CallKeys keys, SyncAttempt<T> attempt) {
-    super(sequence);
+    super(sequence, CallContext.capture());
     this.keys = keys;
     this.attempt = attempt;
     this.workers = sequence.hedgeWorkers();
+    this.caller = Thread.currentThread();
   }
 
   /**
@@ -120,17 +127,29 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
     public void run() {
       thread = Thread.currentThread();
       interruptedBefore = thread.isInterrupted();
+      CallContext.Scope restored = null;
       try {
         if (compareAndSet(NEW, RUNNING)) {
+          // On the caller's own thread (no worker was free) its context is already there.
+          restored = thread == caller ? null : context.restore();
           attemptOnce();
         }
       } catch (Throwable unexpected) {
-        // A step threw where none should (a backend recording an outcome, say): the attempt fails
-        // with it rather than leaving its group waiting for an outcome that never comes.
+        // A step threw where none should (a backend recording an outcome, or a context library
+        // installing the caller's context): the attempt fails with it rather than leaving its
+        // group waiting for an outcome that never comes.
         settle();
         failed(number, unexpected);
       } finally {
-        ended(number);
+        try {
+          if (restored != null) {
+            // Before the attempt counts as ended: the caller returns only once the worker holds
+            // nothing of its context.
+            restored.close();
+          }
+        } finally {
+          ended(number);
+        }
       }
     }
 

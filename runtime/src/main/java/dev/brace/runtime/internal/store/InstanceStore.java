@@ -15,6 +15,7 @@ import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryBudgetConfig;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.internal.Message;
@@ -27,6 +28,7 @@ import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.RetryBudget;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import dev.brace.runtime.internal.sequence.CallSequence;
@@ -46,7 +48,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -60,7 +61,7 @@ import java.util.function.Supplier;
 public final class InstanceStore {
   private final TimeSource time;
   private final Supplier<ScheduledExecutorService> scheduler;
-  private final ThreadFactory abandonedWorkers;
+  private final Executor abandonedWorkers;
   private final EventBus events;
   private final ConfigLayers layers;
   private final Map<String, Backend> backends;
@@ -79,7 +80,7 @@ public final class InstanceStore {
   /**
    * @param time the clock of every policy
    * @param scheduler the scheduler for deadlines and async waits, created on first use
-   * @param abandonedWorkers creates the threads of {@code ABANDON} timeouts
+   * @param abandonedWorkers runs the attempts of {@code ABANDON} timeouts, each on a thread of its own
    * @param events the event boundary
    * @param layers configuration above the call sites
    * @param backends where instances whose {@code backend} names one keep their state, by name
@@ -87,7 +88,7 @@ public final class InstanceStore {
   public InstanceStore(
       TimeSource time,
       Supplier<ScheduledExecutorService> scheduler,
-      ThreadFactory abandonedWorkers,
+      Executor abandonedWorkers,
       EventBus events,
       ConfigLayers layers,
       Map<String, Backend> backends) {
@@ -141,6 +142,11 @@ public final class InstanceStore {
         case FALLBACK:
           patterns.fallback(fallback((FallbackConfig) config, definition));
           break;
+        case STALEIFERROR:
+          checkKey(site, config, definition);
+          remember(kind, config.name());
+          patterns.stale(new StaleAnswers((StaleIfErrorConfig) config, definition.callName(), time, events));
+          break;
         case RETRY:
           retry = retry((RetryConfig) config, definition);
           patterns.retry(retry);
@@ -150,7 +156,8 @@ public final class InstanceStore {
           break;
         case CIRCUITBREAKER:
           checkKey(site, config, definition);
-          patterns.breakers(breakers.obtain(config, definition.site(), c -> breakerFamily((CircuitBreakerConfig) c), () -> created(config)));
+          patterns.breakers(breakers.obtain(config, definition.site(), c -> breakerFamily((CircuitBreakerConfig) c), () -> created(config)))
+              .timesAttempts(((CircuitBreakerConfig) config).judgesSlowCalls());
           break;
         case RATELIMIT:
           checkKey(site, config, definition);
@@ -161,7 +168,7 @@ public final class InstanceStore {
           break;
         case TIMEOUT:
           remember(kind, config.name());
-          patterns.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), scheduler.get(), abandonedWorkers, events));
+          patterns.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), time, scheduler.get(), abandonedWorkers, events));
           break;
         default:
           throw new IllegalStateException("a call has no pattern of kind " + kind);

@@ -23,7 +23,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +38,8 @@ class DefaultCircuitBreakerConcurrencyTest {
   private static final int THREADS = 16;
   private static final int ROUNDS = 300;
   private static final Duration RESET_TIMEOUT = Duration.ofSeconds(10);
+  private static final long SLOW = Duration.ofSeconds(2).toNanos();
+  private static final long QUICK = Duration.ofMillis(100).toNanos();
 
   private final ManualTimeSource time = new ManualTimeSource();
   private final EventBus bus = new EventBus(Clock.systemUTC());
@@ -157,9 +161,70 @@ class DefaultCircuitBreakerConcurrencyTest {
     failTogether(breaker);
   }
 
+  @Test
+  void simultaneousFailuresOpenAStripedTimeWindowCircuitOnce() throws Exception {
+    DefaultCircuitBreaker breaker =
+        breaker(CircuitBreakerConfig.builder("race").failureRate(0.5).minimumCalls(5).window("10s"));
+    failTogether(breaker);
+  }
+
+  @Test
+  void successesRacingOneFailureNeverOpenBelowTheRate() throws Exception {
+    // 15 successes and 1 failure land together each round: 1/16 is far below 50%, whatever the
+    // order, so no sum (however it interleaves with the recording threads) may open it.
+    DefaultCircuitBreaker breaker =
+        breaker(CircuitBreakerConfig.builder("race").failureRate(0.5).minimumCalls(5).window("10s"));
+    outcomesTogether(breaker, thread -> thread == 0, CircuitState.CLOSED);
+    assertEquals(0, opened.get());
+  }
+
+  @Test
+  void simultaneousSlowCallsOpenAStripedTimeWindowCircuitOnce() throws Exception {
+    // Every outcome a success, every one slow: only the slow window, striped too, can open it.
+    DefaultCircuitBreaker breaker = breaker(slowCalls());
+    outcomesTogether(breaker, (ticket, thread) -> breaker.onResult(ticket, "ok", SLOW), CircuitState.OPEN);
+  }
+
+  @Test
+  void quickCallsRacingOneSlowCallNeverOpenBelowTheSlowRate() throws Exception {
+    // 1 slow call of 16 each round, far below 50%: a quick call that skips the sum (no slow one in
+    // the window yet) and one that adds it up while the slow one is being recorded both see less
+    // than the rate.
+    DefaultCircuitBreaker breaker = breaker(slowCalls());
+    outcomesTogether(
+        breaker,
+        (ticket, thread) -> breaker.onResult(ticket, "ok", thread == 0 ? SLOW : QUICK),
+        CircuitState.CLOSED);
+    assertEquals(0, opened.get());
+  }
+
+  /** A breaker that judges latency alone, on a striped time window. */
+  private static CircuitBreakerConfig.Builder slowCalls() {
+    return CircuitBreakerConfig.builder("race").slowCall("1s").slowCallRate(0.5).minimumCalls(5).window("10s");
+  }
+
   private void failTogether(DefaultCircuitBreaker breaker) throws Exception {
+    outcomesTogether(breaker, thread -> true, CircuitState.OPEN);
+  }
+
+  /** Rounds in which every thread's call is admitted while CLOSED, then all outcomes land together. */
+  private void outcomesTogether(DefaultCircuitBreaker breaker, IntPredicate fails, CircuitState expected) throws Exception {
+    outcomesTogether(
+        breaker,
+        (ticket, thread) -> {
+          if (fails.test(thread)) {
+            breaker.onFailure(ticket, new IOException("down"));
+          } else {
+            breaker.onSuccess(ticket);
+          }
+        },
+        expected);
+  }
+
+  /** Rounds as above; {@code outcome} records each thread's outcome with its ticket and number. */
+  private void outcomesTogether(
+      DefaultCircuitBreaker breaker, BiConsumer<Object, Integer> outcome, CircuitState expected) throws Exception {
     for (int round = 1; round <= ROUNDS; round++) {
-      // Every call is admitted while CLOSED; their failures then land together.
       List<Object> tickets = new ArrayList<>();
       for (int i = 0; i < THREADS; i++) {
         tickets.add(breaker.acquire());
@@ -167,12 +232,15 @@ class DefaultCircuitBreakerConcurrencyTest {
       AtomicInteger next = new AtomicInteger();
       race(
           () -> {
-            breaker.onFailure(tickets.get(next.getAndIncrement()), new IOException("down"));
+            int mine = next.getAndIncrement();
+            outcome.accept(tickets.get(mine), mine);
             return null;
           });
 
-      assertEquals(CircuitState.OPEN, breaker.state(), "round " + round);
-      assertEquals(round, opened.get(), "round " + round);
+      assertEquals(expected, breaker.state(), "round " + round);
+      if (expected == CircuitState.OPEN) {
+        assertEquals(round, opened.get(), "round " + round);
+      }
       breaker.reset();
     }
   }

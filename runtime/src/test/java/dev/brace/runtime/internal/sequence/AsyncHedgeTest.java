@@ -23,13 +23,22 @@ import dev.brace.runtime.generated.ResilientCall;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
 
 /** A hedged asynchronous call on manual time: every attempt is a further call of the delegate. */
 class AsyncHedgeTest {
   private final AsyncFixture fixture = new AsyncFixture();
   private final AsyncFixture.Delegate delegate = fixture.delegate;
+
+  @AfterEach
+  void clearMdc() {
+    MDC.clear();
+  }
 
   /** Two hedges, 100 ms apart, after IOExceptions only. */
   private static HedgeConfig.Builder hedge() {
@@ -315,5 +324,40 @@ class AsyncHedgeTest {
     assertEquals(1, delegate.attempts());
     delegate.last().complete("held");
     assertEquals("held", holder.join());
+  }
+
+  @Test
+  void aHedgeStartedOnTheSchedulerSeesTheCallersContextAndLeavesTheThreadsOwn() {
+    ResilientCall guard = fixture.resolve(call -> call.with(hedge()));
+    List<String> seen = new CopyOnWriteArrayList<>();
+
+    MDC.put("request", "caller");
+    CompletableFuture<String> result = guard.callAsync(() -> {
+      seen.add(MDC.get("request"));
+      return delegate.start();
+    }, null);
+    // The hedge's timer runs on this thread as it moves manual time, holding another context.
+    MDC.put("request", "driver");
+    fixture.advance("100");
+    delegate.started.get(1).complete("second");
+
+    assertEquals("second", result.join());
+    assertEquals(List.of("caller", "caller"), seen, "the hedge ran in the caller's context");
+    assertEquals("driver", MDC.get("request"), "the thread has its own context back");
+  }
+
+  @Test
+  void aHedgedCallTakesTheHedgeEvenWhenItsFirstFutureIsCompleteAtOnce() {
+    // The async fast path answers a complete future on the caller's thread; a hedged call must not
+    // take it, or a first attempt that fails at once would end the call without its hedge.
+    ResilientCall guard = fixture.resolve(call -> call.with(hedge()));
+    List<CompletableFuture<String>> answers = List.of(
+        CompletableFuture.failedFuture(new IOException("first")), CompletableFuture.completedFuture("second"));
+    AtomicInteger attempts = new AtomicInteger();
+
+    CompletableFuture<String> result = guard.callAsync(() -> answers.get(attempts.getAndIncrement()), null);
+
+    assertEquals("second", result.join());
+    assertEquals(2, attempts.get());
   }
 }

@@ -16,6 +16,7 @@ import dev.brace.runtime.ResilienceException;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.HedgeConfig;
+import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.ResilientCall;
@@ -27,9 +28,12 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -38,6 +42,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
 
 /**
  * A hedged synchronous call on manual time. Attempts run on worker threads and block on gates the
@@ -318,6 +323,75 @@ class SyncHedgeTest {
         () -> SyncDriver.attempt(sequence, CallKeys.NONE, () -> "never called"));
 
     assertSame(noThread, thrown);
+  }
+
+  @Test
+  void aStaleAnswerWaitsForTheWholeHedgeAndAnswersOnlyWhenEveryAttemptFailed() throws Exception {
+    // StaleIfError sits outside Retry and Hedge: the remembered result answers the hedged call as
+    // a whole, after its last hedge failed, never one attempt of it.
+    ResilientCall guard = guard(CallDefinition.builder(CALL)
+        .with(StaleIfErrorConfig.builder(CALL).maxAge("1h"))
+        .with(hedge()));
+    CompletableFuture<String> remembered = start(guard, gates, false);
+    gates.await(1);
+    gates.open(0, "remembered");
+    assertEquals("remembered", resultOf(remembered));
+
+    CompletableFuture<String> call = start(guard, gates, false);
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      gates.await(attempt + 1);
+      assertFalse(call.isDone(), "no stale answer while a hedge may still start");
+      gates.fail(attempt, new IOException("down " + attempt));
+    }
+
+    assertEquals("remembered", resultOf(call));
+    assertEquals(4, gates.started(), "one attempt, then the original and both hedges of the second call");
+    assertEquals(List.of(2, 3), attemptsOf("hedge.started"));
+    assertEquals(1, events.stream().filter(event -> event.kind().equals("stale.served")).count());
+  }
+
+  @Test
+  void attemptsOnWorkerThreadsSeeTheCallersContextAndLeaveNothingOnTheWorkers() throws Exception {
+    // Two long-lived worker threads, one per attempt, each holding a context of its own: after the
+    // call each must hold exactly that again, not the caller's.
+    ExecutorService first = Executors.newSingleThreadExecutor();
+    ExecutorService second = Executors.newSingleThreadExecutor();
+    try {
+      for (ExecutorService worker : List.of(first, second)) {
+        worker.submit(() -> MDC.put("worker", "own")).get(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+      }
+      AtomicInteger handedOut = new AtomicInteger();
+      EventBus bus = new EventBus(Clock.systemUTC());
+      HedgePolicy policy = new HedgePolicy(hedge().maxHedges(1).build(), CALL, bus, null, false);
+      CallSequence sequence = new CallSequence(CALL, clock, bus, clock::scheduler,
+          new CallSequence.Patterns().hedge(policy, task -> (handedOut.getAndIncrement() == 0 ? first : second).execute(task)));
+      List<Map<String, String>> seen = new CopyOnWriteArrayList<>();
+      SyncAttempt<String> attempt = () -> {
+        seen.add(MDC.getCopyOfContextMap());
+        return gates.call();
+      };
+
+      CompletableFuture<String> call = start(() -> {
+        MDC.put("request", "r-42");
+        return SyncDriver.attempt(sequence, CallKeys.NONE, attempt);
+      });
+      gates.await(1);
+      clock.advance(Duration.ofMillis(100));
+      gates.await(2);
+      gates.open(1, "second");
+
+      assertEquals("second", resultOf(call));
+      assertEquals(List.of(Map.of("request", "r-42"), Map.of("request", "r-42")), seen,
+          "each attempt saw the caller's MDC, and only it");
+      for (ExecutorService worker : List.of(first, second)) {
+        assertEquals(Map.of("worker", "own"),
+            worker.submit(MDC::getCopyOfContextMap).get(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS),
+            "the worker holds its own context again");
+      }
+    } finally {
+      first.shutdownNow();
+      second.shutdownNow();
+    }
   }
 
   /**
