@@ -13,7 +13,8 @@ import java.lang.annotation.Target;
  * Interface.method}) unless {@link #name()} says otherwise.
  *
  * <p>Hedge sits inside the retry and outside the circuit breaker, rate limiter, bulkhead and
- * timeout ({@code Fallback → Retry → Hedge → CircuitBreaker → RateLimit → Bulkhead → Timeout}), so
+ * timeout ({@code Fallback → StaleIfError → Retry → Hedge → CircuitBreaker → RateLimit → Bulkhead
+ * → Timeout}), so
  * every attempt, the first included, passes through each of them on its own: a fresh breaker
  * ticket, a fresh token, a fresh permit, its own deadline. A hedge they refuse is not started; that
  * is not a failure.

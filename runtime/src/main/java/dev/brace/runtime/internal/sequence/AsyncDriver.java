@@ -33,12 +33,12 @@ import java.util.function.Supplier;
  * runs elsewhere runs in the caller's context ({@link CallContext}), taken when the call started,
  * and leaves the thread's own context as it found it.
  *
- * <p>The common case costs no driver at all: when nothing has to wait (no timeout, a breaker that
- * admits, a token and a bulkhead permit there now) and the delegate's future is already complete
- * with a result no retry asks to repeat, {@link #call} records the outcome and returns a completed
- * future on the caller's thread. Anything else (a refusal, a wait, a future still running, a
- * failure, a timeout to arm) hands what the first attempt holds to a driver, which goes on from
- * there.
+ * <p>The common case costs no driver at all: when nothing has to wait (no hedge, no timeout, a
+ * breaker that admits, a token and a bulkhead permit there now) and the delegate's future is
+ * already complete with a result no retry asks to repeat, {@link #call} records the outcome and
+ * returns a completed future on the caller's thread. Anything else (a refusal, a wait, a future
+ * still running, a failure, a timeout to arm, a hedge that may start) hands what the first attempt
+ * holds to a driver, which goes on from there.
  *
  * <p>Bulkhead {@code maxWait} on this path: a full bulkhead is polled with {@link
  * SemaphoreBulkhead#tryAcquire()} on the scheduler in short steps until {@code maxWait} has
@@ -149,6 +149,7 @@ public final class AsyncDriver<T> {
     return call(attemptSteps, keys, attempt, null, context);
   }
 
+  /** The call from its keys and context on: the fast path, or a driver. */
   private static <T> CompletableFuture<T> call(
       CallSequence sequence, CallKeys callKeys, AsyncAttempt<T> attempt, AsyncFallback<T> fallback, CallContext context) {
     long started;
