@@ -39,7 +39,12 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code brace.circuitbreaker.transitions} (counter; {@code name}, {@code from}, {@code
  *       to}): every state change, which a scrape of the state gauge can miss.
  *   <li>{@code brace.retry.attempts} (counter; {@code name}, {@code outcome} {@code retried} or
- *       {@code exhausted}) and {@code brace.timeouts} (counter; {@code name}).
+ *       {@code exhausted}): failed attempts a retry answered with another attempt, or not.
+ *   <li>{@code brace.hedge.attempts} (counter; {@code name}, {@code outcome} {@code started} or
+ *       {@code budget_exhausted}): hedges started, or not started because the budget was empty.
+ *   <li>{@code brace.hedge.wins} (counter; {@code name}, {@code winner} {@code first} or {@code
+ *       hedge}): races decided after hedges had started, by the original attempt or by a hedge.
+ *   <li>{@code brace.timeouts} (counter; {@code name}): attempts cut off at their deadline.
  *   <li>{@code brace.stale} (counter; {@code name}, {@code outcome} {@code served} or {@code
  *       missing}): failed calls {@code @StaleIfError} answered with a remembered result, or found
  *       none young enough for.
@@ -145,6 +150,22 @@ public final class BraceMetrics implements AutoCloseable {
             event.instance(), tags -> Counter.builder("brace.retry.attempts")
                 .description("failed attempts a retry answered with another attempt, or not")
                 .tags(tags).tag("outcome", retried ? "retried" : "exhausted"))).increment();
+        break;
+      case HEDGE_STARTED:
+        ((Counter) instanceMeter("brace.hedge.attempts|started", event.instance(), tags -> Counter.builder("brace.hedge.attempts")
+            .description("hedges started, or not started because the budget was empty")
+            .tags(tags).tag("outcome", "started"))).increment();
+        break;
+      case HEDGE_BUDGET_EXHAUSTED:
+        ((Counter) instanceMeter("brace.hedge.attempts|budget_exhausted", event.instance(), tags -> Counter.builder("brace.hedge.attempts")
+            .description("hedges started, or not started because the budget was empty")
+            .tags(tags).tag("outcome", "budget_exhausted"))).increment();
+        break;
+      case HEDGE_WON:
+        String winner = Integer.valueOf(1).equals(attributes.get("attempt")) ? "first" : "hedge";
+        ((Counter) instanceMeter("brace.hedge.wins|" + winner, event.instance(), tags -> Counter.builder("brace.hedge.wins")
+            .description("races decided after hedges had started, by the original attempt or by a hedge")
+            .tags(tags).tag("winner", winner))).increment();
         break;
       case TIMEOUT_EXCEEDED:
         ((Counter) instanceMeter("brace.timeouts", event.instance(), tags -> Counter.builder("brace.timeouts")

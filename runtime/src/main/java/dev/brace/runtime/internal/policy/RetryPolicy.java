@@ -71,6 +71,11 @@ public final class RetryPolicy {
     return config;
   }
 
+  /** @return the retry budget it withdraws from and its calls deposit into, or null */
+  public RetryBudget budget() {
+    return budget;
+  }
+
   public long begin() {
     if (budget != null) {
       budget.deposit();
@@ -88,14 +93,7 @@ public final class RetryPolicy {
    * Error}, and is not a refusal unless that refusal's exact class is named in {@code on}.
    */
   boolean eligible(Throwable failure) {
-    Throwable cause = ExceptionFilter.unwrap(failure);
-    if (cause instanceof Error) {
-      return false;
-    }
-    if (cause instanceof Refusal && !filter.namesExactly(cause.getClass())) {
-      return false;
-    }
-    return filter.matches(cause);
+    return filter.callsForAnotherAttempt(failure);
   }
 
   /** @return {@code run}, or a fresh run when this is the call's first retried outcome */
