@@ -65,7 +65,7 @@ public final class ResilientHedged implements Hedged {
 
   @Override
   public String search(String query) throws IOException {
-    ResilientCall call = this.search;
+    ResilientCall call = this.search.current();
     if (call.passesThrough()) {
       return this.delegate.search(query);
     }
@@ -99,7 +99,7 @@ public final class ResilientHedged implements Hedged {
 
   @Override
   public void ping() throws IOException {
-    ResilientCall call = this.ping;
+    ResilientCall call = this.ping.current();
     if (call.passesThrough()) {
       this.delegate.ping();
       return;
@@ -125,7 +125,7 @@ public final class ResilientHedged implements Hedged {
 
   @Override
   public int count(String query) {
-    ResilientCall call = this.count;
+    ResilientCall call = this.count.current();
     if (call.passesThrough()) {
       return this.delegate.count(query);
     }
