@@ -16,7 +16,8 @@ import platform
 
 LIBRARIES = ["Direct", "Brace", "Resilience4j", "Failsafe", "Emission"]
 STACKS = ["direct", "floor", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "timeout",
-          "timeoutAbandon", "fourPatterns", "sixPatterns", "retryAsync", "fourPatternsAsync",
+          "timeoutAbandon", "fourPatterns", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
+          "hedgeAsync",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 NOTES = {
     ("Resilience4j", "sixPatterns"): "no timeout: Resilience4j's TimeLimiter only bounds futures",

@@ -56,16 +56,7 @@ public final class HttpRecsClient implements RecsClient {
         .timeout(REQUEST_TIMEOUT)
         .GET()
         .build();
-    HttpResponse<String> response;
-    try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (InterruptedException interrupted) {
-      // A @Timeout(mode = INTERRUPT) ends the attempt this way; keep the flag for whoever asked.
-      Thread.currentThread().interrupt();
-      InterruptedIOException stopped = new InterruptedIOException("interrupted while waiting for " + request.uri());
-      stopped.initCause(interrupted);
-      throw stopped;
-    }
+    HttpResponse<String> response = send(http, request);
     int status = response.statusCode();
     if (status == 200) {
       return Arrays.asList(response.body().split(","));
@@ -74,6 +65,27 @@ public final class HttpRecsClient implements RecsClient {
       throw new ServiceUnavailableException("503 from " + request.uri(), retryAfter(response).orElse(null));
     }
     throw new IOException(status + " from " + request.uri());
+  }
+
+  /**
+   * Sends a request and reads its body as text. An interrupt (a {@code @Timeout(mode = INTERRUPT)},
+   * or a hedge that won elsewhere, ends an attempt this way) becomes an {@link
+   * InterruptedIOException}, the flag kept for whoever asked.
+   *
+   * @param http the client
+   * @param request the request
+   * @return the response
+   * @throws IOException when the request fails, or was interrupted
+   */
+  public static HttpResponse<String> send(HttpClient http, HttpRequest request) throws IOException {
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException stopped = new InterruptedIOException("interrupted while waiting for " + request.uri());
+      stopped.initCause(interrupted);
+      throw stopped;
+    }
   }
 
   /** {@code Retry-After} in its delta-seconds form; the HTTP-date form is left out for brevity. */

@@ -39,7 +39,12 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code brace.circuitbreaker.transitions} (counter; {@code name}, {@code from}, {@code
  *       to}): every state change, which a scrape of the state gauge can miss.
  *   <li>{@code brace.retry.attempts} (counter; {@code name}, {@code outcome} {@code retried} or
- *       {@code exhausted}) and {@code brace.timeouts} (counter; {@code name}).
+ *       {@code exhausted}): failed attempts a retry answered with another attempt, or not.
+ *   <li>{@code brace.hedge.attempts} (counter; {@code name}, {@code outcome} {@code started} or
+ *       {@code budget_exhausted}): hedges started, or not started because the budget was empty.
+ *   <li>{@code brace.hedge.wins} (counter; {@code name}, {@code winner} {@code first} or {@code
+ *       hedge}): races decided after hedges had started, by the original attempt or by a hedge.
+ *   <li>{@code brace.timeouts} (counter; {@code name}): attempts cut off at their deadline.
  *   <li>{@code brace.stale} (counter; {@code name}, {@code outcome} {@code served} or {@code
  *       missing}): failed calls {@code @StaleIfError} answered with a remembered result, or found
  *       none young enough for.
@@ -146,27 +151,41 @@ public final class BraceMetrics implements AutoCloseable {
                 .description("failed attempts a retry answered with another attempt, or not")
                 .tags(tags).tag("outcome", retried ? "retried" : "exhausted"))).increment();
         break;
+      case HEDGE_STARTED:
+        ((Counter) instanceMeter("brace.hedge.attempts|started", event.instance(), tags -> Counter.builder("brace.hedge.attempts")
+            .description("hedges started, or not started because the budget was empty")
+            .tags(tags).tag("outcome", "started"))).increment();
+        break;
+      case HEDGE_BUDGET_EXHAUSTED:
+        ((Counter) instanceMeter("brace.hedge.attempts|budget_exhausted", event.instance(), tags -> Counter.builder("brace.hedge.attempts")
+            .description("hedges started, or not started because the budget was empty")
+            .tags(tags).tag("outcome", "budget_exhausted"))).increment();
+        break;
+      case HEDGE_WON:
+        String winner = Integer.valueOf(1).equals(attributes.get("attempt")) ? "first" : "hedge";
+        ((Counter) instanceMeter("brace.hedge.wins|" + winner, event.instance(), tags -> Counter.builder("brace.hedge.wins")
+            .description("races decided after hedges had started, by the original attempt or by a hedge")
+            .tags(tags).tag("winner", winner))).increment();
+        break;
       case TIMEOUT_EXCEEDED:
         ((Counter) instanceMeter("brace.timeouts", event.instance(), tags -> Counter.builder("brace.timeouts")
             .description("attempts cut off at their deadline").tags(tags))).increment();
         break;
       case STALE_SERVED:
-        stale("served", event.instance());
+        ((Counter) instanceMeter("brace.stale|served", event.instance(), tags -> Counter.builder("brace.stale")
+            .description("failed calls answered with a remembered result, or with none young enough")
+            .tags(tags).tag("outcome", "served"))).increment();
         break;
       case STALE_MISSING:
-        stale("missing", event.instance());
+        ((Counter) instanceMeter("brace.stale|missing", event.instance(), tags -> Counter.builder("brace.stale")
+            .description("failed calls answered with a remembered result, or with none young enough")
+            .tags(tags).tag("outcome", "missing"))).increment();
         break;
       default:
         break;
     }
   }
 
-  /** A failed call {@code @StaleIfError} answered with a remembered result ({@code served}), or could not ({@code missing}). */
-  private void stale(String outcome, String instance) {
-    ((Counter) instanceMeter("brace.stale|" + outcome, instance, tags -> Counter.builder("brace.stale")
-        .description("failed calls answered with a remembered result, or with none young enough")
-        .tags(tags).tag("outcome", outcome))).increment();
-  }
 
   /** Every refused attempt, including those a retry or a fallback then answered: a call's outcome hides them. */
   private void rejected(String kind, String cacheName, String instance) {

@@ -11,6 +11,7 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryBudgetConfig;
 import dev.brace.runtime.config.RetryConfig;
@@ -24,6 +25,8 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -218,6 +221,48 @@ class BraceMetricsTest {
     // The failing call deposited one more call (2.5 → 2) and spent one retry.
     assertEquals(1, gauge("brace.retry.budget.available", "shared"));
   }
+
+
+  @Test
+  void countsHedgesStartedRefusedByTheBudgetAndWhoWon() {
+    Registry brace = Registry.builder().timeSource(clock)
+        .retryBudget("hedges", b -> b.percentCanRetry(0).minRetriesPerSecond(0.2).ttl("10s"))
+        .build();
+    BraceMetrics.bind(brace, meters);
+    ResilientCall search = brace.resolve(CallDefinition.builder("Client.search")
+        .with(HedgeConfig.builder("Client.search").delay("100ms").maxHedges(1).budget("hedges")).build());
+    List<CompletableFuture<Object>> attempts = new ArrayList<>();
+
+    CompletableFuture<Object> first = search.callAsync(() -> pending(attempts), null);
+    clock.advance(Duration.ofMillis(100));
+    attempts.get(1).complete("hedge");
+    CompletableFuture<Object> second = search.callAsync(() -> pending(attempts), null);
+    clock.advance(Duration.ofMillis(100));
+    attempts.get(2).complete("first");
+    CompletableFuture<Object> third = search.callAsync(() -> pending(attempts), null);
+    clock.advance(Duration.ofMillis(100));
+    attempts.get(4).complete("first again");
+
+    assertEquals("hedge", first.join());
+    assertEquals("first", second.join());
+    assertEquals("first again", third.join());
+    assertEquals(2, hedges("brace.hedge.attempts", "outcome", "started"), "the budget held two hedges");
+    assertEquals(1, hedges("brace.hedge.attempts", "outcome", "budget_exhausted"));
+    assertEquals(1, hedges("brace.hedge.wins", "winner", "hedge"));
+    assertEquals(1, hedges("brace.hedge.wins", "winner", "first"), "a call where no hedge started is no race");
+  }
+
+  private static CompletableFuture<Object> pending(List<CompletableFuture<Object>> attempts) {
+    CompletableFuture<Object> attempt = new CompletableFuture<>();
+    attempts.add(attempt);
+    return attempt;
+  }
+
+  private double hedges(String meterName, String tag, String value) {
+    Counter counter = meters.find(meterName).tags("name", "Client.search", tag, value).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
 
   @Test
   void aKeyedFamilyIsReportedUnderItsNameAndCountedByMembers() throws Throwable {

@@ -20,7 +20,7 @@ class BraceProcessorTest {
     BraceProcessor processor = new BraceProcessor();
     Set<String> expected = new HashSet<>(Set.of("dev.brace.NotIdempotent"));
     Kind.annotated().forEach(kind -> expected.add(kind.annotation().getCanonicalName()));
-    assertTrue(expected.containsAll(Set.of("dev.brace.Retry", "dev.brace.CircuitBreaker", "dev.brace.RateLimit",
+    assertTrue(expected.containsAll(Set.of("dev.brace.Retry", "dev.brace.Hedge", "dev.brace.CircuitBreaker", "dev.brace.RateLimit",
         "dev.brace.Bulkhead", "dev.brace.Timeout", "dev.brace.Fallback",
         "dev.brace.StaleIfError")));
     assertEquals(expected, processor.getSupportedAnnotationTypes());

@@ -45,6 +45,12 @@ public enum EventKind {
   STALE_SERVED("stale.served", Level.INFO),
   /** A failed call matched {@code @StaleIfError} but nothing young enough was remembered for its key. */
   STALE_MISSING("stale.missing", Level.DEBUG),
+  /** A hedge passed the breaker, limiter and bulkhead and is sent: attempt 2, 3, … of its group. */
+  HEDGE_STARTED("hedge.started", Level.DEBUG),
+  /** An attempt decided a group in which at least one hedge had started. */
+  HEDGE_WON("hedge.won", Level.DEBUG),
+  /** The retry budget refused a hedge, so no further one starts in that group. */
+  HEDGE_BUDGET_EXHAUSTED("hedge.budget_exhausted", Level.INFO),
   /** A state backend (Redis) became unreachable; instances fall back as configured. */
   BACKEND_UNAVAILABLE("backend.unavailable", Level.WARN),
   /** A state backend is reachable again. */
@@ -88,6 +94,7 @@ public enum EventKind {
       case "circuit":
         return "dev.brace.circuitbreaker";
       case "retry":
+      case "hedge":
       case "ratelimit":
       case "bulkhead":
       case "timeout":

@@ -4,6 +4,7 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.InstanceConfig;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
@@ -376,6 +377,16 @@ public final class Registry {
      */
     public Builder retry(String name, Consumer<RetryConfig.Builder> settings) {
       return set(Kind.RETRY, RetryConfig.builder(name), settings);
+    }
+
+    /**
+     * @param name a hedge's name (by default the call name {@code Interface.method})
+     * @param settings sets what overrides the annotation
+     * @return this
+     * @throws dev.brace.runtime.ConfigurationException when a setting is refused
+     */
+    public Builder hedge(String name, Consumer<HedgeConfig.Builder> settings) {
+      return set(Kind.HEDGE, HedgeConfig.builder(name), settings);
     }
 
     /**

@@ -3,13 +3,11 @@ package dev.brace.examples.docs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.brace.runtime.config.Kind;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,16 +29,12 @@ class ErrorsPageTest {
   private static final Pattern HEADING = Pattern.compile("^## `(\\[brace:[a-z0-9-]+])`\\s*$");
 
   /**
-   * Tags no example can produce, each with why. A hedge example needs {@code @Hedge}: it is asked
-   * for as soon as the kind exists.
+   * Tags no example can produce, each with why.
    */
   private static Map<String, String> withoutExample() {
     Map<String, String> reasons = new LinkedHashMap<>();
     reasons.put("[brace:internal-error]", "a bug in Brace: no code of yours should produce it");
     reasons.put("[brace:unresolved-type]", "javac reports the missing type as well, with an error of its own");
-    if (Arrays.stream(Kind.values()).noneMatch(kind -> kind.name().equals("HEDGE"))) {
-      reasons.put("[brace:not-idempotent-hedge]", "no @Hedge in this build");
-    }
     return reasons;
   }
 

@@ -42,6 +42,7 @@ class ConformanceMatrixTest {
       new RetryBudget(),
       new RetryAfterHonoured(),
       new ErrorPassesThrough(),
+      new HedgeRace(),
       new NotIdempotentRetry(),
       new ContextFollowsTheCall(),
       new SlowCallOpening(),

@@ -47,8 +47,7 @@ public final class Idempotence {
    *     (hedging), which a call that is not idempotent never allows, whatever its settings
    */
   public static boolean sendsCopies(Kind kind) {
-    // By name until the hedge's constant exists in every build that compiles this class.
-    return kind.name().equals("HEDGE");
+    return kind == Kind.HEDGE;
   }
 
   /** @return the never-sent types by name, for messages: {@code CircuitOpenException, …, java.net.NoRouteToHostException} */

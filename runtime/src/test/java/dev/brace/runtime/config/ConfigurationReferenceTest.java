@@ -96,6 +96,8 @@ class ConfigurationReferenceTest {
         return dev.brace.Bulkhead.class;
       case TIMEOUT:
         return dev.brace.Timeout.class;
+      case HEDGE:
+        return dev.brace.Hedge.class;
       default:
         return dev.brace.Fallback.class;
     }

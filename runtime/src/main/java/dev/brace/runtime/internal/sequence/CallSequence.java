@@ -13,6 +13,7 @@ import dev.brace.runtime.generated.SyncAttempt;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.ExceptionFilter;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
+import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
@@ -25,14 +26,15 @@ import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
 /**
  * The resolved policies of one call and the steps of its sequence, in the one order: fallback,
- * remembered results (stale-if-error), retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
- * made here or in the policy a step hands it to, from the config each policy was built with; the
- * drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
+ * remembered results (stale-if-error), retry, hedge, circuit breaker, rate limiter, bulkhead,
+ * timeout, call. Every decision a call needs is made here or in the policy a step hands it to,
+ * from the config each policy was built with; the drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
  * where a step says to wait. A pattern the call does not use is null and its step does nothing.
  *
  * <p>Steps of one attempt: {@link #admit} (breaker, limiter, bulkhead; a refusal holds nothing),
@@ -40,6 +42,9 @@ import java.util.function.Supplier;
  * {@link #attemptFailed}, which record the outcome and release what admission took. After a
  * failure {@link #retryDelay} decides whether and when another attempt follows; at the end {@link
  * #answerable} decides whether the fallback answers.
+ *
+ * <p>With a hedge, what the retry sees as one attempt is a group of attempts ({@link HedgeGroup}),
+ * each of which takes the steps of one attempt on its own.
  */
 public final class CallSequence {
   /** A start no clock gave: neither the retry's {@code maxDuration} nor a metrics listener asked for one. */
@@ -61,6 +66,13 @@ public final class CallSequence {
   private final boolean sharesClock;
   /** The breaker judges latency: each attempt is timed from admission to outcome. */
   private final boolean timesAttempts;
+  private final HedgePolicy hedge;
+  private final Executor hedgeWorkers;
+  /** The steps of one attempt only (no retry, hedge or fallback), for the hedge's async attempts. */
+  private final CallSequence attemptsOnly;
+  /** Named in the outcomes reported to metrics, also by the attempts of a hedge. */
+  private final String retryName;
+  private final String hedgeName;
 
   /**
    * @param callName {@code Interface.method}, or a stack's name
@@ -89,6 +101,34 @@ public final class CallSequence {
     this.passThrough = patterns.passThrough;
     this.sharesClock = timeout != null && limiters != null;
     this.timesAttempts = patterns.breakers != null && patterns.timesAttempts;
+    this.hedge = patterns.hedge;
+    this.hedgeWorkers = patterns.hedgeWorkers;
+    this.retryName = retry == null ? null : retry.config().name();
+    this.hedgeName = hedge == null ? null : hedge.config().name();
+    this.attemptsOnly = hedge == null ? this : new CallSequence(this);
+  }
+
+  /** The steps of one attempt of {@code outer}: its breaker, limiter, bulkhead and timeout. */
+  private CallSequence(CallSequence outer) {
+    this.callName = outer.callName;
+    this.time = outer.time;
+    this.events = outer.events;
+    this.scheduler = outer.scheduler;
+    this.retry = null;
+    this.breakers = outer.breakers;
+    this.limiters = outer.limiters;
+    this.bulkhead = outer.bulkhead;
+    this.timeout = outer.timeout;
+    this.fallback = null;
+    this.stale = null;
+    this.passThrough = false;
+    this.sharesClock = outer.sharesClock;
+    this.timesAttempts = outer.timesAttempts;
+    this.hedge = null;
+    this.hedgeWorkers = null;
+    this.retryName = outer.retryName;
+    this.hedgeName = outer.hedgeName;
+    this.attemptsOnly = this;
   }
 
   /** The policies of one call, as the store resolved them; any of them may be absent. */
@@ -101,6 +141,8 @@ public final class CallSequence {
     FallbackPolicy fallback;
     StaleAnswers stale;
     boolean passThrough;
+    HedgePolicy hedge;
+    Executor hedgeWorkers;
     boolean timesAttempts;
 
     /** @return the patterns of a call that Brace passes straight through (switched off) */
@@ -147,6 +189,17 @@ public final class CallSequence {
     /** @param timeout the timeout @return this */
     public Patterns timeout(TimeoutPolicy timeout) {
       this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * @param hedge the hedge
+     * @param workers where its synchronous attempts run
+     * @return this
+     */
+    public Patterns hedge(HedgePolicy hedge, Executor workers) {
+      this.hedge = hedge;
+      this.hedgeWorkers = workers;
       return this;
     }
 
@@ -393,6 +446,21 @@ public final class CallSequence {
   }
 
   /**
+   * Ends an attempt that another attempt of its hedge made unnecessary: it was stopped, so what it
+   * ended with is not an outcome of the dependency. The breaker's ticket and the bulkhead permit
+   * are released without one.
+   *
+   * @param ticket from {@link #admit}
+   */
+  void attemptStopped(Object ticket) {
+    try {
+      releaseTicket(ticket);
+    } finally {
+      releaseBulkhead();
+    }
+  }
+
+  /**
    * The breaker's part of admission.
    *
    * @return the ticket, or null when the call has no breaker
@@ -427,7 +495,8 @@ public final class CallSequence {
         "ratelimit", limiters == null ? null : limiters.name(),
         "bulkhead", bulkhead == null ? null : bulkhead.name(),
         "timeout", timeout == null ? null : timeout.config().name(),
-        "retry", retry == null ? null : retry.config().name(),
+        "retry", retryName,
+        "hedge", hedgeName,
         "exception", failure == null ? null : failure.getClass().getName(),
         "message", failure == null ? null : failure.getMessage());
   }
@@ -653,6 +722,25 @@ public final class CallSequence {
       fallbackFailure.addSuppressed(original);
     }
     return fallbackFailure;
+  }
+
+  // ---- the hedge ----
+
+  /** @return whether one attempt, as the retry sees it, is a hedged group of attempts */
+  public boolean hedged() {
+    return hedge != null;
+  }
+
+  HedgePolicy hedgePolicy() {
+    return hedge;
+  }
+
+  Executor hedgeWorkers() {
+    return hedgeWorkers;
+  }
+
+  CallSequence attemptsOnly() {
+    return attemptsOnly;
   }
 
   // ---- for the async driver ----

@@ -55,21 +55,16 @@ public final class SyncDriver {
     }
   }
 
-  /** Every attempt the retry allows, each through breaker, limiter, bulkhead and timeout. */
+  /**
+   * Every attempt the retry allows, each through breaker, limiter, bulkhead and timeout (a hedged
+   * group of them where the call has a hedge).
+   */
   private static <T> T attempts(CallSequence sequence, CallKeys callKeys, SyncAttempt<T> attempt) throws Throwable {
     long started = sequence.begin();
     RetryRun run = null;
     for (int number = 1; ; number++) {
       try {
-        Object ticket = sequence.admit(callKeys);
-        T result;
-        try {
-          result = sequence.timed(attempt);
-        } catch (Throwable failure) {
-          sequence.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        sequence.attemptSucceeded(ticket, result);
+        T result = attempt(sequence, callKeys, attempt);
         run = afterResult(sequence, run, number, started, result);
         if (run == null) {
           return result;
@@ -133,6 +128,34 @@ public final class SyncDriver {
       throw failure;
     }
     return (T) answer;
+  }
+
+  /**
+   * One attempt as the retry sees it: breaker, limiter, bulkhead and timeout on this thread; or,
+   * when the call is hedged, a group of attempts on worker threads that take those steps each on
+   * its own, while this thread waits for the one that decides.
+   *
+   * @param sequence the call's policies
+   * @param keys the call's keys
+   * @param attempt one attempt: the delegate's method with the call's arguments
+   * @return the deciding attempt's result
+   * @throws Throwable the refusal, the deciding failure, or the hedge's last failure with the
+   *     others attached
+   */
+  public static <T> T attempt(CallSequence sequence, CallKeys keys, SyncAttempt<T> attempt) throws Throwable {
+    if (sequence.hedged()) {
+      return SyncHedgeGroup.run(sequence, keys, attempt);
+    }
+    Object ticket = sequence.admit(keys);
+    T result;
+    try {
+      result = sequence.timed(attempt);
+    } catch (Throwable failure) {
+      sequence.attemptFailed(ticket, failure);
+      throw failure;
+    }
+    sequence.attemptSucceeded(ticket, result);
+    return result;
   }
 
   /**

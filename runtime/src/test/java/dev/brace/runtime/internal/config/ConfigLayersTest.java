@@ -80,7 +80,8 @@ class ConfigLayersTest {
       Map.entry("maxConcurrent", "3"), Map.entry("value", "5s"), Map.entry("mode", "abandon"),
       Map.entry("percentCanRetry", "0.5"), Map.entry("minRetriesPerSecond", "2"), Map.entry("ttl", "20s"),
       Map.entry("slowCall", "2s"), Map.entry("slowCallRate", "0.5"), Map.entry("maxAge", "5m"), Map.entry("fresh", "5s"),
-      Map.entry("maxEntries", "500"));
+      Map.entry("maxEntries", "500"),
+      Map.entry("maxHedges", "3"));
 
   static Stream<Arguments> everyKindAndAttribute() {
     List<Arguments> all = new ArrayList<>();
