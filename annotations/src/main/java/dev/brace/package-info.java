@@ -1,5 +1,5 @@
 /**
- * The six Brace annotations. Put them on the methods of a client interface (or on the interface,
+ * The Brace annotations. Put them on the methods of a client interface (or on the interface,
  * as defaults for all of its methods); the Brace annotation processor generates a {@code
  * Resilient<Interface>} wrapper that applies them in one fixed order, outermost first:
  *

@@ -1,5 +1,6 @@
 package dev.brace.runtime.generated;
 
+import dev.brace.Criticality;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.Kind;
 import java.util.Collections;
@@ -23,6 +24,7 @@ public final class CallDefinition {
   private final boolean keysFromCaller;
   private final String fallbackMethod;
   private final Class<? extends Throwable> fallbackTakes;
+  private final Criticality.Level criticality;
 
   private CallDefinition(Builder builder) {
     this.callName = builder.callName;
@@ -31,6 +33,7 @@ public final class CallDefinition {
     this.patterns = Collections.unmodifiableMap(new EnumMap<>(builder.patterns));
     this.fallbackMethod = builder.fallbackMethod;
     this.fallbackTakes = builder.fallbackTakes;
+    this.criticality = builder.criticality;
   }
 
   /**
@@ -91,6 +94,14 @@ public final class CallDefinition {
     return fallbackTakes;
   }
 
+  /**
+   * @return how much the call matters when its bulkhead is under pressure ({@code @Criticality});
+   *     {@code DEFAULT} unless the site says otherwise
+   */
+  public Criticality.Level criticality() {
+    return criticality;
+  }
+
   /** Collects the patterns of one call; each kind at most once. */
   public static final class Builder {
     private final String callName;
@@ -99,6 +110,7 @@ public final class CallDefinition {
     private final Map<Kind, ConfigBuilder<?>> patterns = new EnumMap<>(Kind.class);
     private String fallbackMethod;
     private Class<? extends Throwable> fallbackTakes;
+    private Criticality.Level criticality = Criticality.Level.DEFAULT;
 
     private Builder(String callName, String site, boolean keysFromCaller) {
       this.callName = Objects.requireNonNull(callName, "callName");
@@ -134,6 +146,18 @@ public final class CallDefinition {
     public Builder fallbackTakes(String method, Class<? extends Throwable> failureType) {
       this.fallbackMethod = Objects.requireNonNull(method, "method");
       this.fallbackTakes = Objects.requireNonNull(failureType, "failureType");
+      return this;
+    }
+
+    /**
+     * Tags the call with a criticality, which its bulkhead admits by ({@code @Criticality}).
+     *
+     * @param level the call's criticality
+     * @return this
+     * @throws NullPointerException when {@code level} is null
+     */
+    public Builder criticality(Criticality.Level level) {
+      this.criticality = Objects.requireNonNull(level, "level");
       return this;
     }
 

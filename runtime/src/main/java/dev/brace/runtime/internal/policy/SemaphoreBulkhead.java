@@ -1,43 +1,59 @@
 package dev.brace.runtime.internal.policy;
 
-import dev.brace.runtime.EventKind;
-import dev.brace.runtime.internal.event.EventBus;
-
+import dev.brace.Criticality;
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.BulkheadHandle;
+import dev.brace.runtime.EventKind;
+import dev.brace.runtime.Refusal;
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.internal.event.EventBus;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
- * At most {@code maxConcurrent} holders at once. The permits are one {@link AtomicInteger}: taking
- * and returning one is a compare-and-set, and that alone keeps the bound under every interleaving.
- * Only a caller that must wait touches the lock; it parks on a condition that a release signals
- * when someone is waiting. Waiting callers are woken in arrival order, but a caller arriving just
- * as a permit comes free may take it first.
+ * At most a limit of holders at once; less for calls that matter less. The calls in flight are one
+ * {@link AtomicInteger}: taking and returning a permit is a compare-and-set against the admission
+ * threshold of the call's {@link Criticality.Level}, and that alone keeps every bound under every
+ * interleaving. With limit L, a {@code CRITICAL} call is admitted while fewer than L are in flight,
+ * a {@code DEFAULT} one while fewer than {@code ceil(L · defaultShare)}, a {@code SHEDDABLE} one
+ * while fewer than {@code ceil(L · sheddableShare)} (each at least 1).
  *
- * <p>A waiter's {@code maxWait} is a task on the registry's scheduler, as a timeout's deadline is,
- * so the registry's clock decides when it gives up: a test on manual time drives it by advancing
- * the clock.
+ * <p>The limit is {@code maxConcurrent}, or for an adaptive bulkhead the {@link AdaptiveLimit}'s,
+ * which moves after every completed call; then each admitted attempt carries a {@link
+ * AdaptiveLimit.Slot} timing it, and nothing else changes. A fixed bulkhead reads no clock.
+ *
+ * <p>Only a caller that must wait touches the lock; it parks on its level's condition, and a
+ * release wakes a waiter of the most critical level the free permit admits. Waiting callers of one
+ * level are woken in arrival order, but a caller arriving just as a permit comes free may take it
+ * first. A waiter's {@code maxWait} is a task on the registry's scheduler, as a timeout's deadline
+ * is, so the registry's clock decides when it gives up.
  */
 public final class SemaphoreBulkhead implements BulkheadHandle {
 
   private static final EventKind REJECTED = EventKind.BULKHEAD_REJECTED;
+  private static final Criticality.Level[] LEVELS = Criticality.Level.values();
 
   private final BulkheadConfig config;
   private final EventBus events;
   private final Supplier<ScheduledExecutorService> scheduler;
   private final long maxWaitNanos;
-  private final AtomicInteger free;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  /** Admission thresholds by level for a fixed bulkhead; null for an adaptive one, whose limit moves. */
+  private final int[] fixedThresholds;
+  private final AdaptiveLimit adaptive;
   private final ReentrantLock lock = new ReentrantLock();
-  private final Condition permitFreed = lock.newCondition();
+  private final Condition[] permitFreed = new Condition[LEVELS.length];
+  /** Written only under {@link #lock}. */
+  private final int[] waitingAt = new int[LEVELS.length];
   /** Written only under {@link #lock}; read without it by releasers deciding whether to signal. */
   private volatile int waiting;
 
@@ -46,13 +62,38 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
    * @param scheduler runs each waiter's {@code maxWait} deadline; asked only when a caller waits
    * @param events where refusals are reported
    * @throws NullPointerException when an argument is null
+   * @throws IllegalArgumentException when the bulkhead is adaptive: it needs a clock (the other constructor)
    */
   public SemaphoreBulkhead(BulkheadConfig config, Supplier<ScheduledExecutorService> scheduler, EventBus events) {
+    this(config, null, scheduler, events);
+  }
+
+  /**
+   * @param config the bulkhead's settings
+   * @param time the clock an adaptive bulkhead measures latency on; may be null for a fixed one
+   * @param scheduler runs each waiter's {@code maxWait} deadline; asked only when a caller waits
+   * @param events where refusals and limit changes are reported
+   * @throws NullPointerException when an argument is null (the clock only for an adaptive bulkhead)
+   */
+  public SemaphoreBulkhead(
+      BulkheadConfig config, TimeSource time, Supplier<ScheduledExecutorService> scheduler, EventBus events) {
     this.config = Objects.requireNonNull(config, "config");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.events = Objects.requireNonNull(events, "events");
     this.maxWaitNanos = saturatedNanos(config);
-    this.free = new AtomicInteger(config.maxConcurrent());
+    if (config.isAdaptive()) {
+      this.adaptive = new AdaptiveLimit(config, Objects.requireNonNull(time, "time"), events);
+      this.fixedThresholds = null;
+    } else {
+      this.adaptive = null;
+      this.fixedThresholds = new int[LEVELS.length];
+      for (Criticality.Level level : LEVELS) {
+        fixedThresholds[level.ordinal()] = threshold(config, config.maxConcurrent(), level);
+      }
+    }
+    for (int i = 0; i < LEVELS.length; i++) {
+      permitFreed[i] = lock.newCondition();
+    }
   }
 
   /** @return the settings this bulkhead was built from */
@@ -60,70 +101,144 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     return config;
   }
 
+  /** @return whether the limit adapts, so that each attempt must be timed ({@link #timed}) */
+  public boolean isAdaptive() {
+    return adaptive != null;
+  }
+
   /**
-   * Takes a permit, waiting up to {@code maxWait} for one to be released.
+   * Takes a permit for a call of the given criticality, waiting up to {@code maxWait} for one.
    *
+   * @param level the call's criticality
    * @throws BulkheadFullException when none came free within {@code maxWait} (at once when it is
    *     zero); or when the thread is interrupted while waiting, with the interrupt as cause and the
    *     interrupt flag set again
    */
-  public void acquire() {
-    if (tryTake()) {
+  public void acquire(Criticality.Level level) {
+    if (tryTake(level)) {
       return;
     }
     if (maxWaitNanos <= 0) {
-      throw rejected(null);
+      throw rejected(level, null);
     }
     try {
-      if (awaitPermit()) {
+      if (awaitPermit(level)) {
         return;
       }
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
-      throw rejected(interrupted);
+      throw rejected(level, interrupted);
     }
-    throw rejected(null);
+    throw rejected(level, null);
   }
 
   /**
-   * Takes a permit only if one is free now; never waits and reports nothing.
+   * Takes a permit up to the whole limit (as a {@code CRITICAL} call), waiting up to {@code maxWait}.
    *
+   * @throws BulkheadFullException as {@link #acquire(Criticality.Level)}
+   */
+  public void acquire() {
+    acquire(Criticality.Level.CRITICAL);
+  }
+
+  /**
+   * Takes a permit only if the call's level admits one now; never waits and reports nothing.
+   *
+   * @param level the call's criticality
    * @return whether a permit was taken
    */
+  public boolean tryAcquire(Criticality.Level level) {
+    return tryTake(level);
+  }
+
+  /** @return whether a permit was taken, up to the whole limit; as {@link #tryAcquire(Criticality.Level)} */
   public boolean tryAcquire() {
-    return tryTake();
+    return tryTake(Criticality.Level.CRITICAL);
   }
 
   /**
    * The refusal of a caller that gave up without blocking, for the async driver that polls {@link
-   * #tryAcquire()} instead of waiting; reported as {@code bulkhead.rejected}.
+   * #tryAcquire(Criticality.Level)} instead of waiting; reported as {@code bulkhead.rejected}.
    *
+   * @param level the refused call's criticality
    * @return the exception to fail the caller with
    */
+  public BulkheadFullException full(Criticality.Level level) {
+    return rejected(level, null);
+  }
+
+  /** @return the refusal of a {@code CRITICAL} caller; as {@link #full(Criticality.Level)} */
   public BulkheadFullException full() {
-    return rejected(null);
+    return full(Criticality.Level.CRITICAL);
   }
 
   /**
-   * Returns a permit taken by {@link #acquire()} or {@link #tryAcquire()}.
+   * Starts timing an attempt that holds a permit of an adaptive bulkhead.
    *
-   * @throws IllegalStateException when every permit is already free: a release without its
-   *     acquire, which must not grow the bulkhead
+   * @param ticket the breaker's ticket of the attempt, or null
+   * @return the attempt's new ticket: a slot that remembers when it started and holds {@code ticket}
+   * @throws IllegalStateException when the bulkhead is not adaptive
+   */
+  public AdaptiveLimit.Slot timed(Object ticket) {
+    if (adaptive == null) {
+      throw new IllegalStateException("bulkhead '" + name() + "' is not adaptive: its attempts are not timed");
+    }
+    return adaptive.admitted(ticket, inFlight.get());
+  }
+
+  /**
+   * Returns the permit of a timed attempt; its latency moves the limit.
+   *
+   * @param slot from {@link #timed}
+   * @param failure what the attempt threw, or null when it returned: a timeout or a refusal from the
+   *     dependency is a drop; an {@code Error}, or the caller's interrupt, tells nothing and is no sample
+   */
+  public void completed(AdaptiveLimit.Slot slot, Throwable failure) {
+    if (failure != null && (failure instanceof Error || TimeoutPolicy.interruptedCaller(failure))) {
+      adaptive.abandoned(slot);
+    } else {
+      adaptive.completed(slot, failure != null && isDrop(failure));
+    }
+    release();
+  }
+
+  /**
+   * Returns the permit of a timed attempt that ended before an outcome (the caller gave up): no sample.
+   *
+   * @param slot from {@link #timed}
+   */
+  public void abandoned(AdaptiveLimit.Slot slot) {
+    adaptive.abandoned(slot);
+    release();
+  }
+
+  /** A timeout of the attempt, or a refusal the dependency passed on, says the dependency is past its capacity. */
+  static boolean isDrop(Throwable failure) {
+    Throwable cause = ExceptionFilter.unwrap(failure);
+    return cause instanceof TimeoutExceededException || cause instanceof Refusal;
+  }
+
+  /**
+   * Returns a permit taken by {@link #acquire} or {@link #tryAcquire} (of a fixed bulkhead, or of an
+   * adaptive one whose attempt was never timed).
+   *
+   * @throws IllegalStateException when no permit is taken: a release without its acquire, which
+   *     must not grow the bulkhead
    */
   public void release() {
     while (true) {
-      int current = free.get();
-      if (current >= config.maxConcurrent()) {
+      int current = inFlight.get();
+      if (current <= 0) {
         throw new IllegalStateException(
             "bulkhead '" + name() + "' released more permits than were taken");
       }
-      if (free.compareAndSet(current, current + 1)) {
+      if (inFlight.compareAndSet(current, current - 1)) {
         break;
       }
     }
     // Read after the permit is back: a waiter that registered later re-checks and sees it.
     if (waiting > 0) {
-      signalOne();
+      signalAdmissible();
     }
   }
 
@@ -136,57 +251,87 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   /** @return the permits taken and not yet returned */
   @Override
   public int inFlight() {
-    return config.maxConcurrent() - free.get();
+    return inFlight.get();
   }
 
-  /** @return the permits free now */
+  /** @return the permits a {@code CRITICAL} call could take now */
   @Override
   public int available() {
-    return free.get();
+    return Math.max(0, limit() - inFlight.get());
   }
 
-  /** @return the capacity */
+  /** @return the capacity: the ceiling of an adaptive bulkhead */
   @Override
   public int maxConcurrent() {
     return config.maxConcurrent();
   }
 
-  private boolean tryTake() {
+  /** @return the current limit: {@code maxConcurrent}, or where an adaptive bulkhead's limit stands now */
+  @Override
+  public int limit() {
+    return adaptive == null ? config.maxConcurrent() : adaptive.limit();
+  }
+
+  /**
+   * @param level a criticality
+   * @return how many calls may be in flight for a call of that level to be admitted: the limit, or
+   *     its share rounded up, at least 1
+   */
+  public int threshold(Criticality.Level level) {
+    return fixedThresholds != null ? fixedThresholds[level.ordinal()] : threshold(config, adaptive.limit(), level);
+  }
+
+  private static int threshold(BulkheadConfig config, int limit, Criticality.Level level) {
+    switch (level) {
+      case CRITICAL:
+        return limit;
+      case DEFAULT:
+        return Math.max(1, (int) Math.ceil(limit * config.defaultShare()));
+      default:
+        return Math.max(1, (int) Math.ceil(limit * config.sheddableShare()));
+    }
+  }
+
+  private boolean tryTake(Criticality.Level level) {
+    int threshold = threshold(level);
     while (true) {
-      int current = free.get();
-      if (current <= 0) {
+      int current = inFlight.get();
+      if (current >= threshold) {
         return false;
       }
-      if (free.compareAndSet(current, current - 1)) {
+      if (inFlight.compareAndSet(current, current + 1)) {
         return true;
       }
     }
   }
 
   /** The slow path: parks until a permit is taken or {@code maxWait} runs out on the registry's clock. */
-  private boolean awaitPermit() throws InterruptedException {
-    Deadline deadline = new Deadline();
+  private boolean awaitPermit(Criticality.Level level) throws InterruptedException {
+    Deadline deadline = new Deadline(level);
     ScheduledFuture<?> expiry = scheduler.get().schedule(deadline, maxWaitNanos, TimeUnit.NANOSECONDS);
+    int at = level.ordinal();
     lock.lockInterruptibly();
     try {
+      waitingAt[at]++;
       waiting++;
       try {
         while (true) {
           // Registered as waiting before this check, so a release after it will signal.
-          if (tryTake()) {
-            passOnIfFree();
+          if (tryTake(level)) {
+            passOn();
             return true;
           }
           if (deadline.passed) {
             return false;
           }
-          permitFreed.await();
+          permitFreed[at].await();
         }
       } catch (InterruptedException interrupted) {
         // A signal meant for this waiter may have arrived with the interrupt: hand it on.
-        passOnIfFree();
+        passOn();
         throw interrupted;
       } finally {
+        waitingAt[at]--;
         waiting--;
       }
     } finally {
@@ -195,44 +340,59 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     }
   }
 
-  /** Marks one waiter's {@code maxWait} as over and wakes the waiters, who each look at their own. */
+  /** Marks one waiter's {@code maxWait} as over and wakes the waiters of its level, who each look at their own. */
   private final class Deadline implements Runnable {
+    private final Criticality.Level level;
     volatile boolean passed;
+
+    Deadline(Criticality.Level level) {
+      this.level = level;
+    }
 
     @Override
     public void run() {
       lock.lock();
       try {
         passed = true;
-        permitFreed.signalAll();
+        permitFreed[level.ordinal()].signalAll();
       } finally {
         lock.unlock();
       }
     }
   }
 
-  /** Wakes another waiter when permits remain, so a signal consumed here is never lost. */
-  private void passOnIfFree() {
-    if (free.get() > 0 && waiting > 1) {
-      permitFreed.signal();
+  /** Under the lock: wakes a waiter of the most critical level that the calls in flight now admit. */
+  private void passOn() {
+    int current = inFlight.get();
+    for (Criticality.Level level : LEVELS) {
+      // This caller still counts itself among the waiters of its level.
+      if (waitingAt[level.ordinal()] > 0 && current < threshold(level)) {
+        permitFreed[level.ordinal()].signal();
+        return;
+      }
     }
   }
 
-  private void signalOne() {
+  private void signalAdmissible() {
     lock.lock();
     try {
-      permitFreed.signal();
+      passOn();
     } finally {
       lock.unlock();
     }
   }
 
-  private BulkheadFullException rejected(InterruptedException cause) {
+  private BulkheadFullException rejected(Criticality.Level level, InterruptedException cause) {
+    int limit = limit();
     if (events.enabled(REJECTED)) {
       events.emit(
-          REJECTED, name(), "max_concurrent", config.maxConcurrent(), "in_flight", inFlight());
+          REJECTED, name(), "max_concurrent", config.maxConcurrent(), "in_flight", inFlight(),
+          "criticality", level.name(), "limit", limit);
     }
-    return new BulkheadFullException(name(), config.maxConcurrent(), cause);
+    int threshold = threshold(level);
+    return threshold < limit
+        ? new BulkheadFullException(name(), limit, level.name(), threshold, cause)
+        : new BulkheadFullException(name(), limit, cause);
   }
 
   private static long saturatedNanos(BulkheadConfig config) {

@@ -29,6 +29,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * exceeded. Spans (the period, {@code maxWait}, the time to refill an empty bucket) longer than
  * about 73 years are capped there so that no sum of them overflows; a bucket that would take longer
  * to refill holds only 73 years' worth of tokens.
+ *
+ * <p>An adaptive limiter (an AIMD token bucket) keeps its rate, in permits per {@code per}, in one
+ * more atomic: a throttling failure of the dependency multiplies it by {@code decrease}, a success
+ * adds {@code increase}, between {@code minPermits} and {@code permits}. Every take reads the
+ * emission interval from the rate of that moment. The bucket's span stays {@code burst} tokens at
+ * the full rate, so at a lower rate it holds proportionally fewer tokens and a decrease never frees
+ * tokens at once. A hint ({@code Retry-After}) pushes {@code fullAt} so that the next token comes
+ * no earlier than the hint says.
  */
 public final class TokenBucketRateLimiter implements RateLimiterInstance {
 
@@ -43,6 +51,10 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   private final long maxWaitNanos;
   /** The instant the bucket is full again; at or before now, the bucket is full. */
   private final AtomicLong fullAt;
+  private final boolean adaptive;
+  private final long perNanos;
+  /** An adaptive limiter's rate in permits per {@code per}, as {@link Double#doubleToLongBits} bits. */
+  private final AtomicLong rateBits;
 
   /**
    * Creates a full bucket.
@@ -62,6 +74,9 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
     this.capacityNanos = cappedProduct(intervalNanos, config.burst());
     this.maxWaitNanos = cappedNanos(config.maxWait());
     this.fullAt = new AtomicLong(time.nanoTime());
+    this.adaptive = config.adaptive();
+    this.perNanos = perNanos;
+    this.rateBits = new AtomicLong(Double.doubleToLongBits(config.permits()));
   }
 
   /** @return the settings this limiter was built from */
@@ -148,7 +163,85 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   public long availablePermits() {
     long owed = Math.max(0, fullAt.get() - time.nanoTime());
     // Divided rather than taken from burst, so a capped capacity span reports its true depth.
-    return owed >= capacityNanos ? 0 : (capacityNanos - owed) / intervalNanos;
+    return owed >= capacityNanos ? 0 : (capacityNanos - owed) / interval();
+  }
+
+  /** @return {@code permits}, or an adaptive limiter's rate now */
+  @Override
+  public double currentRate() {
+    return Double.longBitsToDouble(rateBits.get());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Does nothing for a limiter that does not adapt.
+   */
+  @Override
+  public void throttled(long blockNanos) {
+    if (!adaptive) {
+      return;
+    }
+    double from;
+    double to;
+    while (true) {
+      long bits = rateBits.get();
+      from = Double.longBitsToDouble(bits);
+      to = Math.max(config.minPermits(), from * config.decrease());
+      if (to == from || rateBits.compareAndSet(bits, Double.doubleToLongBits(to))) {
+        break;
+      }
+    }
+    if (blockNanos > 0) {
+      block(blockNanos);
+    }
+    steps.rateChanged(from, to);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Does nothing for a limiter that does not adapt, or one at its full rate.
+   */
+  @Override
+  public void succeeded() {
+    if (!adaptive) {
+      return;
+    }
+    while (true) {
+      long bits = rateBits.get();
+      double from = Double.longBitsToDouble(bits);
+      if (from >= config.permits()) {
+        return;
+      }
+      double to = Math.min(config.permits(), from + config.increase());
+      if (rateBits.compareAndSet(bits, Double.doubleToLongBits(to))) {
+        steps.rateChanged(from, to);
+        return;
+      }
+    }
+  }
+
+  /** Moves {@code fullAt} so that the next token arrives {@code blockNanos} from now at the earliest. */
+  private void block(long blockNanos) {
+    long now = time.nanoTime();
+    long blockedFullAt = now + Math.min(blockNanos, LONGEST_SPAN_NANOS) + capacityNanos - interval();
+    while (true) {
+      long current = fullAt.get();
+      if (current - blockedFullAt >= 0 || fullAt.compareAndSet(current, blockedFullAt)) {
+        return;
+      }
+    }
+  }
+
+  /** The emission interval now: fixed, or from an adaptive limiter's rate at this moment. */
+  private long interval() {
+    if (!adaptive) {
+      return intervalNanos;
+    }
+    double rate = Double.longBitsToDouble(rateBits.get());
+    double interval = Math.ceil(perNanos / rate);
+    return interval >= LONGEST_SPAN_NANOS ? LONGEST_SPAN_NANOS : Math.max(1, (long) interval);
   }
 
   /**
@@ -157,15 +250,16 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    * @return nanoseconds from {@code now} until the claimed token arrives (0 or less: at once)
    */
   private long take(long now) {
+    long interval = interval();
     while (true) {
       long current = fullAt.get();
       // An instant in the past means a full bucket: idle time beyond it earns nothing.
       long owed = Math.max(0, current - now);
-      long waitNanos = owed + intervalNanos - capacityNanos;
+      long waitNanos = owed + interval - capacityNanos;
       if (waitNanos > maxWaitNanos) {
         throw steps.rejected(waitNanos);
       }
-      if (fullAt.compareAndSet(current, now + owed + intervalNanos)) {
+      if (fullAt.compareAndSet(current, now + owed + interval)) {
         return waitNanos;
       }
     }
@@ -181,7 +275,7 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
     if (current != reservedFullAt || current - now <= 0) {
       return;
     }
-    long earlier = current - intervalNanos;
+    long earlier = current - interval();
     if (earlier - now < 0) {
       earlier = now;
     }

@@ -303,11 +303,11 @@ public final class AsyncDriver<T> {
       call(attempt);
       return;
     }
-    if (!bulkhead.tryAcquire()) {
+    if (!sequence.tryTakeBulkhead()) {
       long maxWaitNanos = RetryPolicy.saturatedNanos(bulkhead.config().maxWait());
       long remaining = maxWaitNanos - waitedNanos;
       if (remaining <= 0) {
-        refused(attempt, bulkhead.full());
+        refused(attempt, sequence.bulkheadFull());
         return;
       }
       long step = Math.min(remaining, Math.max(SHORTEST_POLL_NANOS, Math.min(BULKHEAD_POLL_NANOS, maxWaitNanos / 10)));
@@ -318,6 +318,9 @@ public final class AsyncDriver<T> {
     synchronized (this) {
       kept = !attempt.over;
       attempt.holdsBulkhead = kept;
+      if (kept) {
+        attempt.ticket = sequence.bulkheadTaken(attempt.ticket);
+      }
     }
     if (!kept) {
       bulkhead.release();
@@ -542,10 +545,7 @@ public final class AsyncDriver<T> {
       if (heldToken != null) {
         heldToken.cancelReservation(heldReservation);
       }
-      if (heldBulkhead) {
-        sequence.bulkhead().release();
-      }
-      sequence.releaseTicket(heldTicket);
+      sequence.abandon(heldTicket, heldBulkhead);
       return true;
     }
 

@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.Criticality;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.generated.CallKeys;
@@ -9,7 +10,9 @@ import dev.brace.runtime.internal.policy.ExceptionFilter;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
+import dev.brace.runtime.internal.policy.AdaptiveLimit;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.store.KeyedFamily;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
@@ -31,6 +34,12 @@ import java.util.function.Supplier;
  * {@link #attemptFailed}, which record the outcome and release what admission took. After a
  * failure {@link #retryDelay} decides whether and when another attempt follows; at the end {@link
  * #answerable} decides whether the fallback answers.
+ *
+ * <p>A bulkhead admits by the call's {@link Criticality.Level}. An adaptive bulkhead times each
+ * attempt: its ticket is then an {@link AdaptiveLimit.Slot} holding the breaker's ticket, and the
+ * outcome steps return the permit through it, so the attempt's latency moves the limit. An
+ * adaptive limiter hears every outcome: a success, or a failure that {@link Throttling} judges.
+ * Neither costs anything to a call whose bulkhead and limiter are fixed.
  */
 public final class CallSequence {
   private final String callName;
@@ -44,6 +53,11 @@ public final class CallSequence {
   private final TimeoutPolicy timeout;
   private final FallbackPolicy fallback;
   private final boolean passThrough;
+  private final Criticality.Level criticality;
+  /** Whether the bulkhead adapts, so that each attempt's ticket is a timing slot. */
+  private final boolean timedAttempts;
+  /** The adaptive limiter's judge of failures; null when the limiter does not adapt. */
+  private final Throttling throttling;
 
   /**
    * @param callName {@code Interface.method}, or a stack's name
@@ -69,6 +83,9 @@ public final class CallSequence {
     this.timeout = patterns.timeout;
     this.fallback = patterns.fallback;
     this.passThrough = patterns.passThrough;
+    this.criticality = patterns.criticality;
+    this.timedAttempts = bulkhead != null && bulkhead.isAdaptive();
+    this.throttling = limiters == null ? null : patterns.throttling;
   }
 
   /** The policies of one call, as the store resolved them; any of them may be absent. */
@@ -80,6 +97,8 @@ public final class CallSequence {
     TimeoutPolicy timeout;
     FallbackPolicy fallback;
     boolean passThrough;
+    Criticality.Level criticality = Criticality.Level.DEFAULT;
+    Throttling throttling;
 
     /** @return the patterns of a call that Brace passes straight through (switched off) */
     public static Patterns none() {
@@ -121,6 +140,18 @@ public final class CallSequence {
     /** @param fallback the fallback's policy @return this */
     public Patterns fallback(FallbackPolicy fallback) {
       this.fallback = fallback;
+      return this;
+    }
+
+    /** @param criticality how much the call matters to its bulkhead @return this */
+    public Patterns criticality(Criticality.Level criticality) {
+      this.criticality = Objects.requireNonNull(criticality, "criticality");
+      return this;
+    }
+
+    /** @param throttling the judge of an adaptive limiter, null for a fixed one @return this */
+    public Patterns throttling(Throttling throttling) {
+      this.throttling = throttling;
       return this;
     }
   }
@@ -182,7 +213,10 @@ public final class CallSequence {
         limiters.forKey(keys.limiter()).acquire();
       }
       if (bulkhead != null) {
-        bulkhead.acquire();
+        bulkhead.acquire(criticality);
+        if (timedAttempts) {
+          return bulkhead.timed(ticket);
+        }
       }
     } catch (Throwable refused) {
       releaseTicket(ticket);
@@ -209,12 +243,16 @@ public final class CallSequence {
    * @throws RuntimeException what the breaker's result predicate threw; the attempt has then failed
    */
   public void attemptSucceeded(Object ticket, Object result) {
+    Object breakerTicket = timedAttempts ? ((AdaptiveLimit.Slot) ticket).ticket() : ticket;
     try {
-      if (ticket != null) {
-        CircuitBreakerInstance.ownerOf(ticket).onResult(ticket, result);
+      if (breakerTicket != null) {
+        CircuitBreakerInstance.ownerOf(breakerTicket).onResult(breakerTicket, result);
       }
     } finally {
-      releaseBulkhead();
+      releaseBulkhead(ticket, null);
+    }
+    if (throttling != null) {
+      limiters.forKey(null).succeeded();
     }
     if (events.metricsListening()) {
       reportOutcome(EventKind.CALL_SUCCEEDED, null);
@@ -230,16 +268,23 @@ public final class CallSequence {
    * @param failure what the attempt threw
    */
   public void attemptFailed(Object ticket, Throwable failure) {
+    Object breakerTicket = timedAttempts ? ((AdaptiveLimit.Slot) ticket).ticket() : ticket;
     try {
-      if (ticket != null) {
+      if (breakerTicket != null) {
         if (TimeoutPolicy.interruptedCaller(failure)) {
-          releaseTicket(ticket);
+          releaseTicket(breakerTicket);
         } else {
-          CircuitBreakerInstance.ownerOf(ticket).onFailure(ticket, failure);
+          CircuitBreakerInstance.ownerOf(breakerTicket).onFailure(breakerTicket, failure);
         }
       }
     } finally {
-      releaseBulkhead();
+      releaseBulkhead(ticket, failure);
+    }
+    if (throttling != null) {
+      long blockNanos = throttling.judge(failure);
+      if (blockNanos != Throttling.NOT_THROTTLED) {
+        limiters.forKey(null).throttled(blockNanos);
+      }
     }
     if (events.metricsListening()) {
       reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure));
@@ -253,8 +298,14 @@ public final class CallSequence {
     }
   }
 
-  private void releaseBulkhead() {
-    if (bulkhead != null) {
+  /** Returns the attempt's permit; an adaptive bulkhead learns from {@code failure} (null: it returned). */
+  private void releaseBulkhead(Object ticket, Throwable failure) {
+    if (bulkhead == null) {
+      return;
+    }
+    if (timedAttempts) {
+      bulkhead.completed((AdaptiveLimit.Slot) ticket, failure);
+    } else {
       bulkhead.release();
     }
   }
@@ -391,5 +442,44 @@ public final class CallSequence {
 
   SemaphoreBulkhead bulkhead() {
     return bulkhead;
+  }
+
+  /** @return whether the bulkhead admits the call now; never waits (the async driver polls) */
+  boolean tryTakeBulkhead() {
+    return bulkhead.tryAcquire(criticality);
+  }
+
+  /** @return the refusal of a caller that polled the bulkhead for {@code maxWait} in vain */
+  RuntimeException bulkheadFull() {
+    return bulkhead.full(criticality);
+  }
+
+  /**
+   * @param ticket the attempt's breaker ticket, or null
+   * @return the ticket the attempt carries once it holds a bulkhead permit (a timing slot for an
+   *     adaptive bulkhead)
+   */
+  Object bulkheadTaken(Object ticket) {
+    return timedAttempts ? bulkhead.timed(ticket) : ticket;
+  }
+
+  /**
+   * Ends an attempt without an outcome (the caller gave up): its permit, if it holds one, and its
+   * breaker ticket are released; an adaptive bulkhead learns nothing from it.
+   *
+   * @param ticket what the attempt carries, or null
+   * @param holdsBulkhead whether it holds a bulkhead permit
+   */
+  void abandon(Object ticket, boolean holdsBulkhead) {
+    Object breakerTicket = ticket;
+    if (holdsBulkhead) {
+      if (timedAttempts) {
+        breakerTicket = ((AdaptiveLimit.Slot) ticket).ticket();
+        bulkhead.abandoned((AdaptiveLimit.Slot) ticket);
+      } else {
+        bulkhead.release();
+      }
+    }
+    releaseTicket(breakerTicket);
   }
 }

@@ -24,6 +24,7 @@ import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.RetryBudget;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import dev.brace.runtime.internal.sequence.CallSequence;
@@ -54,6 +55,8 @@ import java.util.function.Supplier;
  * created on first use (locally, or in the backend its settings name) and shared afterwards.
  */
 public final class InstanceStore {
+  /** {@code @Retry(maxRetryAfter)}'s default: what caps an adaptive limiter's block when the call has no retry. */
+  private static final java.time.Duration DEFAULT_MAX_RETRY_AFTER = RetryConfig.builder("default").build().maxRetryAfter();
   private final TimeSource time;
   private final Supplier<ScheduledExecutorService> scheduler;
   private final ThreadFactory abandonedWorkers;
@@ -122,7 +125,9 @@ public final class InstanceStore {
     if (!layers.globallyEnabled()) {
       return new CallSequence(definition.callName(), time, events, scheduler, CallSequence.Patterns.none());
     }
-    CallSequence.Patterns patterns = new CallSequence.Patterns();
+    CallSequence.Patterns patterns = new CallSequence.Patterns().criticality(definition.criticality());
+    // An adaptive limiter's hint is capped by the call's retry, which comes first in call order.
+    java.time.Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
     for (Map.Entry<Kind, ConfigBuilder<?>> pattern : definition.patterns().entrySet()) {
       Kind kind = pattern.getKey();
       ConfigBuilder<?> site = pattern.getValue();
@@ -136,6 +141,7 @@ public final class InstanceStore {
           break;
         case RETRY:
           patterns.retry(retry((RetryConfig) config, definition));
+          maxRetryAfter = ((RetryConfig) config).maxRetryAfter();
           break;
         case CIRCUITBREAKER:
           checkKey(site, config, definition);
@@ -144,9 +150,12 @@ public final class InstanceStore {
         case RATELIMIT:
           checkKey(site, config, definition);
           patterns.limiters(limiters.obtain(config, definition.site(), c -> limiterFamily((RateLimitConfig) c), () -> created(config)));
+          if (((RateLimitConfig) config).adaptive()) {
+            patterns.throttling(new Throttling((RateLimitConfig) config, maxRetryAfter));
+          }
           break;
         case BULKHEAD:
-          patterns.bulkhead(bulkheads.obtain(config, definition.site(), c -> new SemaphoreBulkhead((BulkheadConfig) c, scheduler, events), () -> created(config)));
+          patterns.bulkhead(bulkheads.obtain(config, definition.site(), c -> new SemaphoreBulkhead((BulkheadConfig) c, time, scheduler, events), () -> created(config)));
           break;
         case TIMEOUT:
           remember(kind, config.name());
