@@ -156,14 +156,16 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   /** Reservations reach past a full bucket's span only when tokens are promised to waiting callers. */
   @Override
   public boolean hasWaiters() {
-    return fullAt.get() - time.nanoTime() > capacityNanos;
+    return fullAt.get() - time.nanoTime() > capacity(interval());
   }
 
   @Override
   public long availablePermits() {
     long owed = Math.max(0, fullAt.get() - time.nanoTime());
+    long interval = interval();
+    long capacity = capacity(interval);
     // Divided rather than taken from burst, so a capped capacity span reports its true depth.
-    return owed >= capacityNanos ? 0 : (capacityNanos - owed) / interval();
+    return owed >= capacity ? 0 : (capacity - owed) / interval;
   }
 
   /** @return {@code permits}, or an adaptive limiter's rate now */
@@ -225,13 +227,23 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   /** Moves {@code fullAt} so that the next token arrives {@code blockNanos} from now at the earliest. */
   private void block(long blockNanos) {
     long now = time.nanoTime();
-    long blockedFullAt = now + Math.min(blockNanos, LONGEST_SPAN_NANOS) + capacityNanos - interval();
+    long interval = interval();
+    long blockedFullAt = now + Math.min(blockNanos, LONGEST_SPAN_NANOS) + capacity(interval) - interval;
     while (true) {
       long current = fullAt.get();
       if (current - blockedFullAt >= 0 || fullAt.compareAndSet(current, blockedFullAt)) {
         return;
       }
     }
+  }
+
+  /**
+   * The bucket's span: {@code burst} tokens at the full rate, and for an adaptive limiter at least
+   * one token at the rate of the moment, so a slow rate still admits. A reservation is named by the
+   * fixed span; one taken with a longer span cannot be given back and is dropped, never admitting more.
+   */
+  private long capacity(long interval) {
+    return adaptive ? Math.max(capacityNanos, interval) : capacityNanos;
   }
 
   /** The emission interval now: fixed, or from an adaptive limiter's rate at this moment. */
@@ -251,11 +263,12 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    */
   private long take(long now) {
     long interval = interval();
+    long capacity = capacity(interval);
     while (true) {
       long current = fullAt.get();
       // An instant in the past means a full bucket: idle time beyond it earns nothing.
       long owed = Math.max(0, current - now);
-      long waitNanos = owed + interval - capacityNanos;
+      long waitNanos = owed + interval - capacity;
       if (waitNanos > maxWaitNanos) {
         throw steps.rejected(waitNanos);
       }
