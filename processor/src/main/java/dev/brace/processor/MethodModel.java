@@ -16,6 +16,7 @@ import javax.lang.model.element.ExecutableElement;
  * @param fallback the fallback method, with {@code @Fallback}
  * @param breakerKey the circuit breaker's key, when keyed
  * @param limiterKey the rate limiter's key, when keyed
+ * @param criticality the {@code Criticality.Level} constant written on the method or its interface, if any
  */
 record MethodModel(
     ExecutableElement method,
@@ -24,7 +25,8 @@ record MethodModel(
     List<PatternModel> patterns,
     Optional<FallbackModel> fallback,
     Optional<KeyExpression> breakerKey,
-    Optional<KeyExpression> limiterKey) {
+    Optional<KeyExpression> limiterKey,
+    Optional<String> criticality) {
 
   /** @return whether the call goes through a guard */
   boolean isGuarded() {
