@@ -27,6 +27,9 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code brace.circuitbreaker.state} (gauge; {@code name}): 0 closed, 1 open, 2 half-open.
  *   <li>{@code brace.bulkhead.in_flight} and {@code brace.ratelimiter.available_permits} (gauges;
  *       {@code name}).
+ *   <li>{@code brace.bulkhead.limit} and {@code brace.ratelimiter.rate} (gauges; {@code name}): a
+ *       bulkhead's current limit ({@code maxConcurrent} unless adaptive) and a limiter's current
+ *       rate in permits per period ({@code permits} unless adaptive).
  * </ul>
  *
  * <p>Counters are driven by the registry's events, so they count from the moment of binding.
@@ -134,9 +137,11 @@ public final class BraceMetrics implements AutoCloseable {
         break;
       case "bulkhead":
         gauge("brace.bulkhead.in_flight", name, registry -> registry.bulkhead(name).inFlight());
+        gauge("brace.bulkhead.limit", name, registry -> registry.bulkhead(name).limit());
         break;
       case "ratelimit":
         gauge("brace.ratelimiter.available_permits", name, registry -> registry.rateLimiter(name).availablePermits());
+        gauge("brace.ratelimiter.rate", name, registry -> registry.rateLimiter(name).currentRate());
         break;
       default:
         break;

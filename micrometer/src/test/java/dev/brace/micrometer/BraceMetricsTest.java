@@ -80,6 +80,7 @@ class BraceMetricsTest {
     CompletableFuture<Object> heldByAnother = new CompletableFuture<>();
     guard(CallDefinition.builder("Client.put").with(BulkheadConfig.builder("pool").maxConcurrent(2))).callAsync(() -> heldByAnother, null);
     assertEquals(1, gauge("brace.bulkhead.in_flight", "pool"));
+    assertEquals(2, gauge("brace.bulkhead.limit", "pool"), "a fixed bulkhead's limit is maxConcurrent");
 
     assertEquals(1, calls("circuitbreaker", "backend", "success"));
     assertEquals(2, calls("circuitbreaker", "backend", "failure"));
@@ -98,6 +99,7 @@ class BraceMetricsTest {
     assertEquals(0, gauge("brace.bulkhead.in_flight", "pool"));
 
     assertEquals(1, gauge("brace.ratelimiter.available_permits", "quota"));
+    assertEquals(1, gauge("brace.ratelimiter.rate", "quota"), "a fixed limiter's rate is permits");
     succeed(quota);
     assertEquals(0, gauge("brace.ratelimiter.available_permits", "quota"));
     assertThrows(Throwable.class, () -> succeed(quota));

@@ -79,7 +79,9 @@ public final class RedisBackend implements Backend, AutoCloseable {
   @Override
   public RateLimiterInstance rateLimiter(RateLimitConfig config, BackendContext context) {
     store.observedBy(context.events(), context.backendName());
-    return new RedisRateLimiter(config, context, store);
+    return config.adaptive()
+        ? new RedisAdaptiveRateLimiter(config, context, store)
+        : new RedisRateLimiter(config, context, store);
   }
 
   @Override

@@ -41,7 +41,9 @@ class ConformanceMatrixTest {
       new KeyedInstances(),
       new RetryBudget(),
       new RetryAfterHonoured(),
-      new ErrorPassesThrough());
+      new ErrorPassesThrough(),
+      new AdaptiveBulkheadSheds(),
+      new AdaptiveRateBacksOff());
 
   private static final MatrixReport REPORT = new MatrixReport();
 
