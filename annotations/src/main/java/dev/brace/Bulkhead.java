@@ -39,12 +39,12 @@ public @interface Bulkhead {
   /** {@return how the limit adapts} {@link Adaptive#NONE} keeps it at {@link #maxConcurrent()}. */
   Adaptive adaptive() default Adaptive.NONE;
 
-  /** {@return the lowest an adaptive limit goes} At least 1, at most {@link #initialConcurrent()}. */
+  /** {@return the lowest an adaptive limit goes} At least 1, at most {@link #initialConcurrent()}; ignored unless adaptive. */
   int minConcurrent() default 1;
 
   /**
    * {@return the limit an adaptive bulkhead starts at} 0 means {@link #maxConcurrent()}; else between
-   * {@link #minConcurrent()} and {@link #maxConcurrent()}.
+   * {@link #minConcurrent()} and {@link #maxConcurrent()}. Ignored unless adaptive.
    */
   int initialConcurrent() default 0;
 

@@ -100,7 +100,7 @@ class NegativeTest {
 
   @Test
   void minConcurrentAboveMaxConcurrent() {
-    assertError("public interface Bad {\n  @Bulkhead(maxConcurrent = 4,\n    minConcurrent = 8)\n  String get();\n}",
+    assertError("public interface Bad {\n  @Bulkhead(maxConcurrent = 4, adaptive = Bulkhead.Adaptive.VEGAS,\n    minConcurrent = 8)\n  String get();\n}",
         "[brace:invalid-value] @Bulkhead on Bad.get: minConcurrent = 8 is not accepted; expected an integer from 1 to maxConcurrent (4)",
         "minConcurrent = 8");
   }

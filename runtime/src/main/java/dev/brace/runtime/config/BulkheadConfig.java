@@ -22,9 +22,14 @@ public final class BulkheadConfig extends InstanceConfig {
     this.adaptive = builder.get("adaptive");
     this.minConcurrent = builder.get("minConcurrent");
     int initial = builder.get("initialConcurrent");
-    this.initialConcurrent = initial == 0 ? maxConcurrent : initial;
+    // A fixed bulkhead's limit is maxConcurrent: the adaptive bounds are ignored, so configuration
+    // that makes an adaptive bulkhead fixed (or lowers its ceiling) need not restate them.
+    this.initialConcurrent = initial == 0 || adaptive == Bulkhead.Adaptive.NONE ? maxConcurrent : initial;
     this.defaultShare = builder.get("defaultShare");
     this.sheddableShare = builder.get("sheddableShare");
+    if (adaptive == Bulkhead.Adaptive.NONE) {
+      return;
+    }
     // Checked together, whichever layer set each: the limit must be able to start between its bounds.
     if (minConcurrent > maxConcurrent) {
       throw builder.invalid("minConcurrent", minConcurrent, "an integer from 1 to maxConcurrent (" + maxConcurrent + ")");
@@ -66,12 +71,12 @@ public final class BulkheadConfig extends InstanceConfig {
     return adaptive != Bulkhead.Adaptive.NONE;
   }
 
-  /** @return the lowest an adaptive limit goes */
+  /** @return the lowest an adaptive limit goes (unused by a fixed bulkhead) */
   public int minConcurrent() {
     return minConcurrent;
   }
 
-  /** @return the limit an adaptive bulkhead starts at ({@link #maxConcurrent()} when 0 was given) */
+  /** @return the limit an adaptive bulkhead starts at ({@link #maxConcurrent()} when 0 was given, and for a fixed bulkhead) */
   public int initialConcurrent() {
     return initialConcurrent;
   }
@@ -186,8 +191,8 @@ public final class BulkheadConfig extends InstanceConfig {
 
     /**
      * @return the checked, immutable config
-     * @throws dev.brace.runtime.ConfigurationException when {@code minConcurrent}, {@code
-     *     initialConcurrent} and {@code maxConcurrent} are out of order
+     * @throws dev.brace.runtime.ConfigurationException when an adaptive bulkhead's {@code
+     *     minConcurrent}, {@code initialConcurrent} and {@code maxConcurrent} are out of order
      */
     @Override
     public BulkheadConfig build() {
