@@ -49,7 +49,7 @@ class RedisAdaptiveRateLimiterTest {
 
   private static Stack<String> adaptive(Fleet machine, String name) {
     return Stack.<String>builder("Quota.call")
-        .rateLimit(name, r -> r.permits(100).per("1s").adaptive(true).throttledOn(TooManyRequests.class).backend("redis"))
+        .rateLimit(name, r -> r.permits(100).per("1s").maxWait("200ms").adaptive(true).throttledOn(TooManyRequests.class).backend("redis"))
         .build(machine.registry);
   }
 
