@@ -20,7 +20,7 @@ public final class CapacityDemo {
    */
   public static void main(String[] args) throws Exception {
     Path report = Path.of(args.length > 0 ? args[0] : "capacity-report.html").toAbsolutePath();
-    CapacityScenario.Result result = CapacityScenario.run(CapacityScenario.standard(), 40, 15, System.out);
+    CapacityScenario.Result result = CapacityScenario.run(CapacityScenario.standard(), 18, 15, System.out);
     System.out.println();
     System.out.print(CapacityReport.summary(result));
     CapacityReport.write(result, report);

@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The demo's numbers: a summary per run and phase ({@link #summary}), and one self-contained HTML
+ * The demo's numbers: a summary per run and phase ({@link #summary}: goodput, latency of served
+ * calls, shed calls, timeouts and the mean limit), and one self-contained HTML
  * page (inline SVG, nothing fetched) with, per run, the limit and the calls in flight, the latency
  * of served calls and the goodput over time; and for the quota runs the rate, the 429s and what
  * was served.
@@ -37,8 +38,8 @@ public final class CapacityReport {
    */
   public static String summary(Result result) {
     StringBuilder text = new StringBuilder();
-    text.append(String.format(Locale.ROOT, "%-36s %-10s %9s %8s %8s %9s %9s%n",
-        "capacity run", "phase", "served/s", "p50 ms", "p90 ms", "shed/s", "timeouts"));
+    text.append(String.format(Locale.ROOT, "%-36s %-10s %9s %8s %8s %9s %9s %7s%n",
+        "capacity run", "phase", "served/s", "p50 ms", "p90 ms", "shed/s", "timeouts", "limit"));
     for (Run run : result.capacityRuns()) {
       int from = 0;
       for (Phase phase : result.phases()) {
@@ -46,10 +47,14 @@ public final class CapacityReport {
         double seconds = (to - from) * Timeline.BUCKET_MILLIS / 1000.0;
         Timeline t = run.timeline();
         int served = t.total(Outcome.SERVED_DEFAULT, from, to) + t.total(Outcome.SERVED_SHEDDABLE, from, to);
-        text.append(String.format(Locale.ROOT, "%-36s %-10s %9.1f %8d %8d %9.1f %9d%n",
+        double limit = 0;
+        for (int b = from; b < to; b++) {
+          limit += t.gaugeA(b) / (to - from);
+        }
+        text.append(String.format(Locale.ROOT, "%-36s %-10s %9.1f %8d %8d %9.1f %9d %7.1f%n",
             run.label(), phase.name(), served / seconds, t.latencyPercentile(from, to, 50),
             t.latencyPercentile(from, to, 90), t.total(Outcome.REFUSED, from, to) / seconds,
-            t.total(Outcome.TIMED_OUT, from, to)));
+            t.total(Outcome.TIMED_OUT, from, to), limit));
         from = to;
       }
     }
@@ -88,8 +93,8 @@ public final class CapacityReport {
         .append("<p class=\"note\">The catalog service serves at most 40 requests at once (each in ")
         .append(CatalogService.SERVICE_TIME.toMillis())
         .append(" ms), then only 10 (the red band), then 40 again; beyond its capacity requests queue and latency grows. ")
-        .append("Each run has its own copy of the service and the same callers, half of them asking for sheddable suggestions. ")
-        .append("The client's @Timeout is 2 s.</p><pre>").append(escape(summary(result))).append("</pre>");
+        .append("Each run has its own copy of the service and the same demand: 18 calls a second, arriving at random, half of them for sheddable suggestions. ")
+        .append("The client's @Timeout is 5 s.</p><pre>").append(escape(summary(result))).append("</pre>");
     int capacityBuckets = result.capacityRuns().get(0).timeline().buckets();
     double[] capacity = new double[capacityBuckets];
     for (int b = 0; b < capacityBuckets; b++) {

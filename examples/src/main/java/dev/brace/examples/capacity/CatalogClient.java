@@ -12,7 +12,7 @@ import java.io.IOException;
  * configuration.
  */
 @Bulkhead(name = "catalog-api", maxConcurrent = 60, adaptive = Bulkhead.Adaptive.VEGAS, initialConcurrent = 20, minConcurrent = 4)
-@Timeout("2s")
+@Timeout("5s")
 public interface CatalogClient {
 
   /** @return a product page: a {@code DEFAULT} call, admitted up to 90% of the limit */

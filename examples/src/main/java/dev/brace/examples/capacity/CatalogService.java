@@ -27,8 +27,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * </ul>
  */
 public final class CatalogService implements AutoCloseable {
-  /** How long {@code /item} takes once a request is being served. */
-  public static final Duration SERVICE_TIME = Duration.ofMillis(400);
+  /** How long {@code /item} takes once a request is being served, on average (± 20%). */
+  public static final Duration SERVICE_TIME = Duration.ofMillis(1000);
   /** Requests a second {@code /quota} allows. */
   public static final int QUOTA = 50;
 
@@ -114,7 +114,9 @@ public final class CatalogService implements AutoCloseable {
         lock.unlock();
       }
       try {
-        Thread.sleep(SERVICE_TIME.toMillis());
+        // Each request takes its time, give or take a fifth, so callers do not move in lockstep.
+        long millis = SERVICE_TIME.toMillis();
+        Thread.sleep(millis * 4 / 5 + java.util.concurrent.ThreadLocalRandom.current().nextLong(millis * 2 / 5 + 1));
       } finally {
         lock.lock();
         try {
