@@ -13,6 +13,7 @@ public final class Target
         BraceClients.RateBreaker,
         BraceClients.LimiterOnly,
         BraceClients.BulkheadOnly,
+        BraceClients.AdaptiveBulkheadOnly,
         BraceClients.TimeoutOnly,
         BraceClients.FourPatterns,
         BraceClients.SixPatterns {
