@@ -56,16 +56,7 @@ public final class HttpRecsClient implements RecsClient {
         .timeout(REQUEST_TIMEOUT)
         .GET()
         .build();
-    HttpResponse<String> response;
-    try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (InterruptedException interrupted) {
-      // A @Timeout(mode = INTERRUPT) ends the attempt this way; keep the flag for whoever asked.
-      Thread.currentThread().interrupt();
-      InterruptedIOException stopped = new InterruptedIOException("interrupted while waiting for " + request.uri());
-      stopped.initCause(interrupted);
-      throw stopped;
-    }
+    HttpResponse<String> response = send(http, request);
     int status = response.statusCode();
     if (status == 200) {
       return Arrays.asList(response.body().split(","));
@@ -76,8 +67,32 @@ public final class HttpRecsClient implements RecsClient {
     throw new IOException(status + " from " + request.uri());
   }
 
-  /** {@code Retry-After} in its delta-seconds form; the HTTP-date form is left out for brevity. */
-  private static Optional<Duration> retryAfter(HttpResponse<?> response) {
+  /**
+   * Sends a request and waits for the answer, as a {@code @Timeout(mode = INTERRUPT)} expects: an
+   * interrupt ends the wait with an {@link InterruptedIOException}, the interrupt flag kept for
+   * whoever asked.
+   *
+   * @param http the client
+   * @param request the request
+   * @return the answer, whatever its status
+   * @throws IOException when it could not be sent or answered, or the wait was interrupted
+   */
+  public static HttpResponse<String> send(HttpClient http, HttpRequest request) throws IOException {
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException stopped = new InterruptedIOException("interrupted while waiting for " + request.uri());
+      stopped.initCause(interrupted);
+      throw stopped;
+    }
+  }
+
+  /**
+   * @param response an answer
+   * @return its {@code Retry-After} in the delta-seconds form; the HTTP-date form is left out for brevity
+   */
+  public static Optional<Duration> retryAfter(HttpResponse<?> response) {
     return response.headers().firstValue("Retry-After").flatMap(value -> {
       try {
         return Optional.of(Duration.ofSeconds(Long.parseLong(value.trim())));

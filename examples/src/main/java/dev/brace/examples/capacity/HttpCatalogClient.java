@@ -1,14 +1,13 @@
 package dev.brace.examples.capacity;
 
+import dev.brace.examples.HttpRecsClient;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 
 /** Both clients over {@code java.net.http}: the catalog's pages and suggestions, and the quota API. */
 public final class HttpCatalogClient implements CatalogClient, QuotaClient {
@@ -46,22 +45,13 @@ public final class HttpCatalogClient implements CatalogClient, QuotaClient {
   }
 
   private String get(String path) throws IOException {
-    HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(5)).GET().build();
-    HttpResponse<String> response;
-    try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (InterruptedException interrupted) {
-      Thread.currentThread().interrupt();
-      InterruptedIOException stopped = new InterruptedIOException("interrupted while waiting for " + request.uri());
-      stopped.initCause(interrupted);
-      throw stopped;
-    }
+    HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10)).GET().build();
+    HttpResponse<String> response = HttpRecsClient.send(http, request);
     if (response.statusCode() == 200) {
       return response.body();
     }
     if (response.statusCode() == 429) {
-      Optional<Duration> retryAfter = response.headers().firstValue("Retry-After").map(s -> Duration.ofSeconds(Long.parseLong(s.trim())));
-      throw new TooManyRequestsException("429 from " + request.uri(), retryAfter.orElse(null));
+      throw new TooManyRequestsException("429 from " + request.uri(), HttpRecsClient.retryAfter(response).orElse(null));
     }
     throw new IOException(response.statusCode() + " from " + request.uri());
   }
