@@ -21,6 +21,9 @@ import org.junit.jupiter.api.Test;
  * without its acquire is refused instead of growing the bulkhead. {@link Operations#refusalsReported}
  * checks that each refusal was reported as one {@code bulkhead.rejected} event.
  */
+// The build's two-minute guard is for hangs; model checking this bulkhead (criticality thresholds,
+// an event per refusal) took 10 s on a quiet machine and up to 160 s on a loaded 2-core one.
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class BulkheadLincheckTest {
   static final int MAX_CONCURRENT = 2;
 

@@ -47,8 +47,11 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   private final Supplier<ScheduledExecutorService> scheduler;
   private final long maxWaitNanos;
   private final AtomicInteger inFlight = new AtomicInteger();
-  /** Admission thresholds by level for a fixed bulkhead; null for an adaptive one, whose limit moves. */
-  private final int[] fixedThresholds;
+  /** A fixed bulkhead's admission thresholds by level, constants read on every admission; unused when adaptive. */
+  private final int criticalThreshold;
+  private final int defaultThreshold;
+  private final int sheddableThreshold;
+  /** The moving limit; null for a fixed bulkhead. */
   private final AdaptiveLimit adaptive;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition[] permitFreed = new Condition[LEVELS.length];
@@ -81,16 +84,10 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.events = Objects.requireNonNull(events, "events");
     this.maxWaitNanos = saturatedNanos(config);
-    if (config.isAdaptive()) {
-      this.adaptive = new AdaptiveLimit(config, Objects.requireNonNull(time, "time"), events);
-      this.fixedThresholds = null;
-    } else {
-      this.adaptive = null;
-      this.fixedThresholds = new int[LEVELS.length];
-      for (Criticality.Level level : LEVELS) {
-        fixedThresholds[level.ordinal()] = threshold(config, config.maxConcurrent(), level);
-      }
-    }
+    this.adaptive = config.isAdaptive() ? new AdaptiveLimit(config, Objects.requireNonNull(time, "time"), events) : null;
+    this.criticalThreshold = threshold(config, config.maxConcurrent(), Criticality.Level.CRITICAL);
+    this.defaultThreshold = threshold(config, config.maxConcurrent(), Criticality.Level.DEFAULT);
+    this.sheddableThreshold = threshold(config, config.maxConcurrent(), Criticality.Level.SHEDDABLE);
     for (int i = 0; i < LEVELS.length; i++) {
       permitFreed[i] = lock.newCondition();
     }
@@ -278,18 +275,19 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
    *     its share rounded up, at least 1
    */
   public int threshold(Criticality.Level level) {
-    return fixedThresholds != null ? fixedThresholds[level.ordinal()] : threshold(config, adaptive.limit(), level);
+    if (adaptive != null) {
+      return threshold(config, adaptive.limit(), level);
+    }
+    return level == Criticality.Level.CRITICAL ? criticalThreshold
+        : level == Criticality.Level.DEFAULT ? defaultThreshold : sheddableThreshold;
   }
 
   private static int threshold(BulkheadConfig config, int limit, Criticality.Level level) {
-    switch (level) {
-      case CRITICAL:
-        return limit;
-      case DEFAULT:
-        return Math.max(1, (int) Math.ceil(limit * config.defaultShare()));
-      default:
-        return Math.max(1, (int) Math.ceil(limit * config.sheddableShare()));
+    if (level == Criticality.Level.CRITICAL) {
+      return limit;
     }
+    double share = level == Criticality.Level.DEFAULT ? config.defaultShare() : config.sheddableShare();
+    return Math.max(1, (int) Math.ceil(limit * share));
   }
 
   private boolean tryTake(Criticality.Level level) {
