@@ -20,10 +20,10 @@ import java.util.Locale;
  * was served.
  */
 public final class CapacityReport {
-  private static final int WIDTH = 1100;
+  private static final int WIDTH = 1180;
   private static final int HEIGHT = 150;
   private static final int LEFT = 60;
-  private static final int RIGHT = 150;
+  private static final int RIGHT = 200;
   private static final String[] PHASE_COLOURS = {"#e6f4ea", "#f9d6d5", "#e6f4ea"};
 
   /** One line of a chart. */
