@@ -10,6 +10,9 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import java.util.Objects;
 
 /**
@@ -28,6 +31,10 @@ import java.util.Objects;
  * the registry hears {@code backend.unavailable} once per outage and {@code backend.recovered} when
  * it ends. Keys are {@code <prefix>ratelimit:<name>} and {@code <prefix>circuit:<name>} (a keyed
  * instance's name is {@code name[key]}) and expire when idle.
+ *
+ * <p>On a Redis Cluster ({@link #create(RedisClusterClient, RedisBackendOptions)}) each script
+ * runs on the node that serves its one key; a node's outage is reported with its address in
+ * {@code node} and only the instances whose keys live there fall back.
  */
 public final class RedisBackend implements Backend, AutoCloseable {
   private final RedisStore store;
@@ -38,7 +45,8 @@ public final class RedisBackend implements Backend, AutoCloseable {
 
   /**
    * A backend on its own connection from {@code client}. The client's options are changed so that
-   * commands fail at once while disconnected instead of queueing, and time out after the command
+   * commands fail at once while disconnected instead of queueing (a command in flight when the
+   * connection drops fails too, so no script is ever sent twice), and time out after the command
    * timeout. If Redis cannot be reached now, the backend starts in an outage and connects in the
    * background.
    *
@@ -50,20 +58,37 @@ public final class RedisBackend implements Backend, AutoCloseable {
   public static RedisBackend create(RedisClient client, RedisBackendOptions options) {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(options, "options");
-    client.setOptions(client.getOptions().mutate()
-        .autoReconnect(true)
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-        .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
-        .build());
-    RedisStore store = new RedisStore(client, null, options);
-    store.connectNow();
-    return new RedisBackend(store);
+    client.setOptions(failFast(client.getOptions().mutate(), options).build());
+    return connected(new RedisStore(() -> RedisLink.server(client.connect(), true), null, options));
+  }
+
+  /**
+   * A backend on a Redis Cluster, with its own connection from {@code client}. Every script
+   * touches one key, so it runs on the node serving that key's slot; each node has its own outage,
+   * and instances whose keys live on the other nodes go on sharing their state exactly. The
+   * client's options are changed as for a single server; its topology refresh is left as the
+   * application set it. A connection to every primary is opened now (waiting up to the client's
+   * connect timeout), since Lettuce rejects the commands for a node whose first connection is still
+   * pending.
+   *
+   * @param client the Lettuce cluster client (seed nodes); not shut down by {@link #close()}
+   * @param options timeout, fallback and keys
+   * @return the backend
+   * @throws NullPointerException when an argument is null
+   */
+  public static RedisBackend create(RedisClusterClient client, RedisBackendOptions options) {
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(options, "options");
+    client.setOptions(failFast(ClusterClientOptions.builder(client.getOptions()), options).build());
+    return connected(new RedisStore(() -> RedisLink.cluster(client.connect(), true), null, options));
   }
 
   /**
    * A backend on a connection the application manages (and closes). Each command is still bounded
-   * by the command timeout; for commands to fail at once while disconnected, give the client
-   * {@code DisconnectedBehavior.REJECT_COMMANDS}.
+   * by the command timeout. Give the client {@code DisconnectedBehavior.REJECT_COMMANDS}, as {@link
+   * #create(RedisClient, RedisBackendOptions)} does: commands then fail at once while disconnected,
+   * and a command in flight when the connection drops fails instead of being sent again after
+   * reconnecting (which could take a second token or count one failure twice).
    *
    * @param connection an open connection with a String codec
    * @param options timeout, fallback and keys
@@ -73,7 +98,36 @@ public final class RedisBackend implements Backend, AutoCloseable {
   public static RedisBackend create(StatefulRedisConnection<String, String> connection, RedisBackendOptions options) {
     Objects.requireNonNull(connection, "connection");
     Objects.requireNonNull(options, "options");
-    return new RedisBackend(new RedisStore(null, connection, options));
+    return new RedisBackend(new RedisStore(null, RedisLink.server(connection, false), options));
+  }
+
+  /**
+   * A backend on a cluster connection the application manages (and closes); as {@link
+   * #create(StatefulRedisConnection, RedisBackendOptions)}, with each script on its key's node.
+   *
+   * @param connection an open cluster connection with a String codec
+   * @param options timeout, fallback and keys
+   * @return the backend
+   * @throws NullPointerException when an argument is null
+   */
+  public static RedisBackend create(
+      StatefulRedisClusterConnection<String, String> connection, RedisBackendOptions options) {
+    Objects.requireNonNull(connection, "connection");
+    Objects.requireNonNull(options, "options");
+    return new RedisBackend(new RedisStore(null, RedisLink.cluster(connection, false), options));
+  }
+
+  /** Sets what every client the backend connects with needs: fail fast, bounded commands. */
+  private static <B extends ClientOptions.Builder> B failFast(B builder, RedisBackendOptions options) {
+    builder.autoReconnect(true);
+    builder.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+    builder.timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()));
+    return builder;
+  }
+
+  private static RedisBackend connected(RedisStore store) {
+    store.connectNow();
+    return new RedisBackend(store);
   }
 
   @Override

@@ -91,9 +91,6 @@ final class RedisCircuitBreaker implements CircuitBreakerInstance {
 
   @Override
   public Object acquire() {
-    if (!store.shouldTry()) {
-      return fallback(null).acquire();
-    }
     String token = tokenPrefix + tokens.incrementAndGet();
     List<Object> reply;
     try {
@@ -208,9 +205,6 @@ final class RedisCircuitBreaker implements CircuitBreakerInstance {
   }
 
   private List<Object> read() {
-    if (!store.shouldTry()) {
-      return null;
-    }
     try {
       return store.eval(Script.CIRCUIT_READ, key);
     } catch (RedisStore.Unavailable unavailable) {
@@ -220,7 +214,7 @@ final class RedisCircuitBreaker implements CircuitBreakerInstance {
 
   private CircuitBreakerInstance fallback(RedisStore.Unavailable unavailable) {
     if (local == null) {
-      throw CircuitOpenException.backendUnavailable(name(), backendName, unavailable == null ? null : unavailable.getCause());
+      throw CircuitOpenException.backendUnavailable(name(), backendName, unavailable.getCause());
     }
     return local;
   }

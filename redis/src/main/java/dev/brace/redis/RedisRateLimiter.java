@@ -54,34 +54,37 @@ final class RedisRateLimiter implements RateLimiterInstance {
     return config.name();
   }
 
+  /**
+   * Takes a token in Redis and waits for it if it is reserved ahead. An interrupt while the script
+   * is in flight is held until its reply (see {@link RedisStore#eval}): a caller who must then wait
+   * is refused at once with {@link RateLimitedException} caused by the {@link InterruptedException},
+   * its token given back while its take is still the bucket's latest, and its interrupt flag set
+   * again; a caller whose token is there at once is admitted with the flag still set, as the local
+   * bucket admits an interrupted caller that need not wait. Never the local fallback: an interrupt
+   * is not an outage.
+   */
   @Override
   public void acquire() {
-    if (store.shouldTry()) {
-      long askedAt = time.nanoTime();
-      try {
-        List<Object> taken = take();
-        steps.awaitToken(askedAt, waitNanos(taken), () -> giveBack(String.valueOf(taken.get(2))));
-        return;
-      } catch (RedisStore.Unavailable unavailable) {
-        fallback(unavailable).acquire();
-        return;
-      }
+    long askedAt = time.nanoTime();
+    List<Object> taken;
+    try {
+      taken = take();
+    } catch (RedisStore.Unavailable unavailable) {
+      fallback(unavailable).acquire();
+      return;
     }
-    fallback(null).acquire();
+    steps.awaitToken(askedAt, waitNanos(taken), () -> giveBack(String.valueOf(taken.get(2))));
   }
 
   /** @return the instant (on this machine's time source) the reserved token arrives */
   @Override
   public long reserveToken() {
     long now = time.nanoTime();
-    if (store.shouldTry()) {
-      try {
-        return now + Math.max(0, waitNanos(take()));
-      } catch (RedisStore.Unavailable unavailable) {
-        return now + fallback(unavailable).reserve();
-      }
+    try {
+      return now + Math.max(0, waitNanos(take()));
+    } catch (RedisStore.Unavailable unavailable) {
+      return now + fallback(unavailable).reserve();
     }
-    return now + fallback(null).reserve();
   }
 
   @Override
@@ -106,26 +109,21 @@ final class RedisRateLimiter implements RateLimiterInstance {
 
   /** Gives back the token of an interrupted blocking wait, if its take is still the bucket's latest. */
   private void giveBack(String reservedFullAt) {
-    if (store.shouldTry()) {
-      try {
-        store.eval(Script.RATELIMIT_GIVE_BACK, key, Long.toString(intervalMicros), reservedFullAt);
-      } catch (RedisStore.Unavailable unavailable) {
-        // The outage is reported by the store; the token is dropped, which never admits more.
-      }
+    try {
+      store.eval(Script.RATELIMIT_GIVE_BACK, key, Long.toString(intervalMicros), reservedFullAt);
+    } catch (RedisStore.Unavailable unavailable) {
+      // The outage is reported by the store; the token is dropped, which never admits more.
     }
   }
 
   @Override
   public long availablePermits() {
-    if (store.shouldTry()) {
-      try {
-        long owed = (Long) store.eval(Script.RATELIMIT_OWED, key).get(0);
-        return owed >= capacityMicros ? 0 : (capacityMicros - owed) / intervalMicros;
-      } catch (RedisStore.Unavailable unavailable) {
-        // Fall through to what this machine would decide with.
-      }
+    try {
+      long owed = (Long) store.eval(Script.RATELIMIT_OWED, key).get(0);
+      return owed >= capacityMicros ? 0 : (capacityMicros - owed) / intervalMicros;
+    } catch (RedisStore.Unavailable unavailable) {
+      return local == null ? 0 : local.availablePermits();
     }
-    return local == null ? 0 : local.availablePermits();
   }
 
   /**
@@ -147,7 +145,7 @@ final class RedisRateLimiter implements RateLimiterInstance {
 
   private RateLimiterInstance fallback(RedisStore.Unavailable unavailable) {
     if (local == null) {
-      throw RateLimitedException.backendUnavailable(name(), backendName, unavailable == null ? null : unavailable.getCause());
+      throw RateLimitedException.backendUnavailable(name(), backendName, unavailable.getCause());
     }
     return local;
   }

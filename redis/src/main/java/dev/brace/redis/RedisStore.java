@@ -3,14 +3,12 @@ package dev.brace.redis;
 import dev.brace.runtime.EventKind;
 import dev.brace.redis.RedisBackendOptions.WhenUnavailable;
 import dev.brace.runtime.spi.EventSink;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -19,50 +17,60 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The connection every Redis instance of one backend shares, and its health. A script either
  * answers within the command timeout or the call goes on without Redis ({@link Unavailable}).
  * The first failure starts an outage, reported once with {@code backend.unavailable}; during it
  * only one call per recheck interval tries Redis, the others go straight to their fallback, and
- * the first success ends it with {@code backend.recovered}.
+ * the first success ends it with {@code backend.recovered}. On a cluster each node has its own
+ * outage (the events name it in {@code node}), so instances on the other nodes are not affected.
  */
 final class RedisStore implements AutoCloseable {
-  private final RedisClient client;
+  private final Supplier<RedisLink> connector;
   private final RedisBackendOptions options;
   private final long timeoutNanos;
   private final long recheckNanos;
-  private final boolean ownsConnection;
-  private volatile StatefulRedisConnection<String, String> connection;
+  private volatile RedisLink link;
 
-  private final AtomicBoolean down = new AtomicBoolean();
-  private final AtomicLong nextTry = new AtomicLong();
-  private volatile long downSince;
-  private volatile Throwable lastFailure;
+  /** The single server's health, or the whole cluster's before it is first reached. */
+  private final Health whole = new Health(null);
+  private final ConcurrentHashMap<String, Health> nodes = new ConcurrentHashMap<>();
   private final AtomicBoolean connecting = new AtomicBoolean();
-  private final ExecutorService connector;
+  private final ExecutorService connectorThread;
   private final Set<Observer> observers = new CopyOnWriteArraySet<>();
 
   /** A registry that has instances on this store, and the name it gave the backend. */
   record Observer(EventSink events, String backendName) {}
 
-  /** Redis did not answer in time, or could not be reached; the call goes on without it. */
+  /**
+   * Redis did not answer in time, or could not be reached, or is in an outage and this call is not
+   * the one that rechecks it; the call goes on without Redis.
+   */
   static final class Unavailable extends Exception {
     private static final long serialVersionUID = 1L;
 
+    /** @param cause what Redis failed with; null when the call did not try it (outage, between rechecks) */
     Unavailable(Throwable cause) {
-      super(cause);
+      // No stack trace: during an outage one is made per call, and the cause has the useful one.
+      super(cause == null ? "not tried during an outage" : cause.toString(), cause, false, false);
     }
   }
 
-  RedisStore(RedisClient client, StatefulRedisConnection<String, String> connection, RedisBackendOptions options) {
-    this.client = client;
-    this.connection = connection;
-    this.ownsConnection = client != null;
+  /**
+   * @param connector opens the link, on a background thread after a failure; null when the
+   *     application gave the connection ({@code link} then)
+   * @param link the application's connection, or null to open one with {@code connector}
+   */
+  RedisStore(Supplier<RedisLink> connector, RedisLink link, RedisBackendOptions options) {
+    this.connector = connector;
+    this.link = link;
     this.options = options;
     this.timeoutNanos = options.commandTimeout().toNanos();
     this.recheckNanos = options.recheckInterval().toNanos();
-    this.connector = client == null
+    this.connectorThread = connector == null
         ? null
         : Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "brace-redis-connect");
@@ -77,97 +85,148 @@ final class RedisStore implements AutoCloseable {
 
   void observedBy(EventSink events, String backendName) {
     Observer observer = new Observer(events, backendName);
-    if (observers.add(observer) && down.get()) {
+    if (observers.add(observer)) {
       // An outage that began before this registry had instances here: it hears of it once too.
-      unavailable(observer, lastFailure);
+      if (whole.down()) {
+        unavailable(observer, whole);
+      }
+      for (Health node : nodes.values()) {
+        if (node.down()) {
+          unavailable(observer, node);
+        }
+      }
     }
-  }
-
-  /** @return whether this call should ask Redis: always, except during an outage between rechecks */
-  boolean shouldTry() {
-    if (!down.get()) {
-      return true;
-    }
-    long now = System.nanoTime();
-    long at = nextTry.get();
-    return now - at >= 0 && nextTry.compareAndSet(at, now + recheckNanos);
   }
 
   /**
-   * Runs a script on one key.
+   * Runs a script on one key, unless the key's server (or cluster node) is in an outage and this
+   * call is not the one that rechecks it.
+   *
+   * <p>An interrupt that arrives while the command is in flight does not abandon it: the script
+   * may already have run, and a reply nobody reads would be a token taken for no one or a probe
+   * lease nobody returns. The call keeps waiting for the reply, still within the command timeout,
+   * then sets the interrupt flag again; the caller decides as if the interrupt had come just after
+   * the reply (a rate limiter that must wait for its token refuses at once and gives it back).
+   * An interrupt is never an outage.
    *
    * @return the script's array reply: {@link Long}s and {@link String}s
-   * @throws Unavailable when Redis did not answer within the command timeout or failed
+   * @throws Unavailable when Redis was not tried, did not answer within the command timeout, or
+   *     failed
    */
-  @SuppressWarnings("unchecked")
   List<Object> eval(Script script, String key, String... args) throws Unavailable {
-    StatefulRedisConnection<String, String> current = connection;
+    RedisLink current = link;
+    Health health = current == null ? whole : health(current.node(key));
+    if (!health.shouldTry()) {
+      throw new Unavailable(null);
+    }
+    long sent = System.nanoTime();
     if (current == null) {
       connectLater();
-      throw failed(new RedisException("not connected to Redis yet"));
+      throw failed(whole, sent, new RedisException("not connected to Redis yet"));
     }
-    String[] keys = {key};
+    long deadline = sent + timeoutNanos;
     try {
       List<Object> reply;
       try {
-        reply = await(current.async().evalsha(script.sha, ScriptOutputType.MULTI, keys, args));
+        reply = await(current.evalsha(script, key, args), deadline);
       } catch (ExecutionException missing) {
         if (!(missing.getCause() instanceof RedisNoScriptException)) {
           throw missing;
         }
-        // First use on this server, or it restarted: send the text once, Redis caches it again.
-        reply = await(current.async().eval(script.text, ScriptOutputType.MULTI, keys, args));
+        // First use on this server (or node), or it restarted: send the text once, Redis caches it.
+        reply = await(current.eval(script, key, args), deadline);
       }
-      succeeded();
+      succeeded(health, sent);
       return reply;
     } catch (ExecutionException failure) {
-      throw failed(failure.getCause());
+      throw failed(health, sent, failure.getCause());
     } catch (TimeoutException | RuntimeException failure) {
-      throw failed(failure);
-    } catch (InterruptedException interrupted) {
-      // Not Redis's fault: no outage, but this call goes on without it.
-      Thread.currentThread().interrupt();
-      throw new Unavailable(interrupted);
+      throw failed(health, sent, failure);
     }
   }
 
-  private <T> T await(RedisFuture<T> reply) throws ExecutionException, TimeoutException, InterruptedException {
+  /** Waits for a reply until the deadline; an interrupt meanwhile is held until then (see eval). */
+  private static <T> T await(RedisFuture<T> reply, long deadline) throws ExecutionException, TimeoutException {
+    boolean interrupted = false;
     try {
-      return reply.get(timeoutNanos, TimeUnit.NANOSECONDS);
+      while (true) {
+        try {
+          return reply.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException held) {
+          interrupted = true;
+        }
+      }
     } catch (TimeoutException late) {
+      // Not sent yet (disconnected, queued): never sent. Sent: the server may still run it.
       reply.cancel(true);
       throw late;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
-  private Unavailable failed(Throwable cause) {
-    nextTry.set(System.nanoTime() + recheckNanos);
-    if (down.compareAndSet(false, true)) {
-      downSince = System.nanoTime();
-      lastFailure = cause;
+  private Health health(String node) {
+    return node == null ? whole : nodes.computeIfAbsent(node, Health::new);
+  }
+
+  /**
+   * Starts an outage, unless one is on, or the failed command was sent before the last one ended
+   * (it belongs to that outage: its answer came late, or its connection dropped back then).
+   *
+   * @param sent when the failed command was sent
+   */
+  private Unavailable failed(Health health, long sent, Throwable cause) {
+    long now = System.nanoTime();
+    health.nextTry.set(now + recheckNanos);
+    Phase phase = health.phase.get();
+    if (!phase.down() && sent - phase.since() >= 0 && health.phase.compareAndSet(phase, new Phase(true, now))) {
+      health.lastFailure = cause;
       for (Observer observer : observers) {
-        unavailable(observer, cause);
+        unavailable(observer, health);
       }
     }
     return new Unavailable(cause);
   }
 
-  private void unavailable(Observer observer, Throwable cause) {
+  private void unavailable(Observer observer, Health health) {
     if (observer.events().enabled(EventKind.BACKEND_UNAVAILABLE)) {
+      Throwable cause = health.lastFailure;
       observer.events().emit(
           EventKind.BACKEND_UNAVAILABLE, observer.backendName(),
+          "node", health.node,
           "exception", cause == null ? null : cause.getClass().getName(),
           "message", cause == null ? null : cause.getMessage(),
           "fallback", options.whenUnavailable() == WhenUnavailable.LOCAL ? "local" : "refuse");
     }
   }
 
-  private void succeeded() {
-    if (down.get() && down.compareAndSet(true, false)) {
-      long outageMillis = (System.nanoTime() - downSince) / 1_000_000;
+  /** @param sent when the command that succeeded was sent */
+  private void succeeded(Health health, long sent) {
+    recovered(health, sent);
+    if (health != whole) {
+      // A cluster that could not be reached at first is reachable now.
+      recovered(whole, sent);
+    }
+  }
+
+  /**
+   * Ends an outage, if one is on and the command that succeeded was sent after it began: a reply to
+   * a command sent before (read by its caller just after another command failed) says nothing about
+   * whether Redis is back, and would end the outage the moment it began.
+   */
+  private void recovered(Health health, long sent) {
+    Phase phase = health.phase.get();
+    if (!phase.down() || sent - phase.since() < 0) {
+      return;
+    }
+    long now = System.nanoTime();
+    if (health.phase.compareAndSet(phase, new Phase(false, now))) {
+      long outageMillis = (now - phase.since()) / 1_000_000;
       for (Observer observer : observers) {
         if (observer.events().enabled(EventKind.BACKEND_RECOVERED)) {
-          observer.events().emit(EventKind.BACKEND_RECOVERED, observer.backendName(), "outage_ms", outageMillis);
+          observer.events().emit(EventKind.BACKEND_RECOVERED, observer.backendName(), "node", health.node, "outage_ms", outageMillis);
         }
       }
     }
@@ -175,12 +234,12 @@ final class RedisStore implements AutoCloseable {
 
   /** Connects on a background thread, so no call waits for a connection to be set up. */
   private void connectLater() {
-    if (client == null || !connecting.compareAndSet(false, true)) {
+    if (connector == null || !connecting.compareAndSet(false, true)) {
       return;
     }
-    connector.execute(() -> {
+    connectorThread.execute(() -> {
       try {
-        connection = client.connect();
+        link = connector.get();
       } catch (RuntimeException unreachable) {
         // Still down; the next recheck tries again.
       } finally {
@@ -192,20 +251,50 @@ final class RedisStore implements AutoCloseable {
   /** Tries to connect now, for a backend created with a client; a failure starts it in an outage. */
   void connectNow() {
     try {
-      connection = client.connect();
+      link = connector.get();
     } catch (RuntimeException unreachable) {
-      failed(unreachable);
+      failed(whole, System.nanoTime(), unreachable);
     }
   }
 
   @Override
   public void close() {
-    if (connector != null) {
-      connector.shutdownNow();
+    if (connectorThread != null) {
+      connectorThread.shutdownNow();
     }
-    StatefulRedisConnection<String, String> current = connection;
-    if (ownsConnection && current != null) {
+    RedisLink current = link;
+    if (current != null) {
       current.close();
+    }
+  }
+
+  /** Up or in an outage, since when ({@link System#nanoTime()}); replaced whole, so both change at once. */
+  private record Phase(boolean down, long since) {}
+
+  /** One server's (or cluster node's) health: whether it is in an outage, and when to try it again. */
+  private final class Health {
+    /** The cluster node ({@code host:port}); null for a single server. */
+    final String node;
+    final AtomicReference<Phase> phase = new AtomicReference<>(new Phase(false, System.nanoTime()));
+    final AtomicLong nextTry = new AtomicLong();
+    volatile Throwable lastFailure;
+
+    Health(String node) {
+      this.node = node;
+    }
+
+    boolean down() {
+      return phase.get().down();
+    }
+
+    /** @return whether this call should ask Redis: always, except during an outage between rechecks */
+    boolean shouldTry() {
+      if (!down()) {
+        return true;
+      }
+      long now = System.nanoTime();
+      long at = nextTry.get();
+      return now - at >= 0 && nextTry.compareAndSet(at, now + recheckNanos);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.brace.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,8 @@ import dev.brace.runtime.config.CircuitBreakerConfig;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /** One circuit shared by several machines, against a real redis-server. */
 class RedisCircuitBreakerTest {
   private static final RedisBackendOptions OPTIONS =
-      RedisBackendOptions.defaults().withCommandTimeout(Duration.ofSeconds(2)).withProbeLease(Duration.ofMillis(300));
+      RedisBackendOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)).withProbeLease(Duration.ofMillis(300));
 
   private static RedisServer server;
 
@@ -112,6 +115,45 @@ class RedisCircuitBreakerTest {
       Thread.sleep(OPTIONS.probeLease().toMillis() + 50);
       assertEquals("after the lease", second.call(() -> "after the lease"));
       assertEquals(CircuitState.CLOSED, two.registry.circuitBreaker("lease-api").state());
+    }
+  }
+
+  /**
+   * The script that admits the probe moves the shared circuit to HALF_OPEN and gives this caller the
+   * probe lease; an interrupt while it is in flight must not send the caller to the local breaker,
+   * which would leave that lease to no one and the circuit HALF_OPEN for every machine.
+   */
+  @Test
+  void anInterruptWhileTheProbeIsBeingAdmittedLeavesNoProbeWithoutAnOwner() throws Exception {
+    try (Fleet one = new Fleet(server, OPTIONS, Map.of())) {
+      Stack<String> stack = guarded(one, "interrupted-probe-api", b -> b.failureThreshold(1).resetTimeout("100ms"));
+      assertThrows(IOException.class, () -> stack.call(RedisCircuitBreakerTest::fail));
+      Thread.sleep(150);
+
+      server.holdScripts();
+      CompletableFuture<Object> outcome = new CompletableFuture<>();
+      try {
+        Thread caller = new Thread(() -> {
+          try {
+            outcome.complete(stack.call(() -> "probe"));
+          } catch (Throwable thrown) {
+            outcome.complete(thrown);
+          }
+        });
+        caller.start();
+        Callers.awaitBlockedIn(caller, RedisStore.class, "await");
+        caller.interrupt();
+        Thread.sleep(50);
+        assertFalse(outcome.isDone(), "the admitting script is still held in the server");
+      } finally {
+        server.runScripts();
+      }
+      assertEquals("probe", outcome.get(30, TimeUnit.SECONDS));
+      assertEquals(CircuitState.CLOSED, one.registry.circuitBreaker("interrupted-probe-api").state(),
+          "the probe's success closed the shared circuit");
+      assertEquals(1, one.count("circuit.half_open"));
+      assertEquals(1, one.count("circuit.closed"));
+      assertEquals(0, one.count("backend.unavailable"), "an interrupt is no outage");
     }
   }
 

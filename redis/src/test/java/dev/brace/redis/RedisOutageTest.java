@@ -19,8 +19,12 @@ import org.junit.jupiter.api.Test;
 
 /** A redis-server of the test's own, stopped and started again to stand for an outage. */
 class RedisOutageTest {
+  /**
+   * A command timeout above the default 50 ms: on a loaded machine a healthy server sometimes takes
+   * longer than that, and the outage it starts is not the one the test made.
+   */
   private static final RedisBackendOptions OPTIONS =
-      RedisBackendOptions.defaults().withRecheckInterval(Duration.ofMillis(100));
+      RedisBackendOptions.defaults().withCommandTimeout(Duration.ofMillis(500)).withRecheckInterval(Duration.ofMillis(100));
 
   private RedisServer server;
 
@@ -65,7 +69,7 @@ class RedisOutageTest {
       for (int i = 0; i < 50; i++) {
         slowest = Math.max(slowest, timed(() -> stack.call(() -> "during")));
       }
-      assertTrue(slowest < 200, "each call is bounded by the command timeout: slowest " + slowest + " ms");
+      assertTrue(slowest < 200, "with the server gone, each call fails over at once: slowest " + slowest + " ms");
       assertEquals(1, machine.count("backend.unavailable"), "reported once per outage");
       assertEquals("local", machine.events.stream()
           .filter(e -> e.kind().equals("backend.unavailable")).findFirst().orElseThrow().attributes().get("fallback"));

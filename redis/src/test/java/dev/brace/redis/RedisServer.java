@@ -8,6 +8,9 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,15 +20,25 @@ import java.util.concurrent.TimeUnit;
  */
 final class RedisServer implements AutoCloseable {
   private final int port;
+  private final List<String> extraArguments;
   private Process process;
 
-  private RedisServer(int port) {
+  private RedisServer(int port, List<String> extraArguments) {
     this.port = port;
+    this.extraArguments = extraArguments;
   }
 
   /** @return a started server on a free port */
   static RedisServer start() {
-    RedisServer server = new RedisServer(freePort());
+    return start(List.of());
+  }
+
+  /**
+   * @param extraArguments more {@code redis-server} options, e.g. cluster mode
+   * @return a started server on a free port
+   */
+  static RedisServer start(List<String> extraArguments) {
+    RedisServer server = new RedisServer(freePort(), List.copyOf(extraArguments));
     server.restart();
     return server;
   }
@@ -40,11 +53,13 @@ final class RedisServer implements AutoCloseable {
 
   /** Starts the process again on the same port (after {@link #stop()}); data starts empty. */
   void restart() {
-    String binary = binary();
+    String binary = binary("redis-server");
+    List<String> command = new ArrayList<>(List.of(
+        binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
+        "--save", "", "--appendonly", "no", "--protected-mode", "no"));
+    command.addAll(extraArguments);
     try {
-      process = new ProcessBuilder(
-              binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-              "--save", "", "--appendonly", "no", "--protected-mode", "no")
+      process = new ProcessBuilder(command)
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.DISCARD)
           .start();
@@ -74,6 +89,185 @@ final class RedisServer implements AutoCloseable {
     process = null;
   }
 
+  /** Freezes the process ({@code SIGSTOP}): connections stay open, nothing is answered. */
+  void pause() {
+    signal("-STOP");
+  }
+
+  /** Lets a {@link #pause() paused} process run again ({@code SIGCONT}). */
+  void resume() {
+    signal("-CONT");
+  }
+
+  private void signal(String signal) {
+    try {
+      Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed");
+      }
+    } catch (IOException | InterruptedException failed) {
+      throw new IllegalStateException("kill " + signal + " " + process.pid(), failed);
+    }
+  }
+
+  /**
+   * Sends one command on a connection of its own and reads the reply.
+   *
+   * @return a {@link String} (simple or bulk string, null for a null bulk), {@link Long} or {@link
+   *     List} of those
+   * @throws IllegalStateException when Redis answers with an error or cannot be reached
+   */
+  Object command(String... arguments) {
+    try (Connection connection = connect()) {
+      connection.send(arguments);
+      return connection.reply();
+    }
+  }
+
+  /** @return a plain connection (no client library), for commands a test sends at a chosen moment */
+  Connection connect() {
+    return new Connection(port);
+  }
+
+  /** A raw RESP connection: send now, read the reply later. */
+  static final class Connection implements AutoCloseable {
+    private final int port;
+    private final Socket socket = new Socket();
+    private final java.io.DataInputStream in;
+
+    private Connection(int port) {
+      this.port = port;
+      try {
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+        socket.setSoTimeout(30_000);
+        in = new java.io.DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
+      } catch (IOException failed) {
+        throw new IllegalStateException("redis-server on port " + port, failed);
+      }
+    }
+
+    /** Writes a command without waiting for its reply. */
+    void send(String... arguments) {
+      StringBuilder request = new StringBuilder().append('*').append(arguments.length).append("\r\n");
+      for (String argument : arguments) {
+        request.append('$').append(argument.getBytes(StandardCharsets.UTF_8).length).append("\r\n")
+            .append(argument).append("\r\n");
+      }
+      try {
+        OutputStream out = socket.getOutputStream();
+        out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+        out.flush();
+      } catch (IOException failed) {
+        throw new IllegalStateException("redis-server on port " + port + ": " + String.join(" ", arguments), failed);
+      }
+    }
+
+    /** @return the next reply, as {@link RedisServer#command} describes */
+    Object reply() {
+      try {
+        return RedisServer.reply(in);
+      } catch (IOException failed) {
+        throw new IllegalStateException("redis-server on port " + port, failed);
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        socket.close();
+      } catch (IOException ignored) {
+        // Closing.
+      }
+    }
+  }
+
+  private static Object reply(java.io.DataInputStream in) throws IOException {
+    char type = (char) in.readUnsignedByte();
+    String line = line(in);
+    switch (type) {
+      case '+':
+        return line;
+      case '-':
+        throw new IllegalStateException(line);
+      case ':':
+        return Long.parseLong(line);
+      case '$': {
+        int length = Integer.parseInt(line);
+        if (length < 0) {
+          return null;
+        }
+        byte[] bytes = new byte[length];
+        in.readFully(bytes);
+        line(in);
+        return new String(bytes, StandardCharsets.UTF_8);
+      }
+      case '*': {
+        List<Object> items = new ArrayList<>();
+        for (int i = Integer.parseInt(line); i > 0; i--) {
+          items.add(reply(in));
+        }
+        return items;
+      }
+      default:
+        throw new IOException("unexpected reply type " + type);
+    }
+  }
+
+  private static String line(java.io.DataInputStream in) throws IOException {
+    StringBuilder line = new StringBuilder();
+    for (int b = in.readUnsignedByte(); b != '\r'; b = in.readUnsignedByte()) {
+      line.append((char) b);
+    }
+    in.readUnsignedByte();
+    return line.toString();
+  }
+
+  /**
+   * Holds every script sent from now on in the server, unrun, until {@link #runScripts()} ({@code
+   * CLIENT PAUSE … WRITE}: scripts count as writes; reads and {@code CLIENT} commands still run).
+   * A caller's script is then surely in flight for as long as a test needs, however slow the machine.
+   */
+  void holdScripts() {
+    command("CLIENT", "PAUSE", "120000", "WRITE");
+  }
+
+  /** Lets the scripts held by {@link #holdScripts()} run, in the order they came. */
+  void runScripts() {
+    command("CLIENT", "UNPAUSE");
+  }
+
+  /** @return EVAL and EVALSHA calls this server has run, from INFO commandstats */
+  long scriptCalls() {
+    long calls = 0;
+    for (String line : ((String) command("INFO", "commandstats")).split("\r?\n")) {
+      if (line.startsWith("cmdstat_eval:") || line.startsWith("cmdstat_evalsha:")) {
+        String field = line.substring(line.indexOf("calls=") + 6);
+        calls += Long.parseLong(field.substring(0, field.indexOf(',')));
+      }
+    }
+    return calls;
+  }
+
+  /** @return the ids of clients whose name ({@code CLIENT SETNAME}) starts with {@code prefix} */
+  List<String> clientIds(String prefix) {
+    List<String> ids = new ArrayList<>();
+    for (String client : ((String) command("CLIENT", "LIST")).split("\n")) {
+      String id = null;
+      String name = null;
+      for (String field : client.trim().split(" ")) {
+        if (field.startsWith("id=")) {
+          id = field.substring(3);
+        } else if (field.startsWith("name=")) {
+          name = field.substring(5);
+        }
+      }
+      if (id != null && name != null && name.startsWith(prefix)) {
+        ids.add(id);
+      }
+    }
+    return ids;
+  }
+
   @Override
   public void close() {
     stop();
@@ -95,15 +289,16 @@ final class RedisServer implements AutoCloseable {
     }
   }
 
-  private static String binary() {
+  /** @return the path of a Redis program ({@code redis-server}, {@code redis-cli}) on the PATH */
+  static String binary(String program) {
     String path = System.getenv("PATH");
     for (String folder : (path == null ? "" : path).split(File.pathSeparator)) {
-      File candidate = new File(folder, "redis-server");
+      File candidate = new File(folder, program);
       if (candidate.canExecute()) {
         return candidate.getPath();
       }
     }
-    String missing = "redis-server is not on the PATH; these tests need a real Redis. Install it "
+    String missing = program + " is not on the PATH; these tests need a real Redis. Install it "
         + "(apt-get install -y redis-server; .ci/run does this) and run the tests again.";
     // CI (CI=true, as .ci/run runs) must run them: fail there. On a developer's machine with only
     // a JDK and Maven, skip them loudly instead of failing the whole build.
@@ -114,7 +309,7 @@ final class RedisServer implements AutoCloseable {
     throw new org.opentest4j.TestAbortedException(missing);
   }
 
-  private static int freePort() {
+  static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();
