@@ -30,7 +30,8 @@ import java.util.Objects;
  * be reached, instances decide locally or refuse ({@link RedisBackendOptions#whenUnavailable()}),
  * the registry hears {@code backend.unavailable} once per outage and {@code backend.recovered} when
  * it ends. Keys are {@code <prefix>ratelimit:<name>} and {@code <prefix>circuit:<name>} (a keyed
- * instance's name is {@code name[key]}) and expire when idle.
+ * instance's name is {@code name[key]}; an adaptive limiter's key is {@code
+ * <prefix>ratelimit-adaptive:<name>}) and expire when idle.
  *
  * <p>On a Redis Cluster ({@link #create(RedisClusterClient, RedisBackendOptions)}) each script
  * runs on the node that serves its one key; a node's outage is reported with its address in
