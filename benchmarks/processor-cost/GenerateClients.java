@@ -4,7 +4,10 @@ import java.nio.file.Path;
 
 /**
  * Writes N client interfaces of the kind Brace is for, into OUTDIR/bench/pK/ClientNNN.java, for the
- * processor-cost benchmark. Run as a source file: {@code java GenerateClients.java OUTDIR 500}.
+ * processor-cost benchmark. Run as a source file: {@code java GenerateClients.java OUTDIR 500}, or
+ * {@code java GenerateClients.java OUTDIR 500 --with-implementations} to write beside each interface
+ * the hand-written HTTP implementation a service team would have (HttpClientNNN.java), so that the
+ * compilation is a module as it is in a real build rather than nothing but annotated interfaces.
  *
  * <p>Each interface has six methods and mixes what users write: a type-level breaker (classic or
  * rate mode) on two thirds of them; a sync method with retry, timeout and a fallback taking the
@@ -16,12 +19,16 @@ public final class GenerateClients {
   public static void main(String[] args) throws IOException {
     Path out = Path.of(args[0]);
     int count = Integer.parseInt(args[1]);
+    boolean implementations = args.length > 2 && args[2].equals("--with-implementations");
     for (int i = 0; i < count; i++) {
       String pkg = "bench.p" + (i % 10);
       String name = String.format("Client%03d", i);
       Path file = out.resolve(pkg.replace('.', '/')).resolve(name + ".java");
       Files.createDirectories(file.getParent());
       Files.writeString(file, source(pkg, name, i));
+      if (implementations) {
+        Files.writeString(file.resolveSibling("Http" + name + ".java"), implementation(pkg, name, i));
+      }
     }
   }
 
@@ -86,6 +93,153 @@ public final class GenerateClients {
         + "  <T extends Comparable<T>> List<T> sorted(List<T> values, int... order);\n"
         + "\n"
         + "  String describe();\n"
+        + "}\n";
+  }
+
+  /**
+   * The implementation a team writes by hand for one interface: java.net.http calls, status checks
+   * and a small line-based parser. About a hundred lines, a plain client of six methods.
+   */
+  private static String implementation(String pkg, String name, int i) {
+    String impl = "Http" + name;
+    String searchParameters = i % 2 == 0 ? "String userId, Query query" : "Query query, String userId";
+    return "package " + pkg + ";\n"
+        + "\n"
+        + "import java.io.IOException;\n"
+        + "import java.io.UncheckedIOException;\n"
+        + "import java.net.URI;\n"
+        + "import java.net.URLEncoder;\n"
+        + "import java.net.http.HttpClient;\n"
+        + "import java.net.http.HttpRequest;\n"
+        + "import java.net.http.HttpResponse;\n"
+        + "import java.nio.charset.StandardCharsets;\n"
+        + "import java.time.Duration;\n"
+        + "import java.util.ArrayList;\n"
+        + "import java.util.Comparator;\n"
+        + "import java.util.LinkedHashMap;\n"
+        + "import java.util.List;\n"
+        + "import java.util.Map;\n"
+        + "import java.util.concurrent.CompletableFuture;\n"
+        + "import java.util.stream.Collectors;\n"
+        + "\n"
+        + "/** The HTTP implementation of " + name + ". */\n"
+        + "public final class " + impl + " implements " + name + " {\n"
+        + "  private final HttpClient http;\n"
+        + "  private final URI base;\n"
+        + "  private final Duration requestTimeout;\n"
+        + "\n"
+        + "  public " + impl + "(HttpClient http, URI base, Duration requestTimeout) {\n"
+        + "    this.http = http;\n"
+        + "    this.base = base;\n"
+        + "    this.requestTimeout = requestTimeout;\n"
+        + "  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public Item item(String id) throws IOException {\n"
+        + "    HttpResponse<String> response = send(get(\"/items/\" + encode(id)));\n"
+        + "    return parseItem(id, response.body());\n"
+        + "  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public List<String> search(" + searchParameters + ") throws IOException {\n"
+        + "    String path = \"/search?user=\" + encode(userId) + \"&region=\" + encode(query.region()) + \"&limit=\" + query.limit();\n"
+        + "    HttpResponse<String> response = send(get(path));\n"
+        + "    List<String> hits = new ArrayList<>();\n"
+        + "    for (String line : response.body().split(\"\\n\")) {\n"
+        + "      if (!line.isBlank()) {\n"
+        + "        hits.add(line.trim());\n"
+        + "      }\n"
+        + "    }\n"
+        + "    return hits.size() > query.limit() ? hits.subList(0, query.limit()) : hits;\n"
+        + "  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public CompletableFuture<Item> itemAsync(String id, int attempt) {\n"
+        + "    HttpRequest request = HttpRequest.newBuilder(base.resolve(\"/items/\" + encode(id)))\n"
+        + "        .timeout(requestTimeout).header(\"X-Attempt\", Integer.toString(attempt)).GET().build();\n"
+        + "    return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(response -> {\n"
+        + "      try {\n"
+        + "        check(response);\n"
+        + "        return parseItem(id, response.body());\n"
+        + "      } catch (IOException e) {\n"
+        + "        throw new UncheckedIOException(e);\n"
+        + "      }\n"
+        + "    });\n"
+        + "  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public void put(Item item, boolean overwrite) throws IOException {\n"
+        + "    String body = item.fields().entrySet().stream()\n"
+        + "        .map(e -> e.getKey() + \"=\" + e.getValue())\n"
+        + "        .collect(Collectors.joining(\"\\n\", \"version=\" + item.version() + \"\\n\", \"\"));\n"
+        + "    HttpRequest request = HttpRequest.newBuilder(base.resolve(\"/items/\" + encode(item.id())))\n"
+        + "        .timeout(requestTimeout)\n"
+        + "        .header(\"If-Match\", overwrite ? \"*\" : Long.toString(item.version()))\n"
+        + "        .PUT(HttpRequest.BodyPublishers.ofString(body))\n"
+        + "        .build();\n"
+        + "    send(request);\n"
+        + "  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public <T extends Comparable<T>> List<T> sorted(List<T> values, int... order) {\n"
+        + "    List<T> copy = new ArrayList<>(values);\n"
+        + "    Comparator<T> natural = Comparator.naturalOrder();\n"
+        + "    copy.sort(order.length > 0 && order[0] < 0 ? natural.reversed() : natural);\n"
+        + "    return copy;\n"
+        + "  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public String describe() {\n"
+        + "    return \"" + name + " at \" + base;\n"
+        + "  }\n"
+        + "\n"
+        + "  private HttpRequest get(String path) {\n"
+        + "    return HttpRequest.newBuilder(base.resolve(path)).timeout(requestTimeout).GET().build();\n"
+        + "  }\n"
+        + "\n"
+        + "  private HttpResponse<String> send(HttpRequest request) throws IOException {\n"
+        + "    try {\n"
+        + "      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());\n"
+        + "      check(response);\n"
+        + "      return response;\n"
+        + "    } catch (InterruptedException e) {\n"
+        + "      Thread.currentThread().interrupt();\n"
+        + "      throw new IOException(\"interrupted calling \" + request.uri(), e);\n"
+        + "    }\n"
+        + "  }\n"
+        + "\n"
+        + "  private static void check(HttpResponse<String> response) throws IOException {\n"
+        + "    if (response.statusCode() >= 400) {\n"
+        + "      throw new IOException(response.request().method() + \" \" + response.uri() + \": \" + response.statusCode());\n"
+        + "    }\n"
+        + "  }\n"
+        + "\n"
+        + "  private static Item parseItem(String id, String body) throws IOException {\n"
+        + "    Map<String, String> fields = new LinkedHashMap<>();\n"
+        + "    long version = -1;\n"
+        + "    for (String line : body.split(\"\\n\")) {\n"
+        + "      int eq = line.indexOf('=');\n"
+        + "      if (eq <= 0) {\n"
+        + "        continue;\n"
+        + "      }\n"
+        + "      String key = line.substring(0, eq).trim();\n"
+        + "      String value = line.substring(eq + 1).trim();\n"
+        + "      if (key.equals(\"version\")) {\n"
+        + "        try {\n"
+        + "          version = Long.parseLong(value);\n"
+        + "        } catch (NumberFormatException e) {\n"
+        + "          throw new IOException(\"bad version for item \" + id + \": \" + value, e);\n"
+        + "        }\n"
+        + "      } else {\n"
+        + "        fields.put(key, value);\n"
+        + "      }\n"
+        + "    }\n"
+        + "    return new Item(id, version, Map.copyOf(fields));\n"
+        + "  }\n"
+        + "\n"
+        + "  private static String encode(String value) {\n"
+        + "    return URLEncoder.encode(value, StandardCharsets.UTF_8);\n"
+        + "  }\n"
         + "}\n";
   }
 }
