@@ -4,6 +4,8 @@
 
 Benchmarks are named <Library>Benchmarks.<stack>; a row's ratios divide its mean time by the
 Resilience4j and Failsafe means for the same stack at the same thread count (below 1 = faster).
+After the table, the performance targets read from the same run (ratios of medians), and the
+virtual-thread throughput (VirtualThreadBenchmarks, run on a JDK 21+) when its results are given.
 """
 import argparse
 import datetime
@@ -13,8 +15,8 @@ import os
 import platform
 
 LIBRARIES = ["Direct", "Brace", "Resilience4j", "Failsafe", "Emission"]
-STACKS = ["direct", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
-          "fourPatterns", "sixPatterns", "retryAsync", "fourPatternsAsync",
+STACKS = ["direct", "floor", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
+          "timeoutAbandon", "fourPatterns", "sixPatterns", "retryAsync", "fourPatternsAsync",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 # Stacks that only Brace has, compared with the nearest stack the other libraries have.
 COMPARED_WITH = {"bulkheadAdaptive": "bulkhead"}
@@ -45,13 +47,18 @@ def load(paths):
                 library, stack = parse_name(entry["benchmark"])
                 primary = entry["primaryMetric"]
                 alloc = entry.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {})
+                samples = [v for fork in primary.get("rawData", []) for v in fork]
                 rows.append({
                     "library": library,
                     "stack": stack,
                     "threads": entry["threads"],
+                    "mode": entry.get("mode", "avgt"),
+                    "params": entry.get("params", {}),
                     "score": primary["score"],
+                    "median": median(samples) if samples else primary["score"],
                     "error": number(primary.get("scoreError")),
                     "bytes": number(alloc.get("score")),
+                    "jdk": entry.get("jdkVersion", "?"),
                 })
                 jvm = jvm or f'{entry.get("vmName", "?")} {entry.get("jdkVersion", "?")}'
     return rows, jvm
@@ -82,6 +89,8 @@ def order(row):
 
 
 def render(rows, jvm, profile):
+    throughput = [r for r in rows if r["mode"] == "thrpt"]
+    rows = [r for r in rows if r["mode"] != "thrpt"]
     by_key = {(r["library"], r["stack"], r["threads"]): r for r in rows}
     lines = [
         "# Benchmark results",
@@ -89,12 +98,12 @@ def render(rows, jvm, profile):
         f"- Profile: `{profile}`, {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}"
         + (" — smoke run: proves the pipeline, the numbers mean nothing" if profile == "smoke" else ""),
         f"- Machine: {os.cpu_count()} CPUs, {cpu_model()}; {jvm}",
-        "- ns/op: JMH average time, ± its 99.9% error (— with a single iteration); "
-        "B/op: `gc.alloc.rate.norm`; ratios: this mean ÷ that library's mean for the same stack "
-        "and threads (0.20× = five times less time).",
+        "- ns/op: JMH average time, ± its 99.9% error (— with a single iteration); median: of the "
+        "measured iterations; B/op: `gc.alloc.rate.norm`; ratios: this mean ÷ that library's mean "
+        "for the same stack and threads (0.20× = five times less time).",
         "",
-        "| benchmark | threads | ns/op | B/op | vs Resilience4j | vs Failsafe |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| benchmark | threads | ns/op | median | B/op | vs Resilience4j | vs Failsafe |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     notes = []
     for row in sorted(rows, key=order):
@@ -107,12 +116,85 @@ def render(rows, jvm, profile):
         error = f' ± {row["error"]:.1f}' if row["error"] is not None else ""
         bytes_per_op = f'{row["bytes"]:.0f}' if row["bytes"] is not None else "—"
         lines.append(
-            f'| {name} | {row["threads"]} | {row["score"]:.1f}{error} | {bytes_per_op} '
+            f'| {name} | {row["threads"]} | {row["score"]:.1f}{error} | {row["median"]:.1f} | {bytes_per_op} '
             f'| {ratio(row, by_key, "Resilience4j")} | {ratio(row, by_key, "Failsafe")} |')
     if notes:
         lines.append("")
         lines.extend(f"{i + 1}. {note}" for i, note in enumerate(notes))
+    lines.extend(targets(by_key))
+    lines.extend(virtual_threads(throughput))
     return "\n".join(lines) + "\n"
+
+
+# (what, numerator, denominator, bound, compare bytes too): numerator and denominator are
+# (library, stack, threads); a target holds when numerator / denominator <= bound.
+TARGETS = [
+    ("four patterns within 1.2× the floor, 1 thread", ("Brace", "fourPatterns", 1), ("Direct", "floor", 1), 1.2, False),
+    ("four patterns within 1.2× the floor, 2 threads", ("Brace", "fourPatterns", 2), ("Direct", "floor", 2), 1.2, False),
+    ("four patterns ahead of Resilience4j, 1 thread", ("Brace", "fourPatterns", 1), ("Resilience4j", "fourPatterns", 1), 1.0, False),
+    ("four patterns ahead of Resilience4j, 2 threads", ("Brace", "fourPatterns", 2), ("Resilience4j", "fourPatterns", 2), 1.0, False),
+    ("four patterns ahead of Failsafe, 1 thread", ("Brace", "fourPatterns", 1), ("Failsafe", "fourPatterns", 1), 1.0, False),
+    ("four patterns ahead of Failsafe, 2 threads", ("Brace", "fourPatterns", 2), ("Failsafe", "fourPatterns", 2), 1.0, False),
+    ("six patterns within 1.5× four, 1 thread", ("Brace", "sixPatterns", 1), ("Brace", "fourPatterns", 1), 1.5, False),
+    ("six patterns within 1.5× four, 2 threads", ("Brace", "sixPatterns", 2), ("Brace", "fourPatterns", 2), 1.5, False),
+    ("timeout within 2× four patterns, 1 thread", ("Brace", "timeout", 1), ("Brace", "fourPatterns", 1), 2.0, False),
+    ("timeout within 2× four patterns, 2 threads", ("Brace", "timeout", 2), ("Brace", "fourPatterns", 2), 2.0, False),
+    ("rate breaker at 2 threads within 1.5× 1 thread", ("Brace", "breakerRate", 2), ("Brace", "breakerRate", 1), 1.5, False),
+    ("async retry at most Resilience4j's, 1 thread", ("Brace", "retryAsync", 1), ("Resilience4j", "retryAsync", 1), 1.0, True),
+    ("async retry at most Resilience4j's, 2 threads", ("Brace", "retryAsync", 2), ("Resilience4j", "retryAsync", 2), 1.0, True),
+    ("async four patterns at most Resilience4j's, 1 thread", ("Brace", "fourPatternsAsync", 1), ("Resilience4j", "fourPatternsAsync", 1), 1.0, True),
+    ("async four patterns at most Resilience4j's, 2 threads", ("Brace", "fourPatternsAsync", 2), ("Resilience4j", "fourPatternsAsync", 2), 1.0, True),
+]
+
+ZERO_BYTES = ["retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "timeout", "fourPatterns", "sixPatterns"]
+
+
+def targets(by_key):
+    """The targets this run can judge, each with the ratio of medians it rests on."""
+    lines = ["", "## Targets, read from this run", "",
+             "| target | ratio of medians | bytes | met |", "|---|---:|---:|:---:|"]
+    judged = 0
+    for what, top, bottom, bound, with_bytes in TARGETS:
+        a, b = by_key.get(top), by_key.get(bottom)
+        if a is None or b is None:
+            continue
+        judged += 1
+        value = a["median"] / b["median"]
+        met = value <= bound
+        bytes_text = "—"
+        if with_bytes and a["bytes"] is not None and b["bytes"] is not None:
+            bytes_text = f'{a["bytes"]:.0f} vs {b["bytes"]:.0f}'
+            met = met and a["bytes"] <= b["bytes"]
+        lines.append(f'| {what} | {value:.2f}× (≤ {bound}) | {bytes_text} | {"yes" if met else "**no**"} |')
+    for stack in ZERO_BYTES:
+        for threads in (1, 2):
+            row = by_key.get(("Brace", stack, threads))
+            if row is not None and row["bytes"] is not None:
+                judged += 1
+                lines.append(f'| Brace.{stack} allocates nothing, {threads} thread{"s" if threads > 1 else ""} '
+                             f'| — | {row["bytes"]:.0f} | {"yes" if row["bytes"] < 1 else "**no**"} |')
+    return lines if judged else []
+
+
+def virtual_threads(rows):
+    """VirtualThreadBenchmarks: calls per second on virtual and on platform threads."""
+    if not rows:
+        return []
+    lines = ["", "## 10,000 threads through one wrapper (VirtualThreadBenchmarks)", "",
+             f'JDK {rows[0]["jdk"]}. Each operation: 10,000 threads, one call each (waiting bulkhead, '
+             "waiting limiter, retry with backoff, both timeout modes, a 1 ms dependency).", "",
+             "| threads | calls/s | median | B/call |", "|---|---:|---:|---:|"]
+    by_kind = {}
+    for row in sorted(rows, key=lambda r: r["params"].get("threads", "")):
+        kind = row["params"].get("threads", "?")
+        by_kind[kind] = row
+        error = f' ± {row["error"]:,.0f}' if row["error"] is not None else ""
+        bytes_per_call = f'{row["bytes"]:.0f}' if row["bytes"] is not None else "—"
+        lines.append(f'| {kind} | {row["score"]:,.0f}{error} | {row["median"]:,.0f} | {bytes_per_call} |')
+    if "virtual" in by_kind and "platform" in by_kind:
+        lines.append("")
+        lines.append(f'Virtual ÷ platform (medians): {by_kind["virtual"]["median"] / by_kind["platform"]["median"]:.2f}×.')
+    return lines
 
 
 def median(values):

@@ -90,6 +90,16 @@ public class BraceBenchmarks {
   }
 
   @State(Scope.Benchmark)
+  public static class TimeoutAbandonState {
+    BraceClients.TimeoutAbandonOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_TimeoutAbandonOnly.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
   public static class FourPatternsState {
     BraceClients.FourPatterns client;
 
@@ -161,6 +171,11 @@ public class BraceBenchmarks {
 
   @Benchmark
   public String timeout(TimeoutState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String timeoutAbandon(TimeoutAbandonState state) {
     return state.client.call();
   }
 

@@ -58,6 +58,15 @@ public final class BraceClients {
     String call();
   }
 
+  /**
+   * Timeout alone, abandoning: the attempt runs on another thread (a virtual one on JDK 21+, a
+   * pooled platform thread before) while the caller waits for it or for the deadline.
+   */
+  public interface TimeoutAbandonOnly {
+    @Timeout(value = "1s", mode = Timeout.Mode.ABANDON)
+    String call();
+  }
+
   /** The four-pattern stack of Retry(CircuitBreaker(RateLimit(Bulkhead(call)))). */
   public interface FourPatterns {
     @Retry
@@ -82,7 +91,7 @@ public final class BraceClients {
     }
   }
 
-  /** Retry alone on an asynchronous method: the wrapper runs it through {@code CallGuard.callAsync}. */
+  /** Retry alone on an asynchronous method: the wrapper hands it to {@code ResilientCall.callAsync}. */
   public interface AsyncRetryOnly {
     @Retry
     CompletableFuture<String> call();

@@ -15,6 +15,7 @@ public final class Target
         BraceClients.BulkheadOnly,
         BraceClients.AdaptiveBulkheadOnly,
         BraceClients.TimeoutOnly,
+        BraceClients.TimeoutAbandonOnly,
         BraceClients.FourPatterns,
         BraceClients.SixPatterns {
 

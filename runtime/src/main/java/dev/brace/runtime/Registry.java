@@ -30,6 +30,7 @@ import java.util.List;
 import org.slf4j.LoggerFactory;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -344,7 +345,7 @@ public final class Registry {
           new InstanceStore(
               timeSource,
               schedulerSupplier,
-              WorkerThreads.forAbandonedAttempts(),
+              WorkerThreads.abandonedAttempts(),
               new EventBus(wallClock),
               new ConfigLayers(layers, environment, properties),
               backends);
@@ -380,15 +381,21 @@ public final class Registry {
     return brace;
   }
 
-  /** One daemon scheduler thread per registry, started only when a deadline or async wait needs it. */
+  /**
+   * One daemon scheduler thread per registry, started only when a deadline or async wait needs it.
+   * Created under a lock rather than a monitor, so virtual threads racing to create it never pin
+   * their carriers.
+   */
   private static final class LazyScheduler implements Supplier<ScheduledExecutorService> {
+    private final ReentrantLock creating = new ReentrantLock();
     private volatile ScheduledExecutorService scheduler;
 
     @Override
     public ScheduledExecutorService get() {
       ScheduledExecutorService current = scheduler;
       if (current == null) {
-        synchronized (this) {
+        creating.lock();
+        try {
           current = scheduler;
           if (current == null) {
             ScheduledThreadPoolExecutor created =
@@ -396,6 +403,8 @@ public final class Registry {
             created.setRemoveOnCancelPolicy(true);
             scheduler = current = created;
           }
+        } finally {
+          creating.unlock();
         }
       }
       return current;

@@ -43,7 +43,8 @@ class ConformanceMatrixTest {
       new RetryAfterHonoured(),
       new ErrorPassesThrough(),
       new AdaptiveBulkheadSheds(),
-      new AdaptiveRateBacksOff());
+      new AdaptiveRateBacksOff(),
+      new ContextFollowsTheCall());
 
   private static final MatrixReport REPORT = new MatrixReport();
 

@@ -93,6 +93,8 @@ final class Script implements AutoCloseable {
   final AtomicInteger interruptsIgnored = new AtomicInteger();
   /** Every DependencyError thrown, to check the very same one arrives. */
   final List<DependencyError> errors = new CopyOnWriteArrayList<>();
+  /** The caller's context each invocation saw ({@link ContextFollowsTheCall#seen()}), in order. */
+  final List<String> contexts = new CopyOnWriteArrayList<>();
 
   private final ManualTimeSource clock;
   private final Deque<Step> steps = new ArrayDeque<>();
@@ -114,6 +116,7 @@ final class Script implements AutoCloseable {
 
   String sync(String key, String input) throws Exception {
     int n = invocations.incrementAndGet();
+    contexts.add(ContextFollowsTheCall.seen());
     switch (next()) {
       case EMPTY:
         return "";
@@ -147,6 +150,7 @@ final class Script implements AutoCloseable {
 
   CompletableFuture<String> async(String key, String input) {
     int n = invocations.incrementAndGet();
+    contexts.add(ContextFollowsTheCall.seen());
     switch (next()) {
       case EMPTY:
         return CompletableFuture.completedFuture("");

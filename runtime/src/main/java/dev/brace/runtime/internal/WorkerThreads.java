@@ -3,8 +3,13 @@ package dev.brace.runtime.internal;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.concurrent.Executor;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.MDC;
 
 /** The threads Brace starts: daemon, named, virtual where the JDK has them. */
 public final class WorkerThreads {
@@ -12,24 +17,48 @@ public final class WorkerThreads {
 
   /**
    * @param prefix the thread names' prefix
-   * @return a factory of daemon platform threads named {@code prefix-N}
+   * @return a factory of daemon platform threads named {@code prefix-N}; each starts with an empty
+   *     MDC, whatever an inheriting MDC adapter copied from the thread that happened to create it
    */
   public static ThreadFactory daemon(String prefix) {
     AtomicLong counter = new AtomicLong();
     return runnable -> {
-      Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+      Runnable clean = () -> {
+        MDC.clear();
+        runnable.run();
+      };
+      Thread thread = new Thread(clean, prefix + "-" + counter.incrementAndGet());
       thread.setDaemon(true);
       return thread;
     };
   }
 
   /**
-   * @return virtual threads on JDK 21+, else daemon platform threads, for the attempts an {@code
-   *     ABANDON} timeout may leave running
+   * Runs the attempts an {@code ABANDON} timeout may leave running, each on a thread of its own: a
+   * new virtual thread per attempt on JDK 21+; on older JDKs one process-wide pool of daemon
+   * platform threads that keeps a finished attempt's thread for the next one, so steady traffic
+   * does not pay for starting a platform thread per attempt. An idle thread ends after two
+   * seconds, so a quiet application keeps none. The pool has no bound: an attempt left running
+   * holds its thread, as a thread of its own would.
+   *
+   * @return the executor
    */
-  public static ThreadFactory forAbandonedAttempts() {
-    ThreadFactory virtual = virtualThreadFactory();
-    return virtual != null ? virtual : daemon("brace-abandonable");
+  public static Executor abandonedAttempts() {
+    return AbandonedAttempts.EXECUTOR;
+  }
+
+  /** Created on first use, by the first {@code ABANDON} timeout. */
+  private static final class AbandonedAttempts {
+    static final Executor EXECUTOR = create();
+
+    private static Executor create() {
+      ThreadFactory virtual = virtualThreadFactory();
+      if (virtual != null) {
+        return task -> virtual.newThread(task).start();
+      }
+      return new ThreadPoolExecutor(
+          0, Integer.MAX_VALUE, 2, TimeUnit.SECONDS, new SynchronousQueue<>(), daemon("brace-abandonable"));
+    }
   }
 
   /** Looked up once: {@code Thread.ofVirtual().name("brace-abandonable-", 0).factory()}. */

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
  * one probe however the threads race (the model refuses a second), and each transition happens
  * and is reported once ({@link BreakerOperations#eventsBalance}).
  */
+// The build's two-minute guard is for hangs; model checking is CPU-bound work of a fixed size,
+// which took 120 s and more on a 2-core machine under a load average of 30.
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class CircuitBreakerLincheckTest {
 
   /**

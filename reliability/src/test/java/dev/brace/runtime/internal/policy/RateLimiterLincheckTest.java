@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Test;
  * are therefore checked by {@code dev.brace.reliability.RateLimiterStressTest}, whose clock moves
  * only between phases.
  */
+// The build's two-minute guard is for hangs; model checking is CPU-bound work of a fixed size,
+// which took 70 s on a 2-core machine under a load average of 30.
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class RateLimiterLincheckTest {
   static final long INTERVAL_NANOS = 10_000_000L;
   static final int BURST = 4;

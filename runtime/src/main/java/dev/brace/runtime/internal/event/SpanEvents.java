@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.event;
 
 import dev.brace.runtime.Event;
+import dev.brace.runtime.internal.OptionalClasses;
 
 /**
  * Adds events to the current OpenTelemetry span when {@code opentelemetry-api} is on the class
@@ -8,7 +9,7 @@ import dev.brace.runtime.Event;
  * class that names OpenTelemetry types, ever loaded, so the runtime works without the API.
  */
 final class SpanEvents {
-  private static final boolean PRESENT = apiPresent();
+  private static final boolean PRESENT = OptionalClasses.present("io.opentelemetry.api.trace.Span");
 
   private SpanEvents() {}
 
@@ -21,15 +22,6 @@ final class SpanEvents {
   static void add(Event event) {
     if (PRESENT) {
       OpenTelemetrySpanEvents.add(event);
-    }
-  }
-
-  private static boolean apiPresent() {
-    try {
-      Class.forName("io.opentelemetry.api.trace.Span", false, SpanEvents.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException | LinkageError absent) {
-      return false;
     }
   }
 }

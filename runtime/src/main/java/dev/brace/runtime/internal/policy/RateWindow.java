@@ -36,7 +36,7 @@ abstract class RateWindow {
     if (config.windowCalls() > 0) {
       return new LastCallsWindow(config.windowCalls());
     }
-    return new TimeBucketWindow(config.window(), config.windowBuckets(), time);
+    return new StripedTimeWindow(config.window(), config.windowBuckets(), time);
   }
 
   /**

@@ -3,12 +3,14 @@ package dev.brace.runtime.internal.policy;
 import dev.brace.runtime.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A shared cap on retries (Finagle's RetryBudget): over a sliding {@code ttl} window the retries
  * allowed are at most {@code percentCanRetry · calls + minRetriesPerSecond · ttl}. Every call
  * deposits once, every retry withdraws once. The window is {@value #SLICES} slices of counters,
- * so memory is constant. Thread-safe; the critical section is a few arithmetic operations.
+ * so memory is constant. Thread-safe; the critical section is a few arithmetic operations, under
+ * a lock rather than a monitor, so a virtual thread that waits for it never pins its carrier.
  */
 public final class RetryBudget {
   static final int SLICES = 10;
@@ -20,6 +22,8 @@ public final class RetryBudget {
   private final long sliceNanos;
   private final long[] deposits = new long[SLICES];
   private final long[] withdrawals = new long[SLICES];
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Guarded by {@link #lock}, like the slices. */
   private long currentSlice;
 
   /**
@@ -55,36 +59,51 @@ public final class RetryBudget {
   }
 
   /** Records one call. */
-  public synchronized void deposit() {
-    deposits[slot()]++;
+  public void deposit() {
+    lock.lock();
+    try {
+      deposits[slot()]++;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** @return true, spending one retry, when the window still allows one */
-  public synchronized boolean tryWithdraw() {
-    int slot = slot();
-    long calls = 0;
-    long retries = 0;
-    for (int i = 0; i < SLICES; i++) {
-      calls += deposits[i];
-      retries += withdrawals[i];
+  public boolean tryWithdraw() {
+    lock.lock();
+    try {
+      int slot = slot();
+      long calls = 0;
+      long retries = 0;
+      for (int i = 0; i < SLICES; i++) {
+        calls += deposits[i];
+        retries += withdrawals[i];
+      }
+      if (retries + 1 > percentCanRetry * calls + reserve) {
+        return false;
+      }
+      withdrawals[slot]++;
+      return true;
+    } finally {
+      lock.unlock();
     }
-    if (retries + 1 > percentCanRetry * calls + reserve) {
-      return false;
-    }
-    withdrawals[slot]++;
-    return true;
   }
 
   /** @return retries the window allows now */
-  public synchronized long available() {
-    slot();
-    long calls = 0;
-    long retries = 0;
-    for (int i = 0; i < SLICES; i++) {
-      calls += deposits[i];
-      retries += withdrawals[i];
+  public long available() {
+    lock.lock();
+    try {
+      slot();
+      long calls = 0;
+      long retries = 0;
+      for (int i = 0; i < SLICES; i++) {
+        calls += deposits[i];
+        retries += withdrawals[i];
+      }
+      return Math.max(0, (long) Math.floor(percentCanRetry * calls + reserve) - retries);
+    } finally {
+      lock.unlock();
     }
-    return Math.max(0, (long) Math.floor(percentCanRetry * calls + reserve) - retries);
   }
 
   /** Moves the window to now, clearing the slices that fell out of it. */

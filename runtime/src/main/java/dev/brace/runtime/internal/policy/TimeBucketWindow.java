@@ -33,6 +33,14 @@ final class TimeBucketWindow extends RateWindow {
    * @param time where epochs are read
    */
   TimeBucketWindow(Duration window, int bucketCount, TimeSource time) {
+    this(window, bucketCount, time, time.nanoTime());
+  }
+
+  /**
+   * @param origin the instant epoch 0 starts at: windows that share one see the same buckets at
+   *     the same time (the stripes of a {@link StripedTimeWindow})
+   */
+  TimeBucketWindow(Duration window, int bucketCount, TimeSource time, long origin) {
     this.time = Objects.requireNonNull(time, "time");
     this.window = Objects.requireNonNull(window, "window");
     if (bucketCount < 1 || window.toNanos() < bucketCount) {
@@ -41,7 +49,7 @@ final class TimeBucketWindow extends RateWindow {
     }
     this.bucketCount = bucketCount;
     this.bucketNanos = window.toNanos() / bucketCount;
-    this.origin = time.nanoTime();
+    this.origin = origin;
     this.buckets = new AtomicReferenceArray<>(bucketCount);
     for (int slot = 0; slot < bucketCount; slot++) {
       // Epoch -1 is older than any real epoch, so the first outcome of each slot replaces it.
@@ -59,6 +67,20 @@ final class TimeBucketWindow extends RateWindow {
       return totals.addAndGet(delta);
     }
     // The window moved past this outcome's epoch while it was being recorded: it is too old to count.
+    return totals.get();
+  }
+
+  /** @return the counts now, packed: the window moved to the current time first */
+  long current() {
+    advanceTo(Math.max(0, (time.nanoTime() - origin) / bucketNanos));
+    return totals.get();
+  }
+
+  /**
+   * @return the counts as last updated, packed, without moving the window: may still hold
+   *     outcomes that have left it (never fewer than it holds), and costs one read
+   */
+  long peek() {
     return totals.get();
   }
 

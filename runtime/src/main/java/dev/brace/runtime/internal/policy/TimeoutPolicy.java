@@ -1,7 +1,9 @@
 package dev.brace.runtime.internal.policy;
 
 import dev.brace.runtime.EventKind;
+import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.generated.SyncAttempt;
+import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.event.EventBus;
 
 import dev.brace.Timeout;
@@ -9,40 +11,55 @@ import dev.brace.runtime.ResilienceException;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.TimeoutConfig;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Bounds one synchronous attempt. {@code INTERRUPT} runs the attempt on the caller's thread and
  * interrupts it at the deadline; {@code ABANDON} runs it on a worker thread and releases the
- * caller at the deadline. The deadline is a task on the registry's scheduler, so manual time
- * drives it in tests.
+ * caller at the deadline (by interrupting its wait) and interrupts the worker.
+ *
+ * <p>The deadline is the calling thread's own {@link AttemptDeadline}, reused by each of its
+ * attempts, and one {@link DeadlineWatchdog} task on the registry's scheduler fires it: the happy
+ * path of an interrupting attempt reads the clock, writes the deadline and clears it with one
+ * compare-and-set, and allocates nothing. The scheduler runs the watchdog, so manual time drives
+ * deadlines in tests.
  */
 public final class TimeoutPolicy {
   private final TimeoutConfig config;
   private final String callName;
+  private final TimeSource time;
   private final ScheduledExecutorService scheduler;
-  private final ThreadFactory workers;
+  private final Executor workers;
   private final EventBus events;
   private final long nanos;
+  private final DeadlineWatchdog watchdog;
+  private final ThreadLocal<AttemptDeadline> deadlines = new ThreadLocal<>();
 
+  /**
+   * @param config the timeout's settings
+   * @param callName the call it bounds, for events
+   * @param time the registry's clock: deadlines are its instants
+   * @param scheduler runs the watchdog that fires deadlines
+   * @param workers runs {@code ABANDON} attempts, each on a thread of its own
+   * @param events where expiries are reported
+   * @throws NullPointerException when an argument is null
+   */
   public TimeoutPolicy(
       TimeoutConfig config,
       String callName,
+      TimeSource time,
       ScheduledExecutorService scheduler,
-      ThreadFactory workers,
+      Executor workers,
       EventBus events) {
     this.config = Objects.requireNonNull(config, "config");
     this.callName = Objects.requireNonNull(callName, "callName");
+    this.time = Objects.requireNonNull(time, "time");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.workers = Objects.requireNonNull(workers, "workers");
     this.events = Objects.requireNonNull(events, "events");
     this.nanos = RetryPolicy.saturatedNanos(config.duration());
+    this.watchdog = new DeadlineWatchdog(time, scheduler);
   }
 
   /** @return the settings */
@@ -55,10 +72,21 @@ public final class TimeoutPolicy {
     return nanos;
   }
 
+  /** @return the scheduler deadlines and asynchronous waits run on */
   public ScheduledExecutorService scheduler() {
     return scheduler;
   }
 
+  /**
+   * Runs one attempt under the deadline.
+   *
+   * @param attempt the delegate call
+   * @param <T> its result type
+   * @return its result
+   * @throws Throwable what it threw, {@link TimeoutExceededException} when the deadline passed
+   *     first, or an internal {@code CallerInterrupted} when an abandoning caller was interrupted
+   *     while it waited (see {@link #interruptedCaller})
+   */
   public <T> T call(SyncAttempt<T> attempt) throws Throwable {
     return config.mode() == Timeout.Mode.ABANDON ? abandoning(attempt) : interrupting(attempt);
   }
@@ -66,8 +94,7 @@ public final class TimeoutPolicy {
   private <T> T interrupting(SyncAttempt<T> attempt) throws Throwable {
     Thread caller = Thread.currentThread();
     boolean interruptedBefore = caller.isInterrupted();
-    InterruptAtDeadline deadline = new InterruptAtDeadline(caller);
-    deadline.task = scheduler.schedule(deadline, nanos, TimeUnit.NANOSECONDS);
+    AttemptDeadline deadline = arm(caller);
     T result = null;
     Throwable failure = null;
     try {
@@ -75,7 +102,7 @@ public final class TimeoutPolicy {
     } catch (Throwable thrown) {
       failure = thrown;
     }
-    if (deadline.finish()) {
+    if (deadline.disarm()) {
       if (failure != null) {
         throw failure;
       }
@@ -89,38 +116,91 @@ public final class TimeoutPolicy {
     throw exceeded(failure);
   }
 
-  private <T> T abandoning(SyncAttempt<T> attempt) throws Throwable {
-    CompletableFuture<T> outcome = new CompletableFuture<>();
-    Thread worker =
-        workers.newThread(
-            () -> {
-              try {
-                outcome.complete(attempt.call());
-              } catch (Throwable thrown) {
-                outcome.completeExceptionally(thrown);
-              }
-            });
-    // The deadline is armed before the worker starts, so it counts from the call's start.
-    TimeoutExceededException timedOut = new TimeoutExceededException(config.name(), config.duration());
-    ScheduledFuture<?> deadline =
-        scheduler.schedule(() -> outcome.completeExceptionally(timedOut), nanos, TimeUnit.NANOSECONDS);
-    worker.start();
-    try {
-      return outcome.get();
-    } catch (ExecutionException ended) {
-      Throwable cause = ended.getCause();
-      if (cause == timedOut) {
-        worker.interrupt();
-        emitExceeded(timedOut);
-      }
-      throw cause;
-    } catch (InterruptedException callerInterrupted) {
-      worker.interrupt();
-      Thread.currentThread().interrupt();
-      throw new CallerInterrupted(config.name(), callerInterrupted);
-    } finally {
-      deadline.cancel(false);
+  /**
+   * Arms the caller's deadline, counting from now.
+   *
+   * @throws java.util.concurrent.RejectedExecutionException when the scheduler refuses the
+   *     watchdog; nothing is left armed
+   */
+  private AttemptDeadline arm(Thread caller) {
+    AttemptDeadline deadline = deadlineOf(caller);
+    long at = deadline.takeStart(time) + nanos;
+    if (!deadline.arm(at)) {
+      // This timeout is already running further up the stack (a recursive call): one more deadline.
+      deadline = new AttemptDeadline(caller, true);
+      deadline.arm(at);
+      watchdog.register(deadline);
     }
+    try {
+      watchdog.armed(at);
+    } catch (RuntimeException | Error rejected) {
+      if (!deadline.disarm()) {
+        // Fired in between by a watchdog run already pending: that interrupt is Brace's own.
+        Thread.interrupted();
+      }
+      throw rejected;
+    }
+    return deadline;
+  }
+
+  /**
+   * The attempt about to run on this thread was admitted at {@code now}, an instant just read from
+   * the registry's clock: its deadline counts from there, without a second read.
+   *
+   * @param now the admission instant
+   */
+  public void startsAt(long now) {
+    deadlineOf(Thread.currentThread()).startsAt(now);
+  }
+
+  /** @return the thread's own deadline for this timeout, made and registered on its first use */
+  private AttemptDeadline deadlineOf(Thread thread) {
+    AttemptDeadline deadline = deadlines.get();
+    if (deadline == null) {
+      deadline = new AttemptDeadline(thread, false);
+      deadlines.set(deadline);
+      watchdog.register(deadline);
+    }
+    return deadline;
+  }
+
+  private <T> T abandoning(SyncAttempt<T> attempt) throws Throwable {
+    Thread caller = Thread.currentThread();
+    boolean interruptedBefore = caller.isInterrupted();
+    AbandonableAttempt<T> worker = new AbandonableAttempt<>(attempt, CallContext.capture(), caller);
+    // Armed before the worker starts, so the deadline counts from the call's start.
+    AttemptDeadline deadline = arm(caller);
+    try {
+      workers.execute(worker);
+    } catch (RuntimeException | Error rejected) {
+      if (!deadline.disarm()) {
+        Thread.interrupted();
+      }
+      throw rejected;
+    }
+    boolean interrupted = worker.await();
+    if (deadline.disarm()) {
+      if (interrupted) {
+        // Someone else interrupted the caller while it waited: its doing, not the dependency's.
+        worker.abandon();
+        caller.interrupt();
+        throw new CallerInterrupted(config.name(), new InterruptedException());
+      }
+      return worker.outcome();
+    }
+    // The deadline fired: clear the interrupt we caused, keep one that was there before.
+    Thread.interrupted();
+    if (interruptedBefore) {
+      caller.interrupt();
+    }
+    if (worker.done()) {
+      // Finished in the same instant the deadline fired: the outcome is there, so it is the answer.
+      return worker.outcome();
+    }
+    worker.abandon();
+    TimeoutExceededException timedOut = new TimeoutExceededException(config.name(), config.duration());
+    emitExceeded(timedOut);
+    throw timedOut;
   }
 
   /**
@@ -163,49 +243,6 @@ public final class TimeoutPolicy {
     if (events.enabled(EventKind.TIMEOUT_EXCEEDED)) {
       events.emit(EventKind.TIMEOUT_EXCEEDED, config.name(), "call", callName, "timeout_ms", config.duration().toMillis(),
           "mode", config.mode().name(), "exception", exceeded.getClass().getName(), "message", exceeded.getMessage());
-    }
-  }
-
-  /**
-   * The deadline task of one interrupting attempt. Exactly one of the caller ({@link #finish}) and
-   * the task ({@link #run}) wins; when the task wins, the caller waits until the interrupt has been
-   * delivered, so it can never land after the caller cleared it.
-   */
-  private static final class InterruptAtDeadline extends AtomicInteger implements Runnable {
-    private static final long serialVersionUID = 1L;
-    private static final int RUNNING = 0;
-    private static final int FINISHED = 1;
-    private static final int INTERRUPTING = 2;
-    private static final int INTERRUPTED = 3;
-
-    private final Thread caller;
-    volatile ScheduledFuture<?> task;
-
-    InterruptAtDeadline(Thread caller) {
-      this.caller = caller;
-    }
-
-    @Override
-    public void run() {
-      if (compareAndSet(RUNNING, INTERRUPTING)) {
-        caller.interrupt();
-        set(INTERRUPTED);
-      }
-    }
-
-    /** @return true when the attempt finished in time */
-    boolean finish() {
-      if (compareAndSet(RUNNING, FINISHED)) {
-        ScheduledFuture<?> scheduled = task;
-        if (scheduled != null) {
-          scheduled.cancel(false);
-        }
-        return true;
-      }
-      while (get() != INTERRUPTED) {
-        Thread.onSpinWait();
-      }
-      return false;
     }
   }
 }

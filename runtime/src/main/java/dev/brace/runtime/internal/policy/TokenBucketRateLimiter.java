@@ -95,12 +95,26 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    */
   @Override
   public void acquire() {
-    long now = time.nanoTime();
+    acquireAt(time.nanoTime());
+  }
+
+  /**
+   * As {@link #acquire()}, at an instant the caller has just read from this limiter's {@link
+   * TimeSource}: a call sequence that needs the time of admission anyway (to start a timeout's
+   * deadline) reads the clock once for both.
+   *
+   * @param now the current instant, just read
+   * @return whether the caller waited for its token, after which {@code now} is past
+   * @throws RateLimitedException as {@link #acquire()}
+   */
+  public boolean acquireAt(long now) {
     long waitNanos = take(now);
-    if (waitNanos > 0) {
-      long reservation = now + waitNanos + capacityNanos;
-      steps.awaitToken(now, waitNanos, () -> giveBack(reservation));
+    if (waitNanos <= 0) {
+      return false;
     }
+    long reservation = now + waitNanos + capacityNanos;
+    steps.awaitToken(now, waitNanos, () -> giveBack(reservation));
+    return true;
   }
 
   /**

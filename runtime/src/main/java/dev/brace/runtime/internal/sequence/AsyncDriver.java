@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.generated.AsyncAttempt;
 import dev.brace.runtime.generated.AsyncFallback;
+import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.policy.ExceptionFilter;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
@@ -9,10 +10,10 @@ import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 
 import dev.brace.runtime.generated.CallKeys;
-import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +28,16 @@ import java.util.function.Supplier;
  *
  * <p>Threads: the first attempt starts on the caller's thread; later steps run on the scheduler's
  * thread or on whichever thread completes the delegate's future. A delegate that blocks before
- * returning its future therefore blocks that thread, as it would without Brace.
+ * returning its future therefore blocks that thread, as it would without Brace. Every step that
+ * runs elsewhere runs in the caller's context ({@link CallContext}), taken when the call started,
+ * and leaves the thread's own context as it found it.
+ *
+ * <p>The common case costs no driver at all: when nothing has to wait (no timeout, a breaker that
+ * admits, a token and a bulkhead permit there now) and the delegate's future is already complete
+ * with a result no retry asks to repeat, {@link #call} records the outcome and returns a completed
+ * future on the caller's thread. Anything else (a refusal, a wait, a future still running, a
+ * failure, a timeout to arm) hands what the first attempt holds to a driver, which goes on from
+ * there.
  *
  * <p>Bulkhead {@code maxWait} on this path: a full bulkhead is polled with {@link
  * SemaphoreBulkhead#tryAcquire()} on the scheduler in short steps until {@code maxWait} has
@@ -35,8 +45,10 @@ import java.util.function.Supplier;
  * arrival order.
  *
  * <p>One instance per call. Steps of one call never run concurrently with each other, but the
- * caller may stop the call at any moment, so what an attempt holds is guarded by this object's
- * monitor, held only to read and write those fields (never across a callback or a wait).
+ * caller may stop the call at any moment, so what an attempt holds is guarded by {@link #lock},
+ * held only to read and write those fields and to hand a task to the scheduler (never across a
+ * callback). A lock rather than a monitor, so a virtual thread that waits for it never pins its
+ * carrier.
  *
  * @param <T> the future's value type
  */
@@ -50,15 +62,16 @@ public final class AsyncDriver<T> {
   private static final Object NOT_CLAIMED = new Object();
 
   private final CallSequence sequence;
-  private final Supplier<CallKeys> keySource;
   private final AsyncAttempt<T> delegate;
   private final AsyncFallback<T> fallback;
   private final CompletableFuture<T> returned = new CompletableFuture<>();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final CallContext context;
+  private final CallKeys keys;
+  private final long started;
 
-  /** Written before the first attempt and read by later steps, each after the previous one. */
-  private long started;
-
-  private CallKeys keys;
+  /** The caller's thread until {@link #call} returns: a step running there needs no context restored. */
+  private volatile Thread starting;
 
   private RetryRun run;
 
@@ -67,13 +80,19 @@ public final class AsyncDriver<T> {
 
   private AsyncDriver(
       CallSequence sequence,
-      Supplier<CallKeys> keySource,
       AsyncAttempt<T> delegate,
-      AsyncFallback<T> fallback) {
+      AsyncFallback<T> fallback,
+      CallContext context,
+      CallKeys keys,
+      long started) {
     this.sequence = sequence;
-    this.keySource = keySource;
     this.delegate = delegate;
     this.fallback = fallback;
+    this.context = context;
+    this.keys = keys;
+    this.started = started;
+    this.starting = Thread.currentThread();
+    returned.whenComplete((value, failure) -> stopInFlight());
   }
 
   /**
@@ -93,7 +112,68 @@ public final class AsyncDriver<T> {
     if (sequence.passesThrough()) {
       return direct(sequence, attempt);
     }
-    return new AsyncDriver<>(sequence, keys, attempt, fallback).start();
+    CallKeys callKeys;
+    long started;
+    CallContext context;
+    try {
+      callKeys = sequence.keys(keys);
+      context = CallContext.capture();
+      started = sequence.begin();
+    } catch (Throwable badKey) {
+      // A null key part is the caller's mistake: it fails the call at once, never retried.
+      return CompletableFuture.failedFuture(badKey);
+    }
+    if (sequence.timeoutPolicy() != null) {
+      // The deadline is a scheduled task armed before the delegate is called: never the fast path.
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).firstAttempt();
+    }
+    Object ticket;
+    try {
+      ticket = sequence.acquireTicket(callKeys);
+    } catch (Throwable refused) {
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).refusedFirst(refused);
+    }
+    RateLimiterInstance limiter = sequence.limiter(callKeys);
+    long reservation = 0;
+    if (limiter != null) {
+      try {
+        reservation = limiter.reserveToken();
+      } catch (Throwable refused) {
+        sequence.releaseTicket(ticket);
+        return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).refusedFirst(refused);
+      }
+      if (limiter.waitFor(reservation) > 0) {
+        return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started)
+            .waitForToken(ticket, limiter, reservation);
+      }
+    }
+    if (sequence.bulkhead() != null) {
+      // At the call's criticality; an adaptive bulkhead's permit comes with a timing slot as the ticket.
+      if (!sequence.tryTakeBulkhead()) {
+        return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).waitForBulkhead(ticket);
+      }
+      ticket = sequence.bulkheadTaken(ticket);
+    }
+    CompletableFuture<T> inner;
+    try {
+      inner = futureOf(attempt.start(), sequence.callName());
+    } catch (Throwable thrown) {
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).failedFirst(ticket, thrown);
+    }
+    if (!inner.isDone() || inner.isCompletedExceptionally()) {
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).awaitFirst(ticket, inner);
+    }
+    T value = inner.join();
+    try {
+      sequence.attemptSucceeded(ticket, value);
+      if (!sequence.retriesResult(value)) {
+        return CompletableFuture.completedFuture(value);
+      }
+    } catch (Throwable predicateFailure) {
+      // A result predicate threw: as on the sync path, the attempt failed with what it threw.
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).afterFirst(predicateFailure, null);
+    }
+    return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).afterFirst(null, value);
   }
 
   /** Brace is switched off: the delegate's own future, or its synchronous throw as a failed one. */
@@ -105,23 +185,117 @@ public final class AsyncDriver<T> {
     }
   }
 
-  CompletableFuture<T> start() {
-    returned.whenComplete((value, failure) -> stopInFlight());
+  // ---- handing the first attempt over from the fast path ----
+
+  /** The call has a timeout: the first attempt starts here, from the breaker. */
+  private CompletableFuture<T> firstAttempt() {
+    return started(() -> attempt(1));
+  }
+
+  /** This wrapper's own breaker or limiter refused the first attempt, which holds nothing. */
+  private CompletableFuture<T> refusedFirst(Throwable refusal) {
+    return started(() -> afterFailure(1, ExceptionFilter.unwrap(refusal)));
+  }
+
+  /** The first attempt holds its breaker ticket and waits for a reserved token. */
+  private CompletableFuture<T> waitForToken(Object ticket, RateLimiterInstance limiter, long reservation) {
+    return started(() -> {
+      InFlight attempt = holding(ticket, false);
+      if (attempt != null) {
+        awaitToken(attempt, limiter, reservation);
+      }
+    });
+  }
+
+  /** The first attempt holds its breaker ticket and its token, and the bulkhead is full. */
+  private CompletableFuture<T> waitForBulkhead(Object ticket) {
+    return started(() -> {
+      InFlight attempt = holding(ticket, false);
+      if (attempt != null) {
+        takeBulkhead(attempt, 0);
+      }
+    });
+  }
+
+  /** The delegate threw instead of returning a future. */
+  private CompletableFuture<T> failedFirst(Object ticket, Throwable thrown) {
+    return started(() -> {
+      InFlight attempt = holding(ticket, true);
+      if (attempt != null) {
+        settle(attempt, null, thrown);
+      }
+    });
+  }
+
+  /** The delegate's future is still running, or failed. */
+  private CompletableFuture<T> awaitFirst(Object ticket, CompletableFuture<T> inner) {
+    return started(() -> {
+      InFlight attempt = holding(ticket, true);
+      if (attempt != null) {
+        awaitOutcome(attempt, inner);
+      }
+    });
+  }
+
+  /**
+   * The first attempt's outcome is recorded, and either a result predicate threw ({@code failure})
+   * or the retry asks to repeat the result.
+   */
+  private CompletableFuture<T> afterFirst(Throwable failure, T value) {
+    return started(() -> {
+      if (failure != null) {
+        afterFailure(1, failure);
+      } else {
+        retryResult(1, value);
+      }
+    });
+  }
+
+  /** Runs the first step on the caller's thread; the wrapper never throws. */
+  private CompletableFuture<T> started(Runnable first) {
     try {
-      keys = sequence.keys(keySource);
-    } catch (Throwable badKey) {
-      // A null key part is the caller's mistake: it fails the call at once, never retried.
-      returned.completeExceptionally(badKey);
-      return returned;
-    }
-    try {
-      started = sequence.begin();
-      attempt(1);
+      first.run();
     } catch (Throwable unexpected) {
-      // The wrapper never throws; a bug or a rejected task surfaces through the future.
+      // A bug or a rejected task surfaces through the future.
       returned.completeExceptionally(unexpected);
+    } finally {
+      starting = null;
     }
     return returned;
+  }
+
+  /**
+   * @param pastBulkhead whether the fast path went past the bulkhead (which took a permit if the
+   *     call has one)
+   * @return attempt 1, holding what the fast path took; null (all released) if it is already over
+   */
+  private InFlight holding(Object ticket, boolean pastBulkhead) {
+    boolean holdsBulkhead = pastBulkhead && sequence.bulkhead() != null;
+    InFlight attempt = new InFlight(1);
+    lock.lock();
+    try {
+      attempt.ticket = ticket;
+      attempt.holdsBulkhead = holdsBulkhead;
+    } finally {
+      lock.unlock();
+    }
+    return track(attempt::end) ? attempt : null;
+  }
+
+  /**
+   * @return {@code step}, run in the caller's context unless it runs on the caller's thread while
+   *     the call is still being started there
+   */
+  private Runnable inCallerContext(Runnable step) {
+    return () -> {
+      if (Thread.currentThread() == starting) {
+        step.run();
+        return;
+      }
+      try (CallContext.Scope restored = context.restore()) {
+        step.run();
+      }
+    };
   }
 
   // ---- between attempts: retry, fallback, the caller giving up ----
@@ -131,19 +305,27 @@ public final class AsyncDriver<T> {
    *
    * @return false when the caller has already given up; the step must then undo itself
    */
-  private synchronized boolean track(Runnable stop) {
-    if (returned.isDone()) {
-      return false;
+  private boolean track(Runnable stop) {
+    lock.lock();
+    try {
+      if (returned.isDone()) {
+        return false;
+      }
+      inFlight = stop;
+      return true;
+    } finally {
+      lock.unlock();
     }
-    inFlight = stop;
-    return true;
   }
 
   private void stopInFlight() {
     Runnable stop;
-    synchronized (this) {
+    lock.lock();
+    try {
       stop = inFlight;
       inFlight = null;
+    } finally {
+      lock.unlock();
     }
     if (stop != null) {
       stop.run();
@@ -174,13 +356,20 @@ public final class AsyncDriver<T> {
         return;
       }
       if (retried) {
-        run = sequence.retryRun(run);
-        long delay = sequence.retryDelayForResult(run, number, started);
-        if (delay != RetryPolicy.STOP) {
-          retryAfter(number + 1, delay);
-          return;
-        }
+        retryResult(number, value);
+        return;
       }
+    }
+    returned.complete(value);
+  }
+
+  /** A result the retry's predicate asked to repeat: another attempt follows, or it is the call's. */
+  private void retryResult(int number, T value) {
+    run = sequence.retryRun(run);
+    long delay = sequence.retryDelayForResult(run, number, started);
+    if (delay != RetryPolicy.STOP) {
+      retryAfter(number + 1, delay);
+      return;
     }
     returned.complete(value);
   }
@@ -190,13 +379,16 @@ public final class AsyncDriver<T> {
       attempt(number);
       return;
     }
-    synchronized (this) {
+    lock.lock();
+    try {
       if (returned.isDone()) {
         return;
       }
       ScheduledFuture<?> backoff =
-          sequence.scheduler().schedule(() -> attempt(number), delayNanos, TimeUnit.NANOSECONDS);
+          sequence.scheduler().schedule(inCallerContext(() -> attempt(number)), delayNanos, TimeUnit.NANOSECONDS);
       inFlight = () -> backoff.cancel(false);
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -223,14 +415,14 @@ public final class AsyncDriver<T> {
       return;
     }
     answer.whenComplete(
-        (value, fallbackFailure) -> {
+        (value, fallbackFailure) -> inCallerContext(() -> {
           if (fallbackFailure == null) {
             returned.complete(value);
           } else {
             returned.completeExceptionally(
                 CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
           }
-        });
+        }).run());
   }
 
   // ---- one attempt: breaker, limiter, bulkhead, timeout, call ----
@@ -243,17 +435,19 @@ public final class AsyncDriver<T> {
     }
     Object ticket;
     try {
-      CircuitBreakerInstance breaker = sequence.breaker(keys);
-      ticket = breaker == null ? null : breaker.acquire();
+      ticket = sequence.acquireTicket(keys);
     } catch (Throwable refused) {
       refused(attempt, refused);
       return;
     }
-    synchronized (this) {
+    lock.lock();
+    try {
       if (!attempt.over) {
         attempt.ticket = ticket;
         ticket = null;
       }
+    } finally {
+      lock.unlock();
     }
     if (ticket != null) {
       sequence.releaseTicket(ticket);
@@ -276,6 +470,11 @@ public final class AsyncDriver<T> {
       refused(attempt, refused);
       return;
     }
+    awaitToken(attempt, limiter, reservation);
+  }
+
+  /** Goes on to the bulkhead once the reserved token is there. */
+  private void awaitToken(InFlight attempt, RateLimiterInstance limiter, long reservation) {
     long waitNanos = limiter.waitFor(reservation);
     if (waitNanos <= 0) {
       takeBulkhead(attempt, 0);
@@ -285,12 +484,15 @@ public final class AsyncDriver<T> {
   }
 
   private void tokenArrived(InFlight attempt, RateLimiterInstance limiter, long waitedNanos) {
-    synchronized (this) {
+    lock.lock();
+    try {
       if (attempt.over) {
         return;
       }
       attempt.waiting = null;
       attempt.reserved = null;
+    } finally {
+      lock.unlock();
     }
     limiter.waited(waitedNanos);
     takeBulkhead(attempt, 0);
@@ -315,12 +517,15 @@ public final class AsyncDriver<T> {
       return;
     }
     boolean kept;
-    synchronized (this) {
+    lock.lock();
+    try {
       kept = !attempt.over;
       attempt.holdsBulkhead = kept;
       if (kept) {
         attempt.ticket = sequence.bulkheadTaken(attempt.ticket);
       }
+    } finally {
+      lock.unlock();
     }
     if (!kept) {
       bulkhead.release();
@@ -330,11 +535,14 @@ public final class AsyncDriver<T> {
   }
 
   private void lookAgain(InFlight attempt, long waitedNanos) {
-    synchronized (this) {
+    lock.lock();
+    try {
       if (attempt.over) {
         return;
       }
       attempt.waiting = null;
+    } finally {
+      lock.unlock();
     }
     takeBulkhead(attempt, waitedNanos);
   }
@@ -352,17 +560,25 @@ public final class AsyncDriver<T> {
       settle(attempt, null, thrown);
       return;
     }
+    awaitOutcome(attempt, inner);
+  }
+
+  /** Settles the attempt when the delegate's future completes, wherever that happens. */
+  private void awaitOutcome(InFlight attempt, CompletableFuture<T> inner) {
     boolean cancel;
-    synchronized (this) {
+    lock.lock();
+    try {
       cancel = attempt.over;
       attempt.inner = inner;
+    } finally {
+      lock.unlock();
     }
     if (cancel) {
       // Timed out or stopped before the delegate even returned its future.
       inner.cancel(true);
       return;
     }
-    inner.whenComplete((value, failure) -> settle(attempt, value, failure));
+    inner.whenComplete((value, failure) -> inCallerContext(() -> settle(attempt, value, failure)).run());
   }
 
   private void expired(InFlight attempt, TimeoutPolicy timeout) {
@@ -372,8 +588,11 @@ public final class AsyncDriver<T> {
     }
     // Claimed first, so the inner future's cancellation below is not taken for its outcome.
     CompletableFuture<?> inner;
-    synchronized (this) {
+    lock.lock();
+    try {
       inner = attempt.inner;
+    } finally {
+      lock.unlock();
     }
     if (inner != null) {
       inner.cancel(true);
@@ -399,7 +618,8 @@ public final class AsyncDriver<T> {
   private Object claim(InFlight attempt) {
     Object ticket;
     ScheduledFuture<?> deadline;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (attempt.over) {
         return NOT_CLAIMED;
       }
@@ -409,6 +629,8 @@ public final class AsyncDriver<T> {
       attempt.ticket = null;
       attempt.holdsBulkhead = false;
       attempt.waiting = null;
+    } finally {
+      lock.unlock();
     }
     if (deadline != null) {
       deadline.cancel(false);
@@ -454,10 +676,11 @@ public final class AsyncDriver<T> {
   private boolean later(
       InFlight attempt, Runnable step, long delayNanos, RateLimiterInstance reserved, long reservation) {
     Throwable rejected = null;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (!attempt.over) {
         try {
-          attempt.waiting = sequence.scheduler().schedule(step, delayNanos, TimeUnit.NANOSECONDS);
+          attempt.waiting = sequence.scheduler().schedule(inCallerContext(step), delayNanos, TimeUnit.NANOSECONDS);
           attempt.reserved = reserved;
           attempt.reservation = reservation;
           return true;
@@ -465,6 +688,8 @@ public final class AsyncDriver<T> {
           rejected = schedulerFailure;
         }
       }
+    } finally {
+      lock.unlock();
     }
     if (reserved != null) {
       reserved.cancelReservation(reservation);
@@ -498,7 +723,7 @@ public final class AsyncDriver<T> {
   /** What one attempt holds, so that whoever ends it releases each permit exactly once. */
   private final class InFlight {
     final int number;
-    /** Guarded by the driver's monitor, like the fields below. */
+    /** Guarded by the driver's lock, like the fields below. */
     boolean over;
     Object ticket;
     RateLimiterInstance reserved;
@@ -520,7 +745,8 @@ public final class AsyncDriver<T> {
       boolean heldBulkhead;
       ScheduledFuture<?> pending;
       CompletableFuture<?> call;
-      synchronized (AsyncDriver.this) {
+      lock.lock();
+      try {
         if (over) {
           return false;
         }
@@ -535,6 +761,8 @@ public final class AsyncDriver<T> {
         reserved = null;
         holdsBulkhead = false;
         waiting = null;
+      } finally {
+        lock.unlock();
       }
       if (pending != null) {
         pending.cancel(false);

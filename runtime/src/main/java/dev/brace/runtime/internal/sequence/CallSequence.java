@@ -14,6 +14,7 @@ import dev.brace.runtime.internal.policy.AdaptiveLimit;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
+import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import dev.brace.runtime.internal.store.KeyedFamily;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
@@ -58,6 +59,8 @@ public final class CallSequence {
   private final boolean timedAttempts;
   /** The adaptive limiter's judge of failures; null when the limiter does not adapt. */
   private final Throttling throttling;
+  /** A limiter reads the clock to admit, and a timeout needs the admission instant: one read for both. */
+  private final boolean sharesClock;
 
   /**
    * @param callName {@code Interface.method}, or a stack's name
@@ -86,6 +89,7 @@ public final class CallSequence {
     this.criticality = patterns.criticality;
     this.timedAttempts = bulkhead != null && bulkhead.isAdaptive();
     this.throttling = limiters == null ? null : patterns.throttling;
+    this.sharesClock = timeout != null && limiters != null;
   }
 
   /** The policies of one call, as the store resolved them; any of them may be absent. */
@@ -207,22 +211,51 @@ public final class CallSequence {
    * @throws RuntimeException the refusal ({@link dev.brace.runtime.Refusal}); nothing is held then
    */
   public Object admit(CallKeys keys) {
-    Object ticket = breakers == null ? null : breakers.forKey(keys.breaker()).acquire();
+    Object ticket = acquireTicket(keys);
     try {
-      if (limiters != null) {
-        limiters.forKey(keys.limiter()).acquire();
-      }
-      if (bulkhead != null) {
-        bulkhead.acquire(criticality);
-        if (timedAttempts) {
-          return bulkhead.timed(ticket);
+      if (sharesClock) {
+        admitTimed(keys);
+      } else {
+        if (limiters != null) {
+          limiters.forKey(keys.limiter()).acquire();
         }
+        if (bulkhead != null) {
+          bulkhead.acquire(criticality);
+        }
+      }
+      if (timedAttempts) {
+        return bulkhead.timed(ticket);
       }
     } catch (Throwable refused) {
       releaseTicket(ticket);
       throw refused;
     }
     return ticket;
+  }
+
+  /**
+   * Limiter and bulkhead of an attempt that a timeout bounds: a local limiter admits at an instant
+   * read here, and when neither waited, the timeout's deadline counts from that same instant (a
+   * few nanoseconds before the attempt starts) instead of reading the clock again.
+   */
+  private void admitTimed(CallKeys keys) {
+    RateLimiterInstance limiter = limiters.forKey(keys.limiter());
+    long now = 0;
+    boolean waited;
+    if (limiter instanceof TokenBucketRateLimiter) {
+      now = time.nanoTime();
+      waited = ((TokenBucketRateLimiter) limiter).acquireAt(now);
+    } else {
+      limiter.acquire();
+      waited = true;
+    }
+    if (bulkhead != null && !bulkhead.tryAcquire(criticality)) {
+      bulkhead.acquire(criticality);
+      waited = true;
+    }
+    if (!waited) {
+      timeout.startsAt(now);
+    }
   }
 
   /**
@@ -289,6 +322,16 @@ public final class CallSequence {
     if (events.metricsListening()) {
       reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure));
     }
+  }
+
+  /**
+   * The breaker's part of admission.
+   *
+   * @return the ticket, or null when the call has no breaker
+   * @throws dev.brace.runtime.CircuitOpenException the refusal
+   */
+  Object acquireTicket(CallKeys keys) {
+    return breakers == null ? null : breakers.forKey(keys.breaker()).acquire();
   }
 
   /** Frees a breaker ticket without an outcome. */
@@ -430,10 +473,6 @@ public final class CallSequence {
 
   TimeoutPolicy timeoutPolicy() {
     return timeout;
-  }
-
-  CircuitBreakerInstance breaker(CallKeys keys) {
-    return breakers == null ? null : breakers.forKey(keys.breaker());
   }
 
   RateLimiterInstance limiter(CallKeys keys) {

@@ -42,8 +42,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -59,7 +59,7 @@ public final class InstanceStore {
   private static final java.time.Duration DEFAULT_MAX_RETRY_AFTER = RetryConfig.builder("default").build().maxRetryAfter();
   private final TimeSource time;
   private final Supplier<ScheduledExecutorService> scheduler;
-  private final ThreadFactory abandonedWorkers;
+  private final Executor abandonedWorkers;
   private final EventBus events;
   private final ConfigLayers layers;
   private final Map<String, Backend> backends;
@@ -76,7 +76,7 @@ public final class InstanceStore {
   /**
    * @param time the clock of every policy
    * @param scheduler the scheduler for deadlines and async waits, created on first use
-   * @param abandonedWorkers creates the threads of {@code ABANDON} timeouts
+   * @param abandonedWorkers runs the attempts of {@code ABANDON} timeouts, each on a thread of its own
    * @param events the event boundary
    * @param layers configuration above the call sites
    * @param backends where instances whose {@code backend} names one keep their state, by name
@@ -84,7 +84,7 @@ public final class InstanceStore {
   public InstanceStore(
       TimeSource time,
       Supplier<ScheduledExecutorService> scheduler,
-      ThreadFactory abandonedWorkers,
+      Executor abandonedWorkers,
       EventBus events,
       ConfigLayers layers,
       Map<String, Backend> backends) {
@@ -159,7 +159,7 @@ public final class InstanceStore {
           break;
         case TIMEOUT:
           remember(kind, config.name());
-          patterns.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), scheduler.get(), abandonedWorkers, events));
+          patterns.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), time, scheduler.get(), abandonedWorkers, events));
           break;
         default:
           throw new IllegalStateException("a call has no pattern of kind " + kind);

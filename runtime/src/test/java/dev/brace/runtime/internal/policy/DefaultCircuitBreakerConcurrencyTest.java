@@ -24,6 +24,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -157,9 +158,30 @@ class DefaultCircuitBreakerConcurrencyTest {
     failTogether(breaker);
   }
 
+  @Test
+  void simultaneousFailuresOpenAStripedTimeWindowCircuitOnce() throws Exception {
+    DefaultCircuitBreaker breaker =
+        breaker(CircuitBreakerConfig.builder("race").failureRate(0.5).minimumCalls(5).window("10s"));
+    failTogether(breaker);
+  }
+
+  @Test
+  void successesRacingOneFailureNeverOpenBelowTheRate() throws Exception {
+    // 15 successes and 1 failure land together each round: 1/16 is far below 50%, whatever the
+    // order, so no sum (however it interleaves with the recording threads) may open it.
+    DefaultCircuitBreaker breaker =
+        breaker(CircuitBreakerConfig.builder("race").failureRate(0.5).minimumCalls(5).window("10s"));
+    outcomesTogether(breaker, thread -> thread == 0, CircuitState.CLOSED);
+    assertEquals(0, opened.get());
+  }
+
   private void failTogether(DefaultCircuitBreaker breaker) throws Exception {
+    outcomesTogether(breaker, thread -> true, CircuitState.OPEN);
+  }
+
+  /** Rounds in which every thread's call is admitted while CLOSED, then all outcomes land together. */
+  private void outcomesTogether(DefaultCircuitBreaker breaker, IntPredicate fails, CircuitState expected) throws Exception {
     for (int round = 1; round <= ROUNDS; round++) {
-      // Every call is admitted while CLOSED; their failures then land together.
       List<Object> tickets = new ArrayList<>();
       for (int i = 0; i < THREADS; i++) {
         tickets.add(breaker.acquire());
@@ -167,12 +189,19 @@ class DefaultCircuitBreakerConcurrencyTest {
       AtomicInteger next = new AtomicInteger();
       race(
           () -> {
-            breaker.onFailure(tickets.get(next.getAndIncrement()), new IOException("down"));
+            int mine = next.getAndIncrement();
+            if (fails.test(mine)) {
+              breaker.onFailure(tickets.get(mine), new IOException("down"));
+            } else {
+              breaker.onSuccess(tickets.get(mine));
+            }
             return null;
           });
 
-      assertEquals(CircuitState.OPEN, breaker.state(), "round " + round);
-      assertEquals(round, opened.get(), "round " + round);
+      assertEquals(expected, breaker.state(), "round " + round);
+      if (expected == CircuitState.OPEN) {
+        assertEquals(round, opened.get(), "round " + round);
+      }
       breaker.reset();
     }
   }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class RateWindowTest {
@@ -38,7 +39,15 @@ class RateWindowTest {
 
   @Test
   void bucketsExpireOneStepAtATime() {
-    TimeBucketWindow window = new TimeBucketWindow(BUCKET.multipliedBy(10), 10, time);
+    expiresOneStepAtATime(new TimeBucketWindow(BUCKET.multipliedBy(10), 10, time));
+  }
+
+  @Test
+  void stripedBucketsExpireOneStepAtATimeAsOneWindowDoes() {
+    expiresOneStepAtATime(new StripedTimeWindow(BUCKET.multipliedBy(10), 10, time));
+  }
+
+  private void expiresOneStepAtATime(RateWindow window) {
     for (int second = 0; second < 10; second++) {
       window.record(true);
       time.advance(BUCKET);
@@ -48,6 +57,32 @@ class RateWindowTest {
     time.advance(BUCKET.multipliedBy(2));
     // Second 12: seconds 1 and 2 have left too, though no outcome touched their slots.
     assertCounts(9, 7, window.record(false));
+  }
+
+  @Test
+  void aStripedSuccessWithNoFailureInTheWindowReportsNoFailuresAndSkipsTheSum() {
+    StripedTimeWindow window = new StripedTimeWindow(BUCKET.multipliedBy(10), 10, time);
+    assertCounts(1, 0, window.record(false));
+    assertCounts(2, 1, window.record(true));
+    assertCounts(3, 1, window.record(false));
+    time.advance(BUCKET.multipliedBy(11));
+    // The first success after the failure left the window moves the failure window on: exact sum.
+    assertCounts(1, 0, window.record(false));
+    assertEquals(0, RateWindow.failures(window.record(false)), "then the answer without the sum: no failures");
+    assertCounts(2, 0, window.sum());
+  }
+
+  @Test
+  void aStripedFailureSeesEveryOutcomeRecordedBeforeIt() throws Exception {
+    StripedTimeWindow window = new StripedTimeWindow(BUCKET.multipliedBy(10), 10, time);
+    Thread other = new Thread(() -> {
+      for (int i = 0; i < 1_000; i++) {
+        window.record(false);
+      }
+    });
+    other.start();
+    other.join();
+    assertCounts(1_001, 1, window.record(true));
   }
 
   @Test
@@ -74,6 +109,35 @@ class RateWindowTest {
     hammer(window::record, () -> time.advance(Duration.ofMillis(1)));
     time.advance(Duration.ofMillis(100));
     assertSettles(window, 64);
+  }
+
+  @Test
+  void theStripedWindowSettlesOnWhatItHoldsAfterARace() throws Exception {
+    StripedTimeWindow window = new StripedTimeWindow(Duration.ofMillis(100), 10, time);
+    hammer(window::record, () -> time.advance(Duration.ofMillis(1)));
+    time.advance(Duration.ofMillis(100));
+    for (int i = 0; i < 64; i++) {
+      window.record(false);
+    }
+    // A success with no failure in the window answers without the sum: ask for it.
+    assertCounts(64, 0, window.sum());
+  }
+
+  @Test
+  void theStripedWindowLosesNoOutcomeOfARace() throws Exception {
+    StripedTimeWindow window = new StripedTimeWindow(BUCKET.multipliedBy(10), 10, time);
+    AtomicLong failures = new AtomicLong();
+    hammer(failure -> {
+      if (failure) {
+        failures.incrementAndGet();
+      }
+      long seen = window.record(failure);
+      if (RateWindow.failures(seen) > RateWindow.calls(seen)) {
+        throw new AssertionError("more failures than calls in one sum: " + seen);
+      }
+      return seen;
+    }, null);
+    assertCounts(8 * 20_000, failures.get(), window.sum());
   }
 
   /** After a race, a run of known outcomes must read back exactly: any drift would show. */

@@ -1,0 +1,110 @@
+package dev.brace.runtime.internal.sequence;
+
+import static dev.brace.runtime.internal.sequence.AsyncFixture.retry;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brace.runtime.CircuitState;
+import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.generated.ResilientCall;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
+
+/**
+ * An attempt whose future is complete before the call returns, answered on the caller's thread;
+ * and what is handed on when it is not: permits held, the caller's context on the scheduler.
+ */
+class AsyncFastPathTest {
+  private final AsyncFixture fixture = new AsyncFixture();
+
+  @AfterEach
+  void clearMdc() {
+    MDC.clear();
+  }
+
+  private ResilientCall fourPatterns(RetryConfig.Builder retry) {
+    return fixture.resolve(call -> call
+        .with(retry)
+        .with(CircuitBreakerConfig.builder("b").failureThreshold(5))
+        .with(RateLimitConfig.builder("l").permits(1000).per("1s"))
+        .with(BulkheadConfig.builder("h").maxConcurrent(1).maxWait("1s")));
+  }
+
+  @Test
+  void aFutureCompleteBeforeTheCallReturnsIsAnsweredAtOnceAndHoldsNothing() {
+    ResilientCall guard = fourPatterns(retry());
+
+    CompletableFuture<String> answer = guard.callAsync(() -> CompletableFuture.completedFuture("ready"), null);
+
+    assertTrue(answer.isDone());
+    assertEquals("ready", answer.join());
+    assertEquals(1, fixture.registry.bulkhead("h").available(), "the permit is back");
+    assertEquals(CircuitState.CLOSED, fixture.registry.circuitBreaker("b").state());
+  }
+
+  @Test
+  void aResultPredicateIsAskedOncePerAttempt() {
+    AtomicInteger asked = new AtomicInteger();
+    ResilientCall guard = fourPatterns(retry().onResult((String value) -> {
+      asked.incrementAndGet();
+      return value.equals("busy");
+    }));
+    AtomicInteger attempts = new AtomicInteger();
+
+    CompletableFuture<String> answer = guard.callAsync(
+        () -> CompletableFuture.completedFuture(attempts.incrementAndGet() < 3 ? "busy" : "done"), null);
+    fixture.advance("100");
+    fixture.advance("100");
+
+    assertEquals("done", answer.join());
+    assertEquals(3, attempts.get());
+    assertEquals(3, asked.get(), "the first attempt's result was judged once, though the driver took over after it");
+  }
+
+  @Test
+  void aFirstAttemptThatMustWaitForTheBulkheadWaitsOnTheSchedulerAndHoldsNothingAfter() {
+    ResilientCall guard = fourPatterns(retry());
+    CompletableFuture<String> holding = guard.callAsync(fixture.delegate, null);
+
+    CompletableFuture<String> second = guard.callAsync(() -> CompletableFuture.completedFuture("second"), null);
+    assertEquals(false, second.isDone(), "the bulkhead is full: the call waits on the scheduler");
+    fixture.delegate.last().complete("first");
+    fixture.advance("100");
+
+    assertEquals("first", holding.join());
+    assertEquals("second", second.join());
+    assertEquals(1, fixture.registry.bulkhead("h").available());
+  }
+
+  @Test
+  void retriesOnTheSchedulerSeeTheCallersContextAndLeaveTheThreadsOwn() {
+    ResilientCall guard = fourPatterns(retry());
+    List<String> seen = new CopyOnWriteArrayList<>();
+    AtomicInteger attempts = new AtomicInteger();
+
+    MDC.put("request", "caller");
+    CompletableFuture<String> answer = guard.callAsync(() -> {
+      seen.add(MDC.get("request"));
+      return attempts.incrementAndGet() < 3
+          ? CompletableFuture.failedFuture(new IOException("busy"))
+          : CompletableFuture.completedFuture("done");
+    }, null);
+    // The scheduler's tasks run on this thread as it moves manual time, holding another context.
+    MDC.put("request", "driver");
+    fixture.advance("100");
+    fixture.advance("100");
+
+    assertEquals("done", answer.join());
+    assertEquals(List.of("caller", "caller", "caller"), seen);
+    assertEquals("driver", MDC.get("request"), "the thread has its own context back");
+  }
+}
