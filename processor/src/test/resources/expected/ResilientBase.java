@@ -43,7 +43,7 @@ final class ResilientBase<E> implements Base<E> {
 
   @Override
   public E load(String key) {
-    ResilientCall call = this.load;
+    ResilientCall call = this.load.current();
     if (call.passesThrough()) {
       return this.delegate.load(key);
     }
@@ -73,7 +73,7 @@ final class ResilientBase<E> implements Base<E> {
 
   @Override
   public void reset() {
-    ResilientCall call = this.reset;
+    ResilientCall call = this.reset.current();
     if (call.passesThrough()) {
       this.delegate.reset();
       return;

@@ -60,7 +60,7 @@ public final class ResilientCatalog implements Catalog {
 
   @Override
   public String find(String id) {
-    ResilientCall call = this.find;
+    ResilientCall call = this.find.current();
     if (call.passesThrough()) {
       return this.delegate.find(id);
     }
@@ -90,7 +90,7 @@ public final class ResilientCatalog implements Catalog {
 
   @Override
   public void save(String id) throws IOException {
-    ResilientCall call = this.save;
+    ResilientCall call = this.save.current();
     if (call.passesThrough()) {
       this.delegate.save(id);
       return;
@@ -136,7 +136,7 @@ public final class ResilientCatalog implements Catalog {
 
   @Override
   public long size() {
-    ResilientCall call = this.size;
+    ResilientCall call = this.size.current();
     if (call.passesThrough()) {
       return this.delegate.size();
     }

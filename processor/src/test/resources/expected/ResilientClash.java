@@ -40,7 +40,7 @@ public final class ResilientClash implements Clash {
   public String call(String delegate, String registry, int e, String result, int attempt,
       Object guard, Exception failure, Object permit, Object run, long started,
       String fallbackFailure) {
-    ResilientCall call = this.call;
+    ResilientCall call = this.call.current();
     if (call.passesThrough()) {
       return this.delegate.call(delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure);
     }

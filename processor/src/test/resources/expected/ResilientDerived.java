@@ -44,7 +44,7 @@ public final class ResilientDerived implements Derived {
 
   @Override
   public int count() {
-    ResilientCall call = this.count;
+    ResilientCall call = this.count.current();
     if (call.passesThrough()) {
       return this.delegate.count();
     }
@@ -79,7 +79,7 @@ public final class ResilientDerived implements Derived {
 
   @Override
   public String load(String key) {
-    ResilientCall call = this.load;
+    ResilientCall call = this.load.current();
     if (call.passesThrough()) {
       return this.delegate.load(key);
     }

@@ -36,7 +36,7 @@ public final class ResilientKeyed implements Keyed {
 
   @Override
   public String call(Keyed.Request request, String tenant, int port) {
-    ResilientCall call = this.call;
+    ResilientCall call = this.call.current();
     if (call.passesThrough()) {
       return this.delegate.call(request, tenant, port);
     }

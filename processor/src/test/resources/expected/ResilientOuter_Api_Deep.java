@@ -34,7 +34,7 @@ public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
 
   @Override
   public void run() {
-    ResilientCall call = this.run;
+    ResilientCall call = this.run.current();
     if (call.passesThrough()) {
       this.delegate.run();
       return;

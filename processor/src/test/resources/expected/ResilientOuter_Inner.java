@@ -34,7 +34,7 @@ final class ResilientOuter_Inner implements Outer.Inner {
 
   @Override
   public String ping() {
-    ResilientCall call = this.ping;
+    ResilientCall call = this.ping.current();
     if (call.passesThrough()) {
       return this.delegate.ping();
     }

@@ -54,7 +54,7 @@ public final class ResilientRecsClient implements RecsClient {
 
   @Override
   public List<String> recommendations(String userId) throws IOException {
-    ResilientCall call = this.recommendations;
+    ResilientCall call = this.recommendations.current();
     if (call.passesThrough()) {
       return this.delegate.recommendations(userId);
     }
@@ -96,7 +96,7 @@ public final class ResilientRecsClient implements RecsClient {
 
   @Override
   public int count() {
-    ResilientCall call = this.count;
+    ResilientCall call = this.count.current();
     if (call.passesThrough()) {
       return this.delegate.count();
     }

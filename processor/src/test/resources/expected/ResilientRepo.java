@@ -79,7 +79,7 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public T get(long id) throws IOException, TimeoutException {
-    ResilientCall call = this.get;
+    ResilientCall call = this.get.current();
     if (call.passesThrough()) {
       return this.delegate.get(id);
     }
@@ -109,7 +109,7 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public <R extends Number & Comparable<R>> R max(List<? extends R> values) {
-    ResilientCall call = this.max;
+    ResilientCall call = this.max.current();
     if (call.passesThrough()) {
       return this.delegate.max(values);
     }
@@ -139,7 +139,7 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public void putAll(String... items) {
-    ResilientCall call = this.putAll;
+    ResilientCall call = this.putAll.current();
     if (call.passesThrough()) {
       this.delegate.putAll(items);
       return;
@@ -169,7 +169,7 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public int[] sizes(byte[][] data, char c, boolean flag, double d, float f, short s) {
-    ResilientCall call = this.sizes;
+    ResilientCall call = this.sizes.current();
     if (call.passesThrough()) {
       return this.delegate.sizes(data, c, flag, d, f, s);
     }
@@ -199,7 +199,7 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public void clear() {
-    ResilientCall call = this.clear;
+    ResilientCall call = this.clear.current();
     if (call.passesThrough()) {
       this.delegate.clear();
       return;
@@ -229,7 +229,7 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public List<T> fetch(int limit) {
-    ResilientCall call = this.fetch;
+    ResilientCall call = this.fetch.current();
     if (call.passesThrough()) {
       return this.delegate.fetch(limit);
     }
@@ -259,7 +259,7 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public List<T> fetch(String filter) {
-    ResilientCall call = this.fetch2;
+    ResilientCall call = this.fetch2.current();
     if (call.passesThrough()) {
       return this.delegate.fetch(filter);
     }

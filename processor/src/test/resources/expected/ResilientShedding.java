@@ -56,7 +56,7 @@ public final class ResilientShedding implements Shedding {
 
   @Override
   public String suggestions(String prefix) {
-    ResilientCall call = this.suggestions;
+    ResilientCall call = this.suggestions.current();
     if (call.passesThrough()) {
       return this.delegate.suggestions(prefix);
     }
@@ -86,7 +86,7 @@ public final class ResilientShedding implements Shedding {
 
   @Override
   public String checkout(String cart) {
-    ResilientCall call = this.checkout;
+    ResilientCall call = this.checkout.current();
     if (call.passesThrough()) {
       return this.delegate.checkout(cart);
     }

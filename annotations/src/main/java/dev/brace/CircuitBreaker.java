@@ -22,6 +22,12 @@ import java.util.function.Predicate;
  * <p>A counted failure is an exception matching {@link #on()} and not {@link #ignore()} (a
  * timeout of this call included), or a result for which {@link #onResult()} is true. Refusals by
  * the same wrapper's rate limiter or bulkhead are never counted.
+ *
+ * <p>Setting {@link #slowCall()} also judges latency: every outcome records whether the attempt
+ * took longer than it, in the same rolling window as rate mode (whatever {@link #failureRate()}
+ * is), and the circuit opens when, with at least {@link #minimumCalls()} outcomes in the window,
+ * the share of slow ones reaches {@link #slowCallRate()}. A half-open probe slower than {@link
+ * #slowCall()} is a failed probe.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -73,4 +79,13 @@ public @interface CircuitBreaker {
 
   /** {@return the most keys kept for a keyed circuit breaker} The least recently used idle one goes first. */
   int maxKeys() default 10000;
+
+  /**
+   * {@return how long an attempt may take before it counts as slow, a duration} Empty (the
+   * default) means latency is not judged.
+   */
+  String slowCall() default "";
+
+  /** {@return the share of slow outcomes in (0, 1] that opens the circuit} Used with {@link #slowCall()}. */
+  double slowCallRate() default 1.0;
 }

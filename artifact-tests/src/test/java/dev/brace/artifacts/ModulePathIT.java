@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A modular application, compiled and run the way a user on the module path would: brace-runtime,
- * brace-annotations and SLF4J on {@code --module-path}, brace-processor on the processor path, and
+ * brace-annotations, SLF4J and Caffeine on {@code --module-path}, brace-processor on the processor path, and
  * {@code java -m app/app.Main}. Its module-info is the one docs/guide.md tells users to write.
  */
 class ModulePathIT {
@@ -35,6 +35,8 @@ class ModulePathIT {
         requires static java.compiler;
         // brace-runtime is an automatic module and declares no requires, so nothing else resolves SLF4J.
         requires org.slf4j;
+        // Likewise Caffeine, which keeps the results @StaleIfError remembers.
+        requires com.github.benmanes.caffeine;
         // Brace.wrap(Class, T) reaches the generated class through a private lookup.
         opens app to dev.brace.runtime;
       }
@@ -45,9 +47,13 @@ class ModulePathIT {
       package app;
 
       import dev.brace.Retry;
+      import dev.brace.StaleIfError;
       import java.util.concurrent.CompletableFuture;
 
       public interface Quotes {
+        @StaleIfError
+        String close(String symbol);
+
         @Retry(maxAttempts = 2, delay = "1ms")
         String quote(String symbol);
 
@@ -72,6 +78,14 @@ class ModulePathIT {
         public static void main(String[] args) throws Exception {
           AtomicInteger calls = new AtomicInteger();
           Quotes everyOtherCallFails = new Quotes() {
+            @Override
+            public String close(String symbol) {
+              if (calls.incrementAndGet() > 7) {
+                throw new IllegalStateException("no close after the seventh call");
+              }
+              return symbol + "=41";
+            }
+
             @Override
             public String quote(String symbol) {
               if (calls.incrementAndGet() % 2 == 1) {
@@ -100,6 +114,7 @@ class ModulePathIT {
           Quotes lookedUp = Brace.wrap(Quotes.class, everyOtherCallFails, registry);
           System.out.println("looked up: " + lookedUp.quote("INIT") + " after " + calls.get() + " calls");
           System.out.println("module: " + Brace.class.getModule().getName());
+          System.out.println("stale: " + generated.close("OLD") + ", then " + generated.close("OLD") + " after " + calls.get() + " calls");
         }
       }
       """;
@@ -112,10 +127,10 @@ class ModulePathIT {
     write(sources.resolve("app/Main.java"), MAIN);
     Path classes = work.resolve("classes");
 
-    String modulePath = path(jar("brace-annotations"), jar("brace-runtime"), jar("slf4j-api"));
+    String modulePath = path(jar("brace-annotations"), jar("brace-runtime"), jar("slf4j-api"), jar("caffeine"));
     // What Maven's annotationProcessorPaths hands javac for brace-processor: it and its dependencies.
     String processorPath =
-        path(jar("brace-processor"), jar("brace-annotations"), jar("brace-runtime"), jar("slf4j-api"));
+        path(jar("brace-processor"), jar("brace-annotations"), jar("brace-runtime"), jar("slf4j-api"), jar("caffeine"));
     List<String> javacArgs = new ArrayList<>(List.of(
         "--release", "17",
         "-d", classes.toString(),
@@ -133,7 +148,7 @@ class ModulePathIT {
     Path stderr = work.resolve("stderr.txt");
     Process java = new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--module-path", path(classes, jar("brace-annotations"), jar("brace-runtime"), jar("slf4j-api")),
+            "--module-path", path(classes, jar("brace-annotations"), jar("brace-runtime"), jar("slf4j-api"), jar("caffeine")),
             "-m", "app/app.Main")
         .redirectError(stderr.toFile())
         .start();
@@ -148,7 +163,8 @@ class ModulePathIT {
             "events: [retry.attempt_failed]",
             "async: ASYNC=42 after 4 calls",
             "looked up: INIT=42 after 6 calls",
-            "module: dev.brace.runtime"),
+            "module: dev.brace.runtime",
+            "stale: OLD=41, then OLD=41 after 8 calls"),
         out.lines().collect(Collectors.toList()),
         "stderr:\n" + err);
   }

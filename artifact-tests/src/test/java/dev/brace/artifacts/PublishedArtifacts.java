@@ -23,6 +23,7 @@ final class PublishedArtifacts {
           "brace-integration-tests",
           "brace-reliability",
           "brace-examples",
+          "brace-examples-spring",
           "brace-benchmarks",
           "brace-artifact-tests",
           "brace-bom");
@@ -36,6 +37,7 @@ final class PublishedArtifacts {
     names.put("brace-processor", "dev.brace.processor");
     names.put("brace-micrometer", "dev.brace.micrometer");
     names.put("brace-redis", "dev.brace.redis");
+    names.put("brace-spring-boot-starter", "dev.brace.spring");
     return names;
   }
 

@@ -50,6 +50,16 @@ public class BraceBenchmarks {
   }
 
   @State(Scope.Benchmark)
+  public static class BreakerSlowCallState {
+    BraceClients.SlowCallBreaker client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_SlowCallBreaker.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
   public static class LimiterState {
     BraceClients.LimiterOnly client;
 
@@ -151,6 +161,12 @@ public class BraceBenchmarks {
 
   @Benchmark
   public String breakerRate(BreakerRateState state) {
+    return state.client.call();
+  }
+
+  /** The rate breaker with {@code slowCall}: what timing every attempt adds. */
+  @Benchmark
+  public String breakerSlowCall(BreakerSlowCallState state) {
     return state.client.call();
   }
 

@@ -34,6 +34,12 @@ public final class BraceClients {
     String call();
   }
 
+  /** The rate breaker judging latency too: every attempt timed, slow ones counted in a second window. */
+  public interface SlowCallBreaker {
+    @CircuitBreaker(name = "bench-breaker-slow", failureRate = 0.5, window = "30s", minimumCalls = 20, slowCall = "1s")
+    String call();
+  }
+
   /** A limiter so generous it never refuses: what is measured is taking a token. */
   public interface LimiterOnly {
     @RateLimit(name = "bench-limiter", permits = 1_000_000_000, per = "1s")

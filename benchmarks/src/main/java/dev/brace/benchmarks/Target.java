@@ -11,6 +11,7 @@ public final class Target
     implements BraceClients.RetryOnly,
         BraceClients.ClassicBreaker,
         BraceClients.RateBreaker,
+        BraceClients.SlowCallBreaker,
         BraceClients.LimiterOnly,
         BraceClients.BulkheadOnly,
         BraceClients.AdaptiveBulkheadOnly,

@@ -24,6 +24,9 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code brace.retry.attempts} (counter; {@code name}, {@code outcome} {@code retried} or
  *       {@code exhausted}): failed attempts a retry answered with another attempt, or not.
  *   <li>{@code brace.timeouts} (counter; {@code name}): attempts cut off at their deadline.
+ *   <li>{@code brace.stale} (counter; {@code name}, {@code outcome} {@code served} or {@code
+ *       missing}): failed calls {@code @StaleIfError} answered with a remembered result, or found
+ *       none young enough for.
  *   <li>{@code brace.circuitbreaker.state} (gauge; {@code name}): 0 closed, 1 open, 2 half-open.
  *   <li>{@code brace.bulkhead.in_flight} and {@code brace.ratelimiter.available_permits} (gauges;
  *       {@code name}).
@@ -104,6 +107,12 @@ public final class BraceMetrics implements AutoCloseable {
         break;
       case TIMEOUT_EXCEEDED:
         count("brace.timeouts", "name", event.instance());
+        break;
+      case STALE_SERVED:
+        count("brace.stale", "name", event.instance(), "outcome", "served");
+        break;
+      case STALE_MISSING:
+        count("brace.stale", "name", event.instance(), "outcome", "missing");
         break;
       default:
         break;

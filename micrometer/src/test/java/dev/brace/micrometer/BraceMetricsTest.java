@@ -136,4 +136,22 @@ class BraceMetricsTest {
     assertEquals(2, calls("circuitbreaker", "tenant", "success"));
     assertNull(meters.find("brace.circuitbreaker.state").meter());
   }
+
+  @Test
+  void staleAnswersAreCountedServedOrMissing() throws Throwable {
+    BraceMetrics.bind(brace, meters);
+    ResilientCall remembered = guard(CallDefinition.builder("Client.recs")
+        .with(dev.brace.runtime.config.StaleIfErrorConfig.builder("Client.recs").maxAge("1m")));
+
+    remembered.call(() -> CallKeys.of(null, null, "ada"), () -> "ok", null);
+    assertEquals("ok", remembered.call(() -> CallKeys.of(null, null, "ada"), () -> {
+      throw new IOException("down");
+    }, null));
+    assertThrows(IOException.class, () -> remembered.call(() -> CallKeys.of(null, null, "bob"), () -> {
+      throw new IOException("down");
+    }, null));
+
+    assertEquals(1, meters.find("brace.stale").tags("name", "Client.recs", "outcome", "served").counter().count());
+    assertEquals(1, meters.find("brace.stale").tags("name", "Client.recs", "outcome", "missing").counter().count());
+  }
 }

@@ -55,6 +55,9 @@ enum Message {
   NAME_CONFLICT(
       "@%s on %s: the %s \"%s\" is already configured differently on %s; one name is one shared"
           + " instance, so give both sites the same settings or different names"),
+  STALE_VOID(
+      "@StaleIfError on %s: the method returns void, so there is no result to remember; remove"
+          + " it, or return the value"),
   UNRESOLVED_TYPE(
       "%s refers to a type that does not exist (%s); Brace generates no wrapper for it"),
   INTERNAL_ERROR("Brace failed on %s: %s; this is a bug in the processor, please report it");

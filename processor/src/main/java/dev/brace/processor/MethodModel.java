@@ -17,6 +17,8 @@ import javax.lang.model.element.ExecutableElement;
  * @param breakerKey the circuit breaker's key, when keyed
  * @param limiterKey the rate limiter's key, when keyed
  * @param criticality the {@code Criticality.Level} constant written on the method or its interface, if any
+ * @param staleKey the key {@code @StaleIfError} remembers results under, when its template is
+ *     set (with none, the key is every argument)
  */
 record MethodModel(
     ExecutableElement method,
@@ -26,7 +28,8 @@ record MethodModel(
     Optional<FallbackModel> fallback,
     Optional<KeyExpression> breakerKey,
     Optional<KeyExpression> limiterKey,
-    Optional<String> criticality) {
+    Optional<String> criticality,
+    Optional<KeyExpression> staleKey) {
 
   /** @return whether the call goes through a guard */
   boolean isGuarded() {
@@ -36,6 +39,11 @@ record MethodModel(
   /** @return the pattern of a kind, if the method uses it */
   Optional<PatternModel> pattern(Kind kind) {
     return patterns.stream().filter(pattern -> pattern.kind() == kind).findFirst();
+  }
+
+  /** @return whether the method remembers its results ({@code @StaleIfError}) */
+  boolean remembersResults() {
+    return pattern(Kind.STALEIFERROR).isPresent();
   }
 
   /** @return whether the pattern of a kind tests results */

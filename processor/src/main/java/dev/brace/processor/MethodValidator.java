@@ -68,7 +68,7 @@ final class MethodValidator {
     List<AnnotationSite> sites = sites(method, elements);
     if (sites.isEmpty()) {
       return Optional.of(new MethodModel(
-          method, callName, false, List.of(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+          method, callName, false, List.of(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
     }
     ExecutableType methodType = (ExecutableType) types.asMemberOf(wrapped, method);
     Optional<TypeMirror> futureValue = Optional.empty();
@@ -88,7 +88,15 @@ final class MethodValidator {
     Optional<FallbackModel> fallback = Optional.empty();
     Optional<KeyExpression> breakerKey = Optional.empty();
     Optional<KeyExpression> limiterKey = Optional.empty();
+    Optional<KeyExpression> staleKey = Optional.empty();
     for (PatternModel pattern : models) {
+      if (pattern.kind() == Kind.STALEIFERROR) {
+        if (resultType.getKind() == TypeKind.VOID) {
+          report.error(pattern.site(), null, Message.STALE_VOID, callName);
+        } else if (!((String) pattern.site().value("key")).isEmpty()) {
+          staleKey = keys.resolve(pattern, method, methodType, packageName);
+        }
+      }
       if (pattern.resultPredicate().isPresent()) {
         predicates.validate(pattern, resultType, callName, packageName);
       }
@@ -114,7 +122,7 @@ final class MethodValidator {
     }
     return Optional.of(new MethodModel(
         method, callName, futureValue.isPresent(), List.copyOf(models), fallback, breakerKey, limiterKey,
-        criticality(method, declaring)));
+        criticality(method, declaring), staleKey));
   }
 
   /**

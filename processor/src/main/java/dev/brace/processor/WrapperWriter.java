@@ -217,7 +217,30 @@ final class WrapperWriter {
    * happy path allocates nothing.
    */
   private CodeBlock handOff(MethodModel method, ExecutableType type, String callField) {
-    return method.isAsync() ? asyncHandOff(method, callField) : syncSteps(method, type, callField);
+    if (method.isAsync()) {
+      return asyncHandOff(method, callField);
+    }
+    return method.remembersResults() ? syncHandOff(method, callField) : syncSteps(method, type, callField);
+  }
+
+  /**
+   * A synchronous method with {@code @StaleIfError} hands its call over as an asynchronous one
+   * does: {@code return this.m.call(() -> keys, () -> this.delegate.m(args), failure -> fallback)}.
+   * Its happy path stores its result, which allocates anyway, so walking the steps in its own
+   * body would buy nothing.
+   */
+  private CodeBlock syncHandOff(MethodModel method, String callField) {
+    String failure = localNames(method).newName("failure");
+    CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
+    List<CodeBlock> arguments = new ArrayList<>();
+    arguments.add(CodeBlock.of("() -> $L", keys(method).orElseThrow()));
+    arguments.add(CodeBlock.of("() -> $L", delegateCall));
+    arguments.add(method.fallback()
+        .map(fallback -> CodeBlock.of("$N -> $L", failure, fallbackCall(method, fallback, failure)))
+        .orElse(CodeBlock.of("null")));
+    return CodeBlock.builder()
+        .addStatement("return this.$N.call(\n$L)", callField, CodeBlock.join(arguments, ",\n"))
+        .build();
   }
 
   private CodeBlock asyncHandOff(MethodModel method, String callField) {
@@ -255,7 +278,7 @@ final class WrapperWriter {
     }
 
     CodeBlock.Builder code = CodeBlock.builder()
-        .addStatement("$T $N = this.$N", RESILIENT_CALL, call, callField)
+        .addStatement("$T $N = this.$N.current()", RESILIENT_CALL, call, callField)
         .beginControlFlow("if ($N.passesThrough())", call);
     if (isVoid) {
       code.addStatement("$L", delegateCall).addStatement("return");
@@ -350,14 +373,34 @@ final class WrapperWriter {
     return type.toString().equals("java.lang.Throwable");
   }
 
-  /** {@code CallKeys.of(breakerKey, limiterKey)}, when any of the call's instances is keyed. */
+  /**
+   * {@code CallKeys.of(breakerKey, limiterKey)}, when any of the call's instances is keyed; with
+   * {@code @StaleIfError}, {@code CallKeys.of(breakerKey, limiterKey, staleKey)}, the stale key
+   * being its template or every argument.
+   */
   private static Optional<CodeBlock> keys(MethodModel method) {
+    CodeBlock breaker = method.breakerKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null"));
+    CodeBlock limiter = method.limiterKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null"));
+    if (method.remembersResults()) {
+      CodeBlock stale = method.staleKey().map(key -> key(key, method.callName())).orElseGet(() -> allArguments(method));
+      return Optional.of(CodeBlock.of("$T.of($L, $L, $L)", CALL_KEYS, breaker, limiter, stale));
+    }
     if (method.breakerKey().isEmpty() && method.limiterKey().isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(CodeBlock.of("$T.of($L, $L)", CALL_KEYS,
-        method.breakerKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null")),
-        method.limiterKey().map(key -> key(key, method.callName())).orElse(CodeBlock.of("null"))));
+    return Optional.of(CodeBlock.of("$T.of($L, $L)", CALL_KEYS, breaker, limiter));
+  }
+
+  /**
+   * {@code CallKeys.arguments(a, b)}; a lone array argument is cast to {@code Object}, so it is
+   * one argument rather than the varargs array itself.
+   */
+  private static CodeBlock allArguments(MethodModel method) {
+    List<? extends VariableElement> parameters = method.method().getParameters();
+    if (parameters.size() == 1 && parameters.get(0).asType().getKind() == TypeKind.ARRAY) {
+      return CodeBlock.of("$T.arguments(($T) $N)", CALL_KEYS, Object.class, parameters.get(0).getSimpleName().toString());
+    }
+    return CodeBlock.of("$T.arguments($L)", CALL_KEYS, arguments(method.method()));
   }
 
   /** {@code "user:" + CallKeys.part(userId, "userId", "RecsClient.recommendations")} */

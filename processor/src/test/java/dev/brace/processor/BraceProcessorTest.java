@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Test;
 class BraceProcessorTest {
 
   @Test
-  void supportsTheSixAnnotationsAtTheLatestSourceVersionWithoutOptions() {
+  void supportsEveryBraceAnnotationAtTheLatestSourceVersionWithoutOptions() {
     BraceProcessor processor = new BraceProcessor();
     assertEquals(
         Set.of("dev.brace.Retry", "dev.brace.CircuitBreaker", "dev.brace.RateLimit",
-            "dev.brace.Bulkhead", "dev.brace.Timeout", "dev.brace.Fallback"),
+            "dev.brace.Bulkhead", "dev.brace.Timeout", "dev.brace.Fallback", "dev.brace.StaleIfError"),
         processor.getSupportedAnnotationTypes());
     assertEquals(SourceVersion.latestSupported(), processor.getSupportedSourceVersion());
     assertTrue(processor.getSupportedOptions().isEmpty());

@@ -52,6 +52,11 @@ class GoldenTest {
   }
 
   @Test
+  void staleIfErrorHandsItsCallOverWithTheStaleKeyInItsCallKeys() throws IOException {
+    assertGenerates("Stale", "ResilientStale");
+  }
+
+  @Test
   void methodLevelAnnotationReplacesTypeLevelOfItsKind() throws IOException {
     assertGenerates("Catalog", "ResilientCatalog");
   }

@@ -73,6 +73,55 @@ class NegativeTest {
   }
 
   @Test
+  void aCountWindowBelowMinimumCallsIsRefusedForSlowCallsInClassicModeToo() {
+    assertError("public interface Bad {\n  @CircuitBreaker(slowCall = \"1s\",\n    windowCalls = 10)\n  String get();\n}",
+        "[brace:invalid-value] @CircuitBreaker on Bad.get: windowCalls = 10 is not accepted; expected at least minimumCalls (20)",
+        "windowCalls = 10");
+  }
+
+  @Test
+  void slowCallMustBeADuration() {
+    assertError("public interface Bad {\n  @CircuitBreaker(slowCall = \"slow\")\n  String get();\n}",
+        "[brace:invalid-value] @CircuitBreaker on Bad.get: slowCall = \"slow\" is not accepted; expected a decimal number and a unit",
+        "slowCall");
+  }
+
+  @Test
+  void slowCallRateOutOfRange() {
+    assertError("public interface Bad {\n  @CircuitBreaker(slowCall = \"1s\", slowCallRate = 0)\n  String get();\n}",
+        "[brace:invalid-value] @CircuitBreaker on Bad.get: slowCallRate = 0.0 is not accepted; expected a number in (0, 1]",
+        "slowCallRate");
+  }
+
+  @Test
+  void staleIfErrorOnAVoidMethod() {
+    assertError("public interface Bad {\n  @StaleIfError\n  void send(String message);\n}",
+        "[brace:stale-void] @StaleIfError on Bad.send: the method returns void, so there is no result to remember",
+        "@StaleIfError");
+  }
+
+  @Test
+  void staleIfErrorKeyNamingNoParameter() {
+    assertError("public interface Bad {\n  @StaleIfError(key = \"user:{user}\")\n  String get(String userId);\n}",
+        "[brace:key-unknown-parameter] @StaleIfError(key = \"user:{user}\") on Bad.get: {user} names no parameter; the parameters are: userId",
+        "key = ");
+  }
+
+  @Test
+  void staleIfErrorFreshLongerThanMaxAge() {
+    assertError("public interface Bad {\n  @StaleIfError(maxAge = \"1m\",\n    fresh = \"2m\")\n  String get(String id);\n}",
+        "[brace:invalid-value] @StaleIfError on Bad.get: fresh = \"2m\" is not accepted; expected a duration of at most maxAge (1m)",
+        "fresh = ");
+  }
+
+  @Test
+  void staleIfErrorMaxAgeMustBePositive() {
+    assertError("public interface Bad {\n  @StaleIfError(maxAge = \"0s\")\n  String get(String id);\n}",
+        "[brace:invalid-value] @StaleIfError on Bad.get: maxAge = \"0s\" is not accepted; expected a duration greater than zero",
+        "maxAge");
+  }
+
+  @Test
   void ratioOutOfRange() {
     assertError("@CircuitBreaker(failureRate = 1.5)\npublic interface Bad {\n  String get();\n}",
         "[brace:invalid-value] @CircuitBreaker on Bad: failureRate = 1.5", "failureRate = 1.5");

@@ -24,7 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Rate mode keeps a ring of buckets in the hash: time buckets of {@code window / windowBuckets},
  * or, for a window of the last N calls, buckets of N / windowBuckets calls (the window then holds
- * between N minus one bucket and N outcomes).
+ * between N minus one bucket and N outcomes). With {@code slowCall} set the same ring also counts
+ * slow outcomes (judged here, by the {@link OutcomeClassifier}, and sent with the outcome), in
+ * classic mode too.
  *
  * <p>While Redis is unavailable the call is decided by a local breaker of the same settings, or
  * refused, as configured. A failure to reach Redis is never an outcome of the protected call.
@@ -76,7 +78,8 @@ final class RedisCircuitBreaker implements CircuitBreakerInstance {
         Long.toString(buckets),
         Long.toString(width),
         lastCalls ? "n" : "t",
-        ttlMillis};
+        ttlMillis,
+        config.judgesSlowCalls() ? Double.toString(config.slowCallRate()) : "0"};
   }
 
   @Override
@@ -100,7 +103,7 @@ final class RedisCircuitBreaker implements CircuitBreakerInstance {
     }
     switch (((Long) reply.get(0)).intValue()) {
       case 1:
-        boolean quiet = !config.rateMode() && (Long) reply.get(2) == 0;
+        boolean quiet = !config.windowed() && (Long) reply.get(2) == 0;
         return new Ticket(this, (Long) reply.get(1), token, false, quiet);
       case 2:
         if ((Long) reply.get(2) == 1) {
@@ -115,18 +118,19 @@ final class RedisCircuitBreaker implements CircuitBreakerInstance {
   }
 
   @Override
-  public void record(Object ticket, boolean failure, Throwable cause) {
+  public void record(Object ticket, boolean failure, boolean slow, Throwable cause) {
     Ticket admitted = own(ticket);
-    if (!failure && admitted.quiet) {
+    if (!failure && !slow && admitted.quiet) {
       return;
     }
     List<Object> reply;
     try {
-      String[] arguments = new String[3 + settings.length];
+      String[] arguments = new String[4 + settings.length];
       arguments[0] = Long.toString(admitted.generation);
       arguments[1] = admitted.token;
       arguments[2] = failure ? "1" : "0";
       System.arraycopy(settings, 0, arguments, 3, settings.length);
+      arguments[3 + settings.length] = slow ? "1" : "0";
       reply = store.eval(Script.CIRCUIT_RECORD, key, arguments);
     } catch (RedisStore.Unavailable unavailable) {
       // The outcome is lost, not turned into a failure of the dependency.
@@ -138,14 +142,22 @@ final class RedisCircuitBreaker implements CircuitBreakerInstance {
         break;
       case 2:
         long calls = (Long) reply.get(2);
-        events.openedByRate((double) (Long) reply.get(1) / calls, calls, cause);
+        events.openedByRates(
+            config.rateMode() ? (double) (Long) reply.get(1) / calls : Double.NaN,
+            config.judgesSlowCalls() ? (double) (Long) reply.get(3) / calls : Double.NaN,
+            calls,
+            cause);
         break;
       case 3:
         events.closed(CircuitState.HALF_OPEN);
         break;
       case 5:
         // One failed probe is enough, whatever the mode; reported the classic way.
-        events.openedByThreshold(CircuitState.HALF_OPEN, 1, cause);
+        if (failure) {
+          events.openedByThreshold(CircuitState.HALF_OPEN, 1, cause);
+        } else {
+          events.openedBySlowProbe();
+        }
         break;
       default:
         break;

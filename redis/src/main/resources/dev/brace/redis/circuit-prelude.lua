@@ -2,7 +2,8 @@
 -- an outcome admitted in an earlier stretch is ignored), failures (classic mode), probe_at (when
 -- OPEN admits a probe), successes and lease/lease_id (HALF_OPEN's single probe: whoever holds an
 -- unexpired lease is the probe), and the rate window's buckets e<i> (epoch), c<i> (calls), f<i>
--- (failures), n (outcomes so far, for a window of the last N calls). It expires when idle.
+-- (failures), s<i> (slow outcomes, when latency is judged), n (outcomes so far, for a window of
+-- the last N calls). It expires when idle.
 local function touch(h, ttl_ms)
   redis.call('PEXPIRE', h, ttl_ms)
 end

@@ -2,6 +2,7 @@ package dev.brace.redis;
 
 import dev.brace.runtime.Event;
 import dev.brace.runtime.Registry;
+import dev.brace.runtime.TimeSource;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -32,6 +33,11 @@ final class Fleet implements AutoCloseable {
   final Queue<Event> events = new ConcurrentLinkedQueue<>();
 
   Fleet(RedisServer server, RedisBackendOptions options, Map<String, String> environment) {
+    this(server, options, environment, TimeSource.system());
+  }
+
+  /** A machine whose registry reads {@code time}; the server's clock still runs every script. */
+  Fleet(RedisServer server, RedisBackendOptions options, Map<String, String> environment, TimeSource time) {
     // Reconnects quickly, so a test of an outage does not wait out Lettuce's growing backoff.
     this.resources = ClientResources.builder().reconnectDelay(Delay.constant(Duration.ofMillis(50))).build();
     RedisURI uri = RedisURI.create(server.uri());
@@ -39,7 +45,7 @@ final class Fleet implements AutoCloseable {
     this.client = RedisClient.create(resources, uri);
     this.clusterClient = null;
     this.backend = RedisBackend.create(client, options);
-    this.registry = Registry.builder().backend("redis", backend).environment(environment).build();
+    this.registry = Registry.builder().backend("redis", backend).environment(environment).timeSource(time).build();
     registry.subscribe(events::add);
   }
 

@@ -3,7 +3,10 @@ package dev.brace.runtime;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Finds the generated wrapper of an interface by naming convention: {@code Outer.Inner} in package
@@ -57,6 +60,32 @@ public final class Brace {
       throw unchecked;
     } catch (Throwable impossible) {
       throw new IllegalStateException("wrapping " + type.getName() + " failed", impossible);
+    }
+  }
+
+  /**
+   * Finds, without wrapping anything, whether the processor generated a wrapper for an interface:
+   * a class named by the convention, implementing it, with a static {@code wrap(T, Registry)}.
+   * Frameworks use it to wrap whatever can be wrapped.
+   *
+   * @param type any type
+   * @return the generated wrapper class, or empty when {@code type} is not an interface or has none
+   * @throws NullPointerException when {@code type} is null
+   */
+  public static Optional<Class<?>> generatedWrapper(Class<?> type) {
+    Objects.requireNonNull(type, "type");
+    if (!type.isInterface() || type.getClassLoader() == null) {
+      return Optional.empty();
+    }
+    Class<?> wrapper = load(wrapperName(type), type.getClassLoader());
+    if (wrapper == null || !type.isAssignableFrom(wrapper)) {
+      return Optional.empty();
+    }
+    try {
+      Method wrap = wrapper.getDeclaredMethod("wrap", type, Registry.class);
+      return Modifier.isStatic(wrap.getModifiers()) ? Optional.of(wrapper) : Optional.empty();
+    } catch (NoSuchMethodException notOurs) {
+      return Optional.empty();
     }
   }
 

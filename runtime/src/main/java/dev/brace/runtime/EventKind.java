@@ -42,10 +42,16 @@ public enum EventKind {
   TIMEOUT_EXCEEDED("timeout.exceeded", Level.INFO),
   /** A fallback answered a failure. */
   FALLBACK_USED("fallback.used", Level.INFO),
+  /** A remembered result answered a failed call ({@code @StaleIfError}); {@code age_ms} is its age. */
+  STALE_SERVED("stale.served", Level.INFO),
+  /** A failed call matched {@code @StaleIfError} but nothing young enough was remembered for its key. */
+  STALE_MISSING("stale.missing", Level.DEBUG),
   /** A state backend (Redis) became unreachable; instances fall back as configured. */
   BACKEND_UNAVAILABLE("backend.unavailable", Level.WARN),
   /** A state backend is reachable again. */
   BACKEND_RECOVERED("backend.recovered", Level.INFO),
+  /** A reconfiguration changed one property of a live instance ({@code kind}, {@code property}, {@code from}, {@code to}). */
+  CONFIG_CHANGED("config.changed", Level.INFO),
   /** An attempt that reached the dependency returned. */
   CALL_SUCCEEDED("call.succeeded", null),
   /** An attempt that reached the dependency threw. */
@@ -81,6 +87,7 @@ public enum EventKind {
       case "bulkhead":
       case "timeout":
       case "fallback":
+      case "stale":
         return "dev.brace." + prefix;
       default:
         return "dev.brace";

@@ -4,10 +4,12 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.InstanceConfig;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryBudgetConfig;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.generated.ResilientCall;
@@ -15,18 +17,18 @@ import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.config.ConfigAudit;
 import dev.brace.runtime.internal.config.ConfigKeys;
 import dev.brace.runtime.internal.config.ConfigLayers;
-import dev.brace.runtime.internal.config.InstanceManifest;
+import dev.brace.runtime.internal.config.ConfigValues;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.store.InstanceStore;
 import dev.brace.runtime.internal.WorkerThreads;
 import java.time.Clock;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.List;
 import org.slf4j.LoggerFactory;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -49,9 +51,11 @@ public final class Registry {
   }
 
   private final InstanceStore store;
+  private final boolean strictConfiguration;
 
-  private Registry(InstanceStore store) {
+  private Registry(InstanceStore store, boolean strictConfiguration) {
     this.store = store;
+    this.strictConfiguration = strictConfiguration;
   }
 
   /** @return the process-wide registry, on the system clock */
@@ -75,7 +79,64 @@ public final class Registry {
    * @throws NullPointerException when {@code definition} is null
    */
   public ResilientCall resolve(CallDefinition definition) {
-    return new ResilientCall(store.resolve(definition));
+    return store.resolve(definition);
+  }
+
+  /**
+   * Reads new environment variables and system properties (the two outer layers of configuration)
+   * and applies what changed to the instances and calls this registry has made, without losing
+   * their state: a circuit breaker keeps its state, its cooldown and its counts (the new thresholds
+   * apply from its next outcome); a rate limiter keeps its tokens, capped at a new burst; a
+   * bulkhead keeps its calls in flight (a lower limit applies to admissions); retries, timeouts
+   * and fallbacks apply from each call that starts afterwards, and so does switching an instance,
+   * or Brace, on or off ({@code _ENABLED}, {@code BRACE_ENABLED}). A call that has started finishes
+   * on the settings it started with.
+   *
+   * <p>All or nothing: every setting is checked first, and one that is refused refuses the whole
+   * reconfiguration. Each changed property of each instance is reported as a {@code config.changed}
+   * event. Keys that configure nothing are reported as when the registry was built (a warning, or
+   * a refusal with {@link Builder#strictConfiguration()}). Programmatic settings stay as built.
+   *
+   * @param environment the {@code BRACE_…} variables to read from now on (other keys are ignored)
+   * @param systemProperties the {@code brace.…} properties to read from now on (other keys are ignored)
+   * @throws ConfigurationException naming every refused setting, one per line; nothing has changed
+   *     then
+   * @throws NullPointerException when an argument is null
+   */
+  public void reconfigure(Map<String, String> environment, Map<String, String> systemProperties) {
+    store.reconfigure(
+        Map.copyOf(Objects.requireNonNull(environment, "environment")),
+        Map.copyOf(Objects.requireNonNull(systemProperties, "systemProperties")),
+        strictConfiguration);
+  }
+
+  /**
+   * The settings an instance runs on now, as text: what the annotations, programmatic settings,
+   * environment and system properties add up to, defaults included.
+   *
+   * @param kind a kind as {@link #names()} gives it ({@code circuitbreaker}, {@code retry}, …)
+   * @param name an instance's name as {@link #names()} lists it (a keyed family by its name alone)
+   * @return by property ({@code failureRate}, {@code resetTimeout}, …), its value as configuration
+   *     writes it ({@code 0.5}, {@code 30s}, {@code {java.io.IOException}})
+   * @throws IllegalArgumentException when there is no such kind, or this registry has no such instance
+   * @throws NullPointerException when an argument is null
+   */
+  public Map<String, String> settings(String kind, String name) {
+    Objects.requireNonNull(name, "name");
+    Kind found = null;
+    for (Kind candidate : Kind.values()) {
+      if (candidate.key().equals(Objects.requireNonNull(kind, "kind"))) {
+        found = candidate;
+      }
+    }
+    if (found == null) {
+      throw new IllegalArgumentException(Message.UNKNOWN_INSTANCE.format("kind", kind, names().keySet()));
+    }
+    InstanceConfig config = found(store.settings(found, name), found, name);
+    Map<String, String> settings = new LinkedHashMap<>();
+    Kind configured = found;
+    config.values().forEach((attribute, value) -> settings.put(configured.property(attribute), ConfigValues.plain(value)));
+    return Collections.unmodifiableMap(settings);
   }
 
   /**
@@ -308,6 +369,15 @@ public final class Registry {
     }
 
     /**
+     * @param name a call name ({@code @StaleIfError} is named after its call)
+     * @param settings sets what overrides the annotation
+     * @return this
+     */
+    public Builder staleIfError(String name, Consumer<StaleIfErrorConfig.Builder> settings) {
+      return set(Kind.STALEIFERROR, StaleIfErrorConfig.builder(name), settings);
+    }
+
+    /**
      * @param name a retry budget's name
      * @param settings its settings
      * @return this
@@ -349,20 +419,17 @@ public final class Registry {
               new EventBus(wallClock),
               new ConfigLayers(layers, environment, properties),
               backends);
-      return new Registry(store);
+      return new Registry(store, strictConfiguration);
     }
 
     /** Reports keys that configure nothing: one warning listing them all, or an error when strict. */
     private void audit(Map<String, String> environment, Map<String, String> properties) {
       Map<Kind, Set<String>> configured = new EnumMap<>(Kind.class);
       programmatic.forEach((kind, byName) -> configured.put(kind, byName.keySet()));
-      ClassLoader loader = Thread.currentThread().getContextClassLoader();
-      InstanceManifest known = InstanceManifest.load(loader != null ? loader : Registry.class.getClassLoader());
-      List<String> problems = new ConfigAudit(known.plus(configured)).problems(environment, properties);
-      if (problems.isEmpty()) {
+      String report = ConfigAudit.unknownKeys(configured, environment, properties);
+      if (report == null) {
         return;
       }
-      String report = Message.UNKNOWN_KEYS.format(String.join("\n  ", problems));
       if (strictConfiguration) {
         throw new ConfigurationException(report);
       }

@@ -5,6 +5,7 @@ import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.generated.CallDefinition;
@@ -22,7 +23,7 @@ import java.util.function.Supplier;
 /**
  * The annotations' policies for call sites that cannot be annotated: a lambda, a third-party
  * client. Built once from named parts, in any order; applied in the one order of every Brace
- * wrapper (fallback, retry, circuit breaker, rate limiter, bulkhead, timeout, call). Breakers,
+ * wrapper (fallback, stale-if-error, retry, circuit breaker, rate limiter, bulkhead, timeout, call). Breakers,
  * limiters and bulkheads are shared by name with generated wrappers through the registry, and
  * every decision is made by the same runtime policies.
  *
@@ -121,16 +122,21 @@ public final class Stack<T> {
         fallback == null ? null : failure -> CompletableFuture.completedFuture(fallback.apply(failure)));
   }
 
-  /** The keys are computed inside the call, so a missing one fails it the way a null key part does. */
+  /**
+   * The keys are computed inside the call, so a missing one fails it the way a null key part does.
+   * Remembered results ({@code staleIfError}) are kept under the call's key too; without one, a
+   * stack remembers one result.
+   */
   private Supplier<CallKeys> keys(String key) {
-    if (!resilient.breakerKeyed() && !resilient.limiterKeyed()) {
+    boolean keyed = resilient.breakerKeyed() || resilient.limiterKeyed();
+    if (!keyed && !resilient.remembersAnswers()) {
       return null;
     }
     return () -> {
-      if (key == null) {
+      if (key == null && keyed) {
         throw new IllegalArgumentException(Message.STACK_KEY_MISSING.format(name()));
       }
-      return CallKeys.of(resilient.breakerKeyed() ? key : null, resilient.limiterKeyed() ? key : null);
+      return CallKeys.of(resilient.breakerKeyed() ? key : null, resilient.limiterKeyed() ? key : null, key);
     };
   }
 
@@ -219,6 +225,20 @@ public final class Stack<T> {
     }
 
     /**
+     * Remembers every result per key and answers a failure with the latest one while it is no
+     * older than {@code maxAge}; with {@code fresh}, answers without calling while it is younger
+     * than that, one call per key at a time. The key is the one given to {@link Stack#call(String,
+     * Callable)}; a stack called without one remembers one result.
+     *
+     * @param settings its settings, named after the stack
+     * @return this
+     * @throws IllegalArgumentException when the stack already has one
+     */
+    public Builder<T> staleIfError(Consumer<StaleIfErrorConfig.Builder> settings) {
+      return part(StaleIfErrorConfig.builder(callName), settings);
+    }
+
+    /**
      * A fallback for every {@link Exception}.
      *
      * @param fallback the value for a failure
@@ -270,7 +290,7 @@ public final class Stack<T> {
       Objects.requireNonNull(registry, "registry");
       if (empty) {
         throw new IllegalStateException(Message.STACK_EMPTY.format(
-            callName, "retry, circuitBreaker, rateLimit, bulkhead, timeout, fallback"));
+            callName, "staleIfError, retry, circuitBreaker, rateLimit, bulkhead, timeout, fallback"));
       }
       return new Stack<>(registry.resolve(definition.build()), fallback);
     }

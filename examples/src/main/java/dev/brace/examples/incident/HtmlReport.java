@@ -36,13 +36,15 @@ public final class HtmlReport {
   private record Series(String label, String colour) {}
 
   private static final Series ANSWERED = new Series("answered by the service", "#3a9d5d");
+  /** Drawn from the callers: a stale answer is a list this user was handed before. */
+  private static final Series STALE = new Series("the user's earlier answer (stale)", "#9ccc65");
   private static final Series FALLBACK_OPEN = new Series("fallback: circuit open", "#4f7cc4");
   private static final Series FALLBACK_TIMEOUT = new Series("fallback: timeout", "#8a6bc4");
   private static final Series FALLBACK_UNAVAILABLE = new Series("fallback: 503 after retries", "#5bb3c9");
   private static final Series FALLBACK_OTHER = new Series("fallback: other failure", "#9bb0d6");
   private static final Series FALLBACK_REFUSED = new Series("fallback: bulkhead / rate limit", "#c9a227");
   private static final Series ERROR = new Series("error", "#d64541");
-  private static final List<Series> STACK = List.of(ANSWERED, FALLBACK_OPEN, FALLBACK_TIMEOUT, FALLBACK_UNAVAILABLE,
+  private static final List<Series> STACK = List.of(ANSWERED, STALE, FALLBACK_OPEN, FALLBACK_TIMEOUT, FALLBACK_UNAVAILABLE,
       FALLBACK_OTHER, FALLBACK_REFUSED, ERROR);
 
   private static final Map<Phase, String> PHASE_COLOURS = Map.of(
@@ -112,7 +114,7 @@ public final class HtmlReport {
         .append("<span><i style=\"background:#e0a030\"></i>half-open</span>")
         .append("<span><i style=\"background:#555\"></i>service: requests</span>")
         .append("<span><i style=\"background:#e67e22\"></i>of which retries</span></div>\n");
-    page.append("<p class=\"note\">Per quarter second, by the time the caller had its answer. The breaker band and the fallback causes are drawn from the registry's events (<code>circuit.opened</code>, <code>circuit.half_open</code>, <code>circuit.closed</code>, <code>fallback.used</code>); answers, errors and latency from the callers (a success emits no event); requests from the service's access log. Both runs share every scale.</p>\n");
+    page.append("<p class=\"note\">Per quarter second, by the time the caller had its answer. The breaker band and the fallback causes are drawn from the registry's events (<code>circuit.opened</code>, <code>circuit.half_open</code>, <code>circuit.closed</code>, <code>fallback.used</code>); answers, stale answers (a list the caller's user was handed before), errors and latency from the callers (a success emits no event); requests from the service's access log. Both runs share every scale.</p>\n");
     timeline(page, without, result.script(), buckets, scales);
     timeline(page, with, result.script(), buckets, scales);
     page.append("</body></html>\n");
@@ -129,6 +131,7 @@ public final class HtmlReport {
     group(page, "what callers saw");
     row(page, "calls", without.calls().size(), with.calls().size(), 0);
     row(page, "answered by the service", without.count(Outcome.ANSWERED), with.count(Outcome.ANSWERED), 0);
+    row(page, "the user's earlier answer (stale)", without.count(Outcome.STALE), with.count(Outcome.STALE), 0);
     row(page, "fallback (editors' picks)", without.count(Outcome.FALLBACK), with.count(Outcome.FALLBACK), 0);
     row(page, "error", without.count(Outcome.ERROR), with.count(Outcome.ERROR), -1);
     row(page, "latency p50 (ms)", without.latencyMillis(0.5), with.latencyMillis(0.5));
@@ -147,12 +150,13 @@ public final class HtmlReport {
 
   private static void byPhase(StringBuilder page, RunStats without, RunStats with) {
     page.append("<table><tr><th>phase</th><th colspan=\"2\">").append(escape(without.run().title()))
-        .append("<br>ok · error</th><th colspan=\"3\">").append(escape(with.run().title()))
-        .append("<br>ok · fallback · error</th><th>service received<br>without · with</th></tr>\n");
+        .append("<br>ok · error</th><th colspan=\"4\">").append(escape(with.run().title()))
+        .append("<br>ok · stale · fallback · error</th><th>service received<br>without · with</th></tr>\n");
     for (Phase phase : Phase.values()) {
       page.append("<tr><td>").append(phase.label()).append("</td>")
           .append(cell(without.count(phase, Outcome.ANSWERED))).append(cell(without.count(phase, Outcome.ERROR)))
-          .append(cell(with.count(phase, Outcome.ANSWERED))).append(cell(with.count(phase, Outcome.FALLBACK)))
+          .append(cell(with.count(phase, Outcome.ANSWERED))).append(cell(with.count(phase, Outcome.STALE)))
+          .append(cell(with.count(phase, Outcome.FALLBACK)))
           .append(cell(with.count(phase, Outcome.ERROR)))
           .append("<td>").append(without.receivedIn(phase)).append(" · ").append(with.receivedIn(phase)).append("</td></tr>\n");
     }
@@ -310,9 +314,12 @@ public final class HtmlReport {
         " The breaker opened %.2f s into the latency spike", (at - spike) / 1000.0)));
     firstAfter(stats.events(), "circuit.closed", recovery).ifPresent(at -> caption.append(String.format(Locale.ROOT,
         " and closed %.2f s into the recovery, after a successful probe", (at - recovery) / 1000.0)));
-    caption.append(String.format(Locale.ROOT, "; while it was open %d calls were refused at once and answered by "
-        + "the fallback, and the service received %d requests during the hard down.",
-        stats.events("circuit.rejected"), stats.receivedIn(Phase.HARD_DOWN)));
+    caption.append(String.format(Locale.ROOT, "; while it was open %d calls were refused at once, and the service "
+        + "received %d requests during the hard down. There, %d callers got their own earlier recommendations back "
+        + "(<code>@StaleIfError</code>, <code>stale.served</code>) and only %d, users seen for the first time, "
+        + "the editors' picks.",
+        stats.events("circuit.rejected"), stats.receivedIn(Phase.HARD_DOWN),
+        stats.count(Phase.HARD_DOWN, Outcome.STALE), stats.count(Phase.HARD_DOWN, Outcome.FALLBACK)));
     return caption.toString();
   }
 
@@ -375,6 +382,8 @@ public final class HtmlReport {
     for (Call call : stats.calls()) {
       if (call.outcome() == Outcome.ANSWERED) {
         counts[bucket(call.endMillis(), buckets)][STACK.indexOf(ANSWERED)]++;
+      } else if (call.outcome() == Outcome.STALE) {
+        counts[bucket(call.endMillis(), buckets)][STACK.indexOf(STALE)]++;
       } else if (call.outcome() == Outcome.ERROR) {
         counts[bucket(call.endMillis(), buckets)][STACK.indexOf(ERROR)]++;
       }

@@ -38,8 +38,8 @@ public final class Incident {
   public static Result run(IncidentScript script, int callers, Registry registry, PrintStream live)
       throws IOException, InterruptedException {
     try (RecsService plainService = RecsService.start(script); RecsService braceService = RecsService.start(script)) {
-      RecsClient plain = new HttpRecsClient(HttpRecsClient.defaultHttpClient(), plainService.uri());
-      RecsClient plainBehindBrace = new HttpRecsClient(HttpRecsClient.defaultHttpClient(), braceService.uri());
+      RecsClient plain = new Visits(new HttpRecsClient(HttpRecsClient.defaultHttpClient(), plainService.uri()));
+      RecsClient plainBehindBrace = new Visits(new HttpRecsClient(HttpRecsClient.defaultHttpClient(), braceService.uri()));
       RecsClient resilient = ResilientRecsClient.wrap(plainBehindBrace, registry);
       warmUp(plain, callers);
       warmUp(plainBehindBrace, callers);

@@ -7,10 +7,14 @@ import dev.brace.runtime.Registry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,14 +30,20 @@ public final class IncidentRun {
   public enum Outcome {
     /** recommendations from the service */
     ANSWERED,
+    /** this user's earlier recommendations, remembered and served by {@code @StaleIfError} */
+    STALE,
     /** the editors' picks, served by the fallback */
     FALLBACK,
     /** an exception */
     ERROR
   }
 
-  /** One call as its caller saw it; {@code phase} is the phase it started in. */
-  public record Call(long startMillis, long latencyMicros, Phase phase, Outcome outcome, String error) {
+  /**
+   * One call as its caller saw it; {@code phase} is the phase it started in; {@code answeredBefore}
+   * whether the service had answered this user in this run before the call started.
+   */
+  public record Call(long startMillis, long latencyMicros, Phase phase, Outcome outcome, String error,
+      boolean answeredBefore) {
     /** @return when the caller had its answer, since the incident started */
     public long endMillis() {
       return startMillis + latencyMicros / 1_000;
@@ -52,6 +62,11 @@ public final class IncidentRun {
   private final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<RecordedEvent> events = new ConcurrentLinkedQueue<>();
   private final AtomicLong userSequence = new AtomicLong();
+  private final AtomicLong visitSequence = new AtomicLong();
+  /** Every list a caller was handed, by identity, to tell a remembered answer from a new one. */
+  /** The users the service answered in this run. */
+  private final Set<String> answeredUsers = ConcurrentHashMap.newKeySet();
+  private final Set<List<String>> handedOut = Collections.newSetFromMap(Collections.synchronizedMap(new IdentityHashMap<>()));
   private final List<Thread> callers = new ArrayList<>();
   private volatile Instant startInstant;
 
@@ -113,15 +128,17 @@ public final class IncidentRun {
     service.beginIncident(startNanos);
     long endNanos = startNanos + script.total().toNanos();
     for (int i = 0; i < callerCount; i++) {
-      Thread caller = new Thread(() -> callUntil(startNanos, endNanos), title + " caller " + (i + 1));
+      int index = i;
+      Thread caller = new Thread(() -> callUntil(index, startNanos, endNanos), title + " caller " + (i + 1));
       caller.setDaemon(true);
       callers.add(caller);
       caller.start();
     }
   }
 
-  private void callUntil(long startNanos, long endNanos) {
+  private void callUntil(int callerIndex, long startNanos, long endNanos) {
     ThreadLocalRandom random = ThreadLocalRandom.current();
+    long visits = 0;
     if (!pause(random.nextInt(80))) {  // callers arrive spread out, not in one burst
       return;
     }
@@ -129,22 +146,51 @@ public final class IncidentRun {
       long started = System.nanoTime();
       long startMillis = (started - startNanos) / 1_000_000;
       Phase phase = script.phaseAt(Duration.ofMillis(startMillis));
-      String user = "user-" + userSequence.incrementAndGet();
+      String user = nextUser(callerIndex, visits++);
+      // Each returning user is served by one caller only, so nothing answers them between this
+      // look and the call.
+      boolean answeredBefore = answeredUsers.contains(user);
       Outcome outcome;
       String error = null;
+      Visits.begin(visitSequence.incrementAndGet());
       try {
         List<String> recommendations = client.recommendations(user);
-        outcome = recommendations.equals(RecsClient.EDITORS_PICKS) ? Outcome.FALLBACK : Outcome.ANSWERED;
+        // Brace hands back the list it remembered, so a stale answer is a list some caller was
+        // handed before; a fresh one is a new list from the service, even when its items are the same.
+        outcome = recommendations.equals(RecsClient.EDITORS_PICKS) ? Outcome.FALLBACK
+            : handedOut.add(recommendations) ? Outcome.ANSWERED : Outcome.STALE;
+        if (outcome == Outcome.ANSWERED) {
+          answeredUsers.add(user);
+        }
       } catch (Exception failure) {
         outcome = Outcome.ERROR;
         error = failure.getClass().getSimpleName();
+      } finally {
+        Visits.end();
       }
-      calls.add(new Call(startMillis, (System.nanoTime() - started) / 1_000, phase, outcome, error));
+      calls.add(new Call(startMillis, (System.nanoTime() - started) / 1_000, phase, outcome, error, answeredBefore));
       if (!pause(40 + random.nextInt(40))) {
         return;
       }
     }
   }
+
+  /**
+   * Four calls in five come from a returning user, one in five from a user never seen before, for
+   * whom nothing can be remembered. Each caller serves its own {@link #RETURNING_USERS_PER_CALLER}
+   * returning users in turn (forty for the demo's eight callers), so every one of them has been
+   * answered once a caller has made a few calls in the healthy phase, however slow the machine.
+   */
+  private String nextUser(int callerIndex, long visit) {
+    if (visit % 5 == 4) {
+      return "new-user-" + userSequence.incrementAndGet();
+    }
+    long returning = visit - visit / 5;
+    return "user-" + (callerIndex * RETURNING_USERS_PER_CALLER + returning % RETURNING_USERS_PER_CALLER);
+  }
+
+  /** How many returning users each caller serves. */
+  static final int RETURNING_USERS_PER_CALLER = 5;
 
   /** Sleeps; false when interrupted, which ends the caller. */
   private static boolean pause(long millis) {

@@ -19,7 +19,7 @@ public final class LiveLine {
   /** @return the column titles that go above the lines */
   public static String header() {
     return String.format(Locale.ROOT, "%6s  %-13s | %-29s | %s", "t", "phase",
-        "without Brace: ok  err  svc", "with Brace: ok  fb  err  svc  breaker    refused");
+        "without Brace: ok  err  svc", "with Brace: ok  old  fb  err  svc  breaker    refused");
   }
 
   /**
@@ -36,10 +36,11 @@ public final class LiveLine {
     long refused = with.events().stream()
         .filter(event -> event.atMillis() >= fromMillis && event.atMillis() < toMillis && REFUSALS.contains(event.kind()))
         .count();
-    return String.format(Locale.ROOT, "%5.1fs  %-13s | %18d %4d %4d | %14d %3d %4d %4d  %-9s %7d",
+    return String.format(Locale.ROOT, "%5.1fs  %-13s | %18d %4d %4d | %14d %4d %3d %4d %4d  %-9s %7d",
         toMillis / 1000.0, phase.label(),
         count(withoutCalls, Outcome.ANSWERED), count(withoutCalls, Outcome.ERROR), received(without, fromMillis, toMillis),
-        count(withCalls, Outcome.ANSWERED), count(withCalls, Outcome.FALLBACK), count(withCalls, Outcome.ERROR),
+        count(withCalls, Outcome.ANSWERED), count(withCalls, Outcome.STALE), count(withCalls, Outcome.FALLBACK),
+        count(withCalls, Outcome.ERROR),
         received(with, fromMillis, toMillis), with.breakerState().map(Enum::name).orElse("off"), refused);
   }
 

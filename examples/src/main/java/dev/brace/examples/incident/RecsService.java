@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RecsService implements AutoCloseable {
 
-  /** One line of the access log. {@code repeat}: this user had asked before, i.e. a retry. */
+  /** One line of the access log. {@code repeat}: this visit had asked before, i.e. a retry. */
   public record Request(long atMillis, Phase phase, boolean repeat, int status) {}
 
   private final IncidentScript script;

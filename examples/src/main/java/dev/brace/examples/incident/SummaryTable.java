@@ -20,6 +20,7 @@ public final class SummaryTable {
     out.append("what callers saw\n");
     row(out, "  calls", without.calls().size(), with.calls().size());
     row(out, "  answered by the service", without.count(Outcome.ANSWERED), with.count(Outcome.ANSWERED));
+    row(out, "  the user's earlier answer (stale)", without.count(Outcome.STALE), with.count(Outcome.STALE));
     row(out, "  fallback (editors' picks)", without.count(Outcome.FALLBACK), with.count(Outcome.FALLBACK));
     row(out, "  error", without.count(Outcome.ERROR), with.count(Outcome.ERROR));
     row(out, "  latency p50 / p99", latency(without), latency(with));

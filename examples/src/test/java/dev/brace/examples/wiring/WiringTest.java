@@ -13,7 +13,10 @@ import dev.brace.runtime.Registry;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Both wirings hand application code the generated wrapper, which answers from the service or its fallback. */
+/**
+ * Both wirings hand application code the generated wrapper, which answers from the service, from
+ * what it remembered, or from its fallback.
+ */
 class WiringTest {
 
   @Test
@@ -25,6 +28,8 @@ class WiringTest {
         .build();
     RecommendationsPage dagger;
     RecommendationsPage plain;
+    String daggerAnswer;
+    String plainAnswer;
     try (RecsService service = RecsService.start(IncidentScript.standard())) {
       warmUp(new HttpRecsClient(HttpRecsClient.defaultHttpClient(), service.uri()));
       dagger = DaggerRecsComponent.factory().create(service.uri(), registry).page();
@@ -32,13 +37,19 @@ class WiringTest {
 
       assertInstanceOf(ResilientRecsClient.class, dagger.recs());
       assertInstanceOf(ResilientRecsClient.class, plain.recs());
-      assertTrue(dagger.render("ada").startsWith("for ada: item-"), dagger.render("ada"));
-      assertTrue(plain.render("ada").startsWith("for ada: item-"), plain.render("ada"));
+      daggerAnswer = dagger.render("ada");
+      plainAnswer = plain.render("ada");
+      assertTrue(daggerAnswer.startsWith("for ada: item-"), daggerAnswer);
+      assertTrue(plainAnswer.startsWith("for ada: item-"), plainAnswer);
     }
 
-    String editorsPicks = "for ada: " + String.join(", ", RecsClient.EDITORS_PICKS);
-    assertEquals(editorsPicks, dagger.render("ada"), "service gone: the fallback answers");
-    assertEquals(editorsPicks, plain.render("ada"));
+    // Service gone: ada gets the answer each wrapper remembered for her (@StaleIfError); a user
+    // the service never answered gets the fallback's editors' picks.
+    assertEquals(daggerAnswer, dagger.render("ada"), "service gone: ada's earlier answer");
+    assertEquals(plainAnswer, plain.render("ada"));
+    String editorsPicks = "for bob: " + String.join(", ", RecsClient.EDITORS_PICKS);
+    assertEquals(editorsPicks, dagger.render("bob"), "service gone, nothing remembered: the fallback answers");
+    assertEquals(editorsPicks, plain.render("bob"));
   }
 
   /** The first requests of a fresh JVM may outlast the plain client's own 1 s request timeout. */

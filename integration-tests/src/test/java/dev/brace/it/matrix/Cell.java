@@ -47,6 +47,9 @@ final class Cell implements AutoCloseable {
   final String callName;
 
   private final InMemoryBackend memory = new InMemoryBackend();
+  /** The outer layers the registry was built with, kept so a reconfiguration changes only what it names. */
+  private final Map<String, String> environment;
+  private final Map<String, String> properties;
   private final ExecutorService background = Executors.newCachedThreadPool(runnable -> {
     Thread thread = new Thread(runnable, "matrix-caller");
     thread.setDaemon(true);
@@ -80,10 +83,22 @@ final class Cell implements AutoCloseable {
       scenario.limiters().forEach(name -> properties.put("brace.ratelimit." + name(name) + ".backend", InMemoryBackend.NAME));
     }
     this.registry = builder.environment(environment).systemProperties(properties).build();
+    this.environment = Map.copyOf(environment);
+    this.properties = Map.copyOf(properties);
     if (listening) {
       registry.subscribeForMetrics(events::add);
     }
     this.caller = form.caller(scenario, type, callName, layer == Layer.ANNOTATION, registry, script);
+  }
+
+  /**
+   * Reconfigures the registry live: the cell's own environment and properties with {@code changes}
+   * laid over its environment.
+   */
+  void reconfigure(Map<String, String> changes) {
+    Map<String, String> next = new HashMap<>(environment);
+    next.putAll(changes);
+    registry.reconfigure(next, properties);
   }
 
   /** @return the name a breaker, limiter or bulkhead has in this cell's layer */

@@ -44,7 +44,11 @@ class ConformanceMatrixTest {
       new ErrorPassesThrough(),
       new AdaptiveBulkheadSheds(),
       new AdaptiveRateBacksOff(),
-      new ContextFollowsTheCall());
+      new ContextFollowsTheCall(),
+      new SlowCallOpening(),
+      new StaleAnswers(),
+      new StaleSingleFlight(),
+      new Reconfigured());
 
   private static final MatrixReport REPORT = new MatrixReport();
 

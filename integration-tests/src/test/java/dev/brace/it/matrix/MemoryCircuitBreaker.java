@@ -13,13 +13,16 @@ import java.util.Optional;
 /**
  * A classic-mode breaker under one lock: consecutive failures open it, the first call after the
  * reset timeout is the single probe, {@code successThreshold} probe successes close it. Written to
- * be obviously right rather than fast. Rate mode is not needed by the matrix and refused.
+ * be obviously right rather than fast. Slow calls are judged over a window of the last {@code
+ * windowCalls} outcomes only (a list); rate mode and time windows are not needed by the matrix and
+ * refused. Takes new settings while it runs, as a backend may, keeping its state.
  */
 final class MemoryCircuitBreaker implements CircuitBreakerInstance {
-  private final CircuitBreakerConfig config;
   private final TimeSource time;
-  private final CircuitEvents events;
-  private final OutcomeClassifier classifier;
+  private final EventSink sink;
+  private CircuitBreakerConfig config;
+  private CircuitEvents events;
+  private OutcomeClassifier classifier;
 
   private CircuitState state = CircuitState.CLOSED;
   /** Bumped on every transition: an outcome admitted under an older generation is ignored. */
@@ -28,15 +31,37 @@ final class MemoryCircuitBreaker implements CircuitBreakerInstance {
   private int probeSuccesses;
   private boolean probeInFlight;
   private long probeAt;
+  /** Whether each of the last {@code windowCalls} outcomes was slow, oldest first. */
+  private final java.util.ArrayDeque<Boolean> lastCalls = new java.util.ArrayDeque<>();
 
   MemoryCircuitBreaker(CircuitBreakerConfig config, TimeSource time, EventSink events) {
-    if (config.rateMode()) {
-      throw new UnsupportedOperationException("the in-memory test breaker has no rate mode: " + config.name());
+    if (config.rateMode() || (config.judgesSlowCalls() && config.windowCalls() == 0)) {
+      throw new UnsupportedOperationException(
+          "the in-memory test breaker has no rate mode and judges slow calls over windowCalls only: " + config.name());
     }
-    this.config = config;
     this.time = time;
-    this.events = new CircuitEvents(events, config);
-    this.classifier = new OutcomeClassifier(config);
+    this.sink = events;
+    settings(config);
+  }
+
+  private void settings(CircuitBreakerConfig next) {
+    this.config = next;
+    this.events = new CircuitEvents(sink, next);
+    this.classifier = new OutcomeClassifier(next);
+  }
+
+  @Override
+  public boolean reconfigurable() {
+    return true;
+  }
+
+  @Override
+  public synchronized void reconfigure(CircuitBreakerConfig next) {
+    if (next.rateMode() || (next.judgesSlowCalls() && next.windowCalls() == 0)) {
+      throw new UnsupportedOperationException(
+          "the in-memory test breaker has no rate mode and judges slow calls over windowCalls only: " + next.name());
+    }
+    settings(next);
   }
 
   /** What acquire hands out: the breaker and the generation it was admitted in. */
@@ -64,12 +89,12 @@ final class MemoryCircuitBreaker implements CircuitBreakerInstance {
   }
 
   @Override
-  public OutcomeClassifier classifier() {
+  public synchronized OutcomeClassifier classifier() {
     return classifier;
   }
 
   @Override
-  public synchronized void record(Object ticket, boolean failure, Throwable cause) {
+  public synchronized void record(Object ticket, boolean failure, boolean slow, Throwable cause) {
     Ticket admitted = own(ticket);
     if (admitted.generation() != generation) {
       return;
@@ -79,16 +104,39 @@ final class MemoryCircuitBreaker implements CircuitBreakerInstance {
       if (failure) {
         open();
         events.openedByThreshold(CircuitState.HALF_OPEN, 1, cause);
+      } else if (slow) {
+        open();
+        events.openedBySlowProbe();
       } else if (++probeSuccesses >= config.successThreshold()) {
         moveTo(CircuitState.CLOSED);
         events.closed(CircuitState.HALF_OPEN);
       }
     } else if (!failure) {
       consecutiveFailures = 0;
+      slowCallsOpen(slow, cause);
     } else if (++consecutiveFailures >= config.failureThreshold()) {
       int failures = consecutiveFailures;
       open();
       events.openedByThreshold(CircuitState.CLOSED, failures, cause);
+    } else {
+      slowCallsOpen(slow, cause);
+    }
+  }
+
+  /** Adds an outcome to the last-calls list and opens when enough of them were slow. */
+  private void slowCallsOpen(boolean slow, Throwable cause) {
+    if (!config.judgesSlowCalls()) {
+      return;
+    }
+    lastCalls.addLast(slow);
+    if (lastCalls.size() > config.windowCalls()) {
+      lastCalls.removeFirst();
+    }
+    long slowOnes = lastCalls.stream().filter(Boolean::booleanValue).count();
+    if (lastCalls.size() >= config.minimumCalls() && (double) slowOnes / lastCalls.size() >= config.slowCallRate()) {
+      int calls = lastCalls.size();
+      open();
+      events.openedByRates(Double.NaN, (double) slowOnes / calls, calls, cause);
     }
   }
 
@@ -111,6 +159,7 @@ final class MemoryCircuitBreaker implements CircuitBreakerInstance {
     consecutiveFailures = 0;
     probeSuccesses = 0;
     probeInFlight = false;
+    lastCalls.clear();
   }
 
   private Ticket own(Object ticket) {
@@ -121,7 +170,7 @@ final class MemoryCircuitBreaker implements CircuitBreakerInstance {
   }
 
   @Override
-  public String name() {
+  public synchronized String name() {
     return config.name();
   }
 

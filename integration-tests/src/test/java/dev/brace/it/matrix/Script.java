@@ -49,8 +49,13 @@ final class Script implements AutoCloseable {
     /** Sync: blocks in real time ignoring interrupts (a classic socket read). Async: never completes. */
     BLOCK,
     /** Holds until {@link #releaseHeld()}, then returns as {@link #OK}. */
-    HOLD
+    HOLD,
+    /** Takes {@link #SLOW_TIME} of manual time (sync: sleeps it; async: completes after it), then returns as {@link #OK}. */
+    SLOW
   }
+
+  /** How long a {@link Step#SLOW} invocation takes. */
+  static final Duration SLOW_TIME = Duration.ofSeconds(2);
 
   /** An IOException that carries a Retry-After, as an HTTP 503 mapped by a client would. */
   static final class Throttled extends IOException implements RetryAfterHint {
@@ -143,6 +148,9 @@ final class Script implements AutoCloseable {
       case HOLD:
         hold().get(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS);
         return input + n;
+      case SLOW:
+        clock.sleep(SLOW_TIME);
+        return input + n;
       default:
         return input + n;
     }
@@ -171,6 +179,10 @@ final class Script implements AutoCloseable {
         return never;
       case HOLD:
         return hold().thenApply(released -> input + n);
+      case SLOW:
+        CompletableFuture<String> later = new CompletableFuture<>();
+        clock.scheduler().schedule(() -> later.complete(input + n), SLOW_TIME.toNanos(), TimeUnit.NANOSECONDS);
+        return later;
       default:
         return CompletableFuture.completedFuture(input + n);
     }

@@ -26,6 +26,8 @@ public final class CircuitBreakerConfig extends InstanceConfig {
   private final String key;
   private final int maxKeys;
   private final String backend;
+  private final Duration slowCall;
+  private final double slowCallRate;
 
   private CircuitBreakerConfig(Builder builder) {
     super(builder);
@@ -43,7 +45,9 @@ public final class CircuitBreakerConfig extends InstanceConfig {
     this.key = builder.get("key");
     this.maxKeys = builder.get("maxKeys");
     this.backend = builder.get(ConfigBuilder.BACKEND);
-    if (rateMode() && windowCalls > 0 && windowCalls < minimumCalls) {
+    this.slowCall = builder.get("slowCall");
+    this.slowCallRate = builder.get("slowCallRate");
+    if (windowed() && windowCalls > 0 && windowCalls < minimumCalls) {
       // A count window never holds more than windowCalls outcomes, so the rate would never be judged.
       throw builder.invalid(
           "windowCalls", windowCalls,
@@ -96,6 +100,26 @@ public final class CircuitBreakerConfig extends InstanceConfig {
   /** @return true when {@link #failureRate()} is set */
   public boolean rateMode() {
     return failureRate > 0;
+  }
+
+  /** @return how long an attempt may take before it counts as slow; zero when latency is not judged */
+  public Duration slowCall() {
+    return slowCall;
+  }
+
+  /** @return the share of slow outcomes that opens it, when {@link #judgesSlowCalls()} */
+  public double slowCallRate() {
+    return slowCallRate;
+  }
+
+  /** @return true when {@link #slowCall()} is set: every attempt is timed */
+  public boolean judgesSlowCalls() {
+    return !slowCall.isZero();
+  }
+
+  /** @return whether outcomes go into a rolling window: in rate mode, or when slow calls are judged */
+  public boolean windowed() {
+    return rateMode() || judgesSlowCalls();
   }
 
   /** @return the time span of the rate window */
@@ -162,6 +186,8 @@ public final class CircuitBreakerConfig extends InstanceConfig {
             .add("windowBuckets", (b, t) -> b.windowBuckets(b.integer("windowBuckets", t)))
             .add("maxKeys", (b, t) -> b.maxKeys(b.integer("maxKeys", t)))
             .add(BACKEND, Builder::backend)
+            .add("slowCall", Builder::slowCall)
+            .add("slowCallRate", (b, t) -> b.slowCallRate(b.decimal("slowCallRate", t)))
             .build();
 
     @Override
@@ -314,6 +340,33 @@ public final class CircuitBreakerConfig extends InstanceConfig {
       return checkedBackend(value);
     }
 
+
+    /**
+     * @param value a positive duration string, or empty to judge no latency
+     * @return this
+     */
+    public Builder slowCall(String value) {
+      return put("slowCall", durationOrNone("slowCall", value));
+    }
+
+    /**
+     * @param value a positive duration, or {@code null} or zero to judge no latency
+     * @return this
+     */
+    public Builder slowCall(Duration value) {
+      return put("slowCall", value == null ? Duration.ZERO : duration("slowCall", value, false));
+    }
+
+    /**
+     * @param value in (0, 1]
+     * @return this
+     */
+    public Builder slowCallRate(double value) {
+      if (Double.isNaN(value) || value <= 0 || value > 1) {
+        throw invalid("slowCallRate", value, "a number in (0, 1]");
+      }
+      return put("slowCallRate", value);
+    }
 
     /**
      * @return the checked, immutable config

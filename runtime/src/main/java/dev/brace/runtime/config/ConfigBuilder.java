@@ -277,6 +277,15 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     return duration(attribute, parsed, positive);
   }
 
+  /**
+   * For an attribute whose empty text means "none" ({@code maxDuration}, {@code slowCall}).
+   *
+   * @return zero for an empty text, else the positive duration it gives
+   */
+  final Duration durationOrNone(String attribute, String text) {
+    return text != null && text.isEmpty() ? Duration.ZERO : duration(attribute, text, true);
+  }
+
   final Duration duration(String attribute, Duration value, boolean positive) {
     if (value == null) {
       throw invalid(attribute, null, Durations.ACCEPTED_FORM);

@@ -5,6 +5,7 @@ import dev.brace.CircuitBreaker;
 import dev.brace.Fallback;
 import dev.brace.RateLimit;
 import dev.brace.Retry;
+import dev.brace.StaleIfError;
 import dev.brace.Timeout;
 import java.lang.annotation.Annotation;
 import java.util.Arrays;
@@ -25,6 +26,8 @@ import java.util.stream.Collectors;
 public enum Kind {
   /** {@code @Fallback}. */
   FALLBACK(Fallback.class, "fallback", Scope.CALL, FallbackConfig.class, FallbackConfig::builder),
+  /** {@code @StaleIfError}: remembered results answer failures, before the fallback does. */
+  STALEIFERROR(StaleIfError.class, "stale-if-error", Scope.CALL, StaleIfErrorConfig.class, StaleIfErrorConfig::builder),
   /** {@code @Retry}. */
   RETRY(Retry.class, "retry", Scope.CALL, RetryConfig.class, RetryConfig::builder),
   /** {@code @CircuitBreaker}. */

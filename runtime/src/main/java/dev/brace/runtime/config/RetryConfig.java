@@ -196,10 +196,7 @@ public final class RetryConfig extends InstanceConfig {
      * @return this
      */
     public Builder maxDuration(String value) {
-      if (value != null && value.isEmpty()) {
-        return put("maxDuration", Duration.ZERO);
-      }
-      return put("maxDuration", duration("maxDuration", value, true));
+      return put("maxDuration", durationOrNone("maxDuration", value));
     }
 
     /**

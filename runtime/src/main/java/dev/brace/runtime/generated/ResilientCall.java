@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * every call, since the JIT does not inline a shared driver of this size into each method):
  *
  * <pre>{@code
- * ResilientCall call = this.recommendations;
+ * ResilientCall call = this.recommendations.current();
  * if (call.passesThrough()) return this.delegate.recommendations(userId);
  * CallKeys keys = CallKeys.of(null, "user:" + CallKeys.part(userId, "userId", "RecsClient.recommendations"));
  * long started = call.begin();
@@ -51,10 +51,17 @@ import java.util.function.Supplier;
  * }
  * }</pre>
  *
+ * <p>A registry's reconfiguration gives a call new policies ({@link #switchTo}); a call that has
+ * started finishes on the policies it started with. {@link #call} and {@link #callAsync} read them
+ * once per call; a generated method reads them once through {@link #current()} and walks the steps
+ * on what it returned, so no call runs half on the old and half on the new policies.
+ *
  * <p>Thread-safe. Not meant for hand-written code: use {@code Stack} there.
  */
 public final class ResilientCall {
   private final CallSequence sequence;
+  /** This call's policies as they are now: itself until a reconfiguration gives new ones. */
+  private volatile ResilientCall current = this;
 
   /**
    * @param sequence the resolved policies; the registry makes them
@@ -64,9 +71,28 @@ public final class ResilientCall {
     this.sequence = Objects.requireNonNull(sequence, "sequence");
   }
 
+  /**
+   * @return the call with its policies as they are now; walk one call's steps on it, so a
+   *     reconfiguration in the middle of the call does not change them
+   */
+  public ResilientCall current() {
+    return current;
+  }
+
+  /**
+   * Gives calls that start from now on new policies; calls already running keep theirs. The
+   * registry calls it when it is reconfigured.
+   *
+   * @param next the policies resolved under the new configuration
+   * @throws NullPointerException when {@code next} is null
+   */
+  public void switchTo(CallSequence next) {
+    current = new ResilientCall(next);
+  }
+
   /** @return {@code Interface.method}, or a stack's name */
   public String callName() {
-    return sequence.callName();
+    return current.sequence.callName();
   }
 
   /**
@@ -80,7 +106,7 @@ public final class ResilientCall {
    * @return the result, or the fallback's
    */
   public <T> T call(SyncAttempt<T> attempt, SyncFallback<T> fallback) {
-    return SyncDriver.call(sequence, null, attempt, fallback);
+    return SyncDriver.call(current.sequence, null, attempt, fallback);
   }
 
   /**
@@ -94,7 +120,7 @@ public final class ResilientCall {
    * @return the result, or the fallback's
    */
   public <T> T call(Supplier<CallKeys> keys, SyncAttempt<T> attempt, SyncFallback<T> fallback) {
-    return SyncDriver.call(sequence, keys, attempt, fallback);
+    return SyncDriver.call(current.sequence, keys, attempt, fallback);
   }
 
   /**
@@ -107,7 +133,7 @@ public final class ResilientCall {
    * @return the call's future
    */
   public <T> CompletableFuture<T> callAsync(AsyncAttempt<T> attempt, AsyncFallback<T> fallback) {
-    return AsyncDriver.call(sequence, null, attempt, fallback);
+    return AsyncDriver.call(current.sequence, null, attempt, fallback);
   }
 
   /**
@@ -122,10 +148,10 @@ public final class ResilientCall {
    */
   public <T> CompletableFuture<T> callAsync(
       Supplier<CallKeys> keys, AsyncAttempt<T> attempt, AsyncFallback<T> fallback) {
-    return AsyncDriver.call(sequence, keys, attempt, fallback);
+    return AsyncDriver.call(current.sequence, keys, attempt, fallback);
   }
 
-  // ---- the steps a generated synchronous method walks ----
+  // ---- the steps a generated synchronous method walks, on what current() returned ----
 
   /** @return whether Brace is switched off for this call: call the delegate as it is, compute no keys */
   public boolean passesThrough() {
@@ -243,11 +269,16 @@ public final class ResilientCall {
 
   /** @return whether the call's breaker is one per key (a {@code Stack} asks, to pass its key) */
   public boolean breakerKeyed() {
-    return sequence.breakerKeyed();
+    return current.sequence.breakerKeyed();
   }
 
   /** @return whether the call's rate limiter is one per key */
   public boolean limiterKeyed() {
-    return sequence.limiterKeyed();
+    return current.sequence.limiterKeyed();
+  }
+
+  /** @return whether the call remembers its results per key ({@code @StaleIfError}), so a {@code Stack} passes its key */
+  public boolean remembersAnswers() {
+    return sequence.remembersAnswers();
   }
 }

@@ -31,6 +31,10 @@ public enum Message {
       + " Registry.builder().backend(name, backend))"),
   /** Configuration keys that configure nothing, with strict configuration on. */
   UNKNOWN_KEYS("Brace configuration keys that configure nothing:%n  %s"),
+  /** A reconfiguration changes what a live instance cannot change while it runs. */
+  NOT_LIVE("%s '%s': %s"),
+  /** A reconfiguration with at least one refused setting; nothing was changed. */
+  RECONFIGURATION_REFUSED("reconfiguration refused, nothing changed:%n  %s"),
   /** A lookup by a name the registry never created. */
   UNKNOWN_INSTANCE("this registry has no %s named '%s'; it has %s"),
   /** A lookup of an instance that configuration switched off. */

@@ -2,6 +2,7 @@ package dev.brace.runtime.spi;
 
 import dev.brace.runtime.CircuitBreakerHandle;
 import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.config.CircuitBreakerConfig;
 import java.util.Objects;
 
 /**
@@ -29,13 +30,16 @@ public interface CircuitBreakerInstance extends CircuitBreakerHandle {
 
   /**
    * Applies a judged outcome to the state the ticket was admitted in, if that state is current.
+   * With {@code slowCall} set, {@code slow} goes into the rolling window beside {@code failure},
+   * and a slow probe is a failed probe.
    *
    * @param ticket the ticket of the call
    * @param failure whether the outcome is a counted failure
+   * @param slow whether the attempt took longer than {@code slowCall} (always false without it)
    * @param cause the counted exception, or null
    * @throws IllegalArgumentException when another breaker issued the ticket
    */
-  void record(Object ticket, boolean failure, Throwable cause);
+  void record(Object ticket, boolean failure, boolean slow, Throwable cause);
 
   /**
    * Completes a call without an outcome (it never reached the dependency, or ended in a way the
@@ -53,7 +57,7 @@ public interface CircuitBreakerInstance extends CircuitBreakerHandle {
    * @throws IllegalArgumentException when another breaker issued the ticket
    */
   default void onSuccess(Object ticket) {
-    record(ticket, false, null);
+    record(ticket, false, false, null);
   }
 
   /**
@@ -66,6 +70,20 @@ public interface CircuitBreakerInstance extends CircuitBreakerHandle {
    * @throws RuntimeException what the predicate threw; the ticket is then released
    */
   default void onResult(Object ticket, Object result) {
+    onResult(ticket, result, OutcomeClassifier.NOT_TIMED);
+  }
+
+  /**
+   * Records a result and how long its attempt took: a counted failure when the {@code onResult}
+   * predicate is true for it, slow when it took longer than {@code slowCall}.
+   *
+   * @param ticket the ticket of the call
+   * @param result what the call returned; may be null
+   * @param elapsedNanos how long the attempt took, or {@link OutcomeClassifier#NOT_TIMED}
+   * @throws IllegalArgumentException when another breaker issued the ticket
+   * @throws RuntimeException what the predicate threw; the ticket is then released
+   */
+  default void onResult(Object ticket, Object result, long elapsedNanos) {
     boolean failure;
     try {
       failure = classifier().resultCounts(result);
@@ -74,7 +92,7 @@ public interface CircuitBreakerInstance extends CircuitBreakerHandle {
       release(ticket);
       throw predicateFailure;
     }
-    record(ticket, failure, null);
+    record(ticket, failure, classifier().isSlow(elapsedNanos), null);
   }
 
   /**
@@ -87,12 +105,47 @@ public interface CircuitBreakerInstance extends CircuitBreakerHandle {
    * @throws NullPointerException when {@code failure} is null
    */
   default void onFailure(Object ticket, Throwable failure) {
+    onFailure(ticket, failure, OutcomeClassifier.NOT_TIMED);
+  }
+
+  /**
+   * Records a failure and how long its attempt took. Only a counted failure is an outcome (slow
+   * or not); any other exception leaves the state as it is, however long it took.
+   *
+   * @param ticket the ticket of the call
+   * @param failure what the call threw
+   * @param elapsedNanos how long the attempt took, or {@link OutcomeClassifier#NOT_TIMED}
+   * @throws IllegalArgumentException when another breaker issued the ticket
+   * @throws NullPointerException when {@code failure} is null
+   */
+  default void onFailure(Object ticket, Throwable failure, long elapsedNanos) {
     Objects.requireNonNull(failure, "failure");
     if (classifier().counts(failure)) {
-      record(ticket, true, failure);
+      record(ticket, true, classifier().isSlow(elapsedNanos), failure);
     } else {
       release(ticket);
     }
+  }
+
+  /**
+   * @return whether this breaker takes new settings while it runs ({@link #reconfigure}); a
+   *     registry refuses a reconfiguration that would change the settings of one that does not.
+   *     False unless an implementation says otherwise.
+   */
+  default boolean reconfigurable() {
+    return false;
+  }
+
+  /**
+   * Takes new settings without losing state: the circuit keeps its state, its cooldown and its
+   * counts, and the new thresholds apply from the next outcome. Called only when {@link
+   * #reconfigurable()} is true.
+   *
+   * @param config the new settings, of this breaker's name
+   * @throws UnsupportedOperationException when this breaker cannot take new settings
+   */
+  default void reconfigure(CircuitBreakerConfig config) {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot take new settings while it runs");
   }
 
   /**

@@ -61,6 +61,17 @@ public final class CircuitEvents {
   }
 
   /**
+   * A probe that returned, but took longer than {@code slowCall}: a failed probe, reported the
+   * classic way, with the latency it exceeded.
+   */
+  public void openedBySlowProbe() {
+    if (events.enabled(EventKind.CIRCUIT_OPENED)) {
+      opened(CircuitState.HALF_OPEN, null, "failure_threshold", config.failureThreshold(), "failures", 1,
+          "slow_call_ms", config.slowCall().toMillis());
+    }
+  }
+
+  /**
    * Rate mode.
    *
    * @param failureRate the observed rate
@@ -68,14 +79,32 @@ public final class CircuitEvents {
    * @param cause the failure recorded last, or null
    */
   public void openedByRate(double failureRate, long calls, Throwable cause) {
+    openedByRates(failureRate, Double.NaN, calls, cause);
+  }
+
+  /**
+   * Rate mode, slow calls, or both: each rate that is judged is reported with its threshold.
+   *
+   * @param failureRate the observed failure rate, or NaN when failures are not judged by rate
+   * @param slowCallRate the observed share of slow calls, or NaN when latency is not judged
+   * @param calls the outcomes in the window
+   * @param cause the failure recorded last, or null
+   */
+  public void openedByRates(double failureRate, double slowCallRate, long calls, Throwable cause) {
     if (events.enabled(EventKind.CIRCUIT_OPENED)) {
+      boolean failures = !Double.isNaN(failureRate);
+      boolean slow = !Double.isNaN(slowCallRate);
       opened(
           CircuitState.CLOSED,
           cause,
           "failure_rate",
-          failureRate,
+          failures ? failureRate : null,
           "failure_rate_threshold",
-          config.failureRate(),
+          failures ? config.failureRate() : null,
+          "slow_call_rate",
+          slow ? slowCallRate : null,
+          "slow_call_rate_threshold",
+          slow ? config.slowCallRate() : null,
           "window",
           config.windowCalls() > 0
               ? "last " + config.windowCalls() + " calls"

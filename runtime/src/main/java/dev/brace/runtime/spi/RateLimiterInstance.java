@@ -2,6 +2,7 @@ package dev.brace.runtime.spi;
 
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.RateLimiterHandle;
+import dev.brace.runtime.config.RateLimitConfig;
 
 /**
  * A rate limiter as the drivers call it. Implemented by the local token bucket and by shared
@@ -72,6 +73,27 @@ public interface RateLimiterInstance extends RateLimiterHandle {
    * permits}. A limiter that does not adapt is never told.
    */
   default void succeeded() {}
+
+  /**
+   * @return whether this limiter takes new settings while it runs ({@link #reconfigure}); a
+   *     registry refuses a reconfiguration that would change the settings of one that does not.
+   *     False unless an implementation says otherwise.
+   */
+  default boolean reconfigurable() {
+    return false;
+  }
+
+  /**
+   * Takes new settings without losing state: the tokens available stay available (capped at the
+   * new {@code burst}), tokens promised to waiting callers stay promised, and the new rate applies
+   * from now. Called only when {@link #reconfigurable()} is true.
+   *
+   * @param config the new settings, of this limiter's name
+   * @throws UnsupportedOperationException when this limiter cannot take new settings
+   */
+  default void reconfigure(RateLimitConfig config) {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot take new settings while it runs");
+  }
 
   /**
    * @return nanoseconds to wait before a token reserved now may be used

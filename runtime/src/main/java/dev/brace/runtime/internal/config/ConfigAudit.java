@@ -27,6 +27,27 @@ public final class ConfigAudit {
   }
 
   /**
+   * Audits configuration against the processor's manifest (read through the context class loader)
+   * and the names given in code.
+   *
+   * @param configured per kind, names known besides the manifest's (programmatic settings, live instances)
+   * @param environment the environment variables
+   * @param systemProperties the system properties
+   * @return the tagged message listing every key that configures nothing, or null when there is none
+   */
+  public static String unknownKeys(
+      Map<Kind, ? extends java.util.Collection<String>> configured,
+      Map<String, String> environment,
+      Map<String, String> systemProperties) {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    InstanceManifest known = InstanceManifest.load(loader != null ? loader : ConfigAudit.class.getClassLoader());
+    List<String> problems = new ConfigAudit(known.plus(configured)).problems(environment, systemProperties);
+    return problems.isEmpty()
+        ? null
+        : dev.brace.runtime.internal.Message.UNKNOWN_KEYS.format(String.join("\n  ", problems));
+  }
+
+  /**
    * @param environment the environment variables
    * @param systemProperties the system properties
    * @return one line per key that addresses nothing, in key order; empty when all is well

@@ -35,6 +35,22 @@ public final class ConfigLayers {
   }
 
   /**
+   * @param environment the environment variables to read from now on
+   * @param systemProperties the system properties to read from now on
+   * @return these layers with the programmatic settings kept and the outer two replaced
+   */
+  public ConfigLayers withExternal(Map<String, String> environment, Map<String, String> systemProperties) {
+    return new ConfigLayers(programmatic, environment, systemProperties);
+  }
+
+  /** @return per kind, the names {@code Registry.builder()} configured */
+  public Map<Kind, java.util.Set<String>> programmaticNames() {
+    Map<Kind, java.util.Set<String>> names = new java.util.EnumMap<>(Kind.class);
+    programmatic.forEach((kind, byName) -> names.put(kind, byName.keySet()));
+    return names;
+  }
+
+  /**
    * @param site the pattern as written at a call site (the lowest layer)
    * @return its config with every higher layer laid over the site's values
    * @throws dev.brace.runtime.ConfigurationException when a value is refused, naming its key

@@ -37,7 +37,8 @@ public final class AdaptiveLimit {
   private final LimitAlgorithm algorithm;
   private volatile int limit;
 
-  private final Slot[] slots;
+  /** Replaced by a larger pool when new settings raise {@code maxConcurrent}; a slot of an older pool is freed there. */
+  private volatile Slot[] slots;
 
   private final int mask;
   private final long[] rtts;
@@ -67,10 +68,7 @@ public final class AdaptiveLimit {
     this.algorithm = LimitAlgorithm.of(config);
     this.limit = config.initialConcurrent();
     this.reportedLimit = limit;
-    this.slots = new Slot[config.maxConcurrent()];
-    for (int i = 0; i < slots.length; i++) {
-      slots[i] = new Slot();
-    }
+    this.slots = pool(config.maxConcurrent());
     int size = Integer.highestOneBit(Math.max(64, Math.min(4096, config.maxConcurrent() * 4)) - 1) << 1;
     this.mask = size - 1;
     this.rtts = new long[size];
@@ -80,6 +78,38 @@ public final class AdaptiveLimit {
     for (int i = 0; i < size; i++) {
       published.set(i, i);
     }
+  }
+
+  private static Slot[] pool(int size) {
+    Slot[] pool = new Slot[size];
+    for (int i = 0; i < size; i++) {
+      pool[i] = new Slot();
+    }
+    return pool;
+  }
+
+  /**
+   * Takes new bounds: the limit learnt so far stays, clamped to the new {@code minConcurrent} and
+   * {@code maxConcurrent}. Waits for a drain under way to finish, so no sample is applied with the
+   * old bounds after this returns.
+   *
+   * @param config the bulkhead's new settings, of the same algorithm
+   */
+  void reconfigure(BulkheadConfig config) {
+    while (!draining.compareAndSet(false, true)) {
+      Thread.onSpinWait();
+    }
+    try {
+      if (config.maxConcurrent() > slots.length) {
+        // The pool only grows: the attempts holding slots never outnumber the largest maximum there
+        // has been (some were admitted before this), so a permit holder always finds a free one.
+        slots = pool(config.maxConcurrent());
+      }
+      apply(algorithm.rebound(config.minConcurrent(), config.maxConcurrent()));
+    } finally {
+      draining.set(false);
+    }
+    drain();
   }
 
   /** @return the current limit, between {@code minConcurrent} and {@code maxConcurrent} */
@@ -96,6 +126,7 @@ public final class AdaptiveLimit {
    */
   Slot admitted(Object ticket, int inFlight) {
     long now = time.nanoTime();
+    Slot[] slots = this.slots;
     int index = ThreadLocalRandom.current().nextInt(slots.length);
     while (true) {
       Slot slot = slots[index];
@@ -181,7 +212,11 @@ public final class AdaptiveLimit {
   }
 
   private void apply(long rtt, int inFlight, boolean drop) {
-    int next = algorithm.update(rtt, inFlight, drop);
+    apply(algorithm.update(rtt, inFlight, drop));
+  }
+
+  /** By the drainer (or a reconfiguration holding its place): the algorithm's new limit. */
+  private void apply(int next) {
     if (next != limit) {
       limit = next;
     }

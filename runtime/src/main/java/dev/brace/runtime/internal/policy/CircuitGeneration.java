@@ -33,10 +33,13 @@ abstract class CircuitGeneration implements CircuitBreakerInstance.Ticket {
     final AtomicInteger consecutiveFailures = new AtomicInteger();
     /** The rate window in rate mode; null in classic mode. */
     final RateWindow window;
+    /** With {@code slowCall} set, a window of the same shape counting slow outcomes; null otherwise. */
+    final RateWindow slowWindow;
 
-    Closed(DefaultCircuitBreaker owner, RateWindow window) {
+    Closed(DefaultCircuitBreaker owner, RateWindow window, RateWindow slowWindow) {
       super(owner);
       this.window = window;
+      this.slowWindow = slowWindow;
     }
 
     @Override

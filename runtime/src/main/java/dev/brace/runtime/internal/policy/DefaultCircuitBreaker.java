@@ -32,11 +32,23 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
 
-  private final CircuitBreakerConfig config;
   private final TimeSource time;
-  private final CircuitEvents events;
-  private final OutcomeClassifier classifier;
+  private final EventBus eventBus;
+  private volatile Settings settings;
   private final AtomicReference<CircuitGeneration> state;
+
+  /** One version of the breaker's settings with what is built from them; replaced whole. */
+  private static final class Settings {
+    final CircuitBreakerConfig config;
+    final CircuitEvents events;
+    final OutcomeClassifier classifier;
+
+    Settings(CircuitBreakerConfig config, EventBus events) {
+      this.config = config;
+      this.events = new CircuitEvents(events, config);
+      this.classifier = new OutcomeClassifier(config);
+    }
+  }
 
   /**
    * @param config the breaker's settings
@@ -45,16 +57,58 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
    * @throws NullPointerException when an argument is null
    */
   public DefaultCircuitBreaker(CircuitBreakerConfig config, TimeSource time, EventBus events) {
-    this.config = Objects.requireNonNull(config, "config");
     this.time = Objects.requireNonNull(time, "time");
-    this.events = new CircuitEvents(Objects.requireNonNull(events, "events"), config);
-    this.classifier = new OutcomeClassifier(config);
-    this.state = new AtomicReference<>(newClosed());
+    this.eventBus = Objects.requireNonNull(events, "events");
+    this.settings = new Settings(Objects.requireNonNull(config, "config"), events);
+    this.state = new AtomicReference<>(newClosed(settings.config));
   }
 
-  /** @return the settings this breaker was built from */
+  /** @return the settings this breaker runs on now */
   public CircuitBreakerConfig config() {
-    return config;
+    return settings.config;
+  }
+
+  /**
+   * Takes new settings without losing state: the circuit stays in its state, an OPEN one keeps its
+   * cooldown, a HALF_OPEN one its probe successes, and a CLOSED one its count or window, against
+   * which the new thresholds apply from the next outcome. Only a window of another shape (another
+   * mode, span, call count or number of buckets, or slow calls judged or no longer judged) starts
+   * empty, since the old counts do not fit it.
+   *
+   * @param config the new settings, of this breaker's name
+   */
+  @Override
+  public synchronized void reconfigure(CircuitBreakerConfig config) {
+    Objects.requireNonNull(config, "config");
+    CircuitBreakerConfig before = settings.config;
+    settings = new Settings(config, eventBus);
+    if (sameWindow(before, config)) {
+      return;
+    }
+    while (true) {
+      CircuitGeneration current = state.get();
+      if (!(current instanceof Closed) || state.compareAndSet(current, newClosed(config))) {
+        return;
+      }
+    }
+  }
+
+  /** @return true: a local breaker takes new settings while it runs */
+  @Override
+  public boolean reconfigurable() {
+    return true;
+  }
+
+  private static boolean sameWindow(CircuitBreakerConfig a, CircuitBreakerConfig b) {
+    if (a.rateMode() != b.rateMode() || a.judgesSlowCalls() != b.judgesSlowCalls()) {
+      return false;
+    }
+    if (a.judgesSlowCalls()
+        && (a.windowCalls() != b.windowCalls() || !a.window().equals(b.window()) || a.windowBuckets() != b.windowBuckets())) {
+      return false;
+    }
+    return !a.rateMode()
+        || (a.windowCalls() == b.windowCalls() && a.window().equals(b.window()) && a.windowBuckets() == b.windowBuckets());
   }
 
   /**
@@ -93,7 +147,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
 
   @Override
   public OutcomeClassifier classifier() {
-    return classifier;
+    return settings.classifier;
   }
 
   /**
@@ -103,15 +157,22 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
    * transition it could cause is a compare-and-set from that ended generation, which fails.
    */
   @Override
-  public void record(Object ticket, boolean failure, Throwable cause) {
+  public void record(Object ticket, boolean failure, boolean slow, Throwable cause) {
     CircuitGeneration admitted = own(ticket);
     if (state.get() != admitted) {
       return;
     }
     if (admitted instanceof Closed) {
-      recordClosed((Closed) admitted, failure, cause);
+      Closed closed = (Closed) admitted;
+      if (closed.slowWindow != null) {
+        recordWithSlowCalls(closed, failure, slow, cause);
+      } else {
+        recordClosed(closed, failure, cause);
+      }
     } else if (failure) {
       probeFailed((HalfOpen) admitted, cause);
+    } else if (slow) {
+      probeWasSlow((HalfOpen) admitted);
     } else {
       probeSucceeded((HalfOpen) admitted);
     }
@@ -128,7 +189,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
 
   @Override
   public String name() {
-    return config.name();
+    return settings.config.name();
   }
 
   @Override
@@ -138,9 +199,10 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
 
   @Override
   public void reset() {
-    CircuitGeneration previous = state.getAndSet(newClosed());
+    Settings now = settings;
+    CircuitGeneration previous = state.getAndSet(newClosed(now.config));
     if (!(previous instanceof Closed)) {
-      events.closed(previous.kind());
+      now.events.closed(previous.kind());
     }
   }
 
@@ -170,7 +232,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
     if (!state.compareAndSet(open, probe)) {
       return null;
     }
-    events.halfOpen();
+    settings.events.halfOpen();
     return probe;
   }
 
@@ -184,14 +246,14 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
   }
 
   private CircuitOpenException refuse(CircuitState refusedIn, Duration retryAfter) {
-    return events.rejected(refusedIn, retryAfter);
+    return settings.events.rejected(refusedIn, retryAfter);
   }
 
   // ---- outcomes ----
 
   private void recordClosed(Closed closed, boolean failure, Throwable cause) {
     if (closed.window != null) {
-      recordInRateWindow(closed, failure, cause);
+      recordInRateWindow(closed, failure, cause, settings);
     } else if (!failure) {
       // Read first: most successes find the count at zero and need not write a shared line.
       if (closed.consecutiveFailures.get() != 0) {
@@ -199,37 +261,91 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
       }
     } else {
       int failures = closed.consecutiveFailures.incrementAndGet();
-      if (failures >= config.failureThreshold() && open(closed)) {
-        events.openedByThreshold(CircuitState.CLOSED, failures, cause);
+      Settings now = settings;
+      if (failures >= now.config.failureThreshold() && open(closed, now.config)) {
+        now.events.openedByThreshold(CircuitState.CLOSED, failures, cause);
       }
     }
   }
 
-  private void recordInRateWindow(Closed closed, boolean failure, Throwable cause) {
+  private void recordInRateWindow(Closed closed, boolean failure, Throwable cause, Settings now) {
     long counts = closed.window.record(failure);
     long calls = RateWindow.calls(counts);
-    if (calls < config.minimumCalls()) {
+    if (calls < now.config.minimumCalls()) {
       return;
     }
     double failureRate = (double) RateWindow.failures(counts) / calls;
-    if (failureRate >= config.failureRate() && open(closed)) {
-      events.openedByRate(failureRate, calls, cause);
+    if (failureRate >= now.config.failureRate() && open(closed, now.config)) {
+      now.events.openedByRate(failureRate, calls, cause);
+    }
+  }
+
+  /**
+   * With {@code slowCall} set: the slow window records every outcome; failures are judged as
+   * without it (by rate in rate mode, else by consecutive count), and the circuit opens when
+   * either judgement says so. Kept apart from {@link #recordClosed} so that a breaker without
+   * {@code slowCall} runs exactly the code it ran before.
+   */
+  private void recordWithSlowCalls(Closed closed, boolean failure, boolean slow, Throwable cause) {
+    Settings now = settings;
+    CircuitBreakerConfig config = now.config;
+    CircuitEvents events = now.events;
+    long slowCounts = closed.slowWindow.record(slow);
+    long calls = RateWindow.calls(slowCounts);
+    double slowCallRate = calls < config.minimumCalls() ? Double.NaN : (double) RateWindow.failures(slowCounts) / calls;
+    double failureRate = Double.NaN;
+    long failureCalls = 0;
+    if (closed.window != null) {
+      long counts = closed.window.record(failure);
+      failureCalls = RateWindow.calls(counts);
+      if (failureCalls >= config.minimumCalls()) {
+        failureRate = (double) RateWindow.failures(counts) / failureCalls;
+      }
+    } else if (failure) {
+      int failures = closed.consecutiveFailures.incrementAndGet();
+      if (failures >= config.failureThreshold() && open(closed, config)) {
+        events.openedByThreshold(CircuitState.CLOSED, failures, cause);
+        return;
+      }
+    } else if (closed.consecutiveFailures.get() != 0) {
+      closed.consecutiveFailures.set(0);
+    }
+    boolean tooManyFailures = failureRate >= config.failureRate();
+    boolean tooSlow = slowCallRate >= config.slowCallRate();
+    if ((tooManyFailures || tooSlow) && open(closed, config)) {
+      if (!tooSlow && RateWindow.failures(slowCounts) <= 0 && failureCalls > calls) {
+        // A striped window that holds no slow outcome answers a fast one without adding up its
+        // stripes (it cannot open anything): its rate is 0 over the calls the failure window,
+        // which counts the same outcomes, holds.
+        calls = failureCalls;
+        slowCallRate = 0.0;
+      }
+      events.openedByRates(failureRate, slowCallRate, calls, cause);
+    }
+  }
+
+  private void probeWasSlow(HalfOpen probe) {
+    Settings now = settings;
+    if (open(probe, now.config)) {
+      now.events.openedBySlowProbe();
     }
   }
 
   private void probeSucceeded(HalfOpen probe) {
     int successes = probe.successes + 1;
-    if (successes < config.successThreshold()) {
+    Settings now = settings;
+    if (successes < now.config.successThreshold()) {
       state.compareAndSet(probe, new HalfOpen(this, successes, false));
-    } else if (state.compareAndSet(probe, newClosed())) {
-      events.closed(CircuitState.HALF_OPEN);
+    } else if (state.compareAndSet(probe, newClosed(now.config))) {
+      now.events.closed(CircuitState.HALF_OPEN);
     }
   }
 
   private void probeFailed(HalfOpen probe, Throwable cause) {
-    if (open(probe)) {
+    Settings now = settings;
+    if (open(probe, now.config)) {
       // One failed probe is enough, whatever the mode; reported the classic way.
-      events.openedByThreshold(CircuitState.HALF_OPEN, 1, cause);
+      now.events.openedByThreshold(CircuitState.HALF_OPEN, 1, cause);
     }
   }
 
@@ -239,13 +355,16 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
    *
    * @return whether this thread made the transition (and so must report it)
    */
-  private boolean open(CircuitGeneration from) {
+  private boolean open(CircuitGeneration from, CircuitBreakerConfig config) {
     long probeAt = time.nanoTime() + config.resetTimeout().toNanos();
     return state.compareAndSet(from, new Open(this, probeAt));
   }
 
-  private Closed newClosed() {
-    return new Closed(this, config.rateMode() ? RateWindow.of(config, time) : null);
+  private Closed newClosed(CircuitBreakerConfig config) {
+    return new Closed(
+        this,
+        config.rateMode() ? RateWindow.of(config, time) : null,
+        config.judgesSlowCalls() ? RateWindow.of(config, time) : null);
   }
 
   /** @throws IllegalArgumentException when another breaker issued the ticket */

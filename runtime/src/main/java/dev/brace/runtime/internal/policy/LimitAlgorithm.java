@@ -12,8 +12,9 @@ import dev.brace.runtime.config.BulkheadConfig;
  * <p>Not thread-safe: {@link AdaptiveLimit} feeds samples to it one at a time.
  */
 abstract class LimitAlgorithm {
-  final int minimum;
-  final int maximum;
+  /** The bounds; moved only by {@link #rebound}, on the thread that feeds the samples. */
+  int minimum;
+  int maximum;
 
   LimitAlgorithm(int minimum, int maximum) {
     this.minimum = minimum;
@@ -51,6 +52,22 @@ abstract class LimitAlgorithm {
    */
   abstract int update(long rttNanos, int inFlight, boolean drop);
 
+  /**
+   * New bounds from new settings: what the algorithm has learnt stays, and its limit is clamped to them.
+   *
+   * @param minimum the new {@code minConcurrent}
+   * @param maximum the new {@code maxConcurrent}
+   * @return the limit now, within the new bounds
+   */
+  final int rebound(int minimum, int maximum) {
+    this.minimum = minimum;
+    this.maximum = maximum;
+    return clamp();
+  }
+
+  /** @return the limit, clamped to the bounds (as it is kept) */
+  abstract int clamp();
+
   final int bounded(int limit) {
     return Math.max(minimum, Math.min(maximum, limit));
   }
@@ -80,6 +97,12 @@ abstract class LimitAlgorithm {
       limit = bounded(limit);
       return limit;
     }
+
+    @Override
+    int clamp() {
+      limit = bounded(limit);
+      return limit;
+    }
   }
 
   /**
@@ -102,6 +125,12 @@ abstract class LimitAlgorithm {
     Gradient2(int minimum, int maximum, int initial) {
       super(minimum, maximum);
       this.estimate = initial;
+    }
+
+    @Override
+    int clamp() {
+      estimate = bounded(estimate);
+      return (int) estimate;
     }
 
     @Override
@@ -154,6 +183,12 @@ abstract class LimitAlgorithm {
       this.estimate = initial;
       this.probeMultiplier = probeMultiplier;
       resetProbeJitter();
+    }
+
+    @Override
+    int clamp() {
+      estimate = bounded(estimate);
+      return (int) estimate;
     }
 
     private void resetProbeJitter() {

@@ -10,6 +10,9 @@ import dev.brace.runtime.config.CircuitBreakerConfig;
  * <p>{@link #record} returns both counts packed in one {@code long} ({@link #calls(long)}, {@link
  * #failures(long)}), read in one atomic step, so the rate is never judged on a calls count and a
  * failures count taken at different moments.
+ *
+ * <p>A breaker that judges latency keeps a second window of the same shape whose "failures" are
+ * the slow outcomes, so this one stays a pair of counters that can be striped underneath.
  */
 abstract class RateWindow {
 

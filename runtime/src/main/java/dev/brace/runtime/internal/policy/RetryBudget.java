@@ -17,9 +17,9 @@ public final class RetryBudget {
 
   private final String name;
   private final TimeSource time;
-  private final double percentCanRetry;
-  private final double reserve;
-  private final long sliceNanos;
+  private double percentCanRetry;
+  private double reserve;
+  private long sliceNanos;
   private final long[] deposits = new long[SLICES];
   private final long[] withdrawals = new long[SLICES];
   private final ReentrantLock lock = new ReentrantLock();
@@ -37,6 +37,26 @@ public final class RetryBudget {
       String name, double percentCanRetry, double minRetriesPerSecond, Duration ttl, TimeSource time) {
     this.name = Objects.requireNonNull(name, "name");
     this.time = Objects.requireNonNull(time, "time");
+    set(percentCanRetry, minRetriesPerSecond, ttl);
+    this.currentSlice = time.nanoTime() / sliceNanos;
+  }
+
+  /**
+   * Takes new settings, keeping the calls and retries counted in the window: a new {@code ttl}
+   * re-times the slices from now, so what was counted ages out over the new span.
+   *
+   * @param percentCanRetry fraction of calls that may be retried, 0 to 1
+   * @param minRetriesPerSecond retries always allowed per second, at least 0
+   * @param ttl the sliding window
+   * @throws IllegalArgumentException when a value is out of its range
+   */
+  public synchronized void reconfigure(double percentCanRetry, double minRetriesPerSecond, Duration ttl) {
+    slot();
+    set(percentCanRetry, minRetriesPerSecond, ttl);
+    currentSlice = time.nanoTime() / sliceNanos;
+  }
+
+  private void set(double percentCanRetry, double minRetriesPerSecond, Duration ttl) {
     if (!(percentCanRetry >= 0 && percentCanRetry <= 1)) {
       throw new IllegalArgumentException("percentCanRetry must be in [0, 1]: " + percentCanRetry);
     }
@@ -50,7 +70,6 @@ public final class RetryBudget {
     this.percentCanRetry = percentCanRetry;
     this.reserve = minRetriesPerSecond * ttl.toNanos() / 1e9;
     this.sliceNanos = ttl.toNanos() / SLICES;
-    this.currentSlice = time.nanoTime() / sliceNanos;
   }
 
   /** @return the budget's name */

@@ -36,21 +36,25 @@ import java.util.function.Supplier;
  * level are woken in arrival order, but a caller arriving just as a permit comes free may take it
  * first. A waiter's {@code maxWait} is a task on the registry's scheduler, as a timeout's deadline
  * is, so the registry's clock decides when it gives up.
+ *
+ * <p>New settings ({@link #reconfigure}) keep the calls in flight: the thresholds follow the new
+ * {@code maxConcurrent} and shares at once, so a lower limit applies to new admissions (the calls in
+ * flight may exceed it for a while) and the calls holding permits finish as they are. An adaptive
+ * bulkhead keeps the limit it has learnt, clamped to the new {@code minConcurrent} and {@code
+ * maxConcurrent}.
  */
 public final class SemaphoreBulkhead implements BulkheadHandle {
 
   private static final EventKind REJECTED = EventKind.BULKHEAD_REJECTED;
   private static final Criticality.Level[] LEVELS = Criticality.Level.values();
 
-  private final BulkheadConfig config;
+  private volatile BulkheadConfig config;
   private final EventBus events;
   private final Supplier<ScheduledExecutorService> scheduler;
-  private final long maxWaitNanos;
+  private volatile long maxWaitNanos;
   private final AtomicInteger inFlight = new AtomicInteger();
-  /** A fixed bulkhead's admission thresholds by level, constants read on every admission; unused when adaptive. */
-  private final int criticalThreshold;
-  private final int defaultThreshold;
-  private final int sheddableThreshold;
+  /** A fixed bulkhead's admission thresholds by level, read on every admission; unused when adaptive. */
+  private volatile Thresholds fixed;
   /** The moving limit; null for a fixed bulkhead. */
   private final AdaptiveLimit adaptive;
   private final ReentrantLock lock = new ReentrantLock();
@@ -85,15 +89,13 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     this.events = Objects.requireNonNull(events, "events");
     this.maxWaitNanos = saturatedNanos(config);
     this.adaptive = config.isAdaptive() ? new AdaptiveLimit(config, Objects.requireNonNull(time, "time"), events) : null;
-    this.criticalThreshold = threshold(config, config.maxConcurrent(), Criticality.Level.CRITICAL);
-    this.defaultThreshold = threshold(config, config.maxConcurrent(), Criticality.Level.DEFAULT);
-    this.sheddableThreshold = threshold(config, config.maxConcurrent(), Criticality.Level.SHEDDABLE);
+    this.fixed = new Thresholds(config);
     for (int i = 0; i < LEVELS.length; i++) {
       permitFreed[i] = lock.newCondition();
     }
   }
 
-  /** @return the settings this bulkhead was built from */
+  /** @return the settings this bulkhead runs on now */
   public BulkheadConfig config() {
     return config;
   }
@@ -101,6 +103,35 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   /** @return whether the limit adapts, so that each attempt must be timed ({@link #timed}) */
   public boolean isAdaptive() {
     return adaptive != null;
+  }
+
+  /**
+   * Takes new settings, keeping the calls in flight: a higher {@code maxConcurrent} or share admits
+   * more at once (and wakes waiters), a lower one admits less as calls return, and {@code maxWait}
+   * applies to the next caller that waits. An adaptive bulkhead keeps its learnt limit, clamped to
+   * the new bounds.
+   *
+   * @param next the new settings, of this bulkhead's name
+   * @throws IllegalArgumentException when {@code next} switches between a fixed and an adaptive
+   *     limit, or to another algorithm: those are a different bulkhead, not new settings of this one
+   */
+  public synchronized void reconfigure(BulkheadConfig next) {
+    Objects.requireNonNull(next, "next");
+    if (next.adaptive() != config.adaptive()) {
+      throw new IllegalArgumentException("bulkhead '" + name() + "' cannot switch from adaptive "
+          + config.adaptive() + " to " + next.adaptive() + " while it runs");
+    }
+    if (adaptive != null) {
+      adaptive.reconfigure(next);
+    } else {
+      fixed = new Thresholds(next);
+    }
+    config = next;
+    maxWaitNanos = saturatedNanos(next);
+    if (waiting > 0) {
+      // Whatever the new thresholds admit now goes to the waiters; those they no longer admit wait on.
+      signalAdmissible();
+    }
   }
 
   /**
@@ -115,11 +146,12 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     if (tryTake(level)) {
       return;
     }
+    long maxWaitNanos = this.maxWaitNanos;
     if (maxWaitNanos <= 0) {
       throw rejected(level, null);
     }
     try {
-      if (awaitPermit(level)) {
+      if (awaitPermit(level, maxWaitNanos)) {
         return;
       }
     } catch (InterruptedException interrupted) {
@@ -278,8 +310,22 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     if (adaptive != null) {
       return threshold(config, adaptive.limit(), level);
     }
-    return level == Criticality.Level.CRITICAL ? criticalThreshold
-        : level == Criticality.Level.DEFAULT ? defaultThreshold : sheddableThreshold;
+    Thresholds fixed = this.fixed;
+    return level == Criticality.Level.CRITICAL ? fixed.critical
+        : level == Criticality.Level.DEFAULT ? fixed.normal : fixed.sheddable;
+  }
+
+  /** A fixed bulkhead's thresholds of one version of its settings, replaced whole so an admission reads one version. */
+  private static final class Thresholds {
+    final int critical;
+    final int normal;
+    final int sheddable;
+
+    Thresholds(BulkheadConfig config) {
+      this.critical = threshold(config, config.maxConcurrent(), Criticality.Level.CRITICAL);
+      this.normal = threshold(config, config.maxConcurrent(), Criticality.Level.DEFAULT);
+      this.sheddable = threshold(config, config.maxConcurrent(), Criticality.Level.SHEDDABLE);
+    }
   }
 
   private static int threshold(BulkheadConfig config, int limit, Criticality.Level level) {
@@ -304,7 +350,7 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   }
 
   /** The slow path: parks until a permit is taken or {@code maxWait} runs out on the registry's clock. */
-  private boolean awaitPermit(Criticality.Level level) throws InterruptedException {
+  private boolean awaitPermit(Criticality.Level level, long maxWaitNanos) throws InterruptedException {
     Deadline deadline = new Deadline(level);
     ScheduledFuture<?> expiry = scheduler.get().schedule(deadline, maxWaitNanos, TimeUnit.NANOSECONDS);
     int at = level.ordinal();

@@ -37,24 +37,53 @@ import java.util.concurrent.atomic.AtomicLong;
  * the full rate, so at a lower rate it holds proportionally fewer tokens and a decrease never frees
  * tokens at once. A hint ({@code Retry-After}) pushes {@code fullAt} so that the next token comes
  * no earlier than the hint says.
+ *
+ * <p>New settings ({@link #reconfigure}) come with a new instant: the old one is frozen, so no
+ * caller can take a token on the old settings after the switch, and the new one is set so that
+ * the bucket holds the tokens it held (capped at the new {@code burst}), or owes the tokens it had
+ * promised to waiting callers. An adaptive limiter's rate is not part of the bucket: it
+ * carries over, clamped to the new {@code minPermits} and {@code permits}.
  */
 public final class TokenBucketRateLimiter implements RateLimiterInstance {
 
   /** About 73 years: three such spans still fit in a {@code long}, so sums never overflow. */
   static final long LONGEST_SPAN_NANOS = Long.MAX_VALUE / 4;
 
-  private final RateLimitConfig config;
+  /** What a replaced bucket's instant is set to: a caller that reads it takes from the new bucket. */
+  private static final long FROZEN = Long.MIN_VALUE;
+
   private final TimeSource time;
   private final RateLimitSteps steps;
-  private final long intervalNanos;
-  private final long capacityNanos;
-  private final long maxWaitNanos;
-  /** The instant the bucket is full again; at or before now, the bucket is full. */
-  private final AtomicLong fullAt;
-  private final boolean adaptive;
-  private final long perNanos;
-  /** An adaptive limiter's rate in permits per {@code per}, as {@link Double#doubleToLongBits} bits. */
+  private volatile Bucket bucket;
+  /**
+   * An adaptive limiter's rate in permits per {@code per}, as {@link Double#doubleToLongBits} bits;
+   * state learnt from the dependency, so it outlives a bucket replaced by new settings.
+   */
   private final AtomicLong rateBits;
+
+  /** One version of the settings, in nanoseconds, with the instant they govern. */
+  private static final class Bucket {
+    final RateLimitConfig config;
+    final boolean adaptive;
+    final long perNanos;
+    /** The emission interval at the full rate, {@code permits} per {@code per}. */
+    final long intervalNanos;
+    final long capacityNanos;
+    final long maxWaitNanos;
+    /** The instant the bucket is full again; at or before now, the bucket is full. */
+    final AtomicLong fullAt;
+
+    Bucket(RateLimitConfig config, long fullAt) {
+      this.config = config;
+      this.adaptive = config.adaptive();
+      this.perNanos = cappedNanos(config.per());
+      long permits = config.permits();
+      this.intervalNanos = Math.max(1, perNanos / permits + (perNanos % permits == 0 ? 0 : 1));
+      this.capacityNanos = cappedProduct(intervalNanos, config.burst());
+      this.maxWaitNanos = cappedNanos(config.maxWait());
+      this.fullAt = new AtomicLong(fullAt);
+    }
+  }
 
   /**
    * Creates a full bucket.
@@ -65,23 +94,54 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    * @throws NullPointerException when an argument is null
    */
   public TokenBucketRateLimiter(RateLimitConfig config, TimeSource time, EventBus events) {
-    this.config = Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(config, "config");
     this.time = Objects.requireNonNull(time, "time");
     this.steps = new RateLimitSteps(config.name(), time, Objects.requireNonNull(events, "events"));
-    long perNanos = cappedNanos(config.per());
-    long permits = config.permits();
-    this.intervalNanos = Math.max(1, perNanos / permits + (perNanos % permits == 0 ? 0 : 1));
-    this.capacityNanos = cappedProduct(intervalNanos, config.burst());
-    this.maxWaitNanos = cappedNanos(config.maxWait());
-    this.fullAt = new AtomicLong(time.nanoTime());
-    this.adaptive = config.adaptive();
-    this.perNanos = perNanos;
+    this.bucket = new Bucket(config, time.nanoTime());
     this.rateBits = new AtomicLong(Double.doubleToLongBits(config.permits()));
   }
 
-  /** @return the settings this limiter was built from */
+  /** @return the settings this limiter runs on now */
   public RateLimitConfig config() {
-    return config;
+    return bucket.config;
+  }
+
+  /**
+   * Takes new settings, keeping the tokens: what is available now stays available (capped at the
+   * new {@code burst}), and tokens already promised to waiting callers stay owed, each now worth the
+   * new emission interval. A reservation made before the switch is not given back afterwards
+   * (the limiter stays on the safe side).
+   *
+   * @param config the new settings, of this limiter's name
+   */
+  @Override
+  public synchronized void reconfigure(RateLimitConfig config) {
+    Objects.requireNonNull(config, "config");
+    Bucket old = bucket;
+    long frozenAt = old.fullAt.getAndSet(FROZEN);
+    long now = time.nanoTime();
+    long oldInterval = interval(old);
+    Bucket next = new Bucket(config, now);
+    // The learnt rate stays, within the new bounds; a fixed limiter runs at its permits.
+    double rate = Double.longBitsToDouble(rateBits.get());
+    double keptRate = config.adaptive() ? Math.max(config.minPermits(), Math.min(config.permits(), rate)) : config.permits();
+    rateBits.set(Double.doubleToLongBits(keptRate));
+    long nextInterval = interval(next);
+    // Tokens held now; negative when tokens are owed to callers waiting for them.
+    double tokens = (double) (capacity(old, oldInterval) - Math.max(0, frozenAt - now)) / oldInterval;
+    double kept = Math.min(tokens, config.burst());
+    double owed = Math.ceil(capacity(next, nextInterval) - kept * nextInterval);
+    next.fullAt.set(now + (long) Math.min(Math.max(0, owed), 3.0 * LONGEST_SPAN_NANOS));
+    bucket = next;
+    if (keptRate != rate) {
+      steps.rateChanged(rate, keptRate);
+    }
+  }
+
+  /** @return true: the local bucket takes new settings while it runs */
+  @Override
+  public boolean reconfigurable() {
+    return true;
   }
 
   /**
@@ -108,12 +168,18 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    * @throws RateLimitedException as {@link #acquire()}
    */
   public boolean acquireAt(long now) {
-    long waitNanos = take(now);
+    Bucket taken = bucket;
+    long waitNanos = take(taken, now);
+    while (waitNanos == FROZEN) {
+      taken = current();
+      waitNanos = take(taken, now);
+    }
     if (waitNanos <= 0) {
       return false;
     }
-    long reservation = now + waitNanos + capacityNanos;
-    steps.awaitToken(now, waitNanos, () -> giveBack(reservation));
+    Bucket from = taken;
+    long reservation = now + waitNanos + from.capacityNanos;
+    steps.awaitToken(now, waitNanos, () -> giveBack(from, reservation));
     return true;
   }
 
@@ -121,14 +187,18 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    * Reserves a token and names the reservation, for an asynchronous caller who waits on its own
    * scheduler and may give it back. Never blocks.
    *
-   * @return the reservation: the instant the bucket is full again once this token is taken
+   * @return the reservation: the instant the reserved token arrives
    * @throws RateLimitedException when the token cannot arrive within {@code maxWait}; nothing is
    *     reserved then
    */
   @Override
   public long reserveToken() {
     long now = time.nanoTime();
-    return now + take(now) + capacityNanos;
+    long waitNanos = take(bucket, now);
+    while (waitNanos == FROZEN) {
+      waitNanos = take(current(), now);
+    }
+    return now + waitNanos;
   }
 
   /**
@@ -137,7 +207,12 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    */
   @Override
   public long waitFor(long reservation) {
-    return Math.max(0, reservation - capacityNanos - time.nanoTime());
+    return Math.max(0, reservation - time.nanoTime());
+  }
+
+  @Override
+  public void waited(long waitedNanos) {
+    steps.waited(waitedNanos);
   }
 
   /**
@@ -151,33 +226,31 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    * @param reservation from {@link #reserveToken()}
    */
   @Override
-  public void waited(long waitedNanos) {
-    steps.waited(waitedNanos);
-  }
-
-  @Override
   public void cancelReservation(long reservation) {
-    giveBack(reservation);
+    Bucket now = current();
+    giveBack(now, reservation + now.capacityNanos);
   }
 
   /** @return the limiter's name */
   @Override
   public String name() {
-    return config.name();
+    return bucket.config.name();
   }
 
-  /** @return whole tokens available now; 0 while callers wait for tokens still to come */
   /** Reservations reach past a full bucket's span only when tokens are promised to waiting callers. */
   @Override
   public boolean hasWaiters() {
-    return fullAt.get() - time.nanoTime() > capacity(interval());
+    Bucket now = current();
+    return now.fullAt.get() - time.nanoTime() > capacity(now, interval(now));
   }
 
+  /** @return whole tokens available now; 0 while callers wait for tokens still to come */
   @Override
   public long availablePermits() {
-    long owed = Math.max(0, fullAt.get() - time.nanoTime());
-    long interval = interval();
-    long capacity = capacity(interval);
+    Bucket now = current();
+    long owed = Math.max(0, now.fullAt.get() - time.nanoTime());
+    long interval = interval(now);
+    long capacity = capacity(now, interval);
     // Divided rather than taken from burst, so a capped capacity span reports its true depth.
     return owed >= capacity ? 0 : (capacity - owed) / interval;
   }
@@ -195,7 +268,8 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    */
   @Override
   public void throttled(long blockNanos) {
-    if (!adaptive) {
+    RateLimitConfig config = bucket.config;
+    if (!config.adaptive()) {
       return;
     }
     double from;
@@ -221,7 +295,8 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    */
   @Override
   public void succeeded() {
-    if (!adaptive) {
+    RateLimitConfig config = bucket.config;
+    if (!config.adaptive()) {
       return;
     }
     while (true) {
@@ -240,12 +315,15 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
 
   /** Moves {@code fullAt} so that the next token arrives {@code blockNanos} from now at the earliest. */
   private void block(long blockNanos) {
-    long now = time.nanoTime();
-    long interval = interval();
-    long blockedFullAt = now + Math.min(blockNanos, LONGEST_SPAN_NANOS) + capacity(interval) - interval;
     while (true) {
-      long current = fullAt.get();
-      if (current - blockedFullAt >= 0 || fullAt.compareAndSet(current, blockedFullAt)) {
+      Bucket bucket = current();
+      long now = time.nanoTime();
+      long interval = interval(bucket);
+      long blockedFullAt = now + Math.min(blockNanos, LONGEST_SPAN_NANOS) + capacity(bucket, interval) - interval;
+      long current = bucket.fullAt.get();
+      // FROZEN: new settings replaced the bucket meanwhile; block the new one.
+      if (current != FROZEN
+          && (current - blockedFullAt >= 0 || bucket.fullAt.compareAndSet(current, blockedFullAt))) {
         return;
       }
     }
@@ -256,37 +334,52 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    * one token at the rate of the moment, so a slow rate still admits. A reservation is named by the
    * fixed span; one taken with a longer span cannot be given back and is dropped, never admitting more.
    */
-  private long capacity(long interval) {
-    return adaptive ? Math.max(capacityNanos, interval) : capacityNanos;
+  private static long capacity(Bucket bucket, long interval) {
+    return bucket.adaptive ? Math.max(bucket.capacityNanos, interval) : bucket.capacityNanos;
   }
 
   /** The emission interval now: fixed, or from an adaptive limiter's rate at this moment. */
-  private long interval() {
-    if (!adaptive) {
-      return intervalNanos;
+  private long interval(Bucket bucket) {
+    if (!bucket.adaptive) {
+      return bucket.intervalNanos;
     }
     double rate = Double.longBitsToDouble(rateBits.get());
-    double interval = Math.ceil(perNanos / rate);
+    double interval = Math.ceil(bucket.perNanos / rate);
     return interval >= LONGEST_SPAN_NANOS ? LONGEST_SPAN_NANOS : Math.max(1, (long) interval);
+  }
+
+  /** @return the bucket in force, waiting out a switch to new settings that is under way */
+  private Bucket current() {
+    while (true) {
+      Bucket now = bucket;
+      if (now.fullAt.get() != FROZEN) {
+        return now;
+      }
+      Thread.onSpinWait();
+    }
   }
 
   /**
    * Claims the next token, now or in the future.
    *
-   * @return nanoseconds from {@code now} until the claimed token arrives (0 or less: at once)
+   * @return nanoseconds from {@code now} until the claimed token arrives (0 or less: at once), or
+   *     {@link #FROZEN} when new settings replaced the bucket: take from the new one
    */
-  private long take(long now) {
-    long interval = interval();
-    long capacity = capacity(interval);
+  private long take(Bucket bucket, long now) {
+    long interval = interval(bucket);
+    long capacity = capacity(bucket, interval);
     while (true) {
-      long current = fullAt.get();
+      long current = bucket.fullAt.get();
+      if (current == FROZEN) {
+        return FROZEN;
+      }
       // An instant in the past means a full bucket: idle time beyond it earns nothing.
       long owed = Math.max(0, current - now);
       long waitNanos = owed + interval - capacity;
-      if (waitNanos > maxWaitNanos) {
+      if (waitNanos > bucket.maxWaitNanos) {
         throw steps.rejected(waitNanos);
       }
-      if (fullAt.compareAndSet(current, now + owed + interval)) {
+      if (bucket.fullAt.compareAndSet(current, now + owed + interval)) {
         return waitNanos;
       }
     }
@@ -296,18 +389,18 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    * Undoes the {@link #take} that moved {@code fullAt} to {@code reservedFullAt}, if no take came
    * after it, without filling the bucket beyond its capacity.
    */
-  private void giveBack(long reservedFullAt) {
+  private void giveBack(Bucket bucket, long reservedFullAt) {
     long now = time.nanoTime();
-    long current = fullAt.get();
+    long current = bucket.fullAt.get();
     if (current != reservedFullAt || current - now <= 0) {
       return;
     }
-    long earlier = current - interval();
+    long earlier = current - interval(bucket);
     if (earlier - now < 0) {
       earlier = now;
     }
-    // Failing means a later take came in between: the token is dropped, as above.
-    fullAt.compareAndSet(current, earlier);
+    // Failing means a later take came in between (or new settings froze it): the token is dropped, as above.
+    bucket.fullAt.compareAndSet(current, earlier);
   }
 
   private static long cappedNanos(Duration duration) {

@@ -7,6 +7,7 @@ import dev.brace.runtime.internal.policy.ExceptionFilter;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 
 import dev.brace.runtime.generated.CallKeys;
@@ -68,7 +69,8 @@ public final class AsyncDriver<T> {
   private final ReentrantLock lock = new ReentrantLock();
   private final CallContext context;
   private final CallKeys keys;
-  private final long started;
+  /** When the attempts began ({@link CallSequence#begin}); set before the first attempt. */
+  private long started;
 
   /** The caller's thread until {@link #call} returns: a step running there needs no context restored. */
   private volatile Thread starting;
@@ -77,6 +79,11 @@ public final class AsyncDriver<T> {
 
   /** Stops what is in flight (an attempt, a backoff or the fallback) when the caller gives up. */
   private Runnable inFlight;
+
+  /** With {@code @StaleIfError}: the key results are remembered under, and the flight this call leads. */
+  private Object staleKey;
+
+  private StaleAnswers.Flight flight;
 
   private AsyncDriver(
       CallSequence sequence,
@@ -118,10 +125,19 @@ public final class AsyncDriver<T> {
     try {
       callKeys = sequence.keys(keys);
       context = CallContext.capture();
-      started = sequence.begin();
     } catch (Throwable badKey) {
       // A null key part is the caller's mistake: it fails the call at once, never retried.
       return CompletableFuture.failedFuture(badKey);
+    }
+    if (sequence.remembersAnswers()) {
+      // A remembered answer, or another call's flight, may answer it without an attempt: the
+      // attempts (and the retry budget's deposit) begin only when neither does.
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, 0L).remembered();
+    }
+    try {
+      started = sequence.begin();
+    } catch (Throwable unexpected) {
+      return CompletableFuture.failedFuture(unexpected);
     }
     if (sequence.timeoutPolicy() != null) {
       // The deadline is a scheduled task armed before the delegate is called: never the fast path.
@@ -153,6 +169,10 @@ public final class AsyncDriver<T> {
         return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).waitForBulkhead(ticket);
       }
       ticket = sequence.bulkheadTaken(ticket);
+    }
+    if (sequence.timesAttempts()) {
+      // A breaker that judges latency times the attempt from here, past everything that may wait.
+      ticket = sequence.timed(ticket);
     }
     CompletableFuture<T> inner;
     try {
@@ -264,6 +284,124 @@ public final class AsyncDriver<T> {
     return returned;
   }
 
+  /** The call remembers its results: a remembered or shared answer may spare it the attempts. */
+  private CompletableFuture<T> remembered() {
+    return started(() -> {
+      staleKey = sequence.staleKey(keys);
+      returned.whenComplete((value, failure) -> abandonFlight());
+      rememberedOrAttempts();
+    });
+  }
+
+  /** The attempts of a call that remembers its results, started once no remembered answer did. */
+  private void attempts() {
+    try {
+      started = sequence.begin();
+      attempt(1);
+    } catch (Throwable unexpected) {
+      // A bug or a rejected task surfaces through the future.
+      returned.completeExceptionally(unexpected);
+    }
+  }
+
+  // ---- remembered results (@StaleIfError), around the attempts ----
+
+  /**
+   * A fresh remembered result answers at once; with single flight, a call that finds another call
+   * of its key in flight completes with that one's outcome (its future depends on the leader's,
+   * nothing waits); otherwise the attempts run.
+   */
+  @SuppressWarnings("unchecked")
+  private void rememberedOrAttempts() {
+    try {
+      while (!returned.isDone()) {
+        Object fresh = sequence.freshAnswer(staleKey);
+        if (fresh != StaleAnswers.NONE) {
+          returned.complete((T) fresh);
+          return;
+        }
+        if (!sequence.singleFlight()) {
+          break;
+        }
+        StaleAnswers.Flight led = sequence.lead(staleKey);
+        if (led != null) {
+          lock.lock();
+          try {
+            flight = led;
+          } finally {
+            lock.unlock();
+          }
+          if (returned.isDone()) {
+            // The caller gave up before this call could lead: its followers call on their own.
+            abandonFlight();
+            return;
+          }
+          break;
+        }
+        CompletableFuture<Object> leader = sequence.following(staleKey);
+        if (leader != null) {
+          // The leader may complete on any thread: what follows (maybe this call's own attempts)
+          // runs in this caller's context.
+          leader.whenComplete((value, failure) -> inCallerContext(() -> followed(value, failure)).run());
+          return;
+        }
+      }
+    } catch (Throwable unexpected) {
+      returned.completeExceptionally(unexpected);
+      return;
+    }
+    if (!returned.isDone()) {
+      attempts();
+    }
+  }
+
+  /** The leader's outcome, shared; a leader that stopped without one sends this call round again. */
+  @SuppressWarnings("unchecked")
+  private void followed(Object value, Throwable failure) {
+    if (returned.isDone()) {
+      return;
+    }
+    if (StaleAnswers.abandoned(failure)) {
+      rememberedOrAttempts();
+    } else if (failure == null) {
+      returned.complete((T) value);
+    } else {
+      finish(ExceptionFilter.unwrap(failure));
+    }
+  }
+
+  /** @return the flight this call led, now ended by it (null when it led none) */
+  private StaleAnswers.Flight endFlight() {
+    lock.lock();
+    try {
+      StaleAnswers.Flight led = flight;
+      flight = null;
+      return led;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void abandonFlight() {
+    StaleAnswers.Flight led = endFlight();
+    if (led != null) {
+      sequence.abandon(led);
+    }
+  }
+
+  /** The call's own result: remembered (and shared with its followers), then the caller's. */
+  private void succeeded(T value) {
+    if (staleKey != null) {
+      try {
+        sequence.succeeded(staleKey, value, endFlight());
+      } catch (Throwable unexpected) {
+        returned.completeExceptionally(unexpected);
+        return;
+      }
+    }
+    returned.complete(value);
+  }
+
   /**
    * @param pastBulkhead whether the fast path went past the bulkhead (which took a permit if the
    *     call has one)
@@ -360,7 +498,7 @@ public final class AsyncDriver<T> {
         return;
       }
     }
-    returned.complete(value);
+    succeeded(value);
   }
 
   /** A result the retry's predicate asked to repeat: another attempt follows, or it is the call's. */
@@ -371,7 +509,7 @@ public final class AsyncDriver<T> {
       retryAfter(number + 1, delay);
       return;
     }
-    returned.complete(value);
+    succeeded(value);
   }
 
   private void retryAfter(int number, long delayNanos) {
@@ -392,10 +530,27 @@ public final class AsyncDriver<T> {
     }
   }
 
-  /** Ends the call with a failure, or hands it to the fallback when that answers it. */
+  /**
+   * Ends the call with a failure: answered from memory when {@code @StaleIfError} has a result for
+   * it, else handed to the fallback when that answers it.
+   */
+  @SuppressWarnings("unchecked")
   private void finish(Throwable failure) {
     if (returned.isDone()) {
       return;
+    }
+    if (staleKey != null) {
+      Object stale;
+      try {
+        stale = sequence.staleAnswer(staleKey, failure, endFlight());
+      } catch (Throwable unexpected) {
+        returned.completeExceptionally(unexpected);
+        return;
+      }
+      if (stale != StaleAnswers.NONE) {
+        returned.complete((T) stale);
+        return;
+      }
     }
     Throwable answered = fallback == null ? null : sequence.answerable(failure);
     if (answered == null) {
@@ -548,6 +703,16 @@ public final class AsyncDriver<T> {
   }
 
   private void call(InFlight attempt) {
+    if (sequence.timesAttempts()) {
+      lock.lock();
+      try {
+        if (attempt.ticket != null) {
+          attempt.ticket = sequence.timed(attempt.ticket);
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
     TimeoutPolicy timeout = sequence.timeoutPolicy();
     if (timeout != null
         && !later(attempt, () -> expired(attempt, timeout), timeout.nanos(), null, 0)) {

@@ -12,6 +12,7 @@ import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.AdaptiveLimit;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
@@ -20,12 +21,13 @@ import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
 /**
  * The resolved policies of one call and the steps of its sequence, in the one order: fallback,
- * retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
+ * remembered results (stale-if-error), retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
  * made here or in the policy a step hands it to, from the config each policy was built with; the
  * drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
  * where a step says to wait. A pattern the call does not use is null and its step does nothing.
@@ -53,6 +55,7 @@ public final class CallSequence {
   private final SemaphoreBulkhead bulkhead;
   private final TimeoutPolicy timeout;
   private final FallbackPolicy fallback;
+  private final StaleAnswers stale;
   private final boolean passThrough;
   private final Criticality.Level criticality;
   /** Whether the bulkhead adapts, so that each attempt's ticket is a timing slot. */
@@ -61,6 +64,8 @@ public final class CallSequence {
   private final Throttling throttling;
   /** A limiter reads the clock to admit, and a timeout needs the admission instant: one read for both. */
   private final boolean sharesClock;
+  /** The breaker judges latency: each attempt is timed from admission to outcome. */
+  private final boolean timesAttempts;
 
   /**
    * @param callName {@code Interface.method}, or a stack's name
@@ -85,11 +90,13 @@ public final class CallSequence {
     this.bulkhead = patterns.bulkhead;
     this.timeout = patterns.timeout;
     this.fallback = patterns.fallback;
+    this.stale = patterns.stale;
     this.passThrough = patterns.passThrough;
     this.criticality = patterns.criticality;
     this.timedAttempts = bulkhead != null && bulkhead.isAdaptive();
     this.throttling = limiters == null ? null : patterns.throttling;
     this.sharesClock = timeout != null && limiters != null;
+    this.timesAttempts = patterns.breakers != null && patterns.timesAttempts;
   }
 
   /** The policies of one call, as the store resolved them; any of them may be absent. */
@@ -100,9 +107,11 @@ public final class CallSequence {
     SemaphoreBulkhead bulkhead;
     TimeoutPolicy timeout;
     FallbackPolicy fallback;
+    StaleAnswers stale;
     boolean passThrough;
     Criticality.Level criticality = Criticality.Level.DEFAULT;
     Throttling throttling;
+    boolean timesAttempts;
 
     /** @return the patterns of a call that Brace passes straight through (switched off) */
     public static Patterns none() {
@@ -129,6 +138,16 @@ public final class CallSequence {
       return this;
     }
 
+    /**
+     * @param timesAttempts whether the breaker judges latency ({@code slowCall}), so that every
+     *     attempt is timed; no attempt reads the clock for it otherwise
+     * @return this
+     */
+    public Patterns timesAttempts(boolean timesAttempts) {
+      this.timesAttempts = timesAttempts;
+      return this;
+    }
+
     /** @param bulkhead the bulkhead @return this */
     public Patterns bulkhead(SemaphoreBulkhead bulkhead) {
       this.bulkhead = bulkhead;
@@ -138,6 +157,12 @@ public final class CallSequence {
     /** @param timeout the timeout @return this */
     public Patterns timeout(TimeoutPolicy timeout) {
       this.timeout = timeout;
+      return this;
+    }
+
+    /** @param stale the call's remembered results ({@code @StaleIfError}) @return this */
+    public Patterns stale(StaleAnswers stale) {
+      this.stale = stale;
       return this;
     }
 
@@ -223,14 +248,30 @@ public final class CallSequence {
           bulkhead.acquire(criticality);
         }
       }
-      if (timedAttempts) {
-        return bulkhead.timed(ticket);
-      }
     } catch (Throwable refused) {
       releaseTicket(ticket);
       throw refused;
     }
-    return ticket;
+    // An adaptive bulkhead's slot holds the breaker's ticket; a breaker's timing holds either.
+    Object held = timedAttempts ? bulkhead.timed(ticket) : ticket;
+    return timesAttempts ? timed(held) : held;
+  }
+
+  /**
+   * Starts timing an admitted attempt, for a breaker that judges latency: the clock is read here,
+   * once everything that may wait (limiter, bulkhead) has admitted it, and once more at its
+   * outcome, so only the attempt itself is timed.
+   *
+   * @param ticket the breaker's ticket
+   * @return a ticket that carries the attempt's start
+   */
+  Object timed(Object ticket) {
+    return new TimedTicket(ticket, time.nanoTime());
+  }
+
+  /** @return whether attempts are timed: the async driver starts timing where its attempt starts */
+  boolean timesAttempts() {
+    return timesAttempts;
   }
 
   /**
@@ -276,13 +317,19 @@ public final class CallSequence {
    * @throws RuntimeException what the breaker's result predicate threw; the attempt has then failed
    */
   public void attemptSucceeded(Object ticket, Object result) {
-    Object breakerTicket = timedAttempts ? ((AdaptiveLimit.Slot) ticket).ticket() : ticket;
+    TimedTicket timing = ticket instanceof TimedTicket ? (TimedTicket) ticket : null;
+    Object held = timing == null ? ticket : timing.ticket;
+    Object breakerTicket = timedAttempts ? ((AdaptiveLimit.Slot) held).ticket() : held;
     try {
       if (breakerTicket != null) {
-        CircuitBreakerInstance.ownerOf(breakerTicket).onResult(breakerTicket, result);
+        if (timing != null) {
+          CircuitBreakerInstance.ownerOf(breakerTicket).onResult(breakerTicket, result, timing.elapsed(time));
+        } else {
+          CircuitBreakerInstance.ownerOf(breakerTicket).onResult(breakerTicket, result);
+        }
       }
     } finally {
-      releaseBulkhead(ticket, null);
+      releaseBulkhead(held, null);
     }
     if (throttling != null) {
       limiters.forKey(null).succeeded();
@@ -301,17 +348,21 @@ public final class CallSequence {
    * @param failure what the attempt threw
    */
   public void attemptFailed(Object ticket, Throwable failure) {
-    Object breakerTicket = timedAttempts ? ((AdaptiveLimit.Slot) ticket).ticket() : ticket;
+    TimedTicket timing = ticket instanceof TimedTicket ? (TimedTicket) ticket : null;
+    Object held = timing == null ? ticket : timing.ticket;
+    Object breakerTicket = timedAttempts ? ((AdaptiveLimit.Slot) held).ticket() : held;
     try {
       if (breakerTicket != null) {
         if (TimeoutPolicy.interruptedCaller(failure)) {
           releaseTicket(breakerTicket);
+        } else if (timing != null) {
+          CircuitBreakerInstance.ownerOf(breakerTicket).onFailure(breakerTicket, failure, timing.elapsed(time));
         } else {
           CircuitBreakerInstance.ownerOf(breakerTicket).onFailure(breakerTicket, failure);
         }
       }
     } finally {
-      releaseBulkhead(ticket, failure);
+      releaseBulkhead(held, failure);
     }
     if (throttling != null) {
       long blockNanos = throttling.judge(failure);
@@ -336,8 +387,9 @@ public final class CallSequence {
 
   /** Frees a breaker ticket without an outcome. */
   void releaseTicket(Object ticket) {
-    if (ticket != null) {
-      CircuitBreakerInstance.ownerOf(ticket).release(ticket);
+    Object untimed = ticket instanceof TimedTicket ? ((TimedTicket) ticket).ticket : ticket;
+    if (untimed != null) {
+      CircuitBreakerInstance.ownerOf(untimed).release(untimed);
     }
   }
 
@@ -434,6 +486,73 @@ public final class CallSequence {
     }
   }
 
+  // ---- remembered results (@StaleIfError), around the attempts ----
+
+  /** @return the call's remembered results ({@code @StaleIfError}), or null when it has none */
+  public StaleAnswers staleAnswers() {
+    return stale;
+  }
+
+  /** @return whether the call remembers its results: its drivers take the stale steps below */
+  public boolean remembersAnswers() {
+    return stale != null;
+  }
+
+  /** @return the key the call's results are remembered under */
+  Object staleKey(CallKeys keys) {
+    return StaleAnswers.keyOf(keys.stale());
+  }
+
+  /** @return a remembered result young enough to answer without a call, or {@link StaleAnswers#NONE} */
+  Object freshAnswer(Object key) {
+    return stale.fresh(key);
+  }
+
+  /** @return whether only one call per key reaches the dependency at a time */
+  boolean singleFlight() {
+    return stale.singleFlight();
+  }
+
+  /** @return the flight this call now leads, or null when another call leads one */
+  StaleAnswers.Flight lead(Object key) {
+    return stale.lead(key);
+  }
+
+  /** @return the outcome of the call that leads the key's flight, or null when it has ended */
+  CompletableFuture<Object> following(Object key) {
+    return stale.following(key);
+  }
+
+  /** Waits on this thread for the leader's outcome; see {@link StaleAnswers#await}. */
+  Object awaitLeader(CompletableFuture<Object> outcome) throws Throwable {
+    return stale.await(outcome);
+  }
+
+  /** The call returned: its result is remembered and shared with the flight's followers. */
+  void succeeded(Object key, Object result, StaleAnswers.Flight flight) {
+    stale.remember(key, result, flight);
+  }
+
+  /**
+   * The call failed after every retry (or was refused): the failure goes to the flight's
+   * followers, and a remembered result may answer it.
+   *
+   * @return the remembered result, or {@link StaleAnswers#NONE}: the failure goes on to the fallback
+   */
+  Object staleAnswer(Object key, Throwable failure, StaleAnswers.Flight flight) {
+    return stale.answer(key, failure, flight, callerInterrupted(failure));
+  }
+
+  /** The caller gave up: the flight it led ends without an outcome. */
+  void abandon(StaleAnswers.Flight flight) {
+    stale.abandon(flight);
+  }
+
+  /** An interrupt of the caller while it waited is its own doing: never answered, never shared. */
+  private static boolean callerInterrupted(Throwable failure) {
+    return TimeoutPolicy.interruptedCaller(failure) || StaleAnswers.interruptedFollower(failure);
+  }
+
   // ---- at the end ----
 
   /**
@@ -443,7 +562,7 @@ public final class CallSequence {
    *     it does not answer this failure, or the caller was interrupted
    */
   public Throwable answerable(Throwable failure) {
-    if (fallback == null || TimeoutPolicy.interruptedCaller(failure)) {
+    if (fallback == null || callerInterrupted(failure)) {
       return null;
     }
     Throwable cause = fallback.answerable(failure);
@@ -510,7 +629,7 @@ public final class CallSequence {
    * @param holdsBulkhead whether it holds a bulkhead permit
    */
   void abandon(Object ticket, boolean holdsBulkhead) {
-    Object breakerTicket = ticket;
+    Object breakerTicket = ticket instanceof TimedTicket ? ((TimedTicket) ticket).ticket : ticket;
     if (holdsBulkhead) {
       if (timedAttempts) {
         breakerTicket = ((AdaptiveLimit.Slot) ticket).ticket();

@@ -6,6 +6,8 @@ import dev.brace.runtime.generated.SyncFallback;
 import dev.brace.runtime.internal.Failures;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
+import dev.brace.runtime.internal.policy.StaleAnswers;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -15,8 +17,9 @@ import java.util.function.Supplier;
  * <p>A generated method runs the same loop over the same steps in its own body (through {@code
  * ResilientCall}'s step methods) rather than calling {@link #call}: handing the delegate call over
  * as a lambda would allocate it on every call, because the JIT does not inline a driver this size
- * that every wrapper shares. {@code Stack.call} uses {@link #call}; the conformance matrix runs
- * both against the same scenarios.
+ * that every wrapper shares. {@code Stack.call} uses {@link #call}, and so does a generated method
+ * with {@code @StaleIfError}, whose happy path stores its result anyway; the conformance matrix
+ * runs both against the same scenarios.
  */
 public final class SyncDriver {
   private SyncDriver() {}
@@ -37,28 +40,8 @@ public final class SyncDriver {
       return direct(attempt);
     }
     CallKeys callKeys = sequence.keys(keys);
-    long started = sequence.begin();
-    RetryRun run = null;
     try {
-      for (int number = 1; ; number++) {
-        try {
-          Object ticket = sequence.admit(callKeys);
-          T result;
-          try {
-            result = sequence.timed(attempt);
-          } catch (Throwable failure) {
-            sequence.attemptFailed(ticket, failure);
-            throw failure;
-          }
-          sequence.attemptSucceeded(ticket, result);
-          run = afterResult(sequence, run, number, started, result);
-          if (run == null) {
-            return result;
-          }
-        } catch (Throwable failure) {
-          run = afterFailure(sequence, run, number, started, failure);
-        }
-      }
+      return sequence.remembersAnswers() ? remembered(sequence, callKeys, attempt) : attempts(sequence, callKeys, attempt);
     } catch (Throwable failure) {
       Throwable answered = fallback == null ? null : sequence.answerable(failure);
       if (answered == null) {
@@ -70,6 +53,86 @@ public final class SyncDriver {
         throw Failures.rethrow(CallSequence.withOriginal(fallbackFailure, failure));
       }
     }
+  }
+
+  /** Every attempt the retry allows, each through breaker, limiter, bulkhead and timeout. */
+  private static <T> T attempts(CallSequence sequence, CallKeys callKeys, SyncAttempt<T> attempt) throws Throwable {
+    long started = sequence.begin();
+    RetryRun run = null;
+    for (int number = 1; ; number++) {
+      try {
+        Object ticket = sequence.admit(callKeys);
+        T result;
+        try {
+          result = sequence.timed(attempt);
+        } catch (Throwable failure) {
+          sequence.attemptFailed(ticket, failure);
+          throw failure;
+        }
+        sequence.attemptSucceeded(ticket, result);
+        run = afterResult(sequence, run, number, started, result);
+        if (run == null) {
+          return result;
+        }
+      } catch (Throwable failure) {
+        run = afterFailure(sequence, run, number, started, failure);
+      }
+    }
+  }
+
+  /**
+   * The attempts inside {@code @StaleIfError}: a fresh remembered result answers without them;
+   * with single flight, a call that finds another call of its key in flight waits for that one's
+   * outcome instead (and tries again itself if that one stopped without one); a result is
+   * remembered; a failure may be answered from memory.
+   */
+  @SuppressWarnings("unchecked")
+  private static <T> T remembered(CallSequence sequence, CallKeys callKeys, SyncAttempt<T> attempt) throws Throwable {
+    Object key = sequence.staleKey(callKeys);
+    StaleAnswers.Flight flight = null;
+    while (true) {
+      Object fresh = sequence.freshAnswer(key);
+      if (fresh != StaleAnswers.NONE) {
+        return (T) fresh;
+      }
+      if (!sequence.singleFlight()) {
+        break;
+      }
+      flight = sequence.lead(key);
+      if (flight != null) {
+        break;
+      }
+      CompletableFuture<Object> leader = sequence.following(key);
+      if (leader != null) {
+        Object shared;
+        try {
+          shared = sequence.awaitLeader(leader);
+        } catch (Throwable leaderFailure) {
+          return answeredOrThrown(sequence, key, leaderFailure, null);
+        }
+        if (shared != StaleAnswers.NONE) {
+          return (T) shared;
+        }
+      }
+    }
+    T result;
+    try {
+      result = attempts(sequence, callKeys, attempt);
+    } catch (Throwable failure) {
+      return answeredOrThrown(sequence, key, failure, flight);
+    }
+    sequence.succeeded(key, result, flight);
+    return result;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T answeredOrThrown(CallSequence sequence, Object key, Throwable failure, StaleAnswers.Flight flight)
+      throws Throwable {
+    Object answer = sequence.staleAnswer(key, failure, flight);
+    if (answer == StaleAnswers.NONE) {
+      throw failure;
+    }
+    return (T) answer;
   }
 
   /**

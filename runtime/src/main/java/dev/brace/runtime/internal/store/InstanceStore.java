@@ -14,9 +14,12 @@ import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryBudgetConfig;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.ResilientCall;
 import dev.brace.runtime.internal.Message;
+import dev.brace.runtime.internal.config.ConfigAudit;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.DefaultCircuitBreaker;
@@ -24,6 +27,7 @@ import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.RetryBudget;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
@@ -36,6 +40,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,8 +49,10 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a {@code Registry} holds: the shared, named instances, the layers of configuration above
@@ -53,6 +60,12 @@ import java.util.function.Supplier;
  * CallDefinition} into a {@link CallSequence}: each pattern's site values with every outer layer
  * laid over them, checked against what the site fixed at compile time, and each shared instance
  * created on first use (locally, or in the backend its settings name) and shared afterwards.
+ *
+ * <p>It keeps every call it resolved (weakly) with its definition, so {@link #reconfigure} can
+ * resolve them all again under new outer layers: planned in full first, committed only when every
+ * setting is valid. Shared instances take their new settings in place and keep their state; each
+ * call switches to its new sequence whole, so a call that has started finishes on the one it
+ * started with.
  */
 public final class InstanceStore {
   /** {@code @Retry(maxRetryAfter)}'s default: what caps an adaptive limiter's block when the call has no retry. */
@@ -61,17 +74,43 @@ public final class InstanceStore {
   private final Supplier<ScheduledExecutorService> scheduler;
   private final Executor abandonedWorkers;
   private final EventBus events;
-  private final ConfigLayers layers;
+  private volatile ConfigLayers layers;
   private final Map<String, Backend> backends;
 
   private final SharedInstances<KeyedFamily<CircuitBreakerInstance>> breakers =
-      new SharedInstances<>(Kind.CIRCUITBREAKER);
-  private final SharedInstances<KeyedFamily<RateLimiterInstance>> limiters = new SharedInstances<>(Kind.RATELIMIT);
-  private final SharedInstances<SemaphoreBulkhead> bulkheads = new SharedInstances<>(Kind.BULKHEAD);
-  private final SharedInstances<RetryBudget> budgets = new SharedInstances<>(Kind.RETRYBUDGET);
-  /** Call-scoped instances (retries, timeouts, fallbacks) are made per call; only their names are kept. */
-  private final Map<Kind, Set<String>> callScoped = new ConcurrentHashMap<>();
+      new SharedInstances<>(Kind.CIRCUITBREAKER, new FamilyReshaper<>(
+          CircuitBreakerInstance::reconfigurable,
+          (breaker, config) -> breaker.reconfigure((CircuitBreakerConfig) config),
+          (config, member) -> ((CircuitBreakerConfig) config).toBuilder(member).build(),
+          config -> {
+            Function<CircuitBreakerConfig, CircuitBreakerInstance> make = breakerMaker((CircuitBreakerConfig) config);
+            return member -> make.apply((CircuitBreakerConfig) member);
+          },
+          config -> ((CircuitBreakerConfig) config).maxKeys()));
+  private final SharedInstances<KeyedFamily<RateLimiterInstance>> limiters =
+      new SharedInstances<>(Kind.RATELIMIT, new FamilyReshaper<>(
+          RateLimiterInstance::reconfigurable,
+          (limiter, config) -> limiter.reconfigure((RateLimitConfig) config),
+          (config, member) -> ((RateLimitConfig) config).toBuilder(member).build(),
+          config -> {
+            Function<RateLimitConfig, RateLimiterInstance> make = limiterMaker((RateLimitConfig) config);
+            return member -> make.apply((RateLimitConfig) member);
+          },
+          config -> ((RateLimitConfig) config).maxKeys()));
+  private final SharedInstances<SemaphoreBulkhead> bulkheads =
+      new SharedInstances<>(Kind.BULKHEAD, SharedInstances.reshaper(
+          (bulkhead, config) -> bulkhead.reconfigure((BulkheadConfig) config)));
+  private final SharedInstances<RetryBudget> budgets =
+      new SharedInstances<>(Kind.RETRYBUDGET, SharedInstances.reshaper((budget, config) -> {
+        RetryBudgetConfig settings = (RetryBudgetConfig) config;
+        budget.reconfigure(settings.percentCanRetry(), settings.minRetriesPerSecond(), settings.ttl());
+      }));
+  /** Call-scoped instances (retries, timeouts, fallbacks) are made per call; the settings each name last resolved to are kept. */
+  private final Map<Kind, Map<String, InstanceConfig>> callScoped = new ConcurrentHashMap<>();
   private final Map<Kind, Set<String>> switchedOff = new ConcurrentHashMap<>();
+  private final LiveCalls live = new LiveCalls();
+  /** Resolutions share it; a reconfiguration holds it alone, so no call is resolved half on the old layers. */
+  private final ReentrantReadWriteLock configuring = new ReentrantReadWriteLock();
 
   /**
    * @param time the clock of every policy
@@ -113,52 +152,295 @@ public final class InstanceStore {
 
   /**
    * Resolves every pattern of a call; shared instances are created on first use and shared
-   * afterwards. With Brace switched off the call passes straight through.
+   * afterwards. With Brace switched off the call passes straight through. The call is kept, so a
+   * reconfiguration resolves it again.
    *
    * @param definition the call as its site declares it
-   * @return the call's sequence
+   * @return the resolved call
    * @throws ConfigurationException when a setting is invalid, conflicts with an earlier site, or
    *     contradicts what the site fixed at compile time (its keys, its fallback's parameter)
    */
-  public CallSequence resolve(CallDefinition definition) {
+  public ResilientCall resolve(CallDefinition definition) {
     Objects.requireNonNull(definition, "definition");
+    configuring.readLock().lock();
+    try {
+      Resolution resolution = new Resolution(layers, null, null);
+      CallSequence sequence = sequence(definition, resolution);
+      ResilientCall call = new ResilientCall(sequence);
+      resolution.remember();
+      live.add(call, definition, sequence);
+      return call;
+    } finally {
+      configuring.readLock().unlock();
+    }
+  }
+
+  /**
+   * Re-reads the environment and system property layers and applies what changed to every live
+   * instance and call, all or nothing. Shared instances take their new settings in place (a
+   * breaker keeps its state, a limiter its tokens, a bulkhead its calls in flight); every live call
+   * switches to a sequence resolved anew, from its next call on. One {@code config.changed} event is
+   * emitted per changed property of each instance.
+   *
+   * @param environment the environment variables to read from now on
+   * @param systemProperties the system properties to read from now on
+   * @param strict whether a key that configures nothing refuses the reconfiguration (else it is logged)
+   * @throws ConfigurationException naming every refused setting; nothing has changed then
+   */
+  public void reconfigure(Map<String, String> environment, Map<String, String> systemProperties, boolean strict) {
+    configuring.writeLock().lock();
+    try {
+      ConfigLayers next = layers.withExternal(environment, systemProperties);
+      Set<String> problems = new LinkedHashSet<>();
+      boolean on = switchedOn(next, problems);
+      String unknown = ConfigAudit.unknownKeys(knownNames(next), environment, systemProperties);
+      if (unknown != null && strict) {
+        problems.add(unknown);
+      }
+      checkSwitches(next, problems);
+      Plans plans = new Plans(next, on, problems);
+      List<Resolved> resolved = new ArrayList<>();
+      for (LiveCalls.Live call : live.all()) {
+        Resolution resolution = new Resolution(next, plans, call.sequence);
+        try {
+          resolved.add(new Resolved(call.call, sequence(call.definition, resolution), resolution));
+        } catch (ConfigurationException refused) {
+          problems.add(refused.getMessage());
+        }
+      }
+      if (!problems.isEmpty()) {
+        throw new ConfigurationException(Message.RECONFIGURATION_REFUSED.format(String.join("\n  ", problems)));
+      }
+      if (unknown != null) {
+        LoggerFactory.getLogger("dev.brace").warn(unknown);
+      }
+      ConfigChanges changes = new ConfigChanges();
+      before(changes);
+      plans.commit();
+      layers = next;
+      switchedOff.clear();
+      for (Resolved call : resolved) {
+        call.resolution.remember();
+        call.call.switchTo(call.sequence);
+        live.switched(call.call, call.sequence);
+      }
+      after(changes, next, on, resolved);
+      changes.emit(events);
+    } finally {
+      configuring.writeLock().unlock();
+    }
+  }
+
+  private static boolean switchedOn(ConfigLayers layers, Set<String> problems) {
+    try {
+      return layers.globallyEnabled();
+    } catch (ConfigurationException refused) {
+      problems.add(refused.getMessage());
+      return false;
+    }
+  }
+
+  /**
+   * Every name the events report reads its switch; a call-scoped name whose wrapper is gone is not
+   * resolved again, so its switch is checked here, before anything is applied.
+   */
+  private void checkSwitches(ConfigLayers next, Set<String> problems) {
+    Map<Kind, Set<String>> names = new EnumMap<>(Kind.class);
+    callScoped.forEach((kind, byName) -> names.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(byName.keySet()));
+    switchedOff.forEach((kind, off) -> names.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(off));
+    names.forEach((kind, each) -> each.forEach(name -> {
+      try {
+        next.enabled(kind, name);
+      } catch (ConfigurationException refused) {
+        problems.add(refused.getMessage());
+      }
+    }));
+  }
+
+  /** Names a key may address without being a typo: the manifest's (read by the audit), code's, and every live instance's. */
+  private Map<Kind, Set<String>> knownNames(ConfigLayers next) {
+    Map<Kind, Set<String>> known = new EnumMap<>(Kind.class);
+    next.programmaticNames().forEach((kind, names) -> known.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(names));
+    names().forEach((kind, names) -> known.computeIfAbsent(kindOf(kind), k -> new TreeSet<>()).addAll(names));
+    switchedOff.forEach((kind, names) -> known.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(names));
+    return known;
+  }
+
+  private static Kind kindOf(String key) {
+    return Kind.valueOf(key.toUpperCase(java.util.Locale.ROOT));
+  }
+
+  /** What every instance ran on before a reconfiguration. */
+  private void before(ConfigChanges changes) {
+    ConfigLayers now = layers;
+    boolean on = now.globallyEnabled();
+    forEachShared((kind, instances) -> instances.all().keySet().forEach(name ->
+        changes.before(kind, name, instances.config(name), on && now.enabled(kind, name))));
+    callScoped.forEach((kind, byName) -> byName.forEach((name, config) ->
+        changes.before(kind, name, config, on && now.enabled(kind, name))));
+    switchedOff.forEach((kind, names) -> names.forEach(name -> changes.before(kind, name, null, false)));
+  }
+
+  /** What every instance runs on after it. */
+  private void after(ConfigChanges changes, ConfigLayers next, boolean on, List<Resolved> resolved) {
+    for (Resolved call : resolved) {
+      call.resolution.configs.forEach((kind, config) -> changes.after(kind, config.name(), config, true));
+      call.resolution.off.forEach((kind, name) -> changes.after(kind, name, null, false));
+    }
+    forEachShared((kind, instances) -> instances.all().keySet().forEach(name ->
+        changes.after(kind, name, instances.config(name), on && next.enabled(kind, name))));
+    callScoped.forEach((kind, byName) -> byName.forEach((name, config) ->
+        changes.after(kind, name, config, on && next.enabled(kind, name))));
+  }
+
+  private void forEachShared(java.util.function.BiConsumer<Kind, SharedInstances<?>> action) {
+    action.accept(Kind.CIRCUITBREAKER, breakers);
+    action.accept(Kind.RATELIMIT, limiters);
+    action.accept(Kind.BULKHEAD, bulkheads);
+    action.accept(Kind.RETRYBUDGET, budgets);
+  }
+
+  /** A live call with the sequence a planned reconfiguration resolved for it. */
+  private static final class Resolved {
+    final ResilientCall call;
+    final CallSequence sequence;
+    final Resolution resolution;
+
+    Resolved(ResilientCall call, CallSequence sequence, Resolution resolution) {
+      this.call = call;
+      this.sequence = sequence;
+      this.resolution = resolution;
+    }
+  }
+
+  /** The planned settings of every shared instance; committed together. */
+  private final class Plans {
+    final SharedInstances<KeyedFamily<CircuitBreakerInstance>>.Plan breakers;
+    final SharedInstances<KeyedFamily<RateLimiterInstance>>.Plan limiters;
+    final SharedInstances<SemaphoreBulkhead>.Plan bulkheads;
+    final SharedInstances<RetryBudget>.Plan budgets;
+
+    Plans(ConfigLayers next, boolean on, Set<String> problems) {
+      List<String> refused = new ArrayList<>();
+      this.breakers = InstanceStore.this.breakers.plan(settings(next, on), refused);
+      this.limiters = InstanceStore.this.limiters.plan(settings(next, on), refused);
+      this.bulkheads = InstanceStore.this.bulkheads.plan(settings(next, on), refused);
+      this.budgets = InstanceStore.this.budgets.plan(settings(next, on), refused);
+      problems.addAll(refused);
+    }
+
+    /** An instance switched off keeps the settings it had; it is not used until it is switched on again. */
+    private Function<ConfigBuilder<?>, InstanceConfig> settings(ConfigLayers next, boolean on) {
+      return written -> on && next.enabled(written.kind(), written.name()) ? next.resolve(written) : null;
+    }
+
+    void commit() {
+      breakers.commit(InstanceStore.this::created);
+      limiters.commit(InstanceStore.this::created);
+      bulkheads.commit(InstanceStore.this::created);
+      budgets.commit(InstanceStore.this::created);
+    }
+  }
+
+  /**
+   * One resolution of a call, against the live instances ({@code plans} null) or against a
+   * planned reconfiguration; collects the settings of each pattern and the instances switched off.
+   */
+  private final class Resolution {
+    final ConfigLayers layers;
+    final Plans plans;
+    final Map<Kind, InstanceConfig> configs = new EnumMap<>(Kind.class);
+    final Map<Kind, String> off = new EnumMap<>(Kind.class);
+    /** The sequence the call runs on before a reconfiguration; null when it is first resolved. */
+    final CallSequence before;
+
+    Resolution(ConfigLayers layers, Plans plans, CallSequence before) {
+      this.layers = layers;
+      this.plans = plans;
+      this.before = before;
+    }
+
+    /**
+     * The call's remembered results: those it had before a reconfiguration (carried to the new
+     * settings), so that changing an unrelated setting does not forget every answer; else new.
+     */
+    StaleAnswers staleAnswers(StaleIfErrorConfig config, String callName) {
+      StaleAnswers earlier = before == null ? null : before.staleAnswers();
+      return earlier == null ? new StaleAnswers(config, callName, time, events) : earlier.carriedTo(config);
+    }
+
+    <T> T shared(
+        SharedInstances<T> instances,
+        SharedInstances<T>.Plan plan,
+        ConfigBuilder<?> written,
+        InstanceConfig config,
+        String site,
+        Function<InstanceConfig, T> create) {
+      return plan == null
+          ? instances.obtain(written, config, site, create, () -> created(config))
+          : plan.obtain(written, config, site, create);
+    }
+
+    /** Records, once the call is kept, what its call-scoped patterns run on and what is switched off. */
+    void remember() {
+      configs.forEach((kind, config) -> {
+        if (!kind.isShared()) {
+          callScoped.computeIfAbsent(kind, k -> new ConcurrentHashMap<>()).put(config.name(), config);
+        }
+      });
+      off.forEach((kind, name) -> switchedOff.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(name));
+    }
+  }
+
+  private CallSequence sequence(CallDefinition definition, Resolution resolution) {
+    ConfigLayers layers = resolution.layers;
     if (!layers.globallyEnabled()) {
       return new CallSequence(definition.callName(), time, events, scheduler, CallSequence.Patterns.none());
     }
+    Plans plans = resolution.plans;
     CallSequence.Patterns patterns = new CallSequence.Patterns().criticality(definition.criticality());
     // An adaptive limiter's hint is capped by the call's retry, which comes first in call order.
     java.time.Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
     for (Map.Entry<Kind, ConfigBuilder<?>> pattern : definition.patterns().entrySet()) {
       Kind kind = pattern.getKey();
       ConfigBuilder<?> site = pattern.getValue();
-      if (!enabled(kind, site.name())) {
+      if (!layers.enabled(kind, site.name())) {
+        resolution.off.put(kind, site.name());
         continue;
       }
       InstanceConfig config = layers.resolve(site);
+      resolution.configs.put(kind, config);
       switch (kind) {
         case FALLBACK:
           patterns.fallback(fallback((FallbackConfig) config, definition));
           break;
+        case STALEIFERROR:
+          checkKey(site, config, definition);
+          patterns.stale(resolution.staleAnswers((StaleIfErrorConfig) config, definition.callName()));
+          break;
         case RETRY:
-          patterns.retry(retry((RetryConfig) config, definition));
+          patterns.retry(retry((RetryConfig) config, definition, resolution));
           maxRetryAfter = ((RetryConfig) config).maxRetryAfter();
           break;
         case CIRCUITBREAKER:
           checkKey(site, config, definition);
-          patterns.breakers(breakers.obtain(config, definition.site(), c -> breakerFamily((CircuitBreakerConfig) c), () -> created(config)));
+          patterns.breakers(resolution.shared(breakers, plans == null ? null : plans.breakers, site, config,
+                  definition.site(), c -> breakerFamily((CircuitBreakerConfig) c)))
+              .timesAttempts(((CircuitBreakerConfig) config).judgesSlowCalls());
           break;
         case RATELIMIT:
           checkKey(site, config, definition);
-          patterns.limiters(limiters.obtain(config, definition.site(), c -> limiterFamily((RateLimitConfig) c), () -> created(config)));
+          patterns.limiters(resolution.shared(limiters, plans == null ? null : plans.limiters, site, config,
+              definition.site(), c -> limiterFamily((RateLimitConfig) c)));
           if (((RateLimitConfig) config).adaptive()) {
             patterns.throttling(new Throttling((RateLimitConfig) config, maxRetryAfter));
           }
           break;
         case BULKHEAD:
-          patterns.bulkhead(bulkheads.obtain(config, definition.site(), c -> new SemaphoreBulkhead((BulkheadConfig) c, time, scheduler, events), () -> created(config)));
+          patterns.bulkhead(resolution.shared(bulkheads, plans == null ? null : plans.bulkheads, site, config,
+              definition.site(), c -> new SemaphoreBulkhead((BulkheadConfig) c, time, scheduler, events)));
           break;
         case TIMEOUT:
-          remember(kind, config.name());
           patterns.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), time, scheduler.get(), abandonedWorkers, events));
           break;
         default:
@@ -168,23 +450,25 @@ public final class InstanceStore {
     return new CallSequence(definition.callName(), time, events, scheduler, patterns);
   }
 
-  private RetryPolicy retry(RetryConfig config, CallDefinition definition) {
-    remember(Kind.RETRY, config.name());
+  private RetryPolicy retry(RetryConfig config, CallDefinition definition, Resolution resolution) {
     String budgetName = config.budget();
     RetryBudget budget = null;
-    if (!budgetName.isEmpty() && enabled(Kind.RETRYBUDGET, budgetName)) {
-      budget = budget(budgetName, definition.site());
+    if (!budgetName.isEmpty()) {
+      if (resolution.layers.enabled(Kind.RETRYBUDGET, budgetName)) {
+        budget = budget(budgetName, definition.site(), resolution);
+      } else {
+        resolution.off.put(Kind.RETRYBUDGET, budgetName);
+      }
     }
     return new RetryPolicy(config, definition.callName(), time, events, budget);
   }
 
-  private RetryBudget budget(String name, String site) {
-    RetryBudgetConfig config = layers.retryBudget(name);
-    return budgets.obtain(
-        config,
-        site,
-        c -> new RetryBudget(name, config.percentCanRetry(), config.minRetriesPerSecond(), config.ttl(), time),
-        () -> created(config));
+  private RetryBudget budget(String name, String site, Resolution resolution) {
+    RetryBudgetConfig.Builder written = RetryBudgetConfig.builder(name);
+    RetryBudgetConfig config = (RetryBudgetConfig) resolution.layers.resolve(written);
+    return resolution.shared(
+        budgets, resolution.plans == null ? null : resolution.plans.budgets, written, config, site,
+        c -> new RetryBudget(name, config.percentCanRetry(), config.minRetriesPerSecond(), config.ttl(), time));
   }
 
   /**
@@ -192,7 +476,6 @@ public final class InstanceStore {
    * method can take: a failure it could not receive would be a {@code ClassCastException}.
    */
   private FallbackPolicy fallback(FallbackConfig config, CallDefinition definition) {
-    remember(Kind.FALLBACK, config.name());
     Class<? extends Throwable> takes = definition.fallbackTakes();
     if (takes != null) {
       for (Class<? extends Throwable> type : config.on()) {
@@ -330,15 +613,6 @@ public final class InstanceStore {
     }
   }
 
-  /** A pattern takes part when configuration has not switched its instance off. */
-  private boolean enabled(Kind kind, String name) {
-    if (layers.enabled(kind, name)) {
-      return true;
-    }
-    switchedOff.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(name);
-    return false;
-  }
-
   /**
    * @param kind a kind
    * @param name an instance name
@@ -360,17 +634,13 @@ public final class InstanceStore {
     }
   }
 
-  private void remember(Kind kind, String name) {
-    callScoped.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(name);
-  }
-
   /**
    * @return every instance created, by kind key, sorted; a keyed family is listed by its name and
    *     by each member it holds now, {@code name[key]}
    */
   public Map<String, Set<String>> names() {
     Map<Kind, Set<String>> byKind = new EnumMap<>(Kind.class);
-    callScoped.forEach((kind, names) -> byKind.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(names));
+    callScoped.forEach((kind, names) -> byKind.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(names.keySet()));
     familyNames(Kind.CIRCUITBREAKER, breakers.all(), byKind);
     familyNames(Kind.RATELIMIT, limiters.all(), byKind);
     byKind.computeIfAbsent(Kind.BULKHEAD, k -> new TreeSet<>()).addAll(bulkheads.all().keySet());
@@ -400,6 +670,26 @@ public final class InstanceStore {
   /** @return the limiter named so (a keyed one as {@code name[key]}), or null */
   public RateLimiterInstance rateLimiter(String name) {
     return lookup(limiters, name);
+  }
+
+  /**
+   * @param kind a kind
+   * @param name an instance's name (a keyed family's, without a key)
+   * @return the settings it runs on now, or null when this registry has none of that name
+   */
+  public InstanceConfig settings(Kind kind, String name) {
+    switch (kind) {
+      case CIRCUITBREAKER:
+        return breakers.config(name);
+      case RATELIMIT:
+        return limiters.config(name);
+      case BULKHEAD:
+        return bulkheads.config(name);
+      case RETRYBUDGET:
+        return budgets.config(name);
+      default:
+        return callScoped.getOrDefault(kind, Map.of()).get(name);
+    }
   }
 
   /** @return the bulkhead named so, or null */

@@ -62,6 +62,26 @@ public final class KeyedFamily<T> {
     return keyed != null;
   }
 
+  /**
+   * Gives the family new settings: the one instance, or every member and every member to come.
+   *
+   * @param maxKeys the most members a keyed family keeps from now on
+   * @param factory makes a keyed member, by its {@code name[key]}, with the new settings
+   * @param reshape gives an existing instance, by its name ({@code name[key]} for a member), the new settings
+   */
+  void reshape(int maxKeys, Function<String, T> factory, java.util.function.BiConsumer<String, T> reshape) {
+    if (single != null) {
+      reshape.accept(name, single);
+    } else {
+      keyed.reshape(maxKeys, factory, reshape);
+    }
+  }
+
+  /** @return every instance of the family: the one, or each member kept now */
+  java.util.Collection<T> instances() {
+    return single != null ? java.util.List.of(single) : keyed.snapshot().values();
+  }
+
   /** @return the one instance, or null for a keyed family */
   T single() {
     return single;

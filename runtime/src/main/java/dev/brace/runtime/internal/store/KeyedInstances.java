@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -26,12 +27,14 @@ import java.util.function.Predicate;
  */
 final class KeyedInstances<T> {
   private final String name;
-  private final int maxKeys;
-  private final Function<String, T> factory;
+  private volatile int maxKeys;
+  private volatile Function<String, T> factory;
   private final Predicate<T> busy;
   private final ConcurrentHashMap<String, Entry<T>> entries = new ConcurrentHashMap<>();
   private final AtomicLong useCounter = new AtomicLong();
   private final ReentrantLock evicting = new ReentrantLock();
+  /** New members are made under the read lock, new settings given under the write lock, so no member misses them. */
+  private final ReentrantReadWriteLock reshaping = new ReentrantReadWriteLock();
 
   /**
    * @param name the family's name; a member is {@code name[key]}
@@ -52,7 +55,12 @@ final class KeyedInstances<T> {
     }
     Entry<T> entry = entries.get(key);
     if (entry == null) {
-      entry = entries.computeIfAbsent(key, k -> new Entry<>(factory.apply(memberName(k))));
+      reshaping.readLock().lock();
+      try {
+        entry = entries.computeIfAbsent(key, k -> new Entry<>(factory.apply(memberName(k))));
+      } finally {
+        reshaping.readLock().unlock();
+      }
       if (entries.size() > maxKeys) {
         evict(key);
       }
@@ -94,6 +102,24 @@ final class KeyedInstances<T> {
 
   String name() {
     return name;
+  }
+
+  /**
+   * Gives every member, and every member made from now on, new settings.
+   *
+   * @param maxKeys the most members kept from now on
+   * @param factory makes the member of a {@code name[key]} with the new settings
+   * @param reshape gives an existing member, by its {@code name[key]}, the new settings
+   */
+  void reshape(int maxKeys, Function<String, T> factory, java.util.function.BiConsumer<String, T> reshape) {
+    reshaping.writeLock().lock();
+    try {
+      this.maxKeys = maxKeys;
+      this.factory = Objects.requireNonNull(factory, "factory");
+      entries.forEach((key, entry) -> reshape.accept(memberName(key), entry.instance));
+    } finally {
+      reshaping.writeLock().unlock();
+    }
   }
 
   int size() {

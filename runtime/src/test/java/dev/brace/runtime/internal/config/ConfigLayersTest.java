@@ -81,7 +81,9 @@ class ConfigLayersTest {
       Map.entry("percentCanRetry", "0.5"), Map.entry("minRetriesPerSecond", "2"), Map.entry("ttl", "20s"),
       Map.entry("adaptive", "true"), Map.entry("bulkhead.adaptive", "vegas"), Map.entry("minPermits", "2"), Map.entry("decrease", "0.7"),
       Map.entry("increase", "0.5"), Map.entry("minConcurrent", "2"), Map.entry("initialConcurrent", "3"),
-      Map.entry("defaultShare", "0.8"), Map.entry("sheddableShare", "0.4"));
+      Map.entry("defaultShare", "0.8"), Map.entry("sheddableShare", "0.4"),
+      Map.entry("slowCall", "2s"), Map.entry("slowCallRate", "0.5"), Map.entry("maxAge", "5m"), Map.entry("fresh", "5s"),
+      Map.entry("maxEntries", "500"));
 
   static Stream<Arguments> everyKindAndAttribute() {
     List<Arguments> all = new ArrayList<>();

@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import org.junit.jupiter.api.AfterEach;
@@ -37,6 +38,8 @@ class DefaultCircuitBreakerConcurrencyTest {
   private static final int THREADS = 16;
   private static final int ROUNDS = 300;
   private static final Duration RESET_TIMEOUT = Duration.ofSeconds(10);
+  private static final long SLOW = Duration.ofSeconds(2).toNanos();
+  private static final long QUICK = Duration.ofMillis(100).toNanos();
 
   private final ManualTimeSource time = new ManualTimeSource();
   private final EventBus bus = new EventBus(Clock.systemUTC());
@@ -175,12 +178,52 @@ class DefaultCircuitBreakerConcurrencyTest {
     assertEquals(0, opened.get());
   }
 
+  @Test
+  void simultaneousSlowCallsOpenAStripedTimeWindowCircuitOnce() throws Exception {
+    // Every outcome a success, every one slow: only the slow window, striped too, can open it.
+    DefaultCircuitBreaker breaker = breaker(slowCalls());
+    outcomesTogether(breaker, (ticket, thread) -> breaker.onResult(ticket, "ok", SLOW), CircuitState.OPEN);
+  }
+
+  @Test
+  void quickCallsRacingOneSlowCallNeverOpenBelowTheSlowRate() throws Exception {
+    // 1 slow call of 16 each round, far below 50%: a quick call that skips the sum (no slow one in
+    // the window yet) and one that adds it up while the slow one is being recorded both see less
+    // than the rate.
+    DefaultCircuitBreaker breaker = breaker(slowCalls());
+    outcomesTogether(
+        breaker,
+        (ticket, thread) -> breaker.onResult(ticket, "ok", thread == 0 ? SLOW : QUICK),
+        CircuitState.CLOSED);
+    assertEquals(0, opened.get());
+  }
+
+  /** A breaker that judges latency alone, on a striped time window. */
+  private static CircuitBreakerConfig.Builder slowCalls() {
+    return CircuitBreakerConfig.builder("race").slowCall("1s").slowCallRate(0.5).minimumCalls(5).window("10s");
+  }
+
   private void failTogether(DefaultCircuitBreaker breaker) throws Exception {
     outcomesTogether(breaker, thread -> true, CircuitState.OPEN);
   }
 
   /** Rounds in which every thread's call is admitted while CLOSED, then all outcomes land together. */
   private void outcomesTogether(DefaultCircuitBreaker breaker, IntPredicate fails, CircuitState expected) throws Exception {
+    outcomesTogether(
+        breaker,
+        (ticket, thread) -> {
+          if (fails.test(thread)) {
+            breaker.onFailure(ticket, new IOException("down"));
+          } else {
+            breaker.onSuccess(ticket);
+          }
+        },
+        expected);
+  }
+
+  /** Rounds as above; {@code outcome} records each thread's outcome with its ticket and number. */
+  private void outcomesTogether(
+      DefaultCircuitBreaker breaker, BiConsumer<Object, Integer> outcome, CircuitState expected) throws Exception {
     for (int round = 1; round <= ROUNDS; round++) {
       List<Object> tickets = new ArrayList<>();
       for (int i = 0; i < THREADS; i++) {
@@ -190,11 +233,7 @@ class DefaultCircuitBreakerConcurrencyTest {
       race(
           () -> {
             int mine = next.getAndIncrement();
-            if (fails.test(mine)) {
-              breaker.onFailure(tickets.get(mine), new IOException("down"));
-            } else {
-              breaker.onSuccess(tickets.get(mine));
-            }
+            outcome.accept(tickets.get(mine), mine);
             return null;
           });
 

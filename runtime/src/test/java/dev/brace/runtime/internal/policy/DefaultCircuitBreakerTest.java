@@ -329,6 +329,160 @@ class DefaultCircuitBreakerTest {
     }
   }
 
+  /** Slow calls: {@code slowCall} set, the outcome's latency judged beside its failure. */
+  @Nested
+  class SlowCalls {
+    private static final long SLOW = Duration.ofSeconds(2).toNanos();
+    private static final long QUICK = Duration.ofMillis(100).toNanos();
+
+    private CircuitBreakerConfig.Builder slow(double slowCallRate, int minimumCalls) {
+      return CircuitBreakerConfig.builder("backend")
+          .slowCall("1s")
+          .slowCallRate(slowCallRate)
+          .minimumCalls(minimumCalls)
+          .window(Duration.ofSeconds(10))
+          .resetTimeout(RESET_TIMEOUT);
+    }
+
+    @Test
+    void opensOnTheShareOfSlowCallsEvenInClassicMode() {
+      DefaultCircuitBreaker breaker = breaker(slow(0.5, 4));
+      breaker.onResult(breaker.acquire(), "ok", SLOW);
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+      breaker.onResult(breaker.acquire(), "ok", SLOW);
+      assertEquals(CircuitState.CLOSED, breaker.state(), "below minimumCalls");
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+
+      assertEquals(CircuitState.OPEN, breaker.state(), "2 slow of 4, every one a success");
+      Map<String, Object> attributes = onlyEvent("circuit.opened").attributes();
+      assertEquals(0.5, attributes.get("slow_call_rate"));
+      assertEquals(0.5, attributes.get("slow_call_rate_threshold"));
+      assertEquals(4L, attributes.get("observed_calls"));
+      assertEquals("10s", attributes.get("window"));
+      assertFalse(attributes.containsKey("failure_rate"), "failures are not judged by rate in classic mode");
+    }
+
+    @Test
+    void exactlySlowCallIsNotSlow() {
+      DefaultCircuitBreaker breaker = breaker(slow(0.5, 1));
+      breaker.onResult(breaker.acquire(), "ok", Duration.ofSeconds(1).toNanos());
+      assertEquals(CircuitState.CLOSED, breaker.state(), "slow means longer than slowCall");
+      breaker.onResult(breaker.acquire(), "ok", Duration.ofSeconds(1).toNanos() + 1);
+      assertEquals(CircuitState.OPEN, breaker.state());
+    }
+
+    @Test
+    void classicFailuresStillOpenItByTheirCount() {
+      DefaultCircuitBreaker breaker = breaker(slow(1.0, 10).failureThreshold(2));
+      breaker.onFailure(breaker.acquire(), new IOException("quick"), QUICK);
+      breaker.onFailure(breaker.acquire(), new IOException("quick"), QUICK);
+      assertEquals(CircuitState.OPEN, breaker.state(), "two consecutive failures, as without slowCall");
+      assertEquals(2, onlyEvent("circuit.opened").attributes().get("failures"));
+    }
+
+    @Test
+    void inRateModeBothRatesAreReported() {
+      DefaultCircuitBreaker breaker = breaker(slow(0.5, 2).failureRate(0.9));
+      breaker.onFailure(breaker.acquire(), new IOException("slow and failed"), SLOW);
+      assertEquals(CircuitState.CLOSED, breaker.state());
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+
+      assertEquals(CircuitState.OPEN, breaker.state(), "1 slow of 2 reaches 0.5; 1 failure of 2 does not reach 0.9");
+      Map<String, Object> attributes = onlyEvent("circuit.opened").attributes();
+      assertEquals(0.5, attributes.get("failure_rate"));
+      assertEquals(0.9, attributes.get("failure_rate_threshold"));
+      assertEquals(0.5, attributes.get("slow_call_rate"));
+      assertEquals(0.5, attributes.get("slow_call_rate_threshold"));
+    }
+
+    @Test
+    void anOpeningByFailuresReportsTheWholeWindowWhenNoCallWasSlow() {
+      // The slow window holds no slow outcome, so it answers each quick one without adding up its
+      // stripes; the event still reports every call the window holds and a slow rate of 0.
+      DefaultCircuitBreaker breaker = breaker(slow(0.5, 4).failureRate(0.5));
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+      breaker.onFailure(breaker.acquire(), new IOException("quick"), QUICK);
+      breaker.onFailure(breaker.acquire(), new IOException("quick"), QUICK);
+
+      assertEquals(CircuitState.OPEN, breaker.state(), "2 failures of 4 reach 0.5");
+      Map<String, Object> attributes = onlyEvent("circuit.opened").attributes();
+      assertEquals(0.5, attributes.get("failure_rate"));
+      assertEquals(0.0, attributes.get("slow_call_rate"));
+      assertEquals(4L, attributes.get("observed_calls"));
+    }
+
+    @Test
+    void slowCallsExpireWithTheirBucket() {
+      DefaultCircuitBreaker breaker = breaker(slow(0.5, 2));
+      breaker.onResult(breaker.acquire(), "ok", SLOW);
+      time.advance(Duration.ofSeconds(10));
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+      assertEquals(CircuitState.CLOSED, breaker.state(), "the slow call left the window");
+    }
+
+    @Test
+    void aCallWindowCountsTheLastCallsOnly() {
+      DefaultCircuitBreaker breaker = breaker(slow(0.5, 2).windowCalls(2));
+      breaker.onResult(breaker.acquire(), "ok", SLOW);
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+      assertEquals(CircuitState.OPEN, breaker.state());
+    }
+
+    @Test
+    void anUntimedOutcomeIsNeverSlow() {
+      DefaultCircuitBreaker breaker = breaker(slow(1.0, 1));
+      breaker.onSuccess(breaker.acquire());
+      breaker.onResult(breaker.acquire(), "ok");
+      assertEquals(CircuitState.CLOSED, breaker.state());
+    }
+
+    @Test
+    void anUncountedFailureIsNoOutcomeHoweverSlow() {
+      DefaultCircuitBreaker breaker = breaker(slow(1.0, 1).ignore(IllegalStateException.class));
+      breaker.onFailure(breaker.acquire(), new IllegalStateException("ignored"), SLOW);
+      assertEquals(CircuitState.CLOSED, breaker.state());
+    }
+
+    @Test
+    void aSlowProbeIsAFailedProbe() {
+      DefaultCircuitBreaker breaker = breaker(slow(1.0, 1));
+      breaker.onResult(breaker.acquire(), "ok", SLOW);
+      assertEquals(CircuitState.OPEN, breaker.state());
+      time.advance(RESET_TIMEOUT);
+      events.clear();
+
+      breaker.onResult(breaker.acquire(), "ok but slow", SLOW);
+
+      assertEquals(CircuitState.OPEN, breaker.state(), "a slow probe re-opens it");
+      Map<String, Object> attributes = onlyEvent("circuit.opened").attributes();
+      assertEquals("HALF_OPEN", attributes.get("from"));
+      assertEquals(1000L, attributes.get("slow_call_ms"));
+      time.advance(RESET_TIMEOUT);
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+      assertEquals(CircuitState.CLOSED, breaker.state(), "a quick probe closes it");
+    }
+
+    @Test
+    void aCountWindowBelowMinimumCallsIsRefusedInClassicModeToo() {
+      dev.brace.runtime.ConfigurationException refused =
+          assertThrows(dev.brace.runtime.ConfigurationException.class, () -> slow(1.0, 20).windowCalls(10).build());
+      assertTrue(refused.getMessage().contains("windowCalls"), refused.getMessage());
+    }
+
+    @Test
+    void settingsAreChecked() {
+      assertThrows(dev.brace.runtime.ConfigurationException.class, () -> CircuitBreakerConfig.builder("b").slowCallRate(0));
+      assertThrows(dev.brace.runtime.ConfigurationException.class, () -> CircuitBreakerConfig.builder("b").slowCallRate(1.5));
+      assertThrows(dev.brace.runtime.ConfigurationException.class, () -> CircuitBreakerConfig.builder("b").slowCall("0ms"));
+      assertThrows(dev.brace.runtime.ConfigurationException.class, () -> CircuitBreakerConfig.builder("b").slowCall("soon"));
+      assertFalse(CircuitBreakerConfig.builder("b").slowCall("").build().judgesSlowCalls());
+      assertFalse(CircuitBreakerConfig.builder("b").build().judgesSlowCalls(), "off by default");
+      assertEquals(1.0, CircuitBreakerConfig.builder("b").build().slowCallRate());
+    }
+  }
+
   @Nested
   class Open {
     @Test

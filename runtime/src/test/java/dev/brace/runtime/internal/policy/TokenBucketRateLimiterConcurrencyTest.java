@@ -46,13 +46,14 @@ class TokenBucketRateLimiterConcurrencyTest {
             RateLimitConfigs.config(permitsPerSecond, Duration.ofSeconds(1), burst, Duration.ZERO),
             TimeSource.system(),
             new EventBus(Clock.systemUTC()));
-    // The 150 ms count from the first look of a running thread: on a loaded machine starting the
-    // threads alone can take longer, and the refill needs the threads asking while it happens.
-    AtomicLong deadline = new AtomicLong();
+    // The 150 ms count from the first thread's first look, not from here: on a loaded machine the
+    // threads may start later than that, and would then admit nothing.
+    long window = Duration.ofMillis(150).toNanos();
+    AtomicLong firstLook = new AtomicLong();
     BooleanSupplier running = () -> {
       long now = System.nanoTime();
-      deadline.compareAndSet(0, now + Duration.ofMillis(150).toNanos());
-      return now - deadline.get() < 0;
+      firstLook.compareAndSet(0, now);
+      return now - firstLook.get() < window;
     };
 
     long admitted = hammer(limiter, running, Integer.MAX_VALUE);

@@ -1,0 +1,38 @@
+package dev.brace.examples.incident;
+
+import dev.brace.examples.RecsClient;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Tags the requests of one caller's visit, so the service can tell a retry (another request of the
+ * same visit) from a returning user's next visit. Sits under the wrapper, between it and the HTTP
+ * client: Brace still sees the plain user id, which keys its remembered answers, while the service
+ * sees {@code user-7/visit-12}. A visit is a thread's current call; the demo's retries and
+ * timeouts run on the caller's thread, so every attempt of a visit carries its tag.
+ */
+final class Visits implements RecsClient {
+  private static final ThreadLocal<Long> CURRENT = new ThreadLocal<>();
+
+  private final RecsClient http;
+
+  Visits(RecsClient http) {
+    this.http = Objects.requireNonNull(http, "http");
+  }
+
+  /** Marks the calling thread's requests, until {@link #end()}, as those of {@code visit}. */
+  static void begin(long visit) {
+    CURRENT.set(visit);
+  }
+
+  static void end() {
+    CURRENT.remove();
+  }
+
+  @Override
+  public List<String> recommendations(String userId) throws IOException {
+    Long visit = CURRENT.get();
+    return http.recommendations(visit == null ? userId : userId + "/visit-" + visit);
+  }
+}

@@ -1,0 +1,110 @@
+package p;
+
+import dev.brace.runtime.Registry;
+import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.StaleIfErrorConfig;
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.generated.ResilientCall;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import javax.annotation.processing.Generated;
+
+@Generated("dev.brace.processor.BraceProcessor")
+public final class ResilientStale implements Stale {
+  private static final CallDefinition RECOMMENDATIONS = CallDefinition.builder("Stale.recommendations")
+    .with(FallbackConfig.builder("Stale.recommendations").on(IOException.class))
+    .with(StaleIfErrorConfig.builder("Stale.recommendations").maxAge("1h").fresh("5s").key("user:{userId}"))
+    .with(RetryConfig.builder("Stale.recommendations").maxAttempts(2).on(IOException.class))
+    .fallbackTakes("none", IOException.class)
+    .build();
+
+  private static final CallDefinition PRICE = CallDefinition.builder("Stale.price")
+    .with(StaleIfErrorConfig.builder("Stale.price"))
+    .build();
+
+  private static final CallDefinition EVERYTHING = CallDefinition.builder("Stale.everything")
+    .with(StaleIfErrorConfig.builder("Stale.everything"))
+    .build();
+
+  private static final CallDefinition REPORT = CallDefinition.builder("Stale.report")
+    .with(StaleIfErrorConfig.builder("Stale.report").maxEntries(100))
+    .build();
+
+  private final Stale delegate;
+
+  private final ResilientCall recommendations;
+
+  private final ResilientCall price;
+
+  private final ResilientCall everything;
+
+  private final ResilientCall report;
+
+  private ResilientStale(Stale delegate, Registry registry) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    Objects.requireNonNull(registry, "registry");
+    this.recommendations = registry.resolve(RECOMMENDATIONS);
+    this.price = registry.resolve(PRICE);
+    this.everything = registry.resolve(EVERYTHING);
+    this.report = registry.resolve(REPORT);
+  }
+
+  public static Stale wrap(Stale delegate) {
+    return wrap(delegate, Registry.defaultRegistry());
+  }
+
+  public static Stale wrap(Stale delegate, Registry registry) {
+    return new ResilientStale(delegate, registry);
+  }
+
+  @Override
+  public List<String> recommendations(String userId, int limit) throws IOException {
+    return this.recommendations.call(
+        () -> CallKeys.of(null, null, "user:" + CallKeys.part(userId, "userId", "Stale.recommendations")),
+        () -> this.delegate.recommendations(userId, limit),
+        failure -> this.delegate.none(userId, limit, (IOException) failure));
+  }
+
+  @Override
+  public String price(String sku, String... regions) {
+    return this.price.call(
+        () -> CallKeys.of(null, null, CallKeys.arguments(sku, regions)),
+        () -> this.delegate.price(sku, regions),
+        null);
+  }
+
+  @Override
+  public String everything(String[] ids) {
+    return this.everything.call(
+        () -> CallKeys.of(null, null, CallKeys.arguments((Object) ids)),
+        () -> this.delegate.everything(ids),
+        null);
+  }
+
+  @Override
+  public CompletableFuture<String> report(String id) {
+    return this.report.callAsync(
+        () -> CallKeys.of(null, null, CallKeys.arguments(id)),
+        () -> this.delegate.report(id),
+        null);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other == this || this.delegate.equals(other);
+  }
+
+  @Override
+  public int hashCode() {
+    return this.delegate.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return this.delegate.toString();
+  }
+}

@@ -1,0 +1,32 @@
+package dev.brace.runtime.internal.sequence;
+
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.internal.policy.AdaptiveLimit;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+
+/**
+ * A breaker's ticket with the moment its attempt started, for a breaker that judges latency; with an
+ * adaptive bulkhead it holds the bulkhead's slot, which holds the breaker's ticket. Only {@link
+ * CallSequence} makes and opens one: the breaker itself receives its own ticket and the judged
+ * outcome.
+ */
+final class TimedTicket implements CircuitBreakerInstance.Ticket {
+  final Object ticket;
+  private final long started;
+
+  TimedTicket(Object ticket, long started) {
+    this.ticket = ticket;
+    this.started = started;
+  }
+
+  /** @return the nanoseconds since the attempt started, on the registry's clock */
+  long elapsed(TimeSource time) {
+    return time.nanoTime() - started;
+  }
+
+  @Override
+  public CircuitBreakerInstance owner() {
+    Object breakerTicket = ticket instanceof AdaptiveLimit.Slot ? ((AdaptiveLimit.Slot) ticket).ticket() : ticket;
+    return CircuitBreakerInstance.ownerOf(breakerTicket);
+  }
+}

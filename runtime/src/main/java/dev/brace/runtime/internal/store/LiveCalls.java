@@ -1,0 +1,61 @@
+package dev.brace.runtime.internal.store;
+
+import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.internal.sequence.CallSequence;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+/**
+ * The calls a registry has resolved and that are still in use, with what their sites declared,
+ * so a reconfiguration can resolve each again. Held weakly: a wrapper that nobody references any
+ * more is forgotten with its calls.
+ */
+final class LiveCalls {
+  private final Map<ResilientCall, Declared> calls = new WeakHashMap<>();
+
+  /** What a call's site declared, and the sequence it runs on now (what it remembers lives there). */
+  private static final class Declared {
+    final CallDefinition definition;
+    volatile CallSequence sequence;
+
+    Declared(CallDefinition definition, CallSequence sequence) {
+      this.definition = definition;
+      this.sequence = sequence;
+    }
+  }
+
+  /** One live call, its definition and its sequence, held strongly while a reconfiguration works on it. */
+  static final class Live {
+    final ResilientCall call;
+    final CallDefinition definition;
+    final CallSequence sequence;
+
+    Live(ResilientCall call, CallDefinition definition, CallSequence sequence) {
+      this.call = call;
+      this.definition = definition;
+      this.sequence = sequence;
+    }
+  }
+
+  synchronized void add(ResilientCall call, CallDefinition definition, CallSequence sequence) {
+    calls.put(call, new Declared(definition, sequence));
+  }
+
+  /** Records the sequence a reconfiguration switched the call to. */
+  synchronized void switched(ResilientCall call, CallSequence sequence) {
+    Declared declared = calls.get(call);
+    if (declared != null) {
+      declared.sequence = sequence;
+    }
+  }
+
+  /** @return every call still referenced, in no particular order */
+  synchronized List<Live> all() {
+    List<Live> all = new ArrayList<>(calls.size());
+    calls.forEach((call, declared) -> all.add(new Live(call, declared.definition, declared.sequence)));
+    return all;
+  }
+}

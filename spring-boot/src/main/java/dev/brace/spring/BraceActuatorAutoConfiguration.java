@@ -1,0 +1,68 @@
+package dev.brace.spring;
+
+import dev.brace.runtime.Registry;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Actuator for Brace, when the application has Actuator: the {@code brace} health indicator
+ * (breaker states; see {@link BraceHealthIndicator}) and the {@code brace} endpoint (see {@link
+ * BraceEndpoint}), which like every endpoint is exposed over HTTP only when {@code
+ * management.endpoints.web.exposure.include} names it.
+ */
+@AutoConfiguration(after = BraceAutoConfiguration.class)
+@ConditionalOnBean(Registry.class)
+public class BraceActuatorAutoConfiguration {
+
+  /** Created by Spring. */
+  public BraceActuatorAutoConfiguration() {}
+
+  /** The health indicator, when Spring Boot's health support is there. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(HealthIndicator.class)
+  @ConditionalOnEnabledHealthIndicator("brace")
+  public static class Health {
+    /** Created by Spring. */
+    public Health() {}
+
+    /**
+     * @param registry the registry
+     * @param environment read for {@code brace.health.open-breaker-down}
+     * @return the indicator, reported as {@code brace}
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "braceHealthIndicator")
+    public BraceHealthIndicator braceHealthIndicator(Registry registry, Environment environment) {
+      return new BraceHealthIndicator(registry, environment.getProperty("brace.health.open-breaker-down", Boolean.class, false));
+    }
+  }
+
+  /** The endpoint, when Actuator's endpoint support is there and the endpoint is enabled and exposed. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(Endpoint.class)
+  @ConditionalOnAvailableEndpoint(BraceEndpoint.class)
+  public static class Endpoints {
+    /** Created by Spring. */
+    public Endpoints() {}
+
+    /**
+     * @param registry the registry
+     * @param reconfigurer what {@code POST /actuator/brace/reconfigure} runs
+     * @return the endpoint
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public BraceEndpoint braceEndpoint(Registry registry, BraceReconfigurer reconfigurer) {
+      return new BraceEndpoint(registry, reconfigurer);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+package dev.brace.spring;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.PropertySource;
+
+/**
+ * Spring's {@code Environment} as the registry's two outer layers of configuration. Every property
+ * source is read, in Spring's order: {@code BRACE_…} keys (the process environment, as without
+ * Spring) become the environment layer, {@code brace.…} keys (application.yml, command line,
+ * system properties, a config server) the system-property layer. A {@code brace.…} key also
+ * written as its {@code BRACE_…} twin in a source of higher precedence yields to it, so Spring's
+ * precedence holds across both forms (an environment variable overrides application.yml, a
+ * command-line argument overrides both).
+ *
+ * <p>Keys are bound relaxed, as Spring binds its own: {@code brace.circuitBreaker.recs-api.failureRate},
+ * {@code brace.circuit-breaker.recs-api.failure_rate} and {@code brace.circuitbreaker.recs-api.failure-rate}
+ * are one key; the instance name is taken as written ({@code [name]} brackets removed). The
+ * starter's own keys ({@code brace.spring.…}, {@code brace.health.…}) are not instance settings
+ * and are left out.
+ */
+final class SpringEnvironmentLayers {
+  private static final String PROPERTY_PREFIX = "brace.";
+  private static final String ENVIRONMENT_PREFIX = "BRACE_";
+  private static final String[] STARTER_PREFIXES = {"brace.spring.", "brace.health."};
+
+  private final Map<String, String> environment;
+  private final Map<String, String> systemProperties;
+
+  private SpringEnvironmentLayers(Map<String, String> environment, Map<String, String> systemProperties) {
+    this.environment = environment;
+    this.systemProperties = systemProperties;
+  }
+
+  /**
+   * @param spring the application's environment
+   * @return its Brace keys as the two outer layers, as they are now
+   */
+  static SpringEnvironmentLayers read(ConfigurableEnvironment spring) {
+    Map<String, String> environment = new HashMap<>();
+    Map<String, Integer> environmentRank = new HashMap<>();
+    Map<String, String> properties = new LinkedHashMap<>();
+    Map<String, Integer> propertyRank = new HashMap<>();
+    int rank = 0;
+    for (PropertySource<?> source : spring.getPropertySources()) {
+      rank++;
+      // Spring's view over every other source: reading it would count each key twice.
+      if (!(source instanceof EnumerablePropertySource) || source.getName().equals("configurationProperties")) {
+        continue;
+      }
+      for (String key : ((EnumerablePropertySource<?>) source).getPropertyNames()) {
+        Object raw = source.getProperty(key);
+        if (raw == null || raw instanceof Map || raw instanceof Iterable) {
+          continue;
+        }
+        String value = spring.resolvePlaceholders(String.valueOf(raw));
+        if (key.startsWith(ENVIRONMENT_PREFIX)) {
+          if (environment.putIfAbsent(key, value) == null) {
+            environmentRank.put(key, rank);
+          }
+        } else if (key.toLowerCase(Locale.ROOT).startsWith(PROPERTY_PREFIX) && !starterKey(key)) {
+          String normalized = normalize(key);
+          if (properties.putIfAbsent(normalized, value) == null) {
+            propertyRank.put(normalized, rank);
+          }
+        }
+      }
+    }
+    properties.keySet().removeIf(key -> {
+      Integer twin = environmentRank.get(environmentTwin(key));
+      return twin != null && twin < propertyRank.get(key);
+    });
+    return new SpringEnvironmentLayers(Map.copyOf(environment), Map.copyOf(properties));
+  }
+
+  /** @return the {@code BRACE_…} settings */
+  Map<String, String> environment() {
+    return environment;
+  }
+
+  /** @return the {@code brace.…} settings, keys normalized */
+  Map<String, String> systemProperties() {
+    return systemProperties;
+  }
+
+  private static boolean starterKey(String key) {
+    String lower = key.toLowerCase(Locale.ROOT);
+    for (String prefix : STARTER_PREFIXES) {
+      if (lower.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @param key {@code brace.<kind>.<name>.<property>} in any of Spring's relaxed forms
+   * @return the form the registry reads: kind in lower case, property in kebab case, name as written
+   */
+  static String normalize(String key) {
+    String rest = key.substring(PROPERTY_PREFIX.length());
+    int firstDot = rest.indexOf('.');
+    int open = rest.indexOf('[');
+    if (open >= 0 && (firstDot < 0 || open < firstDot)) {
+      firstDot = open;
+    }
+    int lastDot = rest.lastIndexOf('.');
+    if (firstDot <= 0 || lastDot <= firstDot) {
+      return PROPERTY_PREFIX + rest.toLowerCase(Locale.ROOT);
+    }
+    String kind = rest.substring(0, firstDot).replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
+    String name = rest.substring(rest.charAt(firstDot) == '.' ? firstDot + 1 : firstDot, lastDot);
+    if (name.startsWith("[") && name.endsWith("]")) {
+      name = name.substring(1, name.length() - 1);
+    }
+    return PROPERTY_PREFIX + kind + "." + name + "." + kebab(rest.substring(lastDot + 1));
+  }
+
+  private static String kebab(String property) {
+    StringBuilder out = new StringBuilder(property.length() + 4);
+    for (int i = 0; i < property.length(); i++) {
+      char c = property.charAt(i);
+      if (c == '_') {
+        out.append('-');
+      } else if (Character.isUpperCase(c)) {
+        if (i > 0) {
+          out.append('-');
+        }
+        out.append(Character.toLowerCase(c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  /** @return {@code BRACE_<KIND>_<NAME>_<PROPERTY>} for a normalized {@code brace.<kind>.<name>.<property>} */
+  static String environmentTwin(String normalized) {
+    String rest = normalized.substring(PROPERTY_PREFIX.length());
+    StringBuilder out = new StringBuilder(ENVIRONMENT_PREFIX);
+    for (int i = 0; i < rest.length(); i++) {
+      char c = rest.charAt(i);
+      out.append(Character.isLetterOrDigit(c) && c < 128 ? Character.toUpperCase(c) : '_');
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * The Spring Boot starter: a {@link dev.brace.runtime.Registry} bean configured from Spring's
+ * {@code Environment} and reconfigured when it changes, generated wrappers around beans, and
+ * Actuator health, an endpoint and Micrometer metrics when the application has them.
+ */
+package dev.brace.spring;

@@ -1,0 +1,105 @@
+package dev.brace.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The starter's {@code META-INF/spring-configuration-metadata.json}, which IDEs read to complete
+ * {@code brace.…} keys in application.yml, is generated from the configuration reference
+ * (docs/configuration.md, whose tables {@code ConfigurationReferenceTest} checks against the code),
+ * so it lists every pattern's properties and cannot drift. Instance names are the application's, so
+ * each kind is a map from {@code <name>.<property>} to a value, and its keys are offered as
+ * {@code {name}.<property>} hints. After a change to the reference, regenerate the file with {@code
+ * -Dbrace.metadata.write=true}.
+ */
+class ConfigurationMetadataTest {
+  private static final Path REFERENCE = Path.of("..", "docs", "configuration.md");
+  private static final Path METADATA = Path.of("src", "main", "resources", "META-INF", "spring-configuration-metadata.json");
+  private static final Pattern SECTION = Pattern.compile("^## ([a-z]+) \\(`[A-Z]+`, `brace\\.[a-z]+\\.`\\)(.*)$");
+  private static final Pattern ROW = Pattern.compile("^\\| (\\w+) \\| `_\\w+` \\| `\\.([a-z-]+)` \\| ([^|]+) \\| ([^|]+) \\| ([^|]+) \\|$");
+
+  @Test
+  void theMetadataListsEveryPropertyOfTheReference() throws IOException {
+    String generated = generate(Files.readAllLines(REFERENCE, StandardCharsets.UTF_8));
+    if (Boolean.getBoolean("brace.metadata.write")) {
+      Files.writeString(METADATA, generated, StandardCharsets.UTF_8);
+    }
+    assertThat(Files.readString(METADATA, StandardCharsets.UTF_8))
+        .as("%s is generated from %s: rerun this test with -Dbrace.metadata.write=true", METADATA, REFERENCE)
+        .isEqualTo(generated);
+  }
+
+  @Test
+  void everyKindOfTheReferenceIsThere() throws IOException {
+    String metadata = Files.readString(METADATA, StandardCharsets.UTF_8);
+    for (String kind : List.of("retry", "circuitbreaker", "ratelimit", "bulkhead", "timeout", "fallback", "retrybudget")) {
+      assertThat(metadata).contains("\"name\": \"brace." + kind + "\"", "\"name\": \"brace." + kind + ".keys\"");
+    }
+    assertThat(metadata).contains("{name}.failure-rate", "{name}.max-concurrent", "{name}.duration");
+  }
+
+  static String generate(List<String> reference) {
+    List<String> properties = new ArrayList<>();
+    List<String> hints = new ArrayList<>();
+    properties.add(property("brace.enabled", "java.lang.Boolean", "true",
+        "Whether Brace applies its patterns at all; false makes every wrapper a pure pass-through, fallbacks included."));
+    properties.add(property("brace.spring.auto-wrap", "java.lang.Boolean", "true",
+        "Whether every bean implementing an interface with a generated Resilient<Interface> is wrapped in it."));
+    properties.add(property("brace.health.open-breaker-down", "java.lang.Boolean", "false",
+        "Whether an OPEN circuit breaker makes the 'brace' health indicator OUT_OF_SERVICE (else it stays UP, with the breaker's state in its details)."));
+    String kind = null;
+    String naming = null;
+    List<String> values = new ArrayList<>();
+    for (String line : reference) {
+      Matcher section = SECTION.matcher(line);
+      if (section.matches()) {
+        if (kind != null) {
+          hints.add(hint(kind, values));
+        }
+        kind = section.group(1);
+        naming = section.group(2).replaceFirst("^ — ", "").replace("`", "").trim();
+        values = new ArrayList<>();
+        properties.add(property("brace." + kind, "java.util.Map<java.lang.String,java.lang.String>", null,
+            "Settings of " + kind + " instances by name: brace." + kind + ".<name>.<property>"
+                + (naming.isEmpty() ? "" : " (" + naming + ")") + "."));
+        continue;
+      }
+      Matcher row = ROW.matcher(line);
+      if (kind != null && row.matches() && !row.group(1).equals("attribute")) {
+        String description = row.group(3).trim() + "; default " + row.group(4).trim() + "; accepted: " + row.group(5).trim();
+        values.add("        {\n          \"value\": \"{name}." + row.group(2) + "\",\n          \"description\": "
+            + quote(description.replace("`", "")) + "\n        }");
+      }
+    }
+    if (kind != null) {
+      hints.add(hint(kind, values));
+    }
+    return "{\n  \"groups\": [\n    {\n      \"name\": \"brace\",\n      \"description\": "
+        + quote("Brace: settings of named instances, the same keys as its system properties (see docs/configuration.md).")
+        + "\n    }\n  ],\n  \"properties\": [\n" + String.join(",\n", properties) + "\n  ],\n  \"hints\": [\n"
+        + String.join(",\n", hints) + "\n  ]\n}\n";
+  }
+
+  private static String property(String name, String type, String defaultValue, String description) {
+    return "    {\n      \"name\": \"" + name + "\",\n      \"type\": \"" + type + "\",\n"
+        + (defaultValue == null ? "" : "      \"defaultValue\": " + defaultValue + ",\n")
+        + "      \"description\": " + quote(description) + "\n    }";
+  }
+
+  private static String hint(String kind, List<String> values) {
+    return "    {\n      \"name\": \"brace." + kind + ".keys\",\n      \"values\": [\n" + String.join(",\n", values) + "\n      ]\n    }";
+  }
+
+  private static String quote(String text) {
+    return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+}
