@@ -16,7 +16,8 @@ import platform
 
 LIBRARIES = ["Direct", "Brace", "Resilience4j", "Failsafe", "Emission"]
 STACKS = ["direct", "floor", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
-          "timeoutAbandon", "fourPatterns", "sixPatterns", "retryAsync", "fourPatternsAsync",
+          "timeoutAbandon", "fourPatterns", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
+          "hedgeAsync",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 # Stacks that only Brace has, compared with the nearest stack the other libraries have.
 COMPARED_WITH = {"bulkheadAdaptive": "bulkhead"}

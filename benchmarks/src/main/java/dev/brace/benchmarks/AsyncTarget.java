@@ -9,7 +9,8 @@ import org.openjdk.jmh.annotations.CompilerControl;
  * top (its own future, callbacks, scheduling) is the wrapper's cost. Every library wraps this
  * very method.
  */
-public final class AsyncTarget implements BraceClients.AsyncRetryOnly, BraceClients.AsyncFourPatterns {
+public final class AsyncTarget
+    implements BraceClients.AsyncRetryOnly, BraceClients.AsyncFourPatterns, BraceClients.AsyncHedgeOnly {
 
   private final CompletableFuture<String> done = CompletableFuture.completedFuture("ok");
 

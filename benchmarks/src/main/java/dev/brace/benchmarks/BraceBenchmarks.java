@@ -149,6 +149,16 @@ public class BraceBenchmarks {
     }
   }
 
+  @State(Scope.Benchmark)
+  public static class AsyncHedgeState {
+    BraceClients.AsyncHedgeOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_AsyncHedgeOnly.wrap(new AsyncTarget(), Registry.builder().build());
+    }
+  }
+
   @Benchmark
   public String retry(RetryState state) {
     return state.client.call();
@@ -212,6 +222,11 @@ public class BraceBenchmarks {
 
   @Benchmark
   public String fourPatternsAsync(AsyncFourPatternsState state) {
+    return state.client.call().join();
+  }
+
+  @Benchmark
+  public String hedgeAsync(AsyncHedgeState state) {
     return state.client.call().join();
   }
 }

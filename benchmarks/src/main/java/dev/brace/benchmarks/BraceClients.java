@@ -3,6 +3,7 @@ package dev.brace.benchmarks;
 import dev.brace.Bulkhead;
 import dev.brace.CircuitBreaker;
 import dev.brace.Fallback;
+import dev.brace.Hedge;
 import dev.brace.RateLimit;
 import dev.brace.Retry;
 import dev.brace.Timeout;
@@ -109,6 +110,16 @@ public final class BraceClients {
     @CircuitBreaker(name = "bench-four-async")
     @RateLimit(name = "bench-four-async", permits = 1_000_000_000, per = "1s")
     @Bulkhead(name = "bench-four-async", maxConcurrent = 10)
+    CompletableFuture<String> call();
+  }
+
+  /**
+   * A hedge alone on an asynchronous method. The target answers at once, so the delay never passes
+   * and no hedge starts: what is measured is what hedging costs a call that needs none (its timer
+   * armed and cancelled, one attempt walked through a driver of its own).
+   */
+  public interface AsyncHedgeOnly {
+    @Hedge(delay = "100ms")
     CompletableFuture<String> call();
   }
 

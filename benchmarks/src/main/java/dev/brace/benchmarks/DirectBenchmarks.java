@@ -11,13 +11,15 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * What every other result is read against: the target called with nothing around it ({@code
- * direct}), and the least an exact four-pattern stack can do ({@code floor}).
+ * direct}; {@code directAsync} for its already complete future), and the least an exact
+ * four-pattern stack can do ({@code floor}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @State(Scope.Benchmark)
 public class DirectBenchmarks {
   private final Target target = new Target();
+  private final AsyncTarget asyncTarget = new AsyncTarget();
 
   /**
    * Shared by every benchmark thread, as a stack's breaker, limiter and bulkhead are. Each on its
@@ -32,6 +34,12 @@ public class DirectBenchmarks {
   @Benchmark
   public String direct() {
     return target.call();
+  }
+
+  /** The asynchronous floor: the target's future, already complete, joined. */
+  @Benchmark
+  public String directAsync() {
+    return asyncTarget.call().join();
   }
 
   /**

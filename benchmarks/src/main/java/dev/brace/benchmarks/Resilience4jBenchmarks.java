@@ -94,13 +94,7 @@ public class Resilience4jBenchmarks {
   public static class FourPatternsState extends Decorated {
     @Setup
     public void setUp() {
-      call =
-          Decorators.ofSupplier(new Target()::call)
-              .withBulkhead(bulkhead("four"))
-              .withRateLimiter(limiter("four"))
-              .withCircuitBreaker(classicBreaker("four"))
-              .withRetry(retry("four"))
-              .decorate();
+      call = fourPatterns(bulkhead("four"), limiter("four"), classicBreaker("four"), retry("four"));
     }
   }
 
@@ -195,6 +189,16 @@ public class Resilience4jBenchmarks {
   @Benchmark
   public String fourPatternsAsync(AsyncFourPatternsState state) {
     return state.call.get().toCompletableFuture().join();
+  }
+
+  /** The four-pattern stack around {@link Target}, in Brace's order: retry outermost, bulkhead innermost. */
+  static Supplier<String> fourPatterns(Bulkhead bulkhead, RateLimiter limiter, CircuitBreaker breaker, Retry retry) {
+    return Decorators.ofSupplier(new Target()::call)
+        .withBulkhead(bulkhead)
+        .withRateLimiter(limiter)
+        .withCircuitBreaker(breaker)
+        .withRetry(retry)
+        .decorate();
   }
 
   static Retry retry(String name) {

@@ -68,14 +68,14 @@ public final class HttpRecsClient implements RecsClient {
   }
 
   /**
-   * Sends a request and waits for the answer, as a {@code @Timeout(mode = INTERRUPT)} expects: an
-   * interrupt ends the wait with an {@link InterruptedIOException}, the interrupt flag kept for
-   * whoever asked.
+   * Sends a request and reads its body as text. An interrupt (a {@code @Timeout(mode = INTERRUPT)},
+   * or a hedge that won elsewhere, ends an attempt this way) becomes an {@link
+   * InterruptedIOException}, the flag kept for whoever asked.
    *
    * @param http the client
    * @param request the request
-   * @return the answer, whatever its status
-   * @throws IOException when it could not be sent or answered, or the wait was interrupted
+   * @return the response, whatever its status
+   * @throws IOException when the request fails, or was interrupted
    */
   public static HttpResponse<String> send(HttpClient http, HttpRequest request) throws IOException {
     try {

@@ -11,22 +11,29 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.config.RetryBudgetConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.generated.CallKeys;
-import java.util.concurrent.CompletableFuture;
 import dev.brace.runtime.generated.ResilientCall;
-import dev.brace.runtime.internal.sequence.SyncDriver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** A scripted scenario on manual time, then every meter read. */
+/** Scripted scenarios on manual time, then every meter read: counts and the durations the clock gave. */
 class BraceMetricsTest {
   private final ManualTimeSource clock = new ManualTimeSource();
   private final Registry brace = Registry.builder().timeSource(clock).build();
@@ -36,18 +43,33 @@ class BraceMetricsTest {
     return brace.resolve(definition.build());
   }
 
-  private static Object succeed(ResilientCall guard) throws Throwable {
-    return guard.call(() -> "ok", null);
+  /** Succeeds after the given time on the registry's clock. */
+  private Object succeed(ResilientCall guard, long millis) {
+    return guard.call(() -> {
+      clock.sleep(Duration.ofMillis(millis));
+      return "ok";
+    }, null);
   }
 
-  private static void fail(ResilientCall guard) {
+  private void fail(ResilientCall guard, long millis) {
     assertThrows(Throwable.class, () -> guard.call(() -> {
+      clock.sleep(Duration.ofMillis(millis));
       throw new IOException("down");
     }, null));
   }
 
-  private double calls(String kind, String name, String outcome) {
-    Counter counter = meters.find("brace.calls").tags("kind", kind, "name", name, "outcome", outcome).counter();
+  private Timer calls(String call, String kind, String name, String outcome) {
+    return meters.find("brace.calls").tags("call", call, "kind", kind, "name", name, "outcome", outcome).timer();
+  }
+
+  private static void assertTimed(Timer timer, long count, long totalMillis) {
+    assertTrue(timer != null, "no such timer");
+    assertEquals(count, timer.count(), timer.getId().toString());
+    assertEquals(totalMillis, (long) timer.totalTime(TimeUnit.MILLISECONDS), timer.getId().toString());
+  }
+
+  private double transitions(String name, String from, String to) {
+    Counter counter = meters.find("brace.circuitbreaker.transitions").tags("name", name, "from", from, "to", to).counter();
     return counter == null ? 0 : counter.count();
   }
 
@@ -58,83 +80,235 @@ class BraceMetricsTest {
   }
 
   @Test
-  void countsOutcomesAndReadsStateOfEveryInstance() throws Throwable {
+  void timesCallsAndAttemptsByOutcomeAndCountsTransitions() throws Throwable {
     // Created before binding: found through registry.names().
     ResilientCall backend = guard(CallDefinition.builder("Client.get")
         .with(CircuitBreakerConfig.builder("backend").failureThreshold(2).resetTimeout("10s"))
         .with(BulkheadConfig.builder("pool").maxConcurrent(2)));
     AutoCloseable binding = BraceMetrics.bind(brace, meters);
-    // Created after binding: found through its creation.
-    ResilientCall quota = guard(CallDefinition.builder("Client.list")
-        .with(RateLimitConfig.builder("quota").permits(1).per("1s").burst(1)));
+
+    succeed(backend, 20);
+    fail(backend, 30);
+    fail(backend, 50);
+    assertEquals(1, gauge("brace.circuitbreaker.state", "backend"), "open");
+    assertThrows(Throwable.class, () -> succeed(backend, 0));
+
+    assertTimed(calls("Client.get", "call", "Client.get", "success"), 1, 20);
+    assertTimed(calls("Client.get", "call", "Client.get", "failure"), 2, 80);
+    assertTimed(calls("Client.get", "circuitbreaker", "backend", "rejected"), 1, 0);
+    assertEquals(1, meters.get("brace.rejections").tags("kind", "circuitbreaker", "name", "backend").counter().count());
+    assertTimed(meters.get("brace.attempts").tags("call", "Client.get", "outcome", "success").timer(), 1, 20);
+    assertTimed(meters.get("brace.attempts").tags("call", "Client.get", "outcome", "failure").timer(), 2, 80);
+    assertEquals(1, transitions("backend", "closed", "open"));
+
+    clock.advance(Duration.ofSeconds(10));
+    CompletableFuture<Object> probe = new CompletableFuture<>();
+    CompletableFuture<Object> probed = backend.callAsync(() -> probe, null);
+    assertEquals(2, gauge("brace.circuitbreaker.state", "backend"), "half-open");
+    assertEquals(1, gauge("brace.bulkhead.in_flight", "pool"));
+    assertEquals(2, gauge("brace.bulkhead.limit", "pool"), "a fixed bulkhead's limit is maxConcurrent");
+    clock.advance(Duration.ofMillis(70));
+    probe.complete("ok");
+    assertEquals("ok", probed.join());
+    assertEquals(0, gauge("brace.circuitbreaker.state", "backend"), "closed");
+    assertEquals(1, transitions("backend", "open", "half_open"));
+    assertEquals(1, transitions("backend", "half_open", "closed"));
+    assertTimed(calls("Client.get", "call", "Client.get", "success"), 2, 90);
+    assertTimed(meters.get("brace.attempts").tags("call", "Client.get", "outcome", "success").timer(), 2, 90);
+
+    binding.close();
+    assertNull(meters.find("brace.calls").meter(), "closing removes the meters");
+    assertNull(meters.find("brace.circuitbreaker.state").meter());
+    succeed(backend, 0);
+    assertNull(meters.find("brace.calls").meter(), "and stops counting");
+  }
+
+  @Test
+  void aTimeoutAnsweredByTheFallbackIsTimedUntilTheFallbackIsCalled() {
+    BraceMetrics.bind(brace, meters);
     ResilientCall slow = guard(CallDefinition.builder("Client.slow")
         .with(RetryConfig.builder("Client.slow").maxAttempts(2).delay("100ms").jitter(Retry.Jitter.NONE))
         .with(TimeoutConfig.builder("Client.slow").duration("1s"))
         .with(FallbackConfig.builder("Client.slow")));
-
-    succeed(backend);
-    fail(backend);
-    fail(backend);
-    assertEquals(1, gauge("brace.circuitbreaker.state", "backend"), "open");
-    fail(backend);
-    CompletableFuture<Object> heldByAnother = new CompletableFuture<>();
-    guard(CallDefinition.builder("Client.put").with(BulkheadConfig.builder("pool").maxConcurrent(2))).callAsync(() -> heldByAnother, null);
-    assertEquals(1, gauge("brace.bulkhead.in_flight", "pool"));
-    assertEquals(2, gauge("brace.bulkhead.limit", "pool"), "a fixed bulkhead's limit is maxConcurrent");
-
-    assertEquals(1, calls("circuitbreaker", "backend", "success"));
-    assertEquals(2, calls("circuitbreaker", "backend", "failure"));
-    assertEquals(1, calls("circuitbreaker", "backend", "rejected"));
-    assertEquals(1, calls("bulkhead", "pool", "success"));
-    assertEquals(2, calls("bulkhead", "pool", "failure"));
-
-    clock.advance(Duration.ofSeconds(10));
-    CompletableFuture<Object> probe = new CompletableFuture<>();
-    backend.callAsync(() -> probe, null);
-    assertEquals(2, gauge("brace.circuitbreaker.state", "backend"), "half-open");
-    assertEquals(2, gauge("brace.bulkhead.in_flight", "pool"));
-    probe.complete("ok");
-    assertEquals(0, gauge("brace.circuitbreaker.state", "backend"), "closed");
-    heldByAnother.complete("done");
-    assertEquals(0, gauge("brace.bulkhead.in_flight", "pool"));
-
-    assertEquals(1, gauge("brace.ratelimiter.available_permits", "quota"));
-    assertEquals(1, gauge("brace.ratelimiter.rate", "quota"), "a fixed limiter's rate is permits");
-    succeed(quota);
-    assertEquals(0, gauge("brace.ratelimiter.available_permits", "quota"));
-    assertThrows(Throwable.class, () -> succeed(quota));
-    assertEquals(1, calls("ratelimit", "quota", "success"));
-    assertEquals(1, calls("ratelimit", "quota", "rejected"));
+    ResilientCall unanswered = guard(CallDefinition.builder("Client.late")
+        .with(TimeoutConfig.builder("Client.late").duration("1s")));
 
     Object answer = slow.call(() -> {
       clock.sleep(Duration.ofSeconds(5));
       return "late";
     }, failure -> "cached");
+    assertThrows(Throwable.class, () -> succeed(unanswered, 5000));
+
     assertEquals("cached", answer);
+    assertTimed(calls("Client.slow", "fallback", "Client.slow", "fallback"), 1, 2100);
+    assertTimed(meters.get("brace.attempts").tags("call", "Client.slow", "outcome", "failure").timer(), 2, 2000);
+    assertTimed(calls("Client.late", "timeout", "Client.late", "timeout"), 1, 1000);
     assertEquals(2, meters.get("brace.timeouts").tag("name", "Client.slow").counter().count());
-    assertEquals(2, calls("timeout", "Client.slow", "failure"));
     assertEquals(1, meters.get("brace.retry.attempts").tags("name", "Client.slow", "outcome", "retried").counter().count());
     assertEquals(1, meters.get("brace.retry.attempts").tags("name", "Client.slow", "outcome", "exhausted").counter().count());
-    assertEquals(1, calls("fallback", "Client.slow", "fallback"));
-
-    binding.close();
-    assertNull(meters.find("brace.calls").meter(), "closing removes the meters");
-    assertNull(meters.find("brace.circuitbreaker.state").meter());
-    succeed(backend);
-    assertNull(meters.find("brace.calls").meter(), "and stops counting");
   }
 
   @Test
-  void aKeyedFamilyIsCountedUnderItsNameWithoutGauges() throws Throwable {
+  void timesWaitsForATokenAndForAPermit() {
+    BraceMetrics.bind(brace, meters);
+    ResilientCall quota = guard(CallDefinition.builder("Client.list")
+        .with(RateLimitConfig.builder("quota").permits(1).per("1s").burst(1).maxWait("2s")));
+    assertEquals(1, gauge("brace.ratelimiter.available_permits", "quota"));
+    assertEquals(1, gauge("brace.ratelimiter.rate", "quota"), "a fixed limiter's rate is permits");
+    succeed(quota, 0);
+    assertEquals(0, gauge("brace.ratelimiter.available_permits", "quota"));
+    succeed(quota, 0);
+    assertTimed(meters.get("brace.ratelimit.wait").tag("name", "quota").timer(), 1, 1000);
+
+    ResilientCall pool = guard(CallDefinition.builder("Client.put")
+        .with(BulkheadConfig.builder("pool").maxConcurrent(1).maxWait("1s")));
+    CompletableFuture<Object> holder = new CompletableFuture<>();
+    pool.callAsync(() -> holder, null);
+    CompletableFuture<Object> waiter = pool.callAsync(() -> CompletableFuture.completedFuture("second"), null);
+    clock.advance(Duration.ofMillis(300));
+    holder.complete("first");
+    clock.advance(Duration.ofMillis(300));
+    assertEquals("second", waiter.join());
+    Timer waited = meters.get("brace.bulkhead.wait").tag("name", "pool").timer();
+    assertEquals(1, waited.count());
+    assertTrue(waited.totalTime(TimeUnit.MILLISECONDS) >= 300 && waited.totalTime(TimeUnit.MILLISECONDS) <= 600,
+        "waited " + waited.totalTime(TimeUnit.MILLISECONDS) + " ms");
+    assertNull(calls("Client.put", "bulkhead", "pool", "rejected"), "the waiter got its permit");
+  }
+
+  @Test
+  void timesASynchronousWaitForAPermitOnTheRegistrysClock() throws Exception {
+    BraceMetrics.bind(brace, meters);
+    ResilientCall pool = guard(CallDefinition.builder("Client.put")
+        .with(BulkheadConfig.builder("pool").maxConcurrent(1).maxWait("1s")));
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder = new Thread(() -> pool.call(() -> {
+      holding.countDown();
+      release.await();
+      return "first";
+    }, null));
+    holder.start();
+    holding.await();
+    Thread waiter = new Thread(() -> pool.call(() -> "second", null));
+    waiter.start();
+    // Parked in the bulkhead (its deadline is a task on the manual clock's scheduler).
+    while (waiter.getState() != Thread.State.WAITING) {
+      Thread.onSpinWait();
+    }
+    clock.advance(Duration.ofMillis(400));
+    release.countDown();
+    holder.join();
+    waiter.join();
+
+    assertTimed(meters.get("brace.bulkhead.wait").tag("name", "pool").timer(), 1, 400);
+  }
+
+  @Test
+  void readsTheRetryBudgetsBalance() {
+    Registry budgeted = Registry.builder().timeSource(clock)
+        .retryBudget("shared", budget -> budget.percentCanRetry(0.5).minRetriesPerSecond(0).ttl("10s"))
+        .build();
+    BraceMetrics.bind(budgeted, meters);
+    ResilientCall flaky = budgeted.resolve(CallDefinition.builder("Client.flaky")
+        .with(RetryConfig.builder("Client.flaky").maxAttempts(2).delay("0ms").budget("shared")).build());
+
+    for (int i = 0; i < 4; i++) {
+      flaky.call(() -> "ok", null);
+    }
+    assertEquals(2, gauge("brace.retry.budget.available", "shared"), "half of four calls");
+    assertThrows(Throwable.class, () -> flaky.call(() -> {
+      throw new IOException("down");
+    }, null));
+    // The failing call deposited one more call (2.5 → 2) and spent one retry.
+    assertEquals(1, gauge("brace.retry.budget.available", "shared"));
+  }
+
+
+  @Test
+  void countsHedgesStartedRefusedByTheBudgetAndWhoWon() {
+    Registry brace = Registry.builder().timeSource(clock)
+        .retryBudget("hedges", b -> b.percentCanRetry(0).minRetriesPerSecond(0.2).ttl("10s"))
+        .build();
+    BraceMetrics.bind(brace, meters);
+    ResilientCall search = brace.resolve(CallDefinition.builder("Client.search")
+        .with(HedgeConfig.builder("Client.search").delay("100ms").maxHedges(1).budget("hedges")).build());
+    List<CompletableFuture<Object>> attempts = new ArrayList<>();
+
+    CompletableFuture<Object> first = search.callAsync(() -> pending(attempts), null);
+    clock.advance(Duration.ofMillis(100));
+    attempts.get(1).complete("hedge");
+    CompletableFuture<Object> second = search.callAsync(() -> pending(attempts), null);
+    clock.advance(Duration.ofMillis(100));
+    attempts.get(2).complete("first");
+    CompletableFuture<Object> third = search.callAsync(() -> pending(attempts), null);
+    clock.advance(Duration.ofMillis(100));
+    attempts.get(4).complete("first again");
+
+    assertEquals("hedge", first.join());
+    assertEquals("first", second.join());
+    assertEquals("first again", third.join());
+    assertEquals(2, hedges("brace.hedge.attempts", "outcome", "started"), "the budget held two hedges");
+    assertEquals(1, hedges("brace.hedge.attempts", "outcome", "budget_exhausted"));
+    assertEquals(1, hedges("brace.hedge.wins", "winner", "hedge"));
+    assertEquals(1, hedges("brace.hedge.wins", "winner", "first"), "a call where no hedge started is no race");
+  }
+
+  private static CompletableFuture<Object> pending(List<CompletableFuture<Object>> attempts) {
+    CompletableFuture<Object> attempt = new CompletableFuture<>();
+    attempts.add(attempt);
+    return attempt;
+  }
+
+  private double hedges(String meterName, String tag, String value) {
+    Counter counter = meters.find(meterName).tags("name", "Client.search", tag, value).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+
+  @Test
+  void aKeyedFamilyIsReportedUnderItsNameAndCountedByMembers() throws Throwable {
     BraceMetrics.bind(brace, meters);
     ResilientCall tenants = guard(CallDefinition.builder("Client.get")
-        .with(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(5)));
+        .with(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(1)));
 
     tenants.call(() -> CallKeys.of("acme", null), () -> "ok", null);
     tenants.call(() -> CallKeys.of("globex", null), () -> "ok", null);
+    assertThrows(Throwable.class, () -> tenants.call(() -> CallKeys.of("acme", null), () -> {
+      throw new IOException("down");
+    }, null));
+    assertThrows(Throwable.class, () -> tenants.call(() -> CallKeys.of("acme", null), () -> "ok", null));
 
-    assertEquals(2, calls("circuitbreaker", "tenant", "success"));
-    assertNull(meters.find("brace.circuitbreaker.state").meter());
+    assertEquals(1, calls("Client.get", "circuitbreaker", "tenant", "rejected").count());
+    assertEquals(1, transitions("tenant", "closed", "open"));
+    assertEquals(2, meters.get("brace.keyed.instances").tags("kind", "circuitbreaker", "name", "tenant").gauge().value());
+    assertNull(meters.find("brace.circuitbreaker.state").meter(), "no state series per key");
+    assertTrue(meters.getMeters().stream().noneMatch(meter -> meter.getId().getTag("key") != null), "no key tag unless asked");
+  }
+
+  @Test
+  void perKeyMetricsTagEachMemberWhenAskedFor() throws Throwable {
+    Registry perKey = Registry.builder().timeSource(clock).systemProperties(Map.of("brace.metrics.per-key", "true")).build();
+    BraceMetrics.bind(perKey, meters);
+    ResilientCall tenants = perKey.resolve(CallDefinition.builder("Client.get")
+        .with(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(1)).build());
+
+    assertThrows(Throwable.class, () -> tenants.call(() -> CallKeys.of("acme", null), () -> {
+      throw new IOException("down");
+    }, null));
+    assertThrows(Throwable.class, () -> tenants.call(() -> CallKeys.of("acme", null), () -> "ok", null));
+    tenants.call(() -> CallKeys.of("globex", null), () -> "ok", null);
+
+    assertEquals(1, meters.get("brace.calls").tags("kind", "circuitbreaker", "name", "tenant", "key", "acme").timer().count());
+    assertEquals(1, meters.get("brace.circuitbreaker.transitions").tags("name", "tenant", "key", "acme").counter().count());
+    assertEquals(1, meters.get("brace.calls").tags("kind", "call", "outcome", "success", "key", "").timer().count());
+  }
+
+  @Test
+  void aPerKeySwitchThatIsNeitherTrueNorFalseIsRefusedByName() {
+    Registry wrong = Registry.builder().environment(Map.of("BRACE_METRICS_PER_KEY", "yes")).build();
+    Exception refused = assertThrows(Exception.class, () -> BraceMetrics.bind(wrong, meters));
+    assertTrue(refused.getMessage().contains("BRACE_METRICS_PER_KEY"), refused.getMessage());
   }
 
   @Test

@@ -270,12 +270,9 @@ final class WrapperWriter {
     String fallbackFailure = names.newName("fallbackFailure");
     boolean isVoid = type.getReturnType().getKind() == TypeKind.VOID;
     CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
-    CodeBlock attemptCall = delegateCall;
-    if (method.pattern(Kind.TIMEOUT).isPresent()) {
-      attemptCall = isVoid
-          ? CodeBlock.of("$N.timed(() -> {\n$>$L;\nreturn null;\n$<})", call, delegateCall)
-          : CodeBlock.of("$N.timed(() -> $L)", call, delegateCall);
-    }
+    CodeBlock attemptCall = method.pattern(Kind.TIMEOUT).isPresent()
+        ? CodeBlock.of("$N.timed($L)", call, supplier(delegateCall, isVoid))
+        : delegateCall;
 
     CodeBlock.Builder code = CodeBlock.builder()
         .addStatement("$T $N = this.$N.current()", RESILIENT_CALL, call, callField)
@@ -294,23 +291,19 @@ final class WrapperWriter {
       code.beginControlFlow("try");
     }
     code.beginControlFlow("for (int $N = 1; ; $N++)", attempt, attempt)
-        .beginControlFlow("try")
-        .addStatement("$T $N = $N.admit($N)", Object.class, ticket, call, keys);
-    if (!isVoid) {
-      code.addStatement("$T $N", TypeName.get(type.getReturnType()), result);
-    }
-    code.beginControlFlow("try");
-    if (isVoid) {
-      code.addStatement("$L", attemptCall);
+        .beginControlFlow("try");
+    if (method.pattern(Kind.HEDGE).isPresent()) {
+      // The hedge's attempts run on worker threads, so the delegate call is handed over.
+      CodeBlock hedged = CodeBlock.of("$N.hedged($N, $L)", call, keys, supplier(delegateCall, isVoid));
+      if (isVoid) {
+        code.addStatement("$L", hedged);
+      } else {
+        code.addStatement("$T $N = $L", TypeName.get(type.getReturnType()), result, hedged);
+      }
     } else {
-      code.addStatement("$N = $L", result, attemptCall);
+      attemptSteps(code, call, keys, ticket, result, failure, attemptCall, type, isVoid);
     }
-    code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
-        .addStatement("$N.attemptFailed($N, $N)", call, ticket, failure)
-        .addStatement("throw $N", failure)
-        .endControlFlow()
-        .addStatement("$N.attemptSucceeded($N, $L)", call, ticket, isVoid ? "null" : result)
-        .addStatement("$N = $N.retryResult($N, $N, $N, $L)", run, call, run, attempt, started, isVoid ? "null" : result)
+    code.addStatement("$N = $N.retryResult($N, $N, $N, $L)", run, call, run, attempt, started, isVoid ? "null" : result)
         .beginControlFlow("if ($N == null)", run)
         .addStatement(isVoid ? "return" : "return " + result)
         .endControlFlow()
@@ -337,6 +330,33 @@ final class WrapperWriter {
           .endControlFlow();
     }
     return code.build();
+  }
+
+  /** Admission, the attempt and its outcome, on the caller's thread: the loop's body without a hedge. */
+  private static void attemptSteps(CodeBlock.Builder code, String call, String keys, String ticket, String result,
+      String failure, CodeBlock attemptCall, ExecutableType type, boolean isVoid) {
+    code.addStatement("$T $N = $N.admit($N)", Object.class, ticket, call, keys);
+    if (!isVoid) {
+      code.addStatement("$T $N", TypeName.get(type.getReturnType()), result);
+    }
+    code.beginControlFlow("try");
+    if (isVoid) {
+      code.addStatement("$L", attemptCall);
+    } else {
+      code.addStatement("$N = $L", result, attemptCall);
+    }
+    code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
+        .addStatement("$N.attemptFailed($N, $N)", call, ticket, failure)
+        .addStatement("throw $N", failure)
+        .endControlFlow()
+        .addStatement("$N.attemptSucceeded($N, $L)", call, ticket, isVoid ? "null" : result);
+  }
+
+  /** {@code () -> this.delegate.m(args)}, or for {@code void} a block that returns null. */
+  private static CodeBlock supplier(CodeBlock delegateCall, boolean isVoid) {
+    return isVoid
+        ? CodeBlock.of("() -> {\n$>$L;\nreturn null;\n$<}", delegateCall)
+        : CodeBlock.of("() -> $L", delegateCall);
   }
 
   private static NameAllocator localNames(MethodModel method) {

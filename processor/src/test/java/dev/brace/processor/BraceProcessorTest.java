@@ -17,7 +17,7 @@ class BraceProcessorTest {
   void supportsEveryBraceAnnotationAtTheLatestSourceVersionWithoutOptions() {
     BraceProcessor processor = new BraceProcessor();
     assertEquals(
-        Set.of("dev.brace.Retry", "dev.brace.CircuitBreaker", "dev.brace.RateLimit",
+        Set.of("dev.brace.Retry", "dev.brace.Hedge", "dev.brace.CircuitBreaker", "dev.brace.RateLimit",
             "dev.brace.Bulkhead", "dev.brace.Timeout", "dev.brace.Fallback", "dev.brace.StaleIfError"),
         processor.getSupportedAnnotationTypes());
     assertEquals(SourceVersion.latestSupported(), processor.getSupportedSourceVersion());

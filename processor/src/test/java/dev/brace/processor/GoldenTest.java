@@ -52,6 +52,11 @@ class GoldenTest {
   }
 
   @Test
+  void hedgedSyncMethodsHandTheDelegateCallToTheHedgeAndAsyncOnesAsAlways() throws IOException {
+    assertGenerates("Hedged", "ResilientHedged");
+  }
+
+  @Test
   void staleIfErrorHandsItsCallOverWithTheStaleKeyInItsCallKeys() throws IOException {
     assertGenerates("Stale", "ResilientStale");
   }

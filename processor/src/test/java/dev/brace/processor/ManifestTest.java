@@ -49,4 +49,24 @@ class ManifestTest {
 
     assertThat(manifest).contains("\nretrybudget shared-budget\n");
   }
+
+  @Test
+  void namesTheHedgeAndTheBudgetItDrawsOn() throws IOException {
+    Compilation compilation = GoldenTest.compile(JavaFileObjects.forSourceString("p.Hedging", String.join("\n",
+        "package p;",
+        "import dev.brace.Hedge;",
+        "public interface Hedging {",
+        "  @Hedge(budget = \"hedges\") String call();",
+        "}")));
+    assertThat(compilation).succeededWithoutWarnings();
+
+    String manifest = compilation
+        .generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/brace/instances/p.Hedging")
+        .orElseThrow()
+        .getCharContent(true)
+        .toString();
+
+    assertThat(manifest).contains("\nhedge Hedging.call\n");
+    assertThat(manifest).contains("\nretrybudget hedges\n");
+  }
 }

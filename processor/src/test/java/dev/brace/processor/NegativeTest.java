@@ -302,6 +302,51 @@ class NegativeTest {
   }
 
   @Test
+  void noHedgeAtAll() {
+    assertError("public interface Bad {\n  @Hedge(maxHedges = 0)\n  String get();\n}",
+        "[brace:invalid-value] @Hedge on Bad.get: maxHedges = 0 is not accepted; expected an integer from 1 to 10",
+        "maxHedges = 0");
+  }
+
+  @Test
+  void moreHedgesThanTen() {
+    assertError("public interface Bad {\n  @Hedge(delay = \"10ms\",\n    maxHedges = 11)\n  CompletableFuture<String> get();\n}",
+        "[brace:invalid-value] @Hedge on Bad.get: maxHedges = 11 is not accepted; expected an integer from 1 to 10",
+        "maxHedges = 11");
+  }
+
+  @Test
+  void unparsableHedgeDelay() {
+    assertError("public interface Bad {\n  @Hedge(\n    delay = \"soon\")\n  String get();\n}",
+        "[brace:invalid-value] @Hedge on Bad.get: delay = \"soon\" is not accepted; expected a decimal number and a unit",
+        "soon");
+  }
+
+  @Test
+  void hedgeBudgetNameWithASpace() {
+    assertError("@Hedge(budget = \"search api\")\npublic interface Bad {\n  String get();\n}",
+        "[brace:invalid-value] @Hedge on Bad: budget = \"search api\" is not accepted; expected a retry budget's"
+            + " name (letters, digits, . _ - and :), or \"\" for none",
+        "search api");
+  }
+
+  @Test
+  void retryBudgetNameWithABracket() {
+    assertError("public interface Bad {\n  @Retry(budget = \"api[1]\")\n  String get();\n}",
+        "[brace:invalid-value] @Retry on Bad.get: budget = \"api[1]\" is not accepted; expected a retry budget's name",
+        "api[1]");
+  }
+
+  @Test
+  void overloadsWithDifferentHedgesUnderOneCallName() {
+    assertError("public interface Bad {\n  @Hedge(delay = \"50ms\")\n  String get(String id);\n"
+            + "  @Hedge(delay = \"80ms\")\n  String get(int id);\n}",
+        "[brace:overload-conflict] @Hedge on Bad.get: the overloads of get share the call name \"Bad.get\""
+            + " but give it different settings; give each overload its own @Hedge(name = \"...\")",
+        "delay = \"80ms\"");
+  }
+
+  @Test
   void overloadsWithDifferentSettingsUnderOneCallName() {
     assertError("public interface Bad {\n  @Retry(maxAttempts = 2)\n  String get(String id);\n"
             + "  @Retry(maxAttempts = 4)\n  String get(int id);\n}",

@@ -72,15 +72,16 @@ class RedisWithMetricsTest {
         assertEquals(3, calls.get());
         assertEquals(CircuitState.OPEN, machine.registry.circuitBreaker(BREAKER).state());
 
-        assertEquals(1.0, calls(meters, "success"));
-        assertEquals(2.0, calls(meters, "failure"));
-        assertEquals(1.0, calls(meters, "rejected"));
+        assertEquals(1, meters.get("brace.calls").tags("kind", "call", "outcome", "success").timer().count());
+        assertEquals(1, meters.get("brace.calls").tags("kind", "fallback", "outcome", "fallback").timer().count());
+        assertEquals(1, meters.get("brace.attempts").tag("outcome", "success").timer().count());
+        assertEquals(2, meters.get("brace.attempts").tag("outcome", "failure").timer().count());
+        assertEquals(1.0, meters.get("brace.rejections").tags("kind", "circuitbreaker", "name", BREAKER).counter().count());
+        assertEquals(1.0, meters.get("brace.circuitbreaker.transitions").tags("name", BREAKER, "from", "closed", "to", "open")
+            .counter().count());
         assertEquals(1.0, meters.get("brace.circuitbreaker.state").tag("name", BREAKER).gauge().value(), "1 is OPEN");
       }
     }
   }
 
-  private static double calls(SimpleMeterRegistry meters, String outcome) {
-    return meters.get("brace.calls").tags("kind", "circuitbreaker", "name", BREAKER, "outcome", outcome).counter().count();
-  }
 }

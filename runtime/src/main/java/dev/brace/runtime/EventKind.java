@@ -30,7 +30,7 @@ public enum EventKind {
   CIRCUIT_REJECTED("circuit.rejected", Level.DEBUG),
   /** A rate limiter refused a call. */
   RATELIMIT_REJECTED("ratelimit.rejected", Level.DEBUG),
-  /** A call waited for a token. */
+  /** A call waited for a token ({@code waited_ms}, {@code waited_ns}). */
   RATELIMIT_WAITED("ratelimit.waited", Level.DEBUG),
   /** An adaptive limiter's rate moved ({@code from}, {@code to}, permits per period); at most once per 100 ms. */
   RATELIMIT_RATE_CHANGED("ratelimit.rate_changed", Level.DEBUG),
@@ -38,6 +38,8 @@ public enum EventKind {
   BULKHEAD_REJECTED("bulkhead.rejected", Level.DEBUG),
   /** An adaptive bulkhead's limit moved ({@code from}, {@code to}); at most once per 100 ms. */
   BULKHEAD_LIMIT_CHANGED("bulkhead.limit_changed", Level.DEBUG),
+  /** A call waited for a bulkhead permit and got one ({@code waited_ms}, {@code waited_ns}). */
+  BULKHEAD_WAITED("bulkhead.waited", Level.DEBUG),
   /** An attempt ran past its timeout. */
   TIMEOUT_EXCEEDED("timeout.exceeded", Level.INFO),
   /** A fallback answered a failure. */
@@ -46,6 +48,12 @@ public enum EventKind {
   STALE_SERVED("stale.served", Level.INFO),
   /** A failed call matched {@code @StaleIfError} but nothing young enough was remembered for its key. */
   STALE_MISSING("stale.missing", Level.DEBUG),
+  /** A hedge passed the breaker, limiter and bulkhead and is sent: attempt 2, 3, … of its group. */
+  HEDGE_STARTED("hedge.started", Level.DEBUG),
+  /** An attempt decided a group in which at least one hedge had started. */
+  HEDGE_WON("hedge.won", Level.DEBUG),
+  /** The retry budget refused a hedge, so no further one starts in that group. */
+  HEDGE_BUDGET_EXHAUSTED("hedge.budget_exhausted", Level.INFO),
   /** A state backend (Redis) became unreachable; instances fall back as configured. */
   BACKEND_UNAVAILABLE("backend.unavailable", Level.WARN),
   /** A state backend is reachable again. */
@@ -57,7 +65,13 @@ public enum EventKind {
   /** An attempt that reached the dependency threw. */
   CALL_FAILED("call.failed", null),
   /** A shared instance was created; a keyed family is reported once, as the family. */
-  INSTANCE_CREATED("instance.created", null);
+  INSTANCE_CREATED("instance.created", null),
+  /**
+   * A call's outcome was decided ({@code outcome}: success, failure, rejected, timeout or
+   * fallback; {@code duration_ns} since it began; {@code by_kind}/{@code by} the instance that
+   * decided it when a pattern did), once per call, before a fallback runs.
+   */
+  CALL_ENDED("call.ended", null);
 
   private static final Map<String, EventKind> BY_NAME = new HashMap<>();
 
@@ -83,6 +97,7 @@ public enum EventKind {
       case "circuit":
         return "dev.brace.circuitbreaker";
       case "retry":
+      case "hedge":
       case "ratelimit":
       case "bulkhead":
       case "timeout":

@@ -4,6 +4,7 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.InstanceConfig;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
@@ -166,6 +167,26 @@ public final class Registry {
     return found(store.bulkhead(Objects.requireNonNull(name, "name")), Kind.BULKHEAD, name);
   }
 
+  /**
+   * @param name a retry budget's name
+   * @return the budget
+   * @throws IllegalArgumentException when this registry has created none of that name
+   */
+  public RetryBudgetHandle retryBudget(String name) {
+    return found(store.retryBudget(Objects.requireNonNull(name, "name")), Kind.RETRYBUDGET, name);
+  }
+
+  /**
+   * Whether a metrics binding should tag each member of a keyed family with its key: the system
+   * property {@code brace.metrics.per-key}, else the variable {@code BRACE_METRICS_PER_KEY}, as this
+   * registry read them; false by default, so keys taken from user input cannot multiply series.
+   *
+   * @return whether to report keyed instances one series per key
+   */
+  public boolean metricsPerKey() {
+    return store.metricsPerKey();
+  }
+
   private <T> T found(T instance, Kind kind, String name) {
     if (instance == null && store.switchedOff(kind, name)) {
       throw new IllegalArgumentException(Message.SWITCHED_OFF.format(
@@ -321,6 +342,16 @@ public final class Registry {
      */
     public Builder retry(String name, Consumer<RetryConfig.Builder> settings) {
       return set(Kind.RETRY, RetryConfig.builder(name), settings);
+    }
+
+    /**
+     * @param name a hedge's name (by default the call name {@code Interface.method})
+     * @param settings sets what overrides the annotation
+     * @return this
+     * @throws dev.brace.runtime.ConfigurationException when a setting is refused
+     */
+    public Builder hedge(String name, Consumer<HedgeConfig.Builder> settings) {
+      return set(Kind.HEDGE, HedgeConfig.builder(name), settings);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.brace.runtime;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.StaleIfErrorConfig;
@@ -23,9 +24,9 @@ import java.util.function.Supplier;
 /**
  * The annotations' policies for call sites that cannot be annotated: a lambda, a third-party
  * client. Built once from named parts, in any order; applied in the one order of every Brace
- * wrapper (fallback, stale-if-error, retry, circuit breaker, rate limiter, bulkhead, timeout, call). Breakers,
- * limiters and bulkheads are shared by name with generated wrappers through the registry, and
- * every decision is made by the same runtime policies.
+ * wrapper (fallback, stale-if-error, retry, hedge, circuit breaker, rate limiter, bulkhead,
+ * timeout, call). Breakers, limiters and bulkheads are shared by name with generated wrappers
+ * through the registry, and every decision is made by the same runtime policies.
  *
  * <pre>{@code
  * Stack<List<String>> recs = Stack.<List<String>>builder("recs-list")
@@ -174,6 +175,17 @@ public final class Stack<T> {
     }
 
     /**
+     * @param settings the hedge, named after the stack: with {@link Stack#call} each attempt runs on
+     *     a worker thread while the caller waits; with {@link Stack#callAsync} each is a further
+     *     call of the supplier
+     * @return this
+     * @throws IllegalArgumentException when the stack already has a hedge
+     */
+    public Builder<T> hedge(Consumer<HedgeConfig.Builder> settings) {
+      return part(HedgeConfig.builder(callName), settings);
+    }
+
+    /**
      * @param name the circuit breaker's name, shared with every wrapper that names it
      * @param settings its settings; a {@code key} (any text naming the key, e.g. {@code "{tenant}"})
      *     makes it one breaker per key given to {@link Stack#call(String, Callable)}
@@ -290,7 +302,7 @@ public final class Stack<T> {
       Objects.requireNonNull(registry, "registry");
       if (empty) {
         throw new IllegalStateException(Message.STACK_EMPTY.format(
-            callName, "staleIfError, retry, circuitBreaker, rateLimit, bulkhead, timeout, fallback"));
+            callName, "staleIfError, retry, hedge, circuitBreaker, rateLimit, bulkhead, timeout, fallback"));
       }
       return new Stack<>(registry.resolve(definition.build()), fallback);
     }

@@ -1,5 +1,10 @@
 package dev.brace.examples.incident;
 
+import static dev.brace.examples.Svg.escape;
+import static dev.brace.examples.Svg.line;
+import static dev.brace.examples.Svg.rect;
+import static dev.brace.examples.Svg.text;
+
 import dev.brace.examples.incident.IncidentRun.Call;
 import dev.brace.examples.incident.IncidentRun.Outcome;
 import dev.brace.examples.incident.IncidentRun.RecordedEvent;
@@ -525,32 +530,5 @@ public final class HtmlReport {
 
   private static void label(StringBuilder page, String text, double y) {
     text(page, 8, y, text, "start", 11.5, "#444", true);
-  }
-
-  private static void rect(StringBuilder page, double x, double y, double w, double h, String fill, String title) {
-    page.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"",
-        x, y, Math.max(0, w), Math.max(0, h), fill));
-    if (title == null) {
-      page.append("/>\n");
-    } else {
-      page.append("><title>").append(escape(title)).append("</title></rect>\n");
-    }
-  }
-
-  private static void line(StringBuilder page, double x1, double y1, double x2, double y2, String stroke, double width) {
-    page.append(String.format(Locale.ROOT,
-        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"/>\n",
-        x1, y1, x2, y2, stroke, width));
-  }
-
-  private static void text(StringBuilder page, double x, double y, String text, String anchor, double size,
-      String fill, boolean bold) {
-    page.append(String.format(Locale.ROOT,
-        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%.1f\" fill=\"%s\"%s>%s</text>\n",
-        x, y, anchor, size, fill, bold ? " font-weight=\"600\"" : "", escape(text)));
-  }
-
-  static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 }

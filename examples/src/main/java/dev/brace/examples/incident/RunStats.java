@@ -81,12 +81,21 @@ public final class RunStats {
    */
   static double quantileMillis(List<Call> calls, Predicate<Call> which, double quantile) {
     long[] micros = calls.stream().filter(which).mapToLong(Call::latencyMicros).toArray();
-    if (micros.length == 0) {
+    Arrays.sort(micros);
+    return quantileMillis(micros, quantile);
+  }
+
+  /**
+   * @param sortedMicros latencies in microseconds, sorted
+   * @param quantile in [0, 1]
+   * @return that quantile (the nearest rank) in milliseconds, or 0 when there are none
+   */
+  public static double quantileMillis(long[] sortedMicros, double quantile) {
+    if (sortedMicros.length == 0) {
       return 0;
     }
-    Arrays.sort(micros);
-    int index = (int) Math.ceil(quantile * micros.length) - 1;
-    return micros[Math.max(0, Math.min(micros.length - 1, index))] / 1000.0;
+    int index = (int) Math.ceil(quantile * sortedMicros.length) - 1;
+    return sortedMicros[Math.max(0, Math.min(sortedMicros.length - 1, index))] / 1000.0;
   }
 
   /**

@@ -11,14 +11,14 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** The repository's pages, and the files their markers name. */
-final class RepositoryFiles {
+public final class RepositoryFiles {
   private RepositoryFiles() {}
 
   /**
    * @return the repository root: {@code brace.repository.root} (set by the examples' pom), else
    *     the parent of the working directory (a test run from the examples module)
    */
-  static Path root() {
+  public static Path root() {
     String configured = System.getProperty("brace.repository.root");
     Path root = configured != null ? Path.of(configured) : Path.of("").toAbsolutePath().getParent();
     return root.toAbsolutePath().normalize();

@@ -44,6 +44,7 @@ class ConformanceMatrixTest {
       new ErrorPassesThrough(),
       new AdaptiveBulkheadSheds(),
       new AdaptiveRateBacksOff(),
+      new HedgeRace(),
       new ContextFollowsTheCall(),
       new SlowCallOpening(),
       new StaleAnswers(),

@@ -263,6 +263,25 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     return value;
   }
 
+  final int between(String attribute, int value, int minimum, int maximum) {
+    if (value < minimum || value > maximum) {
+      throw invalid(attribute, value, "an integer from " + minimum + " to " + maximum);
+    }
+    return value;
+  }
+
+  /**
+   * A retry budget's name as an attribute names it: empty for none, else letters, digits and
+   * {@code . _ - :}, the characters that map one to one onto its {@code brace.retrybudget.<name>.}
+   * property and stay readable in its {@code BRACE_RETRYBUDGET_<NAME>_} variable.
+   */
+  final String budgetName(String attribute, String value) {
+    if (value == null || !(value.isEmpty() || value.matches("[A-Za-z0-9._:-]+"))) {
+      throw invalid(attribute, value, "a retry budget's name (letters, digits, . _ - and :), or \"\" for none");
+    }
+    return value;
+  }
+
   final Duration duration(String attribute, String text, boolean positive) {
     if (text == null) {
       throw invalid(attribute, null, Durations.ACCEPTED_FORM);

@@ -3,6 +3,7 @@ package dev.brace.runtime.config;
 import dev.brace.Bulkhead;
 import dev.brace.CircuitBreaker;
 import dev.brace.Fallback;
+import dev.brace.Hedge;
 import dev.brace.RateLimit;
 import dev.brace.Retry;
 import dev.brace.StaleIfError;
@@ -30,6 +31,8 @@ public enum Kind {
   STALEIFERROR(StaleIfError.class, "stale-if-error", Scope.CALL, StaleIfErrorConfig.class, StaleIfErrorConfig::builder),
   /** {@code @Retry}. */
   RETRY(Retry.class, "retry", Scope.CALL, RetryConfig.class, RetryConfig::builder),
+  /** {@code @Hedge}. */
+  HEDGE(Hedge.class, "hedge", Scope.CALL, HedgeConfig.class, HedgeConfig::builder),
   /** {@code @CircuitBreaker}. */
   CIRCUITBREAKER(CircuitBreaker.class, "circuit breaker", Scope.SYSTEM, CircuitBreakerConfig.class, CircuitBreakerConfig::builder),
   /** {@code @RateLimit}. */

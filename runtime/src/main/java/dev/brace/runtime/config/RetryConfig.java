@@ -235,14 +235,12 @@ public final class RetryConfig extends InstanceConfig {
     }
 
     /**
-     * @param value a retry budget's name, or empty for none
+     * @param value a retry budget's name (letters, digits, {@code . _ - :}), or empty for none
      * @return this
+     * @throws dev.brace.runtime.ConfigurationException when it is null or has other characters
      */
     public Builder budget(String value) {
-      if (value == null) {
-        throw invalid("budget", null, "a retry budget's name, or \"\" for none");
-      }
-      return put("budget", value);
+      return put("budget", budgetName("budget", value));
     }
 
     /**

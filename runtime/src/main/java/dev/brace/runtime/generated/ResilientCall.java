@@ -191,6 +191,23 @@ public final class ResilientCall {
   }
 
   /**
+   * One attempt of a method with {@code @Hedge}, as its retry sees it: a group of attempts on
+   * worker threads, each through breaker, limiter, bulkhead and timeout on its own, while this
+   * thread waits for the one that decides (a single attempt on this thread when configuration
+   * switched the hedge off). It takes the place of {@link #admit}, {@link #timed} and the outcome
+   * in the loop of a generated method.
+   *
+   * @param keys the call's keys ({@link CallKeys#NONE} when nothing is keyed)
+   * @param attempt the delegate call
+   * @param <T> the result type
+   * @return the deciding attempt's result
+   * @throws Throwable a refusal, the deciding failure, or the last failure with the others attached
+   */
+  public <T> T hedged(CallKeys keys, SyncAttempt<T> attempt) throws Throwable {
+    return SyncDriver.attempt(sequence, keys, attempt);
+  }
+
+  /**
    * Records a returned attempt and releases what admission took.
    *
    * @param ticket from {@link #admit}

@@ -52,7 +52,7 @@ public final class WorkerThreads {
     static final Executor EXECUTOR = create();
 
     private static Executor create() {
-      ThreadFactory virtual = virtualThreadFactory();
+      ThreadFactory virtual = virtualThreadFactory("brace-abandonable-");
       if (virtual != null) {
         return task -> virtual.newThread(task).start();
       }
@@ -61,15 +61,46 @@ public final class WorkerThreads {
     }
   }
 
-  /** Looked up once: {@code Thread.ofVirtual().name("brace-abandonable-", 0).factory()}. */
-  private static ThreadFactory virtualThreadFactory() {
+  /**
+   * The most platform threads one registry runs hedged synchronous attempts on, where the JDK has
+   * no virtual threads: enough for 128 slow calls hedged once at the same moment on a small
+   * machine, few enough that a storm of slow calls cannot exhaust memory with thread stacks.
+   */
+  public static final int HEDGE_POOL_THREADS = 256;
+
+  /** How long an idle platform thread of the hedge pool waits for work before it ends. */
+  static final long HEDGE_POOL_KEEP_ALIVE_SECONDS = 60;
+
+  /**
+   * @return where hedged synchronous attempts run: a new virtual thread per attempt on JDK 21+,
+   *     else a pool of at most {@value #HEDGE_POOL_THREADS} daemon threads named {@code
+   *     brace-hedge-N}, each ending after {@value #HEDGE_POOL_KEEP_ALIVE_SECONDS} s idle. A full pool
+   *     queues nothing: it throws {@link java.util.concurrent.RejectedExecutionException}, and the
+   *     hedge that asked is not started.
+   */
+  public static Executor forHedgedAttempts() {
+    ThreadFactory virtual = virtualThreadFactory("brace-hedge-");
+    if (virtual != null) {
+      return task -> virtual.newThread(task).start();
+    }
+    return boundedPool(HEDGE_POOL_THREADS, "brace-hedge");
+  }
+
+  /** A pool that starts threads up to {@code bound} on demand and rejects beyond it. */
+  static ThreadPoolExecutor boundedPool(int bound, String prefix) {
+    return new ThreadPoolExecutor(
+        0, bound, HEDGE_POOL_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(), daemon(prefix));
+  }
+
+  /** {@code Thread.ofVirtual().name(prefix, 0).factory()}, or null before JDK 21. */
+  private static ThreadFactory virtualThreadFactory(String prefix) {
     try {
       MethodHandles.Lookup lookup = MethodHandles.publicLookup();
       Class<?> builderType = Class.forName("java.lang.Thread$Builder$OfVirtual");
       MethodHandle ofVirtual = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(builderType));
       MethodHandle name = lookup.findVirtual(builderType, "name", MethodType.methodType(builderType, String.class, long.class));
       MethodHandle factory = lookup.findVirtual(Class.forName("java.lang.Thread$Builder"), "factory", MethodType.methodType(ThreadFactory.class));
-      Object builder = name.invoke(ofVirtual.invoke(), "brace-abandonable-", 0L);
+      Object builder = name.invoke(ofVirtual.invoke(), prefix, 0L);
       return (ThreadFactory) factory.invoke(builder);
     } catch (Throwable notAvailable) {
       return null;

@@ -67,7 +67,7 @@ public final class RateLimitSteps {
    */
   public void waited(long waitedNanos) {
     if (events.enabled(WAITED)) {
-      events.emit(WAITED, name, "waited_ms", waitedNanos / 1_000_000);
+      events.emit(WAITED, name, "waited_ms", waitedNanos / 1_000_000, "waited_ns", waitedNanos);
     }
   }
 

@@ -96,6 +96,8 @@ class ConfigurationReferenceTest {
         return dev.brace.Bulkhead.class;
       case TIMEOUT:
         return dev.brace.Timeout.class;
+      case HEDGE:
+        return dev.brace.Hedge.class;
       default:
         return dev.brace.Fallback.class;
     }
@@ -114,6 +116,17 @@ class ConfigurationReferenceTest {
       }
     }
     return tables;
+  }
+
+  /** The switches outside the per-kind tables: documented under the names the code reads. */
+  @Test
+  void theGlobalSwitchesAreDocumentedByTheirKeys() throws IOException {
+    String reference = Files.readString(Path.of("..", "docs", "configuration.md"));
+    for (String key : List.of("BRACE_ENABLED", "-Dbrace.enabled",
+        dev.brace.runtime.internal.config.ConfigKeys.METRICS_PER_KEY_ENVIRONMENT + "=true",
+        "-D" + dev.brace.runtime.internal.config.ConfigKeys.METRICS_PER_KEY_PROPERTY + "=true")) {
+      assertTrue(reference.contains("`" + key), "docs/configuration.md does not mention " + key);
+    }
   }
 
   @Test

@@ -55,7 +55,8 @@ public final class ConfigAudit {
   public List<String> problems(Map<String, String> environment, Map<String, String> systemProperties) {
     List<String> problems = new ArrayList<>();
     environment.keySet().stream().sorted().forEach(key -> {
-      if (key.startsWith(ENVIRONMENT_PREFIX) && !key.equals("BRACE_ENABLED")) {
+      if (key.startsWith(ENVIRONMENT_PREFIX) && !key.equals("BRACE_ENABLED")
+          && !key.equals(ConfigKeys.METRICS_PER_KEY_ENVIRONMENT)) {
         String problem = environmentProblem(key);
         if (problem != null) {
           problems.add(problem);
@@ -63,7 +64,8 @@ public final class ConfigAudit {
       }
     });
     systemProperties.keySet().stream().sorted().forEach(key -> {
-      if (key.startsWith(PROPERTY_PREFIX) && !key.equals("brace.enabled")) {
+      if (key.startsWith(PROPERTY_PREFIX) && !key.equals("brace.enabled")
+          && !key.equals(ConfigKeys.METRICS_PER_KEY_PROPERTY)) {
         String problem = propertyProblem(key);
         if (problem != null) {
           problems.add(problem);

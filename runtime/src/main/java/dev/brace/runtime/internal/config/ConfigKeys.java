@@ -11,6 +11,11 @@ import java.util.Locale;
 public final class ConfigKeys {
   private ConfigKeys() {}
 
+  /** The switch for one metrics series per member of a keyed family, as a system property. */
+  public static final String METRICS_PER_KEY_PROPERTY = "brace.metrics.per-key";
+  /** The same switch as an environment variable. */
+  public static final String METRICS_PER_KEY_ENVIRONMENT = "BRACE_METRICS_PER_KEY";
+
   /**
    * @param kind the instance's kind
    * @param name the instance's name as written

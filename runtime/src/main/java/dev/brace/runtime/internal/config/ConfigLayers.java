@@ -113,6 +113,18 @@ public final class ConfigLayers {
         : flag("BRACE_ENABLED", environment.get("BRACE_ENABLED"));
   }
 
+  /**
+   * @return whether metrics tag keyed instances by key: {@code brace.metrics.per-key}, else {@code
+   *     BRACE_METRICS_PER_KEY}; false when neither is set
+   * @throws ConfigurationException when the value is neither {@code true} nor {@code false}
+   */
+  public boolean metricsPerKey() {
+    String property = systemProperties.get(ConfigKeys.METRICS_PER_KEY_PROPERTY);
+    String value = property != null ? property : environment.get(ConfigKeys.METRICS_PER_KEY_ENVIRONMENT);
+    String key = property != null ? ConfigKeys.METRICS_PER_KEY_PROPERTY : ConfigKeys.METRICS_PER_KEY_ENVIRONMENT;
+    return value != null && flag(key, value);
+  }
+
   /** @return false when the instance's {@code ..._ENABLED} / {@code ....enabled} is false */
   public boolean enabled(Kind kind, String name) {
     String environmentKey = ConfigKeys.environment(kind, name, "enabled");

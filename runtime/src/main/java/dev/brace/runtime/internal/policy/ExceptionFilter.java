@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.policy;
 
+import dev.brace.runtime.Refusal;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -40,6 +41,26 @@ public final class ExceptionFilter {
       }
     }
     return false;
+  }
+
+  /**
+   * The rule of the patterns that answer a failure with another attempt (retry, hedge): the
+   * failure matches, is not an {@link Error}, and is not a Brace refusal unless that refusal's exact
+   * class is named in {@code on} — a refusal names no fault of the dependency, and another attempt
+   * would meet the same refusal.
+   *
+   * @param failure what an attempt failed with, possibly an async wrapper
+   * @return whether another attempt answers it
+   */
+  public boolean callsForAnotherAttempt(Throwable failure) {
+    Throwable cause = unwrap(failure);
+    if (cause instanceof Error) {
+      return false;
+    }
+    if (cause instanceof Refusal && !namesExactly(cause.getClass())) {
+      return false;
+    }
+    return matches(cause);
   }
 
   /**

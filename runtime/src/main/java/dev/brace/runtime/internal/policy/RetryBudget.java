@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.policy;
 
+import dev.brace.runtime.RetryBudgetHandle;
 import dev.brace.runtime.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -12,7 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * so memory is constant. Thread-safe; the critical section is a few arithmetic operations, under
  * a lock rather than a monitor, so a virtual thread that waits for it never pins its carrier.
  */
-public final class RetryBudget {
+public final class RetryBudget implements RetryBudgetHandle {
   static final int SLICES = 10;
 
   private final String name;
@@ -73,6 +74,7 @@ public final class RetryBudget {
   }
 
   /** @return the budget's name */
+  @Override
   public String name() {
     return name;
   }
@@ -109,6 +111,7 @@ public final class RetryBudget {
   }
 
   /** @return retries the window allows now */
+  @Override
   public long available() {
     lock.lock();
     try {

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
 
 /**
  * The one place a retry decides: is this failure (or result) retried, are attempts or time or
@@ -38,8 +39,21 @@ public final class RetryPolicy {
   private final long maxDelayNanos;
   private final long maxDurationNanos;
   private final long maxRetryAfterNanos;
+  /** Draws the jitter; null for the calling thread's {@link ThreadLocalRandom}. */
+  private final RandomGenerator random;
 
   public RetryPolicy(RetryConfig config, String callName, TimeSource time, EventBus events, RetryBudget budget) {
+    this(config, callName, time, events, budget, null);
+  }
+
+  /**
+   * As the public constructor, with the jitter drawn from {@code random}, so that a test can check
+   * the jitter's distribution from a fixed seed. {@code random} is then used by one thread only.
+   */
+  RetryPolicy(
+      RetryConfig config, String callName, TimeSource time, EventBus events, RetryBudget budget,
+      RandomGenerator random) {
+    this.random = random;
     this.config = Objects.requireNonNull(config, "config");
     this.callName = Objects.requireNonNull(callName, "callName");
     this.time = Objects.requireNonNull(time, "time");
@@ -57,6 +71,11 @@ public final class RetryPolicy {
     return config;
   }
 
+  /** @return the retry budget it withdraws from and its calls deposit into, or null */
+  public RetryBudget budget() {
+    return budget;
+  }
+
   public long begin() {
     if (budget != null) {
       budget.deposit();
@@ -64,19 +83,17 @@ public final class RetryPolicy {
     return maxDurationNanos > 0 ? time.nanoTime() : 0L;
   }
 
+  /** @return whether {@link #begin} reads the clock: the retry has a {@code maxDuration} */
+  public boolean measuresDuration() {
+    return maxDurationNanos > 0;
+  }
+
   /**
    * Whether a failure is retried at all: it matches {@code on}/{@code ignore}, is not an {@link
    * Error}, and is not a refusal unless that refusal's exact class is named in {@code on}.
    */
   boolean eligible(Throwable failure) {
-    Throwable cause = ExceptionFilter.unwrap(failure);
-    if (cause instanceof Error) {
-      return false;
-    }
-    if (cause instanceof Refusal && !filter.namesExactly(cause.getClass())) {
-      return false;
-    }
-    return filter.matches(cause);
+    return filter.callsForAnotherAttempt(failure);
   }
 
   /** @return {@code run}, or a fresh run when this is the call's first retried outcome */
@@ -219,14 +236,15 @@ public final class RetryPolicy {
     return Math.min(withMargin < 0 ? Long.MAX_VALUE : withMargin, maxRetryAfterNanos);
   }
 
-  private static long uniform(long lowInclusive, long highInclusive) {
+  private long uniform(long lowInclusive, long highInclusive) {
     if (highInclusive <= lowInclusive) {
       return lowInclusive;
     }
+    RandomGenerator generator = random != null ? random : ThreadLocalRandom.current();
     if (highInclusive == Long.MAX_VALUE) {
-      return ThreadLocalRandom.current().nextLong(lowInclusive, highInclusive);
+      return generator.nextLong(lowInclusive, highInclusive);
     }
-    return ThreadLocalRandom.current().nextLong(lowInclusive, highInclusive + 1);
+    return generator.nextLong(lowInclusive, highInclusive + 1);
   }
 
   public static long saturatedNanos(Duration duration) {

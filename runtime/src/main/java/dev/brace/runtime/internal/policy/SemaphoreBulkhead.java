@@ -47,6 +47,7 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
 
   private static final EventKind REJECTED = EventKind.BULKHEAD_REJECTED;
   private static final Criticality.Level[] LEVELS = Criticality.Level.values();
+  private static final EventKind WAITED = EventKind.BULKHEAD_WAITED;
 
   private volatile BulkheadConfig config;
   private final EventBus events;
@@ -199,6 +200,19 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   /** @return the refusal of a {@code CRITICAL} caller; as {@link #full(Criticality.Level)} */
   public BulkheadFullException full() {
     return full(Criticality.Level.CRITICAL);
+  }
+
+  /**
+   * Reports that a caller waited for the permit it now holds ({@code bulkhead.waited}). The
+   * caller measures the wait on the registry's clock: the sync path around {@link #acquire},
+   * the async driver across its polls.
+   *
+   * @param waitedNanos how long the caller waited
+   */
+  public void waited(long waitedNanos) {
+    if (events.enabled(WAITED)) {
+      events.emit(WAITED, name(), "waited_ms", waitedNanos / 1_000_000, "waited_ns", waitedNanos);
+    }
   }
 
   /**

@@ -7,7 +7,6 @@ import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.event.EventBus;
 
 import dev.brace.Timeout;
-import dev.brace.runtime.ResilienceException;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.TimeoutConfig;
 import java.util.Objects;
@@ -84,7 +83,7 @@ public final class TimeoutPolicy {
    * @param <T> its result type
    * @return its result
    * @throws Throwable what it threw, {@link TimeoutExceededException} when the deadline passed
-   *     first, or an internal {@code CallerInterrupted} when an abandoning caller was interrupted
+   *     first, or {@link CallerInterrupted} when an abandoning caller was interrupted
    *     while it waited (see {@link #interruptedCaller})
    */
   public <T> T call(SyncAttempt<T> attempt) throws Throwable {
@@ -184,7 +183,8 @@ public final class TimeoutPolicy {
         // Someone else interrupted the caller while it waited: its doing, not the dependency's.
         worker.abandon();
         caller.interrupt();
-        throw new CallerInterrupted(config.name(), new InterruptedException());
+        throw new CallerInterrupted(
+            "'" + config.name() + "' was interrupted while waiting for its abandoned attempt", new InterruptedException());
       }
       return worker.outcome();
     }
@@ -209,16 +209,7 @@ public final class TimeoutPolicy {
    *     doing, not an outcome of the dependency
    */
   public static boolean interruptedCaller(Throwable failure) {
-    return failure instanceof CallerInterrupted;
-  }
-
-  /** The caller of an abandoning attempt was interrupted while it waited; its flag is set again. */
-  private static final class CallerInterrupted extends ResilienceException {
-    private static final long serialVersionUID = 1L;
-
-    CallerInterrupted(String timeout, InterruptedException cause) {
-      super("'" + timeout + "' was interrupted while waiting for its abandoned attempt", cause);
-    }
+    return CallerInterrupted.is(failure);
   }
 
   private TimeoutExceededException exceeded(Throwable failure) {

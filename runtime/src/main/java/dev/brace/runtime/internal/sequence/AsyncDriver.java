@@ -33,12 +33,12 @@ import java.util.function.Supplier;
  * runs elsewhere runs in the caller's context ({@link CallContext}), taken when the call started,
  * and leaves the thread's own context as it found it.
  *
- * <p>The common case costs no driver at all: when nothing has to wait (no timeout, a breaker that
- * admits, a token and a bulkhead permit there now) and the delegate's future is already complete
- * with a result no retry asks to repeat, {@link #call} records the outcome and returns a completed
- * future on the caller's thread. Anything else (a refusal, a wait, a future still running, a
- * failure, a timeout to arm) hands what the first attempt holds to a driver, which goes on from
- * there.
+ * <p>The common case costs no driver at all: when nothing has to wait (no hedge, no timeout, a
+ * breaker that admits, a token and a bulkhead permit there now) and the delegate's future is
+ * already complete with a result no retry asks to repeat, {@link #call} records the outcome and
+ * returns a completed future on the caller's thread. Anything else (a refusal, a wait, a future
+ * still running, a failure, a timeout to arm, a hedge that may start) hands what the first attempt
+ * holds to a driver, which goes on from there.
  *
  * <p>Bulkhead {@code maxWait} on this path: a full bulkhead is polled with {@link
  * SemaphoreBulkhead#tryAcquire()} on the scheduler in short steps until {@code maxWait} has
@@ -120,7 +120,6 @@ public final class AsyncDriver<T> {
       return direct(sequence, attempt);
     }
     CallKeys callKeys;
-    long started;
     CallContext context;
     try {
       callKeys = sequence.keys(keys);
@@ -129,6 +128,31 @@ public final class AsyncDriver<T> {
       // A null key part is the caller's mistake: it fails the call at once, never retried.
       return CompletableFuture.failedFuture(badKey);
     }
+    return call(sequence, callKeys, attempt, fallback, context);
+  }
+
+  /**
+   * One attempt of a hedged asynchronous call, through the call's per-attempt steps, in the
+   * context the hedged call captured when it started (a hedge may begin on the scheduler's thread,
+   * where nothing of the caller's is current).
+   *
+   * @param attemptSteps the call's breaker, limiter, bulkhead and timeout ({@link
+   *     CallSequence#attemptsOnly})
+   * @param keys the call's keys
+   * @param attempt starts the delegate's call
+   * @param context the caller's context
+   * @param <T> the future's value type
+   * @return the attempt's future; never null, nothing thrown
+   */
+  static <T> CompletableFuture<T> hedgedAttempt(
+      CallSequence attemptSteps, CallKeys keys, AsyncAttempt<T> attempt, CallContext context) {
+    return call(attemptSteps, keys, attempt, null, context);
+  }
+
+  /** The call from its keys and context on: the fast path, or a driver. */
+  private static <T> CompletableFuture<T> call(
+      CallSequence sequence, CallKeys callKeys, AsyncAttempt<T> attempt, AsyncFallback<T> fallback, CallContext context) {
+    long started;
     if (sequence.remembersAnswers()) {
       // A remembered answer, or another call's flight, may answer it without an attempt: the
       // attempts (and the retry budget's deposit) begin only when neither does.
@@ -139,8 +163,9 @@ public final class AsyncDriver<T> {
     } catch (Throwable unexpected) {
       return CompletableFuture.failedFuture(unexpected);
     }
-    if (sequence.timeoutPolicy() != null) {
-      // The deadline is a scheduled task armed before the delegate is called: never the fast path.
+    if (sequence.hedged() || sequence.timeoutPolicy() != null) {
+      // A hedge runs a group of attempts, and a deadline is a scheduled task armed before the
+      // delegate is called: never the fast path.
       return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).firstAttempt();
     }
     Object ticket;
@@ -174,19 +199,21 @@ public final class AsyncDriver<T> {
       // A breaker that judges latency times the attempt from here, past everything that may wait.
       ticket = sequence.timed(ticket);
     }
+    long calledAt = sequence.attemptStarting();
     CompletableFuture<T> inner;
     try {
       inner = futureOf(attempt.start(), sequence.callName());
     } catch (Throwable thrown) {
-      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).failedFirst(ticket, thrown);
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).failedFirst(ticket, thrown, calledAt);
     }
     if (!inner.isDone() || inner.isCompletedExceptionally()) {
-      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).awaitFirst(ticket, inner);
+      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).awaitFirst(ticket, inner, calledAt);
     }
     T value = inner.join();
     try {
-      sequence.attemptSucceeded(ticket, value);
+      sequence.attemptSucceeded(ticket, value, calledAt);
       if (!sequence.retriesResult(value)) {
+        sequence.ended(started, null);
         return CompletableFuture.completedFuture(value);
       }
     } catch (Throwable predicateFailure) {
@@ -207,7 +234,7 @@ public final class AsyncDriver<T> {
 
   // ---- handing the first attempt over from the fast path ----
 
-  /** The call has a timeout: the first attempt starts here, from the breaker. */
+  /** The call has a hedge or a timeout: the first attempt starts here, from the breaker. */
   private CompletableFuture<T> firstAttempt() {
     return started(() -> attempt(1));
   }
@@ -238,20 +265,22 @@ public final class AsyncDriver<T> {
   }
 
   /** The delegate threw instead of returning a future. */
-  private CompletableFuture<T> failedFirst(Object ticket, Throwable thrown) {
+  private CompletableFuture<T> failedFirst(Object ticket, Throwable thrown, long calledAt) {
     return started(() -> {
       InFlight attempt = holding(ticket, true);
       if (attempt != null) {
+        attempt.calledAt = calledAt;
         settle(attempt, null, thrown);
       }
     });
   }
 
   /** The delegate's future is still running, or failed. */
-  private CompletableFuture<T> awaitFirst(Object ticket, CompletableFuture<T> inner) {
+  private CompletableFuture<T> awaitFirst(Object ticket, CompletableFuture<T> inner, long calledAt) {
     return started(() -> {
       InFlight attempt = holding(ticket, true);
       if (attempt != null) {
+        attempt.calledAt = calledAt;
         awaitOutcome(attempt, inner);
       }
     });
@@ -497,6 +526,7 @@ public final class AsyncDriver<T> {
         retryResult(number, value);
         return;
       }
+      sequence.ended(started, null);
     }
     succeeded(value);
   }
@@ -539,6 +569,8 @@ public final class AsyncDriver<T> {
     if (returned.isDone()) {
       return;
     }
+    // Reported as the failure it is, as the synchronous driver does: brace.stale counts the answers.
+    sequence.ended(started, failure);
     if (staleKey != null) {
       Object stale;
       try {
@@ -583,6 +615,10 @@ public final class AsyncDriver<T> {
   // ---- one attempt: breaker, limiter, bulkhead, timeout, call ----
 
   private void attempt(int number) {
+    if (sequence.hedged()) {
+      hedgedAttempts(number);
+      return;
+    }
     InFlight attempt = new InFlight(number);
     // The caller giving up ends the attempt without an outcome.
     if (!track(attempt::end)) {
@@ -609,6 +645,32 @@ public final class AsyncDriver<T> {
       return;
     }
     reserveToken(attempt);
+  }
+
+  /**
+   * With a hedge, a group of attempts takes the place of one: each passes breaker, limiter,
+   * bulkhead and timeout on its own, and the group's outcome is what the retry judges.
+   */
+  private void hedgedAttempts(int number) {
+    CompletableFuture<T> group;
+    try {
+      group = AsyncHedgeGroup.start(sequence, keys, delegate, context);
+    } catch (Throwable unexpected) {
+      afterFailure(number, unexpected);
+      return;
+    }
+    if (!track(() -> group.cancel(true))) {
+      group.cancel(true);
+      return;
+    }
+    // The group may complete on any attempt's thread: what follows runs in the caller's context.
+    group.whenComplete((value, failure) -> inCallerContext(() -> {
+      if (failure == null) {
+        afterResult(number, value);
+      } else {
+        afterFailure(number, ExceptionFilter.unwrap(failure));
+      }
+    }).run());
   }
 
   private void reserveToken(InFlight attempt) {
@@ -660,7 +722,11 @@ public final class AsyncDriver<T> {
       call(attempt);
       return;
     }
-    if (!sequence.tryTakeBulkhead()) {
+    boolean taken = sequence.tryTakeBulkhead();
+    if (taken && waitedNanos > 0) {
+      bulkhead.waited(waitedNanos);
+    }
+    if (!taken) {
       long maxWaitNanos = RetryPolicy.saturatedNanos(bulkhead.config().maxWait());
       long remaining = maxWaitNanos - waitedNanos;
       if (remaining <= 0) {
@@ -718,6 +784,7 @@ public final class AsyncDriver<T> {
         && !later(attempt, () -> expired(attempt, timeout), timeout.nanos(), null, 0)) {
       return;
     }
+    attempt.calledAt = sequence.attemptStarting();
     CompletableFuture<T> inner;
     try {
       inner = futureOf(delegate.start(), sequence.callName());
@@ -807,9 +874,9 @@ public final class AsyncDriver<T> {
   private void record(InFlight attempt, Object ticket, T value, Throwable cause) {
     try {
       if (cause != null) {
-        sequence.attemptFailed(ticket, cause);
+        sequence.attemptFailed(ticket, cause, attempt.calledAt);
       } else {
-        sequence.attemptSucceeded(ticket, value);
+        sequence.attemptSucceeded(ticket, value, attempt.calledAt);
       }
     } catch (Throwable recording) {
       // The breaker's result predicate threw: as on the sync path, that ends the attempt.
@@ -897,6 +964,8 @@ public final class AsyncDriver<T> {
     /** The limiter wait, the bulkhead poll or, once the call runs, the timeout's deadline. */
     ScheduledFuture<?> waiting;
     CompletableFuture<?> inner;
+    /** When the delegate was called, for metrics; {@link CallSequence#UNTIMED} with no listener. */
+    long calledAt = CallSequence.UNTIMED;
 
     InFlight(int number) {
       this.number = number;

@@ -1,13 +1,20 @@
 package dev.brace.runtime.internal.sequence;
 
 import dev.brace.Criticality;
+import dev.brace.runtime.BulkheadFullException;
+import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.EventKind;
+import dev.brace.runtime.RateLimitedException;
+import dev.brace.runtime.Refusal;
+import dev.brace.runtime.TimeoutExceededException;
+import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.generated.CallKeys;
 import dev.brace.runtime.generated.SyncAttempt;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.ExceptionFilter;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
+import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.AdaptiveLimit;
@@ -22,14 +29,15 @@ import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
 /**
  * The resolved policies of one call and the steps of its sequence, in the one order: fallback,
- * remembered results (stale-if-error), retry, circuit breaker, rate limiter, bulkhead, timeout, call. Every decision a call needs is
- * made here or in the policy a step hands it to, from the config each policy was built with; the
- * drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
+ * remembered results (stale-if-error), retry, hedge, circuit breaker, rate limiter, bulkhead,
+ * timeout, call. Every decision a call needs is made here or in the policy a step hands it to,
+ * from the config each policy was built with; the drivers ({@link SyncDriver}, {@link AsyncDriver}) only walk the steps, sleeping or scheduling
  * where a step says to wait. A pattern the call does not use is null and its step does nothing.
  *
  * <p>Steps of one attempt: {@link #admit} (breaker, limiter, bulkhead; a refusal holds nothing),
@@ -42,9 +50,17 @@ import java.util.function.Supplier;
  * attempt: its ticket is then an {@link AdaptiveLimit.Slot} holding the breaker's ticket, and the
  * outcome steps return the permit through it, so the attempt's latency moves the limit. An
  * adaptive limiter hears every outcome: a success, or a failure that {@link Throttling} judges.
- * Neither costs anything to a call whose bulkhead and limiter are fixed.
+ * Neither costs anything to a call whose bulkhead and limiter are fixed. A {@link TimedTicket},
+ * when a latency-judging breaker or a metrics listener needs the attempt's start, wraps the slot
+ * (or the breaker's ticket) outermost.
+ *
+ * <p>With a hedge, what the retry sees as one attempt is a group of attempts ({@link HedgeGroup}),
+ * each of which takes the steps of one attempt on its own.
  */
 public final class CallSequence {
+  /** A start no clock gave: neither the retry's {@code maxDuration} nor a metrics listener asked for one. */
+  static final long UNTIMED = Long.MIN_VALUE;
+
   private final String callName;
   private final TimeSource time;
   private final EventBus events;
@@ -66,6 +82,13 @@ public final class CallSequence {
   private final boolean sharesClock;
   /** The breaker judges latency: each attempt is timed from admission to outcome. */
   private final boolean timesAttempts;
+  private final HedgePolicy hedge;
+  private final Executor hedgeWorkers;
+  /** The steps of one attempt only (no retry, hedge or fallback), for the hedge's async attempts. */
+  private final CallSequence attemptsOnly;
+  /** Named in the outcomes reported to metrics, also by the attempts of a hedge. */
+  private final String retryName;
+  private final String hedgeName;
 
   /**
    * @param callName {@code Interface.method}, or a stack's name
@@ -97,6 +120,37 @@ public final class CallSequence {
     this.throttling = limiters == null ? null : patterns.throttling;
     this.sharesClock = timeout != null && limiters != null;
     this.timesAttempts = patterns.breakers != null && patterns.timesAttempts;
+    this.hedge = patterns.hedge;
+    this.hedgeWorkers = patterns.hedgeWorkers;
+    this.retryName = retry == null ? null : retry.config().name();
+    this.hedgeName = hedge == null ? null : hedge.config().name();
+    this.attemptsOnly = hedge == null ? this : new CallSequence(this);
+  }
+
+  /** The steps of one attempt of {@code outer}: its breaker, limiter, bulkhead and timeout. */
+  private CallSequence(CallSequence outer) {
+    this.callName = outer.callName;
+    this.time = outer.time;
+    this.events = outer.events;
+    this.scheduler = outer.scheduler;
+    this.retry = null;
+    this.breakers = outer.breakers;
+    this.limiters = outer.limiters;
+    this.bulkhead = outer.bulkhead;
+    this.timeout = outer.timeout;
+    this.fallback = null;
+    this.stale = null;
+    this.passThrough = false;
+    this.criticality = outer.criticality;
+    this.timedAttempts = outer.timedAttempts;
+    this.throttling = outer.throttling;
+    this.sharesClock = outer.sharesClock;
+    this.timesAttempts = outer.timesAttempts;
+    this.hedge = null;
+    this.hedgeWorkers = null;
+    this.retryName = outer.retryName;
+    this.hedgeName = outer.hedgeName;
+    this.attemptsOnly = this;
   }
 
   /** The policies of one call, as the store resolved them; any of them may be absent. */
@@ -111,6 +165,8 @@ public final class CallSequence {
     boolean passThrough;
     Criticality.Level criticality = Criticality.Level.DEFAULT;
     Throttling throttling;
+    HedgePolicy hedge;
+    Executor hedgeWorkers;
     boolean timesAttempts;
 
     /** @return the patterns of a call that Brace passes straight through (switched off) */
@@ -157,6 +213,17 @@ public final class CallSequence {
     /** @param timeout the timeout @return this */
     public Patterns timeout(TimeoutPolicy timeout) {
       this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * @param hedge the hedge
+     * @param workers where its synchronous attempts run
+     * @return this
+     */
+    public Patterns hedge(HedgePolicy hedge, Executor workers) {
+      this.hedge = hedge;
+      this.hedgeWorkers = workers;
       return this;
     }
 
@@ -218,12 +285,20 @@ public final class CallSequence {
   }
 
   /**
-   * Starts a call: deposits into the retry budget, if any, and notes the start for {@code maxDuration}.
+   * Starts a call: deposits into the retry budget, if any, and notes the start for {@code
+   * maxDuration} and, while a metrics listener is bound, for the call's duration ({@code
+   * call.ended}). With neither, the clock is not read.
    *
    * @return the start, to pass to {@link #retryDelay}
    */
   public long begin() {
-    return retry == null ? 0L : retry.begin();
+    if (retry != null) {
+      long started = retry.begin();
+      if (retry.measuresDuration()) {
+        return started;
+      }
+    }
+    return events.metricsListening() ? time.nanoTime() : UNTIMED;
   }
 
   // ---- one attempt ----
@@ -244,34 +319,63 @@ public final class CallSequence {
         if (limiters != null) {
           limiters.forKey(keys.limiter()).acquire();
         }
-        if (bulkhead != null) {
-          bulkhead.acquire(criticality);
+        if (bulkhead != null && !bulkhead.tryAcquire(criticality)) {
+          acquireBulkheadWaiting();
         }
       }
     } catch (Throwable refused) {
       releaseTicket(ticket);
       throw refused;
     }
-    // An adaptive bulkhead's slot holds the breaker's ticket; a breaker's timing holds either.
-    Object held = timedAttempts ? bulkhead.timed(ticket) : ticket;
-    return timesAttempts ? timed(held) : held;
+    // An adaptive bulkhead's slot holds the breaker's ticket; the attempt's timing holds either.
+    return track(bulkheadTaken(ticket));
   }
 
   /**
-   * Starts timing an admitted attempt, for a breaker that judges latency: the clock is read here,
-   * once everything that may wait (limiter, bulkhead) has admitted it, and once more at its
-   * outcome, so only the attempt itself is timed.
+   * Carries the attempt's start with the breaker's ticket when someone needs it: a breaker that
+   * judges latency, or a metrics listener (which alone pays for the clock read and the object).
+   * The clock is read here, once everything that may wait (limiter, bulkhead) has admitted the
+   * attempt, so only the attempt itself is timed.
+   */
+  private Object track(Object ticket) {
+    if (timesAttempts) {
+      return timed(ticket);
+    }
+    return events.metricsListening() ? new TimedTicket(ticket, time.nanoTime(), false) : ticket;
+  }
+
+  /**
+   * Starts timing an admitted attempt for a breaker that judges latency.
    *
    * @param ticket the breaker's ticket
    * @return a ticket that carries the attempt's start
    */
   Object timed(Object ticket) {
-    return new TimedTicket(ticket, time.nanoTime());
+    return new TimedTicket(ticket, time.nanoTime(), true);
   }
 
   /** @return whether attempts are timed: the async driver starts timing where its attempt starts */
   boolean timesAttempts() {
     return timesAttempts;
+  }
+
+  /** The bulkhead's slow path: waits up to its {@code maxWait}, and reports how long it took. */
+  private void acquireBulkheadWaiting() {
+    long askedAt = time.nanoTime();
+    bulkhead.acquire(criticality);
+    long waited = time.nanoTime() - askedAt;
+    if (waited > 0) {
+      bulkhead.waited(waited);
+    }
+  }
+
+  private static long attemptStart(Object ticket) {
+    return ticket instanceof TimedTicket ? ((TimedTicket) ticket).started() : UNTIMED;
+  }
+
+  /** @return the attempt's start for metrics, read only while a metrics listener is bound */
+  long attemptStarting() {
+    return events.metricsListening() ? time.nanoTime() : UNTIMED;
   }
 
   /**
@@ -317,12 +421,17 @@ public final class CallSequence {
    * @throws RuntimeException what the breaker's result predicate threw; the attempt has then failed
    */
   public void attemptSucceeded(Object ticket, Object result) {
+    attemptSucceeded(ticket, result, attemptStart(ticket));
+  }
+
+  /** As {@link #attemptSucceeded(Object, Object)}, with the attempt's start from {@link #attemptStarting}. */
+  void attemptSucceeded(Object ticket, Object result, long attemptStarted) {
     TimedTicket timing = ticket instanceof TimedTicket ? (TimedTicket) ticket : null;
     Object held = timing == null ? ticket : timing.ticket;
-    Object breakerTicket = timedAttempts ? ((AdaptiveLimit.Slot) held).ticket() : held;
+    Object breakerTicket = breakerTicket(held);
     try {
       if (breakerTicket != null) {
-        if (timing != null) {
+        if (timing != null && timing.judged) {
           CircuitBreakerInstance.ownerOf(breakerTicket).onResult(breakerTicket, result, timing.elapsed(time));
         } else {
           CircuitBreakerInstance.ownerOf(breakerTicket).onResult(breakerTicket, result);
@@ -335,7 +444,7 @@ public final class CallSequence {
       limiters.forKey(null).succeeded();
     }
     if (events.metricsListening()) {
-      reportOutcome(EventKind.CALL_SUCCEEDED, null);
+      reportOutcome(EventKind.CALL_SUCCEEDED, null, attemptStarted);
     }
   }
 
@@ -348,14 +457,19 @@ public final class CallSequence {
    * @param failure what the attempt threw
    */
   public void attemptFailed(Object ticket, Throwable failure) {
+    attemptFailed(ticket, failure, attemptStart(ticket));
+  }
+
+  /** As {@link #attemptFailed(Object, Throwable)}, with the attempt's start from {@link #attemptStarting}. */
+  void attemptFailed(Object ticket, Throwable failure, long attemptStarted) {
     TimedTicket timing = ticket instanceof TimedTicket ? (TimedTicket) ticket : null;
     Object held = timing == null ? ticket : timing.ticket;
-    Object breakerTicket = timedAttempts ? ((AdaptiveLimit.Slot) held).ticket() : held;
+    Object breakerTicket = breakerTicket(held);
     try {
       if (breakerTicket != null) {
         if (TimeoutPolicy.interruptedCaller(failure)) {
           releaseTicket(breakerTicket);
-        } else if (timing != null) {
+        } else if (timing != null && timing.judged) {
           CircuitBreakerInstance.ownerOf(breakerTicket).onFailure(breakerTicket, failure, timing.elapsed(time));
         } else {
           CircuitBreakerInstance.ownerOf(breakerTicket).onFailure(breakerTicket, failure);
@@ -371,8 +485,24 @@ public final class CallSequence {
       }
     }
     if (events.metricsListening()) {
-      reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure));
+      reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure), attemptStarted);
     }
+  }
+
+  /**
+   * Ends an attempt that another attempt of its hedge made unnecessary: it was stopped, so what it
+   * ended with is not an outcome of the dependency. The breaker's ticket and the bulkhead permit
+   * are released without one.
+   *
+   * @param ticket from {@link #admit}
+   */
+  void attemptStopped(Object ticket) {
+    abandon(ticket, bulkhead != null);
+  }
+
+  /** @return the breaker's ticket (null without a breaker) inside what admission handed out, less its timing */
+  private Object breakerTicket(Object held) {
+    return timedAttempts ? ((AdaptiveLimit.Slot) held).ticket() : held;
   }
 
   /**
@@ -409,15 +539,80 @@ public final class CallSequence {
    * Tells metrics listeners which instances an attempt that ran went through and how it ended.
    * Listener-only: a line per attempt is not worth logging, and with no listener it is never built.
    */
-  private void reportOutcome(EventKind kind, Throwable failure) {
+  private void reportOutcome(EventKind kind, Throwable failure, long attemptStarted) {
     events.emit(kind, callName,
+        "duration_ns", attemptStarted == UNTIMED ? null : time.nanoTime() - attemptStarted,
         "circuitbreaker", breakers == null ? null : breakers.name(),
         "ratelimit", limiters == null ? null : limiters.name(),
         "bulkhead", bulkhead == null ? null : bulkhead.name(),
         "timeout", timeout == null ? null : timeout.config().name(),
-        "retry", retry == null ? null : retry.config().name(),
+        "retry", retryName,
+        "hedge", hedgeName,
         "exception", failure == null ? null : failure.getClass().getName(),
         "message", failure == null ? null : failure.getMessage());
+  }
+
+  /**
+   * Tells metrics listeners how the call ended and how long that took ({@code call.ended}): called
+   * once per call, when its result or the failure that ends it is known, before a fallback runs.
+   * Nothing happens without a metrics listener, nor for a call that began before one was bound.
+   *
+   * @param started from {@link #begin}
+   * @param failure what ends the call, or null when it returns a result
+   */
+  void ended(long started, Throwable failure) {
+    // Kept this small so it inlines into the happy path, where it costs one comparison.
+    if (started != UNTIMED && events.metricsListening()) {
+      reportEnd(started, failure);
+    }
+  }
+
+  private void reportEnd(long started, Throwable failure) {
+    long duration = time.nanoTime() - started;
+    String outcome = "success";
+    String byKind = null;
+    String by = null;
+    if (failure != null) {
+      Throwable cause = ExceptionFilter.unwrap(failure);
+      outcome = "failure";
+      if (fallback != null && !TimeoutPolicy.interruptedCaller(failure) && fallback.answerable(failure) != null) {
+        outcome = "fallback";
+        byKind = Kind.FALLBACK.key();
+        by = fallback.config().name();
+      } else if (cause instanceof Refusal && refusedHere((Refusal) cause) != null) {
+        outcome = "rejected";
+        byKind = refusedHere((Refusal) cause).key();
+        by = ((Refusal) cause).instance();
+      } else if (cause instanceof TimeoutExceededException && timeout != null
+          && timeout.config().name().equals(((TimeoutExceededException) cause).instance())) {
+        outcome = "timeout";
+        byKind = Kind.TIMEOUT.key();
+        by = timeout.config().name();
+      }
+    }
+    events.emit(EventKind.CALL_ENDED, callName, "outcome", outcome, "duration_ns", duration,
+        "by_kind", byKind, "by", by);
+  }
+
+  /** @return the kind of this call's own instance that refused, or null when the refusal came from further down */
+  private Kind refusedHere(Refusal refusal) {
+    String instance = refusal.instance();
+    if (refusal instanceof CircuitOpenException && breakers != null && inFamily(instance, breakers.name())) {
+      return Kind.CIRCUITBREAKER;
+    }
+    if (refusal instanceof RateLimitedException && limiters != null && inFamily(instance, limiters.name())) {
+      return Kind.RATELIMIT;
+    }
+    if (refusal instanceof BulkheadFullException && bulkhead != null && bulkhead.name().equals(instance)) {
+      return Kind.BULKHEAD;
+    }
+    return null;
+  }
+
+  /** {@code tenant[acme]} and {@code tenant} are of the family {@code tenant}. */
+  private static boolean inFamily(String instance, String family) {
+    return instance != null && instance.startsWith(family)
+        && (instance.length() == family.length() || instance.charAt(family.length()) == '[');
   }
 
   // ---- between attempts ----
@@ -580,6 +775,25 @@ public final class CallSequence {
     return fallbackFailure;
   }
 
+  // ---- the hedge ----
+
+  /** @return whether one attempt, as the retry sees it, is a hedged group of attempts */
+  public boolean hedged() {
+    return hedge != null;
+  }
+
+  HedgePolicy hedgePolicy() {
+    return hedge;
+  }
+
+  Executor hedgeWorkers() {
+    return hedgeWorkers;
+  }
+
+  CallSequence attemptsOnly() {
+    return attemptsOnly;
+  }
+
   // ---- for the async driver ----
 
   ScheduledExecutorService scheduler() {
@@ -629,15 +843,19 @@ public final class CallSequence {
    * @param holdsBulkhead whether it holds a bulkhead permit
    */
   void abandon(Object ticket, boolean holdsBulkhead) {
-    Object breakerTicket = ticket instanceof TimedTicket ? ((TimedTicket) ticket).ticket : ticket;
-    if (holdsBulkhead) {
-      if (timedAttempts) {
-        breakerTicket = ((AdaptiveLimit.Slot) ticket).ticket();
-        bulkhead.abandoned((AdaptiveLimit.Slot) ticket);
-      } else {
-        bulkhead.release();
+    Object held = ticket instanceof TimedTicket ? ((TimedTicket) ticket).ticket : ticket;
+    Object breakerTicket = held;
+    try {
+      if (holdsBulkhead) {
+        if (timedAttempts) {
+          breakerTicket = ((AdaptiveLimit.Slot) held).ticket();
+          bulkhead.abandoned((AdaptiveLimit.Slot) held);
+        } else {
+          bulkhead.release();
+        }
       }
+    } finally {
+      releaseTicket(breakerTicket);
     }
-    releaseTicket(breakerTicket);
   }
 }

@@ -55,21 +55,16 @@ public final class SyncDriver {
     }
   }
 
-  /** Every attempt the retry allows, each through breaker, limiter, bulkhead and timeout. */
+  /**
+   * Every attempt the retry allows, each through breaker, limiter, bulkhead and timeout (a hedged
+   * group of them where the call has a hedge).
+   */
   private static <T> T attempts(CallSequence sequence, CallKeys callKeys, SyncAttempt<T> attempt) throws Throwable {
     long started = sequence.begin();
     RetryRun run = null;
     for (int number = 1; ; number++) {
       try {
-        Object ticket = sequence.admit(callKeys);
-        T result;
-        try {
-          result = sequence.timed(attempt);
-        } catch (Throwable failure) {
-          sequence.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        sequence.attemptSucceeded(ticket, result);
+        T result = attempt(sequence, callKeys, attempt);
         run = afterResult(sequence, run, number, started, result);
         if (run == null) {
           return result;
@@ -136,6 +131,34 @@ public final class SyncDriver {
   }
 
   /**
+   * One attempt as the retry sees it: breaker, limiter, bulkhead and timeout on this thread; or,
+   * when the call is hedged, a group of attempts on worker threads that take those steps each on
+   * its own, while this thread waits for the one that decides.
+   *
+   * @param sequence the call's policies
+   * @param keys the call's keys
+   * @param attempt one attempt: the delegate's method with the call's arguments
+   * @return the deciding attempt's result
+   * @throws Throwable the refusal, the deciding failure, or the hedge's last failure with the
+   *     others attached
+   */
+  public static <T> T attempt(CallSequence sequence, CallKeys keys, SyncAttempt<T> attempt) throws Throwable {
+    if (sequence.hedged()) {
+      return SyncHedgeGroup.run(sequence, keys, attempt);
+    }
+    Object ticket = sequence.admit(keys);
+    T result;
+    try {
+      result = sequence.timed(attempt);
+    } catch (Throwable failure) {
+      sequence.attemptFailed(ticket, failure);
+      throw failure;
+    }
+    sequence.attemptSucceeded(ticket, result);
+    return result;
+  }
+
+  /**
    * After a result: when the retry asks to try again, sleeps the backoff and returns the run;
    * otherwise (no retry, no predicate, predicate false, attempts or time spent, interrupted)
    * returns null and the result is the call's.
@@ -144,11 +167,16 @@ public final class SyncDriver {
    */
   public static RetryRun afterResult(CallSequence sequence, RetryRun run, int number, long started, Object result) {
     if (!sequence.retriesResult(result)) {
+      sequence.ended(started, null);
       return null;
     }
     RetryRun continuing = sequence.retryRun(run);
     long delay = sequence.retryDelayForResult(continuing, number, started);
-    return delay == RetryPolicy.STOP || !sequence.sleep(delay) ? null : continuing;
+    if (delay == RetryPolicy.STOP || !sequence.sleep(delay)) {
+      sequence.ended(started, null);
+      return null;
+    }
+    return continuing;
   }
 
   /**
@@ -159,10 +187,12 @@ public final class SyncDriver {
     RetryRun continuing = sequence.retryRun(run);
     long delay = sequence.retryDelay(continuing, number, started, failure);
     if (delay == RetryPolicy.STOP) {
+      sequence.ended(started, failure);
       throw Failures.rethrow(failure);
     }
     if (!sequence.sleep(delay)) {
       sequence.stoppedWaiting(continuing, failure);
+      sequence.ended(started, failure);
       throw Failures.rethrow(failure);
     }
     continuing.recordFailure(failure);

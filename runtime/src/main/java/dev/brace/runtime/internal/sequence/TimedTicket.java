@@ -5,7 +5,8 @@ import dev.brace.runtime.internal.policy.AdaptiveLimit;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 
 /**
- * A breaker's ticket with the moment its attempt started, for a breaker that judges latency; with an
+ * A breaker's ticket (null without a breaker) with the moment its attempt started: for a breaker
+ * that judges latency ({@link #judged}), and for metrics listeners that time attempts. With an
  * adaptive bulkhead it holds the bulkhead's slot, which holds the breaker's ticket. Only {@link
  * CallSequence} makes and opens one: the breaker itself receives its own ticket and the judged
  * outcome.
@@ -13,10 +14,18 @@ import dev.brace.runtime.spi.CircuitBreakerInstance;
 final class TimedTicket implements CircuitBreakerInstance.Ticket {
   final Object ticket;
   private final long started;
+  /** Whether the breaker judges the attempt's latency ({@code slowCall}), not only metrics. */
+  final boolean judged;
 
-  TimedTicket(Object ticket, long started) {
+  TimedTicket(Object ticket, long started, boolean judged) {
     this.ticket = ticket;
     this.started = started;
+    this.judged = judged;
+  }
+
+  /** @return when the attempt started, on the registry's clock */
+  long started() {
+    return started;
   }
 
   /** @return the nanoseconds since the attempt started, on the registry's clock */

@@ -9,6 +9,7 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.InstanceConfig;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RateLimitConfig;
@@ -19,11 +20,13 @@ import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.CallDefinition;
 import dev.brace.runtime.generated.ResilientCall;
 import dev.brace.runtime.internal.Message;
+import dev.brace.runtime.internal.WorkerThreads;
 import dev.brace.runtime.internal.config.ConfigAudit;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.DefaultCircuitBreaker;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
+import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.RetryBudget;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
@@ -105,6 +108,8 @@ public final class InstanceStore {
         RetryBudgetConfig settings = (RetryBudgetConfig) config;
         budget.reconfigure(settings.percentCanRetry(), settings.minRetriesPerSecond(), settings.ttl());
       }));
+  /** Where hedged synchronous attempts run; created when the first hedge is resolved. */
+  private volatile Executor hedgeWorkers;
   /** Call-scoped instances (retries, timeouts, fallbacks) are made per call; the settings each name last resolved to are kept. */
   private final Map<Kind, Map<String, InstanceConfig>> callScoped = new ConcurrentHashMap<>();
   private final Map<Kind, Set<String>> switchedOff = new ConcurrentHashMap<>();
@@ -401,6 +406,7 @@ public final class InstanceStore {
     CallSequence.Patterns patterns = new CallSequence.Patterns().criticality(definition.criticality());
     // An adaptive limiter's hint is capped by the call's retry, which comes first in call order.
     java.time.Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
+    RetryPolicy retry = null;
     for (Map.Entry<Kind, ConfigBuilder<?>> pattern : definition.patterns().entrySet()) {
       Kind kind = pattern.getKey();
       ConfigBuilder<?> site = pattern.getValue();
@@ -419,8 +425,12 @@ public final class InstanceStore {
           patterns.stale(resolution.staleAnswers((StaleIfErrorConfig) config, definition.callName()));
           break;
         case RETRY:
-          patterns.retry(retry((RetryConfig) config, definition, resolution));
+          retry = retry((RetryConfig) config, definition, resolution);
+          patterns.retry(retry);
           maxRetryAfter = ((RetryConfig) config).maxRetryAfter();
+          break;
+        case HEDGE:
+          patterns.hedge(hedge((HedgeConfig) config, definition, retry, resolution), hedgeWorkers());
           break;
         case CIRCUITBREAKER:
           checkKey(site, config, definition);
@@ -461,6 +471,37 @@ public final class InstanceStore {
       }
     }
     return new RetryPolicy(config, definition.callName(), time, events, budget);
+  }
+
+  /**
+   * A hedge draws on a retry budget like a retry. When the call's retry names the same budget, that
+   * retry's deposit (once per call) is the call's only one, so hedges and retries share one count.
+   */
+  private HedgePolicy hedge(HedgeConfig config, CallDefinition definition, RetryPolicy retry, Resolution resolution) {
+    String budgetName = config.budget();
+    RetryBudget budget = null;
+    if (!budgetName.isEmpty()) {
+      if (resolution.layers.enabled(Kind.RETRYBUDGET, budgetName)) {
+        budget = budget(budgetName, definition.site(), resolution);
+      } else {
+        resolution.off.put(Kind.RETRYBUDGET, budgetName);
+      }
+    }
+    boolean retryDeposits = retry != null && retry.budget() == budget;
+    return new HedgePolicy(config, definition.callName(), events, budget, !retryDeposits);
+  }
+
+  private Executor hedgeWorkers() {
+    Executor workers = hedgeWorkers;
+    if (workers == null) {
+      synchronized (this) {
+        workers = hedgeWorkers;
+        if (workers == null) {
+          hedgeWorkers = workers = WorkerThreads.forHedgedAttempts();
+        }
+      }
+    }
+    return workers;
   }
 
   private RetryBudget budget(String name, String site, Resolution resolution) {
@@ -690,6 +731,16 @@ public final class InstanceStore {
       default:
         return callScoped.getOrDefault(kind, Map.of()).get(name);
     }
+  }
+
+  /** @return the retry budget named so, or null */
+  public RetryBudget retryBudget(String name) {
+    return budgets.get(name);
+  }
+
+  /** @return whether metrics name each member of a keyed family ({@code brace.metrics.per-key}) */
+  public boolean metricsPerKey() {
+    return layers.metricsPerKey();
   }
 
   /** @return the bulkhead named so, or null */

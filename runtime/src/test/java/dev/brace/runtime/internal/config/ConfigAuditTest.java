@@ -30,9 +30,11 @@ class ConfigAuditTest {
         "BRACE_TIMEOUT_RECSCLIENT_REPORT_DURATION", "5s",
         "BRACE_RETRY_RECSCLIENT_RECOMMENDATIONS_ENABLED", "false",
         "BRACE_ENABLED", "true",
+        "BRACE_METRICS_PER_KEY", "true",
         "PATH", "/usr/bin"), Map.of(
         "brace.circuitbreaker.recs-api.failure-threshold", "10",
-        "brace.timeout.RecsClient.report.duration", "5s")));
+        "brace.timeout.RecsClient.report.duration", "5s",
+        "brace.metrics.per-key", "false")));
   }
 
   @Test

@@ -83,7 +83,8 @@ class ConfigLayersTest {
       Map.entry("increase", "0.5"), Map.entry("minConcurrent", "2"), Map.entry("initialConcurrent", "3"),
       Map.entry("defaultShare", "0.8"), Map.entry("sheddableShare", "0.4"),
       Map.entry("slowCall", "2s"), Map.entry("slowCallRate", "0.5"), Map.entry("maxAge", "5m"), Map.entry("fresh", "5s"),
-      Map.entry("maxEntries", "500"));
+      Map.entry("maxEntries", "500"),
+      Map.entry("maxHedges", "3"));
 
   static Stream<Arguments> everyKindAndAttribute() {
     List<Arguments> all = new ArrayList<>();

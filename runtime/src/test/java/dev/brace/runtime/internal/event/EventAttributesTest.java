@@ -161,7 +161,7 @@ class EventAttributesTest {
         .with(RateLimitConfig.builder("patient").permits(1).per("1s").burst(1).maxWait("2s")));
     assertDoesNotThrowCall(waiting);
     assertDoesNotThrowCall(waiting);
-    assertEquals(Map.of("waited_ms", 1000L), only("ratelimit.waited").attributes());
+    assertEquals(Map.of("waited_ms", 1000L, "waited_ns", 1_000_000_000L), only("ratelimit.waited").attributes());
   }
 
   @Test
@@ -212,11 +212,14 @@ class EventAttributesTest {
 
     assertEquals(List.of(), kinds(), "ordinary listeners see no per-call events");
     List<String> metricKinds = metrics.stream().map(Event::kind).collect(Collectors.toList());
-    assertEquals(List.of("instance.created", "instance.created", "call.succeeded", "call.failed"), metricKinds);
+    assertEquals(List.of("instance.created", "instance.created", "call.succeeded", "call.ended", "call.failed", "call.ended"),
+        metricKinds);
     assertEquals(Map.of("kind", "circuitbreaker", "keyed", false), metrics.get(0).attributes());
-    assertEquals(Map.of("circuitbreaker", "backend", "bulkhead", "pool"), metrics.get(2).attributes());
-    assertEquals(Map.of("circuitbreaker", "backend", "bulkhead", "pool",
-        "exception", "java.io.IOException", "message", REDACTED_URL), metrics.get(3).attributes());
+    assertEquals(Map.of("duration_ns", 0L, "circuitbreaker", "backend", "bulkhead", "pool"), metrics.get(2).attributes());
+    assertEquals(Map.of("outcome", "success", "duration_ns", 0L), metrics.get(3).attributes());
+    assertEquals(Map.of("duration_ns", 0L, "circuitbreaker", "backend", "bulkhead", "pool",
+        "exception", "java.io.IOException", "message", REDACTED_URL), metrics.get(4).attributes());
+    assertEquals(Map.of("outcome", "failure", "duration_ns", 0L), metrics.get(5).attributes());
   }
 
   private static Object assertDoesNotThrowCall(ResilientCall guard) {

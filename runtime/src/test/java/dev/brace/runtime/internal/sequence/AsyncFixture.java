@@ -21,11 +21,17 @@ final class AsyncFixture {
   static final String CALL = "X.m";
 
   final ManualTimeSource time = new ManualTimeSource();
-  final Registry registry = Registry.builder().timeSource(time).build();
+  final Registry registry;
   final List<Event> events = new CopyOnWriteArrayList<>();
   final Delegate delegate = new Delegate();
 
   AsyncFixture() {
+    this(settings -> settings);
+  }
+
+  /** @param settings what the test sets in {@code Registry.builder()}, besides the manual time */
+  AsyncFixture(UnaryOperator<Registry.Builder> settings) {
+    registry = settings.apply(Registry.builder().timeSource(time)).build();
     registry.subscribe(events::add);
   }
 
