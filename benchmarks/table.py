@@ -15,11 +15,14 @@ import os
 import platform
 
 LIBRARIES = ["Direct", "Brace", "Resilience4j", "Failsafe", "Emission"]
-STACKS = ["direct", "floor", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "timeout",
+STACKS = ["direct", "floor", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
           "timeoutAbandon", "fourPatterns", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
           "hedgeAsync",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
+# Stacks that only Brace has, compared with the nearest stack the other libraries have.
+COMPARED_WITH = {"bulkheadAdaptive": "bulkhead"}
 NOTES = {
+    ("Brace", "bulkheadAdaptive"): "Vegas limit, timed per call; compared with the others' fixed bulkheads (neither has an adaptive one)",
     ("Resilience4j", "sixPatterns"): "no timeout: Resilience4j's TimeLimiter only bounds futures",
     ("Failsafe", "retryAsync"): "includes a thread hop: Failsafe runs every async execution on its scheduler",
     ("Failsafe", "fourPatternsAsync"): "includes a thread hop: Failsafe runs every async execution on its scheduler",
@@ -74,7 +77,7 @@ def cpu_model():
 
 
 def ratio(row, by_key, library):
-    other = by_key.get((library, row["stack"], row["threads"]))
+    other = by_key.get((library, COMPARED_WITH.get(row["stack"], row["stack"]), row["threads"]))
     if other is None or row["library"] == "Direct":
         return "—"
     return f'{row["score"] / other["score"]:.2f}×'

@@ -80,6 +80,16 @@ public class BraceBenchmarks {
   }
 
   @State(Scope.Benchmark)
+  public static class AdaptiveBulkheadState {
+    BraceClients.AdaptiveBulkheadOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_AdaptiveBulkheadOnly.wrap(new Target(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
   public static class TimeoutState {
     BraceClients.TimeoutOnly client;
 
@@ -177,6 +187,11 @@ public class BraceBenchmarks {
 
   @Benchmark
   public String bulkhead(BulkheadState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String bulkheadAdaptive(AdaptiveBulkheadState state) {
     return state.client.call();
   }
 

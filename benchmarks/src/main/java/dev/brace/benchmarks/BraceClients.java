@@ -53,6 +53,12 @@ public final class BraceClients {
     String call();
   }
 
+  /** An adaptive bulkhead alone (Vegas, up to 10): every call is timed and moves the limit. */
+  public interface AdaptiveBulkheadOnly {
+    @Bulkhead(name = "bench-bulkhead-adaptive", maxConcurrent = 10, adaptive = Bulkhead.Adaptive.VEGAS)
+    String call();
+  }
+
   /** Timeout alone, interrupting the caller's thread at the deadline. */
   public interface TimeoutOnly {
     @Timeout("1s")

@@ -14,6 +14,7 @@ public final class Target
         BraceClients.SlowCallBreaker,
         BraceClients.LimiterOnly,
         BraceClients.BulkheadOnly,
+        BraceClients.AdaptiveBulkheadOnly,
         BraceClients.TimeoutOnly,
         BraceClients.TimeoutAbandonOnly,
         BraceClients.FourPatterns,

@@ -74,7 +74,7 @@ public final class HttpRecsClient implements RecsClient {
    *
    * @param http the client
    * @param request the request
-   * @return the response
+   * @return the response, whatever its status
    * @throws IOException when the request fails, or was interrupted
    */
   public static HttpResponse<String> send(HttpClient http, HttpRequest request) throws IOException {
@@ -88,8 +88,11 @@ public final class HttpRecsClient implements RecsClient {
     }
   }
 
-  /** {@code Retry-After} in its delta-seconds form; the HTTP-date form is left out for brevity. */
-  private static Optional<Duration> retryAfter(HttpResponse<?> response) {
+  /**
+   * @param response an answer
+   * @return its {@code Retry-After} in the delta-seconds form; the HTTP-date form is left out for brevity
+   */
+  public static Optional<Duration> retryAfter(HttpResponse<?> response) {
     return response.headers().firstValue("Retry-After").flatMap(value -> {
       try {
         return Optional.of(Duration.ofSeconds(Long.parseLong(value.trim())));

@@ -52,6 +52,9 @@ import java.util.function.ToDoubleFunction;
  *       half-open), {@code brace.bulkhead.in_flight}, {@code brace.ratelimiter.available_permits},
  *       {@code brace.retry.budget.available} ({@code name}); {@code brace.keyed.instances} ({@code
  *       kind}, {@code name}): the members a keyed family holds now.
+ *   <li>{@code brace.bulkhead.limit} and {@code brace.ratelimiter.rate} (gauges; {@code name}): a
+ *       bulkhead's current limit ({@code maxConcurrent} unless adaptive) and a limiter's current
+ *       rate in permits per period ({@code permits} unless adaptive).
  * </ul>
  *
  * <p>Timers and counters are driven by the registry's events, so they count from the moment of
@@ -345,10 +348,14 @@ public final class BraceMetrics implements AutoCloseable {
       case "bulkhead":
         gauge("brace.bulkhead.in_flight", null, name, "calls holding a permit",
             registry -> registry.bulkhead(name).inFlight());
+        gauge("brace.bulkhead.limit", null, name, "the current limit: maxConcurrent unless adaptive",
+            registry -> registry.bulkhead(name).limit());
         break;
       case "ratelimit":
         gauge("brace.ratelimiter.available_permits", null, name, "tokens available now",
             registry -> registry.rateLimiter(name).availablePermits());
+        gauge("brace.ratelimiter.rate", null, name, "the current rate in permits per period: permits unless adaptive",
+            registry -> registry.rateLimiter(name).currentRate());
         break;
       case "retrybudget":
         gauge("brace.retry.budget.available", null, name, "retries the budget allows now",

@@ -106,6 +106,7 @@ class BraceMetricsTest {
     CompletableFuture<Object> probed = backend.callAsync(() -> probe, null);
     assertEquals(2, gauge("brace.circuitbreaker.state", "backend"), "half-open");
     assertEquals(1, gauge("brace.bulkhead.in_flight", "pool"));
+    assertEquals(2, gauge("brace.bulkhead.limit", "pool"), "a fixed bulkhead's limit is maxConcurrent");
     clock.advance(Duration.ofMillis(70));
     probe.complete("ok");
     assertEquals("ok", probed.join());
@@ -153,6 +154,7 @@ class BraceMetricsTest {
     ResilientCall quota = guard(CallDefinition.builder("Client.list")
         .with(RateLimitConfig.builder("quota").permits(1).per("1s").burst(1).maxWait("2s")));
     assertEquals(1, gauge("brace.ratelimiter.available_permits", "quota"));
+    assertEquals(1, gauge("brace.ratelimiter.rate", "quota"), "a fixed limiter's rate is permits");
     succeed(quota, 0);
     assertEquals(0, gauge("brace.ratelimiter.available_permits", "quota"));
     succeed(quota, 0);

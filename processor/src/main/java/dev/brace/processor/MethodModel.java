@@ -16,6 +16,7 @@ import javax.lang.model.element.ExecutableElement;
  * @param fallback the fallback method, with {@code @Fallback}
  * @param breakerKey the circuit breaker's key, when keyed
  * @param limiterKey the rate limiter's key, when keyed
+ * @param criticality the {@code Criticality.Level} constant written on the method or its interface, if any
  * @param staleKey the key {@code @StaleIfError} remembers results under, when its template is
  *     set (with none, the key is every argument)
  * @param notIdempotent whether the call is marked {@code @NotIdempotent}, which the registry
@@ -29,6 +30,7 @@ record MethodModel(
     Optional<FallbackModel> fallback,
     Optional<KeyExpression> breakerKey,
     Optional<KeyExpression> limiterKey,
+    Optional<String> criticality,
     Optional<KeyExpression> staleKey,
     boolean notIdempotent) {
 

@@ -72,7 +72,7 @@ final class MethodValidator {
     List<AnnotationSite> sites = sites(method, elements);
     if (sites.isEmpty()) {
       return Optional.of(new MethodModel(
-          method, callName, false, List.of(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false));
+          method, callName, false, List.of(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false));
     }
     ExecutableType methodType = (ExecutableType) types.asMemberOf(wrapped, method);
     Optional<TypeMirror> futureValue = Optional.empty();
@@ -130,8 +130,28 @@ final class MethodValidator {
       return Optional.empty();
     }
     return Optional.of(new MethodModel(
-        method, callName, futureValue.isPresent(), List.copyOf(models), fallback, breakerKey, limiterKey, staleKey,
-        notIdempotent));
+        method, callName, futureValue.isPresent(), List.copyOf(models), fallback, breakerKey, limiterKey,
+        criticality(method, declaring), staleKey, notIdempotent));
+  }
+
+  /**
+   * @return the {@code @Criticality} level written on the method, else on its interface: a tag of
+   *     the call the site fixes, passed only when written
+   */
+  private Optional<String> criticality(ExecutableElement method, TypeElement declaring) {
+    for (javax.lang.model.element.Element owner : List.of(method, declaring)) {
+      for (javax.lang.model.element.AnnotationMirror mirror : owner.getAnnotationMirrors()) {
+        if (mirror.getAnnotationType().asElement().toString().equals(dev.brace.Criticality.class.getCanonicalName())) {
+          return elements.getElementValuesWithDefaults(mirror).entrySet().stream()
+              .filter(entry -> entry.getKey().getSimpleName().contentEquals("value"))
+              .map(entry -> entry.getValue().getValue())
+              .filter(javax.lang.model.element.VariableElement.class::isInstance)
+              .map(constant -> ((javax.lang.model.element.VariableElement) constant).getSimpleName().toString())
+              .findFirst();
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /**

@@ -97,6 +97,9 @@ final class PatternReader {
     if (value instanceof String text) {
       return new Setting.Text(text);
     }
+    if (value instanceof Boolean flag) {
+      return new Setting.Flag(flag);
+    }
     if (value instanceof DeclaredType type) {
       // onResult: the default Predicate.class means "no predicate" and is not passed at all
       boolean none = ((TypeElement) type.asElement()).getQualifiedName().contentEquals(PREDICATE);

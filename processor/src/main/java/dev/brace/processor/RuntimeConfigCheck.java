@@ -81,6 +81,10 @@ final class RuntimeConfigCheck {
         method.invoke(builder, number.number());
         return;
       }
+      if (value instanceof Setting.Flag flag && parameter == boolean.class) {
+        method.invoke(builder, flag.flag());
+        return;
+      }
       if (value instanceof Setting.Text text && parameter == String.class) {
         method.invoke(builder, text.text());
         return;

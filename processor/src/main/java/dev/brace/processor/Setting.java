@@ -14,7 +14,7 @@ import javax.lang.model.type.TypeMirror;
 record Setting(String attribute, String setter, Value value) {
 
   /** An attribute's value, one of the few shapes an annotation attribute can take here. */
-  sealed interface Value permits Number, Text, EnumConstant, Types, NewInstance, NoPredicate {
+  sealed interface Value permits Number, Flag, Text, EnumConstant, Types, NewInstance, NoPredicate {
     /** @return the value as a user wrote it, for messages and for comparing two sites */
     String describe();
   }
@@ -28,6 +28,18 @@ record Setting(String attribute, String setter, Value value) {
     @Override
     public String describe() {
       return number.toString();
+    }
+  }
+
+  /**
+   * A {@code boolean} ({@code @RateLimit(adaptive = true)}).
+   *
+   * @param flag the value
+   */
+  record Flag(boolean flag) implements Value {
+    @Override
+    public String describe() {
+      return Boolean.toString(flag);
     }
   }
 

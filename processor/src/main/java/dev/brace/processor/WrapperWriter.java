@@ -43,6 +43,7 @@ final class WrapperWriter {
   private static final ClassName REGISTRY = ClassName.get("dev.brace.runtime", "Registry");
   private static final ClassName RESILIENT_CALL = ClassName.get("dev.brace.runtime.generated", "ResilientCall");
   private static final ClassName CALL_DEFINITION = ClassName.get("dev.brace.runtime.generated", "CallDefinition");
+  private static final ClassName CRITICALITY_LEVEL = ClassName.get("dev.brace", "Criticality", "Level");
   private static final ClassName CALL_KEYS = ClassName.get("dev.brace.runtime.generated", "CallKeys");
   private static final ClassName COMPLETABLE_FUTURE = ClassName.get("java.util.concurrent", "CompletableFuture");
 
@@ -180,6 +181,7 @@ final class WrapperWriter {
     }
     method.fallback().ifPresent(fallback -> fallback.failureType().filter(type -> !isThrowable(type)).ifPresent(failureType ->
         code.add("\n.fallbackTakes($S, $T.class)", fallback.methodName(), TypeName.get(types.erasure(failureType)))));
+    method.criticality().ifPresent(level -> code.add("\n.criticality($T.$N)", CRITICALITY_LEVEL, level));
     if (method.notIdempotent()) {
       code.add("\n.notIdempotent()");
     }
@@ -203,6 +205,9 @@ final class WrapperWriter {
     }
     if (value instanceof Setting.Number number) {
       return CodeBlock.of("$L", number.number());
+    }
+    if (value instanceof Setting.Flag flag) {
+      return CodeBlock.of("$L", flag.flag());
     }
     throw new IllegalArgumentException("not passed to a config: " + value);
   }

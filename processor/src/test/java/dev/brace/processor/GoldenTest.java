@@ -102,6 +102,11 @@ class GoldenTest {
   }
 
   @Test
+  void adaptiveLimitsAndCriticalityAreWrittenAsTheSiteWroteThem() throws IOException {
+    assertGenerates("Shedding", "ResilientShedding");
+  }
+
+  @Test
   void asynchronousMethodsRunThroughTheAsyncDriver() throws IOException {
     assertGenerates("Reports", "ResilientReports");
   }

@@ -182,6 +182,48 @@ class NegativeTest {
   }
 
   @Test
+  void minConcurrentAboveInitialConcurrent() {
+    assertError("public interface Bad {\n  @Bulkhead(adaptive = Bulkhead.Adaptive.AIMD, minConcurrent = 5,\n    initialConcurrent = 3)\n  String get();\n}",
+        "[brace:invalid-value] @Bulkhead on Bad.get: initialConcurrent = 3 is not accepted; expected 0 for maxConcurrent, or an integer from minConcurrent (5) to maxConcurrent (10)",
+        "initialConcurrent = 3");
+  }
+
+  @Test
+  void minConcurrentAboveMaxConcurrent() {
+    assertError("public interface Bad {\n  @Bulkhead(maxConcurrent = 4, adaptive = Bulkhead.Adaptive.VEGAS,\n    minConcurrent = 8)\n  String get();\n}",
+        "[brace:invalid-value] @Bulkhead on Bad.get: minConcurrent = 8 is not accepted; expected an integer from 1 to maxConcurrent (4)",
+        "minConcurrent = 8");
+  }
+
+  @Test
+  void shareOutsideZeroToOne() {
+    assertError("public interface Bad {\n  @Bulkhead(sheddableShare = 0.0)\n  String get();\n}",
+        "[brace:invalid-value] @Bulkhead on Bad.get: sheddableShare = 0.0 is not accepted; expected a number in (0, 1]",
+        "sheddableShare");
+  }
+
+  @Test
+  void adaptiveRateDecreaseOfOne() {
+    assertError("public interface Bad {\n  @RateLimit(permits = 10, adaptive = true,\n    decrease = 1.0)\n  String get();\n}",
+        "[brace:invalid-value] @RateLimit on Bad.get: decrease = 1.0 is not accepted; expected a number in (0, 1)",
+        "decrease = 1.0");
+  }
+
+  @Test
+  void adaptiveRateMinPermitsAbovePermits() {
+    assertError("public interface Bad {\n  @RateLimit(permits = 10, adaptive = true,\n    minPermits = 11)\n  String get();\n}",
+        "[brace:invalid-value] @RateLimit on Bad.get: minPermits = 11 is not accepted; expected 0 for a tenth of permits, or an integer from 1 to permits (10)",
+        "minPermits = 11");
+  }
+
+  @Test
+  void adaptiveRateWithAKey() {
+    assertError("public interface Bad {\n  @RateLimit(permits = 10, key = \"{id}\",\n    adaptive = true)\n  String get(String id);\n}",
+        "[brace:invalid-value] @RateLimit on Bad.get: adaptive = true is not accepted; expected false for a keyed limiter",
+        "adaptive = true");
+  }
+
+  @Test
   void blankName() {
     assertError("public interface Bad {\n  @Bulkhead(name = \" \")\n  String get();\n}",
         "[brace:invalid-name] @Bulkhead on Bad.get: bulkhead name = \" \" is not accepted; a name must not be blank",

@@ -30,7 +30,8 @@ import java.util.Objects;
  * be reached, instances decide locally or refuse ({@link RedisBackendOptions#whenUnavailable()}),
  * the registry hears {@code backend.unavailable} once per outage and {@code backend.recovered} when
  * it ends. Keys are {@code <prefix>ratelimit:<name>} and {@code <prefix>circuit:<name>} (a keyed
- * instance's name is {@code name[key]}) and expire when idle.
+ * instance's name is {@code name[key]}; an adaptive limiter's key is {@code
+ * <prefix>ratelimit-adaptive:<name>}) and expire when idle.
  *
  * <p>On a Redis Cluster ({@link #create(RedisClusterClient, RedisBackendOptions)}) each script
  * runs on the node that serves its one key; a node's outage is reported with its address in
@@ -133,7 +134,9 @@ public final class RedisBackend implements Backend, AutoCloseable {
   @Override
   public RateLimiterInstance rateLimiter(RateLimitConfig config, BackendContext context) {
     store.observedBy(context.events(), context.backendName());
-    return new RedisRateLimiter(config, context, store);
+    return config.adaptive()
+        ? new RedisAdaptiveRateLimiter(config, context, store)
+        : new RedisRateLimiter(config, context, store);
   }
 
   @Override

@@ -156,6 +156,12 @@ final class RedisRateLimiter implements RateLimiterInstance {
         : duration.toNanos() / 1_000;
   }
 
+  /** @return {@code permits}: this bucket does not adapt ({@link RedisAdaptiveRateLimiter} does) */
+  @Override
+  public double currentRate() {
+    return config.permits();
+  }
+
   @Override
   public String toString() {
     return "RedisRateLimiter[" + name() + ", " + key + "]";

@@ -62,6 +62,9 @@ final class Script {
   static final Script RATELIMIT_TAKE = load("ratelimit-take.lua", PRELUDE);
   static final Script RATELIMIT_GIVE_BACK = load("ratelimit-give-back.lua", PRELUDE);
   static final Script RATELIMIT_OWED = load("ratelimit-owed.lua", PRELUDE);
+  static final Script RATELIMIT_ADAPTIVE_TAKE = load("ratelimit-adaptive-take.lua", PRELUDE);
+  static final Script RATELIMIT_ADAPTIVE_THROTTLED = load("ratelimit-adaptive-throttled.lua", PRELUDE);
+  static final Script RATELIMIT_ADAPTIVE_READ = load("ratelimit-adaptive-read.lua", PRELUDE);
   static final Script CIRCUIT_ACQUIRE = load("circuit-acquire.lua", PRELUDE, CIRCUIT_PRELUDE);
   static final Script CIRCUIT_RECORD = load("circuit-record.lua", PRELUDE, CIRCUIT_PRELUDE);
   static final Script CIRCUIT_RELEASE = load("circuit-release.lua", PRELUDE, CIRCUIT_PRELUDE);

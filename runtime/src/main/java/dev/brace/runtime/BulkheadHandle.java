@@ -12,6 +12,12 @@ public interface BulkheadHandle {
   /** @return the permits free now */
   int available();
 
-  /** @return the capacity */
+  /** @return the capacity; for an adaptive bulkhead, the ceiling of its limit */
   int maxConcurrent();
+
+  /**
+   * @return the current limit: {@link #maxConcurrent()} for a fixed bulkhead, where an adaptive
+   *     one's limit stands now
+   */
+  int limit();
 }

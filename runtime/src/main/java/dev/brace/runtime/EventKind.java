@@ -33,8 +33,12 @@ public enum EventKind {
   RATELIMIT_REJECTED("ratelimit.rejected", Level.DEBUG),
   /** A call waited for a token ({@code waited_ms}, {@code waited_ns}). */
   RATELIMIT_WAITED("ratelimit.waited", Level.DEBUG),
-  /** A bulkhead refused a call. */
+  /** An adaptive limiter's rate moved ({@code from}, {@code to}, permits per period); at most once per 100 ms. */
+  RATELIMIT_RATE_CHANGED("ratelimit.rate_changed", Level.DEBUG),
+  /** A bulkhead refused a call (full, or the call's criticality shed). */
   BULKHEAD_REJECTED("bulkhead.rejected", Level.DEBUG),
+  /** An adaptive bulkhead's limit moved ({@code from}, {@code to}); at most once per 100 ms. */
+  BULKHEAD_LIMIT_CHANGED("bulkhead.limit_changed", Level.DEBUG),
   /** A call waited for a bulkhead permit and got one ({@code waited_ms}, {@code waited_ns}). */
   BULKHEAD_WAITED("bulkhead.waited", Level.DEBUG),
   /** An attempt ran past its timeout. */

@@ -8,4 +8,10 @@ public interface RateLimiterHandle {
 
   /** @return whole tokens available now (0 while callers are queued for future tokens) */
   long availablePermits();
+
+  /**
+   * @return the tokens added every {@code per} now: {@code permits}, or where an adaptive
+   *     limiter's rate stands after the dependency's throttling
+   */
+  double currentRate();
 }

@@ -215,6 +215,20 @@ public final class Stack<T> {
     }
 
     /**
+     * Tags every call of the stack with a criticality, which its bulkhead admits by (as {@code
+     * @Criticality} does for a method): {@code CRITICAL} up to the whole limit, {@code DEFAULT} (the
+     * default) up to {@code defaultShare} of it, {@code SHEDDABLE} up to {@code sheddableShare}.
+     *
+     * @param level the stack's criticality
+     * @return this
+     * @throws NullPointerException when {@code level} is null
+     */
+    public Builder<T> criticality(dev.brace.Criticality.Level level) {
+      definition.criticality(level);
+      return this;
+    }
+
+    /**
      * @param settings the timeout, named after the stack; {@code duration} is required
      * @return this
      */

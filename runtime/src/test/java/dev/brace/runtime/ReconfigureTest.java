@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brace.Bulkhead;
+import dev.brace.Criticality;
 import dev.brace.Retry;
 import java.io.IOException;
 import java.time.Duration;
@@ -326,5 +328,117 @@ class ReconfigureTest {
     assertThrows(IOException.class, () -> stack.call("k", () -> {
       throw new IOException("down");
     }), "judged by the new maxAge, from when it was remembered");
+  }
+
+  /** A call that times out at the dependency: a drop, which an adaptive bulkhead backs off on. */
+  private static void drop(Stack<String> stack) {
+    assertThrows(TimeoutExceededException.class, () -> stack.call(() -> {
+      throw new TimeoutExceededException("deeper", Duration.ofMillis(10));
+    }));
+  }
+
+  @Test
+  void anAdaptiveBulkheadKeepsTheLimitItLearntClampedToTheNewBounds() throws Exception {
+    Stack<String> stack = Stack.<String>builder("calls")
+        .bulkhead("api", b -> b.adaptive(Bulkhead.Adaptive.AIMD).minConcurrent(1).maxConcurrent(8)).build(registry);
+    drop(stack);
+    drop(stack);
+    drop(stack);
+    assertEquals(5, registry.bulkhead("api").limit(), "8, backed off three times by 0.9");
+
+    registry.reconfigure(Map.of("BRACE_BULKHEAD_API_MAX_CONCURRENT", "10"), Map.of());
+    assertEquals(5, registry.bulkhead("api").limit(), "what it learnt stays within the wider bounds");
+    assertEquals(10, registry.bulkhead("api").maxConcurrent());
+
+    registry.reconfigure(Map.of("BRACE_BULKHEAD_API_MIN_CONCURRENT", "6", "BRACE_BULKHEAD_API_MAX_CONCURRENT", "10"), Map.of());
+    assertEquals(6, registry.bulkhead("api").limit(), "raised to the new minimum");
+
+    registry.reconfigure(Map.of("BRACE_BULKHEAD_API_MAX_CONCURRENT", "4"), Map.of());
+    assertEquals(4, registry.bulkhead("api").limit(), "lowered to the new maximum");
+    drop(stack);
+    assertEquals(3, registry.bulkhead("api").limit(), "and it goes on learning from there");
+
+    registry.reconfigure(Map.of("BRACE_BULKHEAD_API_MAX_CONCURRENT", "12"), Map.of());
+    List<CompletableFuture<String>> held = new ArrayList<>();
+    List<CompletableFuture<String>> calls = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      CompletableFuture<String> answer = new CompletableFuture<>();
+      held.add(answer);
+      calls.add(stack.callAsync(() -> answer));
+    }
+    assertEquals(3, registry.bulkhead("api").inFlight());
+    held.forEach(answer -> answer.complete("ok"));
+    for (CompletableFuture<String> call : calls) {
+      assertEquals("ok", call.get());
+    }
+    assertEquals(0, registry.bulkhead("api").inFlight(), "every permit of the larger bulkhead came back");
+  }
+
+  @Test
+  void theSharesOfEachCriticalityFollowTheNewSettings() throws Exception {
+    Stack<String> sheddable = Stack.<String>builder("calls").criticality(Criticality.Level.SHEDDABLE)
+        .bulkhead("api", b -> b.maxConcurrent(10)).build(registry);
+    CompletableFuture<String> pending = new CompletableFuture<>();
+    for (int i = 0; i < 5; i++) {
+      sheddable.callAsync(() -> pending);
+    }
+    assertEquals(5, registry.bulkhead("api").inFlight());
+    assertThrows(BulkheadFullException.class, () -> sheddable.call(() -> "shed"), "half of 10 by default");
+
+    registry.reconfigure(Map.of("BRACE_BULKHEAD_API_SHEDDABLE_SHARE", "0.8"), Map.of());
+    for (int i = 0; i < 3; i++) {
+      sheddable.callAsync(() -> pending);
+    }
+    assertEquals(8, registry.bulkhead("api").inFlight(), "the new share admits three more at once");
+    assertThrows(BulkheadFullException.class, () -> sheddable.call(() -> "shed"));
+
+    registry.reconfigure(Map.of("BRACE_BULKHEAD_API_SHEDDABLE_SHARE", "0.2"), Map.of());
+    assertEquals(8, registry.bulkhead("api").inFlight(), "the calls admitted go on");
+    assertThrows(BulkheadFullException.class, () -> sheddable.call(() -> "shed"));
+  }
+
+  @Test
+  void anAdaptiveLimiterKeepsItsRateClampedToTheNewBounds() throws Exception {
+    Stack<String> stack = Stack.<String>builder("calls").rateLimit("api", r -> r.permits(100).adaptive(true)
+        .minPermits(10).throttledOn(IllegalStateException.class)).build(registry);
+    for (int i = 0; i < 2; i++) {
+      assertThrows(IllegalStateException.class, () -> stack.call(() -> {
+        throw new IllegalStateException("slow down");
+      }));
+    }
+    assertEquals(25, registry.rateLimiter("api").currentRate(), "halved twice");
+
+    registry.reconfigure(Map.of("BRACE_RATELIMIT_API_PERMITS", "200"), Map.of());
+    assertEquals(25, registry.rateLimiter("api").currentRate(), "what it learnt stays within the wider bounds");
+
+    registry.reconfigure(Map.of("BRACE_RATELIMIT_API_PERMITS", "20"), Map.of());
+    assertEquals(20, registry.rateLimiter("api").currentRate(), "lowered to the new permits");
+
+    clock.advance(Duration.ofSeconds(1)); // rate changes are reported at most every 100 ms
+    registry.reconfigure(Map.of("BRACE_RATELIMIT_API_PERMITS", "200", "BRACE_RATELIMIT_API_MIN_PERMITS", "40"), Map.of());
+    assertEquals(40, registry.rateLimiter("api").currentRate(), "raised to the new minPermits");
+    synchronized (events) {
+      assertTrue(events.stream().anyMatch(event -> event.kind().equals("ratelimit.rate_changed")
+          && Double.valueOf(40).equals(event.attributes().get("to"))), "a clamp is a change of rate: " + events);
+    }
+  }
+
+  @Test
+  void switchingBetweenAFixedAndAnAdaptiveLimitOrItsAlgorithmIsNotLive() throws Exception {
+    Stack.<String>builder("calls").bulkhead("api", b -> b.adaptive(Bulkhead.Adaptive.AIMD).maxConcurrent(8))
+        .rateLimit("api", r -> r.permits(5)).build(registry);
+    ConfigurationException toFixed = assertThrows(ConfigurationException.class,
+        () -> registry.reconfigure(Map.of("BRACE_BULKHEAD_API_ADAPTIVE", "none"), Map.of()));
+    assertTrue(toFixed.getMessage().contains("[brace:not-live] bulkhead 'api': adaptive cannot change from AIMD to NONE"),
+        toFixed.getMessage());
+    ConfigurationException otherAlgorithm = assertThrows(ConfigurationException.class,
+        () -> registry.reconfigure(Map.of("BRACE_BULKHEAD_API_ADAPTIVE", "vegas"), Map.of()));
+    assertTrue(otherAlgorithm.getMessage().contains("[brace:not-live] bulkhead 'api': adaptive cannot change from AIMD to VEGAS"),
+        otherAlgorithm.getMessage());
+    ConfigurationException toAdaptive = assertThrows(ConfigurationException.class,
+        () -> registry.reconfigure(Map.of("BRACE_RATELIMIT_API_ADAPTIVE", "true"), Map.of()));
+    assertTrue(toAdaptive.getMessage().contains("[brace:not-live] rate limiter 'api': adaptive cannot change from false to true"),
+        toAdaptive.getMessage());
+    assertEquals(8, registry.bulkhead("api").limit(), "nothing changed");
   }
 }

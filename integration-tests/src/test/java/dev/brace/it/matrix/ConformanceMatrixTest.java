@@ -42,6 +42,8 @@ class ConformanceMatrixTest {
       new RetryBudget(),
       new RetryAfterHonoured(),
       new ErrorPassesThrough(),
+      new AdaptiveBulkheadSheds(),
+      new AdaptiveRateBacksOff(),
       new HedgeRace(),
       new NotIdempotentRetry(),
       new ContextFollowsTheCall(),

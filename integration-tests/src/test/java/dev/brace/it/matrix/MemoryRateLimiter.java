@@ -11,16 +11,20 @@ import dev.brace.runtime.spi.RateLimiterInstance;
  * full. A caller without a token reserves the next one (the count goes below zero) when it can
  * arrive within {@code maxWait}, and is refused at once otherwise. A cancelled reservation is
  * dropped, which the contract allows. Written to be obviously right rather than fast.
+ *
+ * <p>Adaptive when its config says so: the refill rate moves between {@code minPermits} and {@code
+ * permits} on the signals the runtime sends, and a block empties the bucket until it ends.
  */
 final class MemoryRateLimiter implements RateLimiterInstance {
   private final RateLimitConfig config;
   private final TimeSource time;
   private final RateLimitSteps steps;
-  private final double tokensPerNano;
+  private double tokensPerNano;
   private final int capacity;
 
   private double tokens;
   private long refilledAt;
+  private double rate;
 
   MemoryRateLimiter(RateLimitConfig config, TimeSource time, EventSink events) {
     this.config = config;
@@ -30,6 +34,43 @@ final class MemoryRateLimiter implements RateLimiterInstance {
     this.capacity = config.burst() > 0 ? config.burst() : config.permits();
     this.tokens = capacity;
     this.refilledAt = time.nanoTime();
+    this.rate = config.permits();
+  }
+
+  @Override
+  public synchronized double currentRate() {
+    return rate;
+  }
+
+  @Override
+  public synchronized void throttled(long blockNanos) {
+    if (!config.adaptive()) {
+      return;
+    }
+    long now = refill();
+    double from = rate;
+    setRate(Math.max(config.minPermits(), rate * config.decrease()));
+    if (blockNanos > 0) {
+      // The next token arrives when the block ends.
+      tokens = Math.min(tokens, 1 - blockNanos * tokensPerNano);
+      refilledAt = now;
+    }
+    steps.rateChanged(from, rate);
+  }
+
+  @Override
+  public synchronized void succeeded() {
+    if (config.adaptive() && rate < config.permits()) {
+      refill();
+      double from = rate;
+      setRate(Math.min(config.permits(), rate + config.increase()));
+      steps.rateChanged(from, rate);
+    }
+  }
+
+  private void setRate(double permits) {
+    rate = permits;
+    tokensPerNano = permits / config.per().toNanos();
   }
 
   @Override

@@ -149,6 +149,13 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     }
   }
 
+  final boolean flag(String attribute, String text) {
+    if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+      return Boolean.parseBoolean(text);
+    }
+    throw invalid(attribute, text, "true or false");
+  }
+
   final <E extends Enum<E>> E constant(String attribute, String text, Class<E> type) {
     for (E constant : type.getEnumConstants()) {
       if (constant.name().equalsIgnoreCase(text)) {

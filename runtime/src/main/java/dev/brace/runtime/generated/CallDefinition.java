@@ -1,5 +1,6 @@
 package dev.brace.runtime.generated;
 
+import dev.brace.Criticality;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.Kind;
 import java.util.Collections;
@@ -24,6 +25,7 @@ public final class CallDefinition {
   private final String fallbackMethod;
   private final Class<? extends Throwable> fallbackTakes;
   private final boolean notIdempotent;
+  private final Criticality.Level criticality;
 
   private CallDefinition(Builder builder) {
     this.callName = builder.callName;
@@ -33,6 +35,7 @@ public final class CallDefinition {
     this.fallbackMethod = builder.fallbackMethod;
     this.fallbackTakes = builder.fallbackTakes;
     this.notIdempotent = builder.notIdempotent;
+    this.criticality = builder.criticality;
   }
 
   /**
@@ -102,6 +105,14 @@ public final class CallDefinition {
     return notIdempotent;
   }
 
+  /**
+   * @return how much the call matters when its bulkhead is under pressure ({@code @Criticality});
+   *     {@code DEFAULT} unless the site says otherwise
+   */
+  public Criticality.Level criticality() {
+    return criticality;
+  }
+
   /** Collects the patterns of one call; each kind at most once. */
   public static final class Builder {
     private final String callName;
@@ -111,6 +122,7 @@ public final class CallDefinition {
     private String fallbackMethod;
     private Class<? extends Throwable> fallbackTakes;
     private boolean notIdempotent;
+    private Criticality.Level criticality = Criticality.Level.DEFAULT;
 
     private Builder(String callName, String site, boolean keysFromCaller) {
       this.callName = Objects.requireNonNull(callName, "callName");
@@ -157,6 +169,18 @@ public final class CallDefinition {
      */
     public Builder notIdempotent() {
       this.notIdempotent = true;
+      return this;
+    }
+
+    /**
+     * Tags the call with a criticality, which its bulkhead admits by ({@code @Criticality}).
+     *
+     * @param level the call's criticality
+     * @return this
+     * @throws NullPointerException when {@code level} is null
+     */
+    public Builder criticality(Criticality.Level level) {
+      this.criticality = Objects.requireNonNull(level, "level");
       return this;
     }
 

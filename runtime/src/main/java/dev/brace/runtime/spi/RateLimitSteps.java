@@ -14,10 +14,15 @@ import java.util.Objects;
 public final class RateLimitSteps {
   private static final EventKind REJECTED = EventKind.RATELIMIT_REJECTED;
   private static final EventKind WAITED = EventKind.RATELIMIT_WAITED;
+  private static final EventKind RATE_CHANGED = EventKind.RATELIMIT_RATE_CHANGED;
+  private static final long REPORT_INTERVAL_NANOS = 100_000_000L;
 
   private final String name;
   private final TimeSource time;
   private final EventSink events;
+  /** When {@code ratelimit.rate_changed} was last reported, and the rate it reported; NaN before the first. */
+  private final java.util.concurrent.atomic.AtomicLong reportedAt = new java.util.concurrent.atomic.AtomicLong();
+  private volatile double reportedRate = Double.NaN;
 
   /**
    * @param name the limiter's name
@@ -64,6 +69,33 @@ public final class RateLimitSteps {
     if (events.enabled(WAITED)) {
       events.emit(WAITED, name, "waited_ms", waitedNanos / 1_000_000, "waited_ns", waitedNanos);
     }
+  }
+
+  /**
+   * Reports that an adaptive limiter's rate moved ({@code ratelimit.rate_changed}), at most once per
+   * 100 ms on the limiter's clock; {@code from} is the rate the previous event reported, so the
+   * events chain, and a move within 100 ms of the previous event is reported with the next one.
+   *
+   * @param from the rate before this move, in permits per period
+   * @param to the rate after it
+   */
+  public void rateChanged(double from, double to) {
+    if (from == to || !events.enabled(RATE_CHANGED)) {
+      return;
+    }
+    long now = time.nanoTime();
+    long last = reportedAt.get();
+    boolean first = Double.isNaN(reportedRate);
+    if (!first && now - last < REPORT_INTERVAL_NANOS || !reportedAt.compareAndSet(last, now)) {
+      return;
+    }
+    double previous = first ? from : reportedRate;
+    reportedRate = to;
+    events.emit(RATE_CHANGED, name, "from", rounded(previous), "to", rounded(to));
+  }
+
+  private static double rounded(double rate) {
+    return Math.round(rate * 1000) / 1000.0;
   }
 
   /**

@@ -60,6 +60,21 @@ public interface RateLimiterInstance extends RateLimiterHandle {
   }
 
   /**
+   * The dependency throttled a call of an adaptive limiter: the rate is multiplied by {@code
+   * decrease} (not below {@code minPermits}) and, for a positive {@code blockNanos}, no token is
+   * handed out before that much time has passed. A limiter that does not adapt is never told.
+   *
+   * @param blockNanos how long the dependency asked to be left alone (already capped); 0 for no hint
+   */
+  default void throttled(long blockNanos) {}
+
+  /**
+   * A call of an adaptive limiter succeeded: the rate grows by {@code increase}, up to {@code
+   * permits}. A limiter that does not adapt is never told.
+   */
+  default void succeeded() {}
+
+  /**
    * @return whether this limiter takes new settings while it runs ({@link #reconfigure}); a
    *     registry refuses a reconfiguration that would change the settings of one that does not.
    *     False unless an implementation says otherwise.

@@ -1,49 +1,67 @@
 package dev.brace.runtime.internal.policy;
 
-import dev.brace.runtime.EventKind;
-import dev.brace.runtime.internal.event.EventBus;
-
+import dev.brace.Criticality;
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.BulkheadHandle;
+import dev.brace.runtime.EventKind;
+import dev.brace.runtime.Refusal;
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.internal.event.EventBus;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
- * At most {@code maxConcurrent} holders at once. The permits are one {@link AtomicInteger}: taking
- * and returning one is a compare-and-set, and that alone keeps the bound under every interleaving.
- * Only a caller that must wait touches the lock; it parks on a condition that a release signals
- * when someone is waiting. Waiting callers are woken in arrival order, but a caller arriving just
- * as a permit comes free may take it first.
+ * At most a limit of holders at once; less for calls that matter less. The calls in flight are one
+ * {@link AtomicInteger}: taking and returning a permit is a compare-and-set against the admission
+ * threshold of the call's {@link Criticality.Level}, and that alone keeps every bound under every
+ * interleaving. With limit L, a {@code CRITICAL} call is admitted while fewer than L are in flight,
+ * a {@code DEFAULT} one while fewer than {@code ceil(L · defaultShare)}, a {@code SHEDDABLE} one
+ * while fewer than {@code ceil(L · sheddableShare)} (each at least 1).
  *
- * <p>A waiter's {@code maxWait} is a task on the registry's scheduler, as a timeout's deadline is,
- * so the registry's clock decides when it gives up: a test on manual time drives it by advancing
- * the clock.
+ * <p>The limit is {@code maxConcurrent}, or for an adaptive bulkhead the {@link AdaptiveLimit}'s,
+ * which moves after every completed call; then each admitted attempt carries a {@link
+ * AdaptiveLimit.Slot} timing it, and nothing else changes. A fixed bulkhead reads no clock.
  *
- * <p>New settings ({@link #reconfigure}) keep the calls in flight: the free permits move by the
- * change of {@code maxConcurrent}, below zero when the bulkhead is lowered beneath what is in
- * flight, so the new limit applies to admissions and the calls holding permits finish as they are.
+ * <p>Only a caller that must wait touches the lock; it parks on its level's condition, and a
+ * release wakes a waiter of the most critical level the free permit admits. Waiting callers of one
+ * level are woken in arrival order, but a caller arriving just as a permit comes free may take it
+ * first. A waiter's {@code maxWait} is a task on the registry's scheduler, as a timeout's deadline
+ * is, so the registry's clock decides when it gives up.
+ *
+ * <p>New settings ({@link #reconfigure}) keep the calls in flight: the thresholds follow the new
+ * {@code maxConcurrent} and shares at once, so a lower limit applies to new admissions (the calls in
+ * flight may exceed it for a while) and the calls holding permits finish as they are. An adaptive
+ * bulkhead keeps the limit it has learnt, clamped to the new {@code minConcurrent} and {@code
+ * maxConcurrent}.
  */
 public final class SemaphoreBulkhead implements BulkheadHandle {
 
   private static final EventKind REJECTED = EventKind.BULKHEAD_REJECTED;
+  private static final Criticality.Level[] LEVELS = Criticality.Level.values();
   private static final EventKind WAITED = EventKind.BULKHEAD_WAITED;
 
   private volatile BulkheadConfig config;
   private final EventBus events;
   private final Supplier<ScheduledExecutorService> scheduler;
   private volatile long maxWaitNanos;
-  /** Permits free now; below zero while a lowered limit is still exceeded by the calls in flight. */
-  private final AtomicInteger free;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  /** A fixed bulkhead's admission thresholds by level, read on every admission; unused when adaptive. */
+  private volatile Thresholds fixed;
+  /** The moving limit; null for a fixed bulkhead. */
+  private final AdaptiveLimit adaptive;
   private final ReentrantLock lock = new ReentrantLock();
-  private final Condition permitFreed = lock.newCondition();
+  private final Condition[] permitFreed = new Condition[LEVELS.length];
+  /** Written only under {@link #lock}. */
+  private final int[] waitingAt = new int[LEVELS.length];
   /** Written only under {@link #lock}; read without it by releasers deciding whether to signal. */
   private volatile int waiting;
 
@@ -52,13 +70,30 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
    * @param scheduler runs each waiter's {@code maxWait} deadline; asked only when a caller waits
    * @param events where refusals are reported
    * @throws NullPointerException when an argument is null
+   * @throws IllegalArgumentException when the bulkhead is adaptive: it needs a clock (the other constructor)
    */
   public SemaphoreBulkhead(BulkheadConfig config, Supplier<ScheduledExecutorService> scheduler, EventBus events) {
+    this(config, null, scheduler, events);
+  }
+
+  /**
+   * @param config the bulkhead's settings
+   * @param time the clock an adaptive bulkhead measures latency on; may be null for a fixed one
+   * @param scheduler runs each waiter's {@code maxWait} deadline; asked only when a caller waits
+   * @param events where refusals and limit changes are reported
+   * @throws NullPointerException when an argument is null (the clock only for an adaptive bulkhead)
+   */
+  public SemaphoreBulkhead(
+      BulkheadConfig config, TimeSource time, Supplier<ScheduledExecutorService> scheduler, EventBus events) {
     this.config = Objects.requireNonNull(config, "config");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.events = Objects.requireNonNull(events, "events");
     this.maxWaitNanos = saturatedNanos(config);
-    this.free = new AtomicInteger(config.maxConcurrent());
+    this.adaptive = config.isAdaptive() ? new AdaptiveLimit(config, Objects.requireNonNull(time, "time"), events) : null;
+    this.fixed = new Thresholds(config);
+    for (int i = 0; i < LEVELS.length; i++) {
+      permitFreed[i] = lock.newCondition();
+    }
   }
 
   /** @return the settings this bulkhead runs on now */
@@ -66,83 +101,110 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     return config;
   }
 
+  /** @return whether the limit adapts, so that each attempt must be timed ({@link #timed}) */
+  public boolean isAdaptive() {
+    return adaptive != null;
+  }
+
   /**
-   * Takes new settings, keeping the calls in flight: a higher {@code maxConcurrent} frees permits
-   * at once (and wakes waiters), a lower one takes them away as calls return, and {@code maxWait}
-   * applies to the next caller that waits.
+   * Takes new settings, keeping the calls in flight: a higher {@code maxConcurrent} or share admits
+   * more at once (and wakes waiters), a lower one admits less as calls return, and {@code maxWait}
+   * applies to the next caller that waits. An adaptive bulkhead keeps its learnt limit, clamped to
+   * the new bounds.
    *
    * @param next the new settings, of this bulkhead's name
+   * @throws IllegalArgumentException when {@code next} switches between a fixed and an adaptive
+   *     limit, or to another algorithm: those are a different bulkhead, not new settings of this one
    */
   public synchronized void reconfigure(BulkheadConfig next) {
     Objects.requireNonNull(next, "next");
-    int change = next.maxConcurrent() - config.maxConcurrent();
-    // The release check reads the limit: raise it before freeing permits, lower it after taking them.
-    if (change > 0) {
-      config = next;
-      free.addAndGet(change);
-    } else {
-      free.addAndGet(change);
-      config = next;
+    if (next.adaptive() != config.adaptive()) {
+      throw new IllegalArgumentException("bulkhead '" + name() + "' cannot switch from adaptive "
+          + config.adaptive() + " to " + next.adaptive() + " while it runs");
     }
+    if (adaptive != null) {
+      adaptive.reconfigure(next);
+    } else {
+      fixed = new Thresholds(next);
+    }
+    config = next;
     maxWaitNanos = saturatedNanos(next);
-    if (change > 0 && waiting > 0) {
-      lock.lock();
-      try {
-        permitFreed.signalAll();
-      } finally {
-        lock.unlock();
-      }
+    if (waiting > 0) {
+      // Whatever the new thresholds admit now goes to the waiters; those they no longer admit wait on.
+      signalAdmissible();
     }
   }
 
   /**
-   * Takes a permit, waiting up to {@code maxWait} for one to be released.
+   * Takes a permit for a call of the given criticality, waiting up to {@code maxWait} for one.
    *
+   * @param level the call's criticality
    * @throws BulkheadFullException when none came free within {@code maxWait} (at once when it is
    *     zero); or when the thread is interrupted while waiting, with the interrupt as cause and the
    *     interrupt flag set again
    */
-  public void acquire() {
-    if (tryTake()) {
+  public void acquire(Criticality.Level level) {
+    if (tryTake(level)) {
       return;
     }
     long maxWaitNanos = this.maxWaitNanos;
     if (maxWaitNanos <= 0) {
-      throw rejected(null);
+      throw rejected(level, null);
     }
     try {
-      if (awaitPermit(maxWaitNanos)) {
+      if (awaitPermit(level, maxWaitNanos)) {
         return;
       }
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
-      throw rejected(interrupted);
+      throw rejected(level, interrupted);
     }
-    throw rejected(null);
+    throw rejected(level, null);
   }
 
   /**
-   * Takes a permit only if one is free now; never waits and reports nothing.
+   * Takes a permit up to the whole limit (as a {@code CRITICAL} call), waiting up to {@code maxWait}.
    *
+   * @throws BulkheadFullException as {@link #acquire(Criticality.Level)}
+   */
+  public void acquire() {
+    acquire(Criticality.Level.CRITICAL);
+  }
+
+  /**
+   * Takes a permit only if the call's level admits one now; never waits and reports nothing.
+   *
+   * @param level the call's criticality
    * @return whether a permit was taken
    */
+  public boolean tryAcquire(Criticality.Level level) {
+    return tryTake(level);
+  }
+
+  /** @return whether a permit was taken, up to the whole limit; as {@link #tryAcquire(Criticality.Level)} */
   public boolean tryAcquire() {
-    return tryTake();
+    return tryTake(Criticality.Level.CRITICAL);
   }
 
   /**
    * The refusal of a caller that gave up without blocking, for the async driver that polls {@link
-   * #tryAcquire()} instead of waiting; reported as {@code bulkhead.rejected}.
+   * #tryAcquire(Criticality.Level)} instead of waiting; reported as {@code bulkhead.rejected}.
    *
+   * @param level the refused call's criticality
    * @return the exception to fail the caller with
    */
+  public BulkheadFullException full(Criticality.Level level) {
+    return rejected(level, null);
+  }
+
+  /** @return the refusal of a {@code CRITICAL} caller; as {@link #full(Criticality.Level)} */
   public BulkheadFullException full() {
-    return rejected(null);
+    return full(Criticality.Level.CRITICAL);
   }
 
   /**
    * Reports that a caller waited for the permit it now holds ({@code bulkhead.waited}). The
-   * caller measures the wait on the registry's clock: the sync path around {@link #acquire()},
+   * caller measures the wait on the registry's clock: the sync path around {@link #acquire},
    * the async driver across its polls.
    *
    * @param waitedNanos how long the caller waited
@@ -154,25 +216,72 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   }
 
   /**
-   * Returns a permit taken by {@link #acquire()} or {@link #tryAcquire()}.
+   * Starts timing an attempt that holds a permit of an adaptive bulkhead.
    *
-   * @throws IllegalStateException when every permit is already free: a release without its
-   *     acquire, which must not grow the bulkhead
+   * @param ticket the breaker's ticket of the attempt, or null
+   * @return the attempt's new ticket: a slot that remembers when it started and holds {@code ticket}
+   * @throws IllegalStateException when the bulkhead is not adaptive
+   */
+  public AdaptiveLimit.Slot timed(Object ticket) {
+    if (adaptive == null) {
+      throw new IllegalStateException("bulkhead '" + name() + "' is not adaptive: its attempts are not timed");
+    }
+    return adaptive.admitted(ticket, inFlight.get());
+  }
+
+  /**
+   * Returns the permit of a timed attempt; its latency moves the limit.
+   *
+   * @param slot from {@link #timed}
+   * @param failure what the attempt threw, or null when it returned: a timeout or a refusal from the
+   *     dependency is a drop; an {@code Error}, or the caller's interrupt, tells nothing and is no sample
+   */
+  public void completed(AdaptiveLimit.Slot slot, Throwable failure) {
+    if (failure != null && (failure instanceof Error || TimeoutPolicy.interruptedCaller(failure))) {
+      adaptive.abandoned(slot);
+    } else {
+      adaptive.completed(slot, failure != null && isDrop(failure));
+    }
+    release();
+  }
+
+  /**
+   * Returns the permit of a timed attempt that ended before an outcome (the caller gave up): no sample.
+   *
+   * @param slot from {@link #timed}
+   */
+  public void abandoned(AdaptiveLimit.Slot slot) {
+    adaptive.abandoned(slot);
+    release();
+  }
+
+  /** A timeout of the attempt, or a refusal the dependency passed on, says the dependency is past its capacity. */
+  static boolean isDrop(Throwable failure) {
+    Throwable cause = ExceptionFilter.unwrap(failure);
+    return cause instanceof TimeoutExceededException || cause instanceof Refusal;
+  }
+
+  /**
+   * Returns a permit taken by {@link #acquire} or {@link #tryAcquire} (of a fixed bulkhead, or of an
+   * adaptive one whose attempt was never timed).
+   *
+   * @throws IllegalStateException when no permit is taken: a release without its acquire, which
+   *     must not grow the bulkhead
    */
   public void release() {
     while (true) {
-      int current = free.get();
-      if (current >= config.maxConcurrent()) {
+      int current = inFlight.get();
+      if (current <= 0) {
         throw new IllegalStateException(
             "bulkhead '" + name() + "' released more permits than were taken");
       }
-      if (free.compareAndSet(current, current + 1)) {
+      if (inFlight.compareAndSet(current, current - 1)) {
         break;
       }
     }
     // Read after the permit is back: a waiter that registered later re-checks and sees it.
     if (waiting > 0) {
-      signalOne();
+      signalAdmissible();
     }
   }
 
@@ -185,57 +294,102 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   /** @return the permits taken and not yet returned */
   @Override
   public int inFlight() {
-    return config.maxConcurrent() - free.get();
+    return inFlight.get();
   }
 
-  /** @return the permits free now */
+  /** @return the permits a {@code CRITICAL} call could take now */
   @Override
   public int available() {
-    return Math.max(0, free.get());
+    return Math.max(0, limit() - inFlight.get());
   }
 
-  /** @return the capacity */
+  /** @return the capacity: the ceiling of an adaptive bulkhead */
   @Override
   public int maxConcurrent() {
     return config.maxConcurrent();
   }
 
-  private boolean tryTake() {
+  /** @return the current limit: {@code maxConcurrent}, or where an adaptive bulkhead's limit stands now */
+  @Override
+  public int limit() {
+    return adaptive == null ? config.maxConcurrent() : adaptive.limit();
+  }
+
+  /**
+   * @param level a criticality
+   * @return how many calls may be in flight for a call of that level to be admitted: the limit, or
+   *     its share rounded up, at least 1
+   */
+  public int threshold(Criticality.Level level) {
+    if (adaptive != null) {
+      return threshold(config, adaptive.limit(), level);
+    }
+    Thresholds fixed = this.fixed;
+    return level == Criticality.Level.CRITICAL ? fixed.critical
+        : level == Criticality.Level.DEFAULT ? fixed.normal : fixed.sheddable;
+  }
+
+  /** A fixed bulkhead's thresholds of one version of its settings, replaced whole so an admission reads one version. */
+  private static final class Thresholds {
+    final int critical;
+    final int normal;
+    final int sheddable;
+
+    Thresholds(BulkheadConfig config) {
+      this.critical = threshold(config, config.maxConcurrent(), Criticality.Level.CRITICAL);
+      this.normal = threshold(config, config.maxConcurrent(), Criticality.Level.DEFAULT);
+      this.sheddable = threshold(config, config.maxConcurrent(), Criticality.Level.SHEDDABLE);
+    }
+  }
+
+  private static int threshold(BulkheadConfig config, int limit, Criticality.Level level) {
+    if (level == Criticality.Level.CRITICAL) {
+      return limit;
+    }
+    double share = level == Criticality.Level.DEFAULT ? config.defaultShare() : config.sheddableShare();
+    return Math.max(1, (int) Math.ceil(limit * share));
+  }
+
+  private boolean tryTake(Criticality.Level level) {
+    int threshold = threshold(level);
     while (true) {
-      int current = free.get();
-      if (current <= 0) {
+      int current = inFlight.get();
+      if (current >= threshold) {
         return false;
       }
-      if (free.compareAndSet(current, current - 1)) {
+      if (inFlight.compareAndSet(current, current + 1)) {
         return true;
       }
     }
   }
 
   /** The slow path: parks until a permit is taken or {@code maxWait} runs out on the registry's clock. */
-  private boolean awaitPermit(long maxWaitNanos) throws InterruptedException {
-    Deadline deadline = new Deadline();
+  private boolean awaitPermit(Criticality.Level level, long maxWaitNanos) throws InterruptedException {
+    Deadline deadline = new Deadline(level);
     ScheduledFuture<?> expiry = scheduler.get().schedule(deadline, maxWaitNanos, TimeUnit.NANOSECONDS);
+    int at = level.ordinal();
     lock.lockInterruptibly();
     try {
+      waitingAt[at]++;
       waiting++;
       try {
         while (true) {
           // Registered as waiting before this check, so a release after it will signal.
-          if (tryTake()) {
-            passOnIfFree();
+          if (tryTake(level)) {
+            passOn();
             return true;
           }
           if (deadline.passed) {
             return false;
           }
-          permitFreed.await();
+          permitFreed[at].await();
         }
       } catch (InterruptedException interrupted) {
         // A signal meant for this waiter may have arrived with the interrupt: hand it on.
-        passOnIfFree();
+        passOn();
         throw interrupted;
       } finally {
+        waitingAt[at]--;
         waiting--;
       }
     } finally {
@@ -244,45 +398,59 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     }
   }
 
-  /** Marks one waiter's {@code maxWait} as over and wakes the waiters, who each look at their own. */
+  /** Marks one waiter's {@code maxWait} as over and wakes the waiters of its level, who each look at their own. */
   private final class Deadline implements Runnable {
+    private final Criticality.Level level;
     volatile boolean passed;
+
+    Deadline(Criticality.Level level) {
+      this.level = level;
+    }
 
     @Override
     public void run() {
       lock.lock();
       try {
         passed = true;
-        permitFreed.signalAll();
+        permitFreed[level.ordinal()].signalAll();
       } finally {
         lock.unlock();
       }
     }
   }
 
-  /** Wakes another waiter when permits remain, so a signal consumed here is never lost. */
-  private void passOnIfFree() {
-    if (free.get() > 0 && waiting > 1) {
-      permitFreed.signal();
+  /** Under the lock: wakes a waiter of the most critical level that the calls in flight now admit. */
+  private void passOn() {
+    int current = inFlight.get();
+    for (Criticality.Level level : LEVELS) {
+      // This caller still counts itself among the waiters of its level.
+      if (waitingAt[level.ordinal()] > 0 && current < threshold(level)) {
+        permitFreed[level.ordinal()].signal();
+        return;
+      }
     }
   }
 
-  private void signalOne() {
+  private void signalAdmissible() {
     lock.lock();
     try {
-      permitFreed.signal();
+      passOn();
     } finally {
       lock.unlock();
     }
   }
 
-  private BulkheadFullException rejected(InterruptedException cause) {
-    int limit = config.maxConcurrent();
+  private BulkheadFullException rejected(Criticality.Level level, InterruptedException cause) {
+    int limit = limit();
     if (events.enabled(REJECTED)) {
       events.emit(
-          REJECTED, name(), "max_concurrent", limit, "in_flight", inFlight());
+          REJECTED, name(), "max_concurrent", config.maxConcurrent(), "in_flight", inFlight(),
+          "criticality", level.name(), "limit", limit);
     }
-    return new BulkheadFullException(name(), limit, cause);
+    int threshold = threshold(level);
+    return threshold < limit
+        ? new BulkheadFullException(name(), limit, level.name(), threshold, cause)
+        : new BulkheadFullException(name(), limit, cause);
   }
 
   private static long saturatedNanos(BulkheadConfig config) {

@@ -30,10 +30,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * about 73 years are capped there so that no sum of them overflows; a bucket that would take longer
  * to refill holds only 73 years' worth of tokens.
  *
+ * <p>An adaptive limiter (an AIMD token bucket) keeps its rate, in permits per {@code per}, in one
+ * more atomic: a throttling failure of the dependency multiplies it by {@code decrease}, a success
+ * adds {@code increase}, between {@code minPermits} and {@code permits}. Every take reads the
+ * emission interval from the rate of that moment. The bucket's span stays {@code burst} tokens at
+ * the full rate, so at a lower rate it holds proportionally fewer tokens and a decrease never frees
+ * tokens at once. A hint ({@code Retry-After}) pushes {@code fullAt} so that the next token comes
+ * no earlier than the hint says.
+ *
  * <p>New settings ({@link #reconfigure}) come with a new instant: the old one is frozen, so no
  * caller can take a token on the old settings after the switch, and the new one is set so that
  * the bucket holds the tokens it held (capped at the new {@code burst}), or owes the tokens it had
- * promised to waiting callers.
+ * promised to waiting callers. An adaptive limiter's rate is not part of the bucket: it
+ * carries over, clamped to the new {@code minPermits} and {@code permits}.
  */
 public final class TokenBucketRateLimiter implements RateLimiterInstance {
 
@@ -46,10 +55,18 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   private final TimeSource time;
   private final RateLimitSteps steps;
   private volatile Bucket bucket;
+  /**
+   * An adaptive limiter's rate in permits per {@code per}, as {@link Double#doubleToLongBits} bits;
+   * state learnt from the dependency, so it outlives a bucket replaced by new settings.
+   */
+  private final AtomicLong rateBits;
 
   /** One version of the settings, in nanoseconds, with the instant they govern. */
   private static final class Bucket {
     final RateLimitConfig config;
+    final boolean adaptive;
+    final long perNanos;
+    /** The emission interval at the full rate, {@code permits} per {@code per}. */
     final long intervalNanos;
     final long capacityNanos;
     final long maxWaitNanos;
@@ -58,7 +75,8 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
 
     Bucket(RateLimitConfig config, long fullAt) {
       this.config = config;
-      long perNanos = cappedNanos(config.per());
+      this.adaptive = config.adaptive();
+      this.perNanos = cappedNanos(config.per());
       long permits = config.permits();
       this.intervalNanos = Math.max(1, perNanos / permits + (perNanos % permits == 0 ? 0 : 1));
       this.capacityNanos = cappedProduct(intervalNanos, config.burst());
@@ -80,6 +98,7 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
     this.time = Objects.requireNonNull(time, "time");
     this.steps = new RateLimitSteps(config.name(), time, Objects.requireNonNull(events, "events"));
     this.bucket = new Bucket(config, time.nanoTime());
+    this.rateBits = new AtomicLong(Double.doubleToLongBits(config.permits()));
   }
 
   /** @return the settings this limiter runs on now */
@@ -101,13 +120,22 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
     Bucket old = bucket;
     long frozenAt = old.fullAt.getAndSet(FROZEN);
     long now = time.nanoTime();
+    long oldInterval = interval(old);
     Bucket next = new Bucket(config, now);
+    // The learnt rate stays, within the new bounds; a fixed limiter runs at its permits.
+    double rate = Double.longBitsToDouble(rateBits.get());
+    double keptRate = config.adaptive() ? Math.max(config.minPermits(), Math.min(config.permits(), rate)) : config.permits();
+    rateBits.set(Double.doubleToLongBits(keptRate));
+    long nextInterval = interval(next);
     // Tokens held now; negative when tokens are owed to callers waiting for them.
-    double tokens = (double) (old.capacityNanos - Math.max(0, frozenAt - now)) / old.intervalNanos;
+    double tokens = (double) (capacity(old, oldInterval) - Math.max(0, frozenAt - now)) / oldInterval;
     double kept = Math.min(tokens, config.burst());
-    double owed = Math.ceil(next.capacityNanos - kept * next.intervalNanos);
+    double owed = Math.ceil(capacity(next, nextInterval) - kept * nextInterval);
     next.fullAt.set(now + (long) Math.min(Math.max(0, owed), 3.0 * LONGEST_SPAN_NANOS));
     bucket = next;
+    if (keptRate != rate) {
+      steps.rateChanged(rate, keptRate);
+    }
   }
 
   /** @return true: the local bucket takes new settings while it runs */
@@ -213,7 +241,7 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   @Override
   public boolean hasWaiters() {
     Bucket now = current();
-    return now.fullAt.get() - time.nanoTime() > now.capacityNanos;
+    return now.fullAt.get() - time.nanoTime() > capacity(now, interval(now));
   }
 
   /** @return whole tokens available now; 0 while callers wait for tokens still to come */
@@ -221,8 +249,103 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   public long availablePermits() {
     Bucket now = current();
     long owed = Math.max(0, now.fullAt.get() - time.nanoTime());
+    long interval = interval(now);
+    long capacity = capacity(now, interval);
     // Divided rather than taken from burst, so a capped capacity span reports its true depth.
-    return owed >= now.capacityNanos ? 0 : (now.capacityNanos - owed) / now.intervalNanos;
+    return owed >= capacity ? 0 : (capacity - owed) / interval;
+  }
+
+  /** @return {@code permits}, or an adaptive limiter's rate now */
+  @Override
+  public double currentRate() {
+    return Double.longBitsToDouble(rateBits.get());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Does nothing for a limiter that does not adapt.
+   */
+  @Override
+  public void throttled(long blockNanos) {
+    RateLimitConfig config = bucket.config;
+    if (!config.adaptive()) {
+      return;
+    }
+    double from;
+    double to;
+    while (true) {
+      long bits = rateBits.get();
+      from = Double.longBitsToDouble(bits);
+      to = Math.max(config.minPermits(), from * config.decrease());
+      if (to == from || rateBits.compareAndSet(bits, Double.doubleToLongBits(to))) {
+        break;
+      }
+    }
+    if (blockNanos > 0) {
+      block(blockNanos);
+    }
+    steps.rateChanged(from, to);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Does nothing for a limiter that does not adapt, or one at its full rate.
+   */
+  @Override
+  public void succeeded() {
+    RateLimitConfig config = bucket.config;
+    if (!config.adaptive()) {
+      return;
+    }
+    while (true) {
+      long bits = rateBits.get();
+      double from = Double.longBitsToDouble(bits);
+      if (from >= config.permits()) {
+        return;
+      }
+      double to = Math.min(config.permits(), from + config.increase());
+      if (rateBits.compareAndSet(bits, Double.doubleToLongBits(to))) {
+        steps.rateChanged(from, to);
+        return;
+      }
+    }
+  }
+
+  /** Moves {@code fullAt} so that the next token arrives {@code blockNanos} from now at the earliest. */
+  private void block(long blockNanos) {
+    while (true) {
+      Bucket bucket = current();
+      long now = time.nanoTime();
+      long interval = interval(bucket);
+      long blockedFullAt = now + Math.min(blockNanos, LONGEST_SPAN_NANOS) + capacity(bucket, interval) - interval;
+      long current = bucket.fullAt.get();
+      // FROZEN: new settings replaced the bucket meanwhile; block the new one.
+      if (current != FROZEN
+          && (current - blockedFullAt >= 0 || bucket.fullAt.compareAndSet(current, blockedFullAt))) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * The bucket's span: {@code burst} tokens at the full rate, and for an adaptive limiter at least
+   * one token at the rate of the moment, so a slow rate still admits. A reservation is named by the
+   * fixed span; one taken with a longer span cannot be given back and is dropped, never admitting more.
+   */
+  private static long capacity(Bucket bucket, long interval) {
+    return bucket.adaptive ? Math.max(bucket.capacityNanos, interval) : bucket.capacityNanos;
+  }
+
+  /** The emission interval now: fixed, or from an adaptive limiter's rate at this moment. */
+  private long interval(Bucket bucket) {
+    if (!bucket.adaptive) {
+      return bucket.intervalNanos;
+    }
+    double rate = Double.longBitsToDouble(rateBits.get());
+    double interval = Math.ceil(bucket.perNanos / rate);
+    return interval >= LONGEST_SPAN_NANOS ? LONGEST_SPAN_NANOS : Math.max(1, (long) interval);
   }
 
   /** @return the bucket in force, waiting out a switch to new settings that is under way */
@@ -243,6 +366,8 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    *     {@link #FROZEN} when new settings replaced the bucket: take from the new one
    */
   private long take(Bucket bucket, long now) {
+    long interval = interval(bucket);
+    long capacity = capacity(bucket, interval);
     while (true) {
       long current = bucket.fullAt.get();
       if (current == FROZEN) {
@@ -250,11 +375,11 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
       }
       // An instant in the past means a full bucket: idle time beyond it earns nothing.
       long owed = Math.max(0, current - now);
-      long waitNanos = owed + bucket.intervalNanos - bucket.capacityNanos;
+      long waitNanos = owed + interval - capacity;
       if (waitNanos > bucket.maxWaitNanos) {
         throw steps.rejected(waitNanos);
       }
-      if (bucket.fullAt.compareAndSet(current, now + owed + bucket.intervalNanos)) {
+      if (bucket.fullAt.compareAndSet(current, now + owed + interval)) {
         return waitNanos;
       }
     }
@@ -270,7 +395,7 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
     if (current != reservedFullAt || current - now <= 0) {
       return;
     }
-    long earlier = current - bucket.intervalNanos;
+    long earlier = current - interval(bucket);
     if (earlier - now < 0) {
       earlier = now;
     }

@@ -188,9 +188,12 @@ public final class AsyncDriver<T> {
             .waitForToken(ticket, limiter, reservation);
       }
     }
-    SemaphoreBulkhead bulkhead = sequence.bulkhead();
-    if (bulkhead != null && !bulkhead.tryAcquire()) {
-      return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).waitForBulkhead(ticket);
+    if (sequence.bulkhead() != null) {
+      // At the call's criticality; an adaptive bulkhead's permit comes with a timing slot as the ticket.
+      if (!sequence.tryTakeBulkhead()) {
+        return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).waitForBulkhead(ticket);
+      }
+      ticket = sequence.bulkheadTaken(ticket);
     }
     if (sequence.timesAttempts()) {
       // A breaker that judges latency times the attempt from here, past everything that may wait.
@@ -719,7 +722,7 @@ public final class AsyncDriver<T> {
       call(attempt);
       return;
     }
-    boolean taken = bulkhead.tryAcquire();
+    boolean taken = sequence.tryTakeBulkhead();
     if (taken && waitedNanos > 0) {
       bulkhead.waited(waitedNanos);
     }
@@ -727,7 +730,7 @@ public final class AsyncDriver<T> {
       long maxWaitNanos = RetryPolicy.saturatedNanos(bulkhead.config().maxWait());
       long remaining = maxWaitNanos - waitedNanos;
       if (remaining <= 0) {
-        refused(attempt, bulkhead.full());
+        refused(attempt, sequence.bulkheadFull());
         return;
       }
       long step = Math.min(remaining, Math.max(SHORTEST_POLL_NANOS, Math.min(BULKHEAD_POLL_NANOS, maxWaitNanos / 10)));
@@ -739,6 +742,9 @@ public final class AsyncDriver<T> {
     try {
       kept = !attempt.over;
       attempt.holdsBulkhead = kept;
+      if (kept) {
+        attempt.ticket = sequence.bulkheadTaken(attempt.ticket);
+      }
     } finally {
       lock.unlock();
     }
@@ -1001,10 +1007,7 @@ public final class AsyncDriver<T> {
       if (heldToken != null) {
         heldToken.cancelReservation(heldReservation);
       }
-      if (heldBulkhead) {
-        sequence.bulkhead().release();
-      }
-      sequence.releaseTicket(heldTicket);
+      sequence.abandon(heldTicket, heldBulkhead);
       return true;
     }
 

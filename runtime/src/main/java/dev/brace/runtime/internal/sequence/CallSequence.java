@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.Criticality;
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.EventKind;
@@ -16,8 +17,10 @@ import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
+import dev.brace.runtime.internal.policy.AdaptiveLimit;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.StaleAnswers;
+import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import dev.brace.runtime.internal.store.KeyedFamily;
@@ -43,6 +46,14 @@ import java.util.function.Supplier;
  * failure {@link #retryDelay} decides whether and when another attempt follows; at the end {@link
  * #answerable} decides whether the fallback answers.
  *
+ * <p>A bulkhead admits by the call's {@link Criticality.Level}. An adaptive bulkhead times each
+ * attempt: its ticket is then an {@link AdaptiveLimit.Slot} holding the breaker's ticket, and the
+ * outcome steps return the permit through it, so the attempt's latency moves the limit. An
+ * adaptive limiter hears every outcome: a success, or a failure that {@link Throttling} judges.
+ * Neither costs anything to a call whose bulkhead and limiter are fixed. A {@link TimedTicket},
+ * when a latency-judging breaker or a metrics listener needs the attempt's start, wraps the slot
+ * (or the breaker's ticket) outermost.
+ *
  * <p>With a hedge, what the retry sees as one attempt is a group of attempts ({@link HedgeGroup}),
  * each of which takes the steps of one attempt on its own.
  */
@@ -62,6 +73,11 @@ public final class CallSequence {
   private final FallbackPolicy fallback;
   private final StaleAnswers stale;
   private final boolean passThrough;
+  private final Criticality.Level criticality;
+  /** Whether the bulkhead adapts, so that each attempt's ticket is a timing slot. */
+  private final boolean timedAttempts;
+  /** The adaptive limiter's judge of failures; null when the limiter does not adapt. */
+  private final Throttling throttling;
   /** A limiter reads the clock to admit, and a timeout needs the admission instant: one read for both. */
   private final boolean sharesClock;
   /** The breaker judges latency: each attempt is timed from admission to outcome. */
@@ -99,6 +115,9 @@ public final class CallSequence {
     this.fallback = patterns.fallback;
     this.stale = patterns.stale;
     this.passThrough = patterns.passThrough;
+    this.criticality = patterns.criticality;
+    this.timedAttempts = bulkhead != null && bulkhead.isAdaptive();
+    this.throttling = limiters == null ? null : patterns.throttling;
     this.sharesClock = timeout != null && limiters != null;
     this.timesAttempts = patterns.breakers != null && patterns.timesAttempts;
     this.hedge = patterns.hedge;
@@ -122,6 +141,9 @@ public final class CallSequence {
     this.fallback = null;
     this.stale = null;
     this.passThrough = false;
+    this.criticality = outer.criticality;
+    this.timedAttempts = outer.timedAttempts;
+    this.throttling = outer.throttling;
     this.sharesClock = outer.sharesClock;
     this.timesAttempts = outer.timesAttempts;
     this.hedge = null;
@@ -141,6 +163,8 @@ public final class CallSequence {
     FallbackPolicy fallback;
     StaleAnswers stale;
     boolean passThrough;
+    Criticality.Level criticality = Criticality.Level.DEFAULT;
+    Throttling throttling;
     HedgePolicy hedge;
     Executor hedgeWorkers;
     boolean timesAttempts;
@@ -214,6 +238,18 @@ public final class CallSequence {
       this.fallback = fallback;
       return this;
     }
+
+    /** @param criticality how much the call matters to its bulkhead @return this */
+    public Patterns criticality(Criticality.Level criticality) {
+      this.criticality = Objects.requireNonNull(criticality, "criticality");
+      return this;
+    }
+
+    /** @param throttling the judge of an adaptive limiter, null for a fixed one @return this */
+    public Patterns throttling(Throttling throttling) {
+      this.throttling = throttling;
+      return this;
+    }
   }
 
   /** @return {@code Interface.method}, or the stack's name */
@@ -279,19 +315,20 @@ public final class CallSequence {
     try {
       if (sharesClock) {
         admitTimed(keys);
-        return track(ticket);
-      }
-      if (limiters != null) {
-        limiters.forKey(keys.limiter()).acquire();
-      }
-      if (bulkhead != null && !bulkhead.tryAcquire()) {
-        acquireBulkheadWaiting();
+      } else {
+        if (limiters != null) {
+          limiters.forKey(keys.limiter()).acquire();
+        }
+        if (bulkhead != null && !bulkhead.tryAcquire(criticality)) {
+          acquireBulkheadWaiting();
+        }
       }
     } catch (Throwable refused) {
       releaseTicket(ticket);
       throw refused;
     }
-    return track(ticket);
+    // An adaptive bulkhead's slot holds the breaker's ticket; the attempt's timing holds either.
+    return track(bulkheadTaken(ticket));
   }
 
   /**
@@ -325,7 +362,7 @@ public final class CallSequence {
   /** The bulkhead's slow path: waits up to its {@code maxWait}, and reports how long it took. */
   private void acquireBulkheadWaiting() {
     long askedAt = time.nanoTime();
-    bulkhead.acquire();
+    bulkhead.acquire(criticality);
     long waited = time.nanoTime() - askedAt;
     if (waited > 0) {
       bulkhead.waited(waited);
@@ -357,8 +394,8 @@ public final class CallSequence {
       limiter.acquire();
       waited = true;
     }
-    if (bulkhead != null && !bulkhead.tryAcquire()) {
-      bulkhead.acquire();
+    if (bulkhead != null && !bulkhead.tryAcquire(criticality)) {
+      bulkhead.acquire(criticality);
       waited = true;
     }
     if (!waited) {
@@ -389,19 +426,22 @@ public final class CallSequence {
 
   /** As {@link #attemptSucceeded(Object, Object)}, with the attempt's start from {@link #attemptStarting}. */
   void attemptSucceeded(Object ticket, Object result, long attemptStarted) {
+    TimedTicket timing = ticket instanceof TimedTicket ? (TimedTicket) ticket : null;
+    Object held = timing == null ? ticket : timing.ticket;
+    Object breakerTicket = breakerTicket(held);
     try {
-      if (ticket instanceof TimedTicket) {
-        TimedTicket timed = (TimedTicket) ticket;
-        if (timed.judged) {
-          CircuitBreakerInstance.ownerOf(timed.ticket).onResult(timed.ticket, result, timed.elapsed(time));
-        } else if (timed.ticket != null) {
-          CircuitBreakerInstance.ownerOf(timed.ticket).onResult(timed.ticket, result);
+      if (breakerTicket != null) {
+        if (timing != null && timing.judged) {
+          CircuitBreakerInstance.ownerOf(breakerTicket).onResult(breakerTicket, result, timing.elapsed(time));
+        } else {
+          CircuitBreakerInstance.ownerOf(breakerTicket).onResult(breakerTicket, result);
         }
-      } else if (ticket != null) {
-        CircuitBreakerInstance.ownerOf(ticket).onResult(ticket, result);
       }
     } finally {
-      releaseBulkhead();
+      releaseBulkhead(held, null);
+    }
+    if (throttling != null) {
+      limiters.forKey(null).succeeded();
     }
     if (events.metricsListening()) {
       reportOutcome(EventKind.CALL_SUCCEEDED, null, attemptStarted);
@@ -422,23 +462,27 @@ public final class CallSequence {
 
   /** As {@link #attemptFailed(Object, Throwable)}, with the attempt's start from {@link #attemptStarting}. */
   void attemptFailed(Object ticket, Throwable failure, long attemptStarted) {
+    TimedTicket timing = ticket instanceof TimedTicket ? (TimedTicket) ticket : null;
+    Object held = timing == null ? ticket : timing.ticket;
+    Object breakerTicket = breakerTicket(held);
     try {
-      if (ticket != null) {
+      if (breakerTicket != null) {
         if (TimeoutPolicy.interruptedCaller(failure)) {
-          releaseTicket(ticket);
-        } else if (ticket instanceof TimedTicket) {
-          TimedTicket timed = (TimedTicket) ticket;
-          if (timed.judged) {
-            CircuitBreakerInstance.ownerOf(timed.ticket).onFailure(timed.ticket, failure, timed.elapsed(time));
-          } else if (timed.ticket != null) {
-            CircuitBreakerInstance.ownerOf(timed.ticket).onFailure(timed.ticket, failure);
-          }
+          releaseTicket(breakerTicket);
+        } else if (timing != null && timing.judged) {
+          CircuitBreakerInstance.ownerOf(breakerTicket).onFailure(breakerTicket, failure, timing.elapsed(time));
         } else {
-          CircuitBreakerInstance.ownerOf(ticket).onFailure(ticket, failure);
+          CircuitBreakerInstance.ownerOf(breakerTicket).onFailure(breakerTicket, failure);
         }
       }
     } finally {
-      releaseBulkhead();
+      releaseBulkhead(held, failure);
+    }
+    if (throttling != null) {
+      long blockNanos = throttling.judge(failure);
+      if (blockNanos != Throttling.NOT_THROTTLED) {
+        limiters.forKey(null).throttled(blockNanos);
+      }
     }
     if (events.metricsListening()) {
       reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure), attemptStarted);
@@ -453,11 +497,12 @@ public final class CallSequence {
    * @param ticket from {@link #admit}
    */
   void attemptStopped(Object ticket) {
-    try {
-      releaseTicket(ticket);
-    } finally {
-      releaseBulkhead();
-    }
+    abandon(ticket, bulkhead != null);
+  }
+
+  /** @return the breaker's ticket (null without a breaker) inside what admission handed out, less its timing */
+  private Object breakerTicket(Object held) {
+    return timedAttempts ? ((AdaptiveLimit.Slot) held).ticket() : held;
   }
 
   /**
@@ -478,8 +523,14 @@ public final class CallSequence {
     }
   }
 
-  private void releaseBulkhead() {
-    if (bulkhead != null) {
+  /** Returns the attempt's permit; an adaptive bulkhead learns from {@code failure} (null: it returned). */
+  private void releaseBulkhead(Object ticket, Throwable failure) {
+    if (bulkhead == null) {
+      return;
+    }
+    if (timedAttempts) {
+      bulkhead.completed((AdaptiveLimit.Slot) ticket, failure);
+    } else {
       bulkhead.release();
     }
   }
@@ -763,5 +814,48 @@ public final class CallSequence {
 
   SemaphoreBulkhead bulkhead() {
     return bulkhead;
+  }
+
+  /** @return whether the bulkhead admits the call now; never waits (the async driver polls) */
+  boolean tryTakeBulkhead() {
+    return bulkhead.tryAcquire(criticality);
+  }
+
+  /** @return the refusal of a caller that polled the bulkhead for {@code maxWait} in vain */
+  RuntimeException bulkheadFull() {
+    return bulkhead.full(criticality);
+  }
+
+  /**
+   * @param ticket the attempt's breaker ticket, or null
+   * @return the ticket the attempt carries once it holds a bulkhead permit (a timing slot for an
+   *     adaptive bulkhead)
+   */
+  Object bulkheadTaken(Object ticket) {
+    return timedAttempts ? bulkhead.timed(ticket) : ticket;
+  }
+
+  /**
+   * Ends an attempt without an outcome (the caller gave up): its permit, if it holds one, and its
+   * breaker ticket are released; an adaptive bulkhead learns nothing from it.
+   *
+   * @param ticket what the attempt carries, or null
+   * @param holdsBulkhead whether it holds a bulkhead permit
+   */
+  void abandon(Object ticket, boolean holdsBulkhead) {
+    Object held = ticket instanceof TimedTicket ? ((TimedTicket) ticket).ticket : ticket;
+    Object breakerTicket = held;
+    try {
+      if (holdsBulkhead) {
+        if (timedAttempts) {
+          breakerTicket = ((AdaptiveLimit.Slot) held).ticket();
+          bulkhead.abandoned((AdaptiveLimit.Slot) held);
+        } else {
+          bulkhead.release();
+        }
+      }
+    } finally {
+      releaseTicket(breakerTicket);
+    }
   }
 }

@@ -1,12 +1,15 @@
 package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.internal.policy.AdaptiveLimit;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 
 /**
  * A breaker's ticket (null without a breaker) with the moment its attempt started: for a breaker
- * that judges latency, and for metrics listeners that time attempts. Only {@link CallSequence}
- * makes and opens one: the breaker itself receives its own ticket and the judged outcome.
+ * that judges latency ({@link #judged}), and for metrics listeners that time attempts. With an
+ * adaptive bulkhead it holds the bulkhead's slot, which holds the breaker's ticket. Only {@link
+ * CallSequence} makes and opens one: the breaker itself receives its own ticket and the judged
+ * outcome.
  */
 final class TimedTicket implements CircuitBreakerInstance.Ticket {
   final Object ticket;
@@ -32,6 +35,7 @@ final class TimedTicket implements CircuitBreakerInstance.Ticket {
 
   @Override
   public CircuitBreakerInstance owner() {
-    return CircuitBreakerInstance.ownerOf(ticket);
+    Object breakerTicket = ticket instanceof AdaptiveLimit.Slot ? ((AdaptiveLimit.Slot) ticket).ticket() : ticket;
+    return CircuitBreakerInstance.ownerOf(breakerTicket);
   }
 }

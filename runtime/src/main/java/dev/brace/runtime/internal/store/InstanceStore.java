@@ -35,6 +35,7 @@ import dev.brace.runtime.internal.policy.RetryBudget;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.StaleAnswers;
+import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import dev.brace.runtime.internal.sequence.CallSequence;
@@ -75,6 +76,8 @@ import org.slf4j.LoggerFactory;
  * started with.
  */
 public final class InstanceStore {
+  /** {@code @Retry(maxRetryAfter)}'s default: what caps an adaptive limiter's block when the call has no retry. */
+  private static final java.time.Duration DEFAULT_MAX_RETRY_AFTER = RetryConfig.builder("default").build().maxRetryAfter();
   private final TimeSource time;
   private final Supplier<ScheduledExecutorService> scheduler;
   private final Executor abandonedWorkers;
@@ -423,7 +426,9 @@ public final class InstanceStore {
       return new CallSequence(definition.callName(), time, events, scheduler, CallSequence.Patterns.none());
     }
     Plans plans = resolution.plans;
-    CallSequence.Patterns patterns = new CallSequence.Patterns();
+    CallSequence.Patterns patterns = new CallSequence.Patterns().criticality(definition.criticality());
+    // An adaptive limiter's hint is capped by the call's retry, which comes first in call order.
+    java.time.Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
     RetryPolicy retry = null;
     for (Map.Entry<Kind, ConfigBuilder<?>> pattern : definition.patterns().entrySet()) {
       Kind kind = pattern.getKey();
@@ -449,6 +454,7 @@ public final class InstanceStore {
         case RETRY:
           retry = retry((RetryConfig) config, definition, resolution);
           patterns.retry(retry);
+          maxRetryAfter = ((RetryConfig) config).maxRetryAfter();
           break;
         case HEDGE:
           patterns.hedge(hedge((HedgeConfig) config, definition, retry, resolution), hedgeWorkers());
@@ -463,10 +469,13 @@ public final class InstanceStore {
           checkKey(site, config, definition);
           patterns.limiters(resolution.shared(limiters, plans == null ? null : plans.limiters, site, explained,
               definition.site(), c -> limiterFamily((RateLimitConfig) c)));
+          if (((RateLimitConfig) config).adaptive()) {
+            patterns.throttling(new Throttling((RateLimitConfig) config, maxRetryAfter));
+          }
           break;
         case BULKHEAD:
           patterns.bulkhead(resolution.shared(bulkheads, plans == null ? null : plans.bulkheads, site, explained,
-              definition.site(), c -> new SemaphoreBulkhead((BulkheadConfig) c, scheduler, events)));
+              definition.site(), c -> new SemaphoreBulkhead((BulkheadConfig) c, time, scheduler, events)));
           break;
         case TIMEOUT:
           patterns.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), time, scheduler.get(), abandonedWorkers, events));

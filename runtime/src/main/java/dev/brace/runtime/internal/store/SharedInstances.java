@@ -33,8 +33,12 @@ import java.util.function.Function;
  * @param <T> the instance type
  */
 final class SharedInstances<T> {
-  /** Attributes that decide what an instance is, not how it behaves: they cannot change while it lives. */
-  private static final List<String> FIXED = List.of("backend", "key");
+  /**
+   * Attributes that decide what an instance is, not how it behaves: they cannot change while it
+   * lives. {@code adaptive} picks the implementation of a limiter or bulkhead (fixed, or which
+   * algorithm learns the limit), so switching it is a new instance, not new settings.
+   */
+  private static final List<String> FIXED = List.of("backend", "key", "adaptive");
 
   private final Kind kind;
   private final Reshaper<T> reshaper;

@@ -79,6 +79,9 @@ class ConfigLayersTest {
       Map.entry("permits", "7"), Map.entry("per", "2s"), Map.entry("burst", "9"), Map.entry("maxWait", "100ms"),
       Map.entry("maxConcurrent", "3"), Map.entry("value", "5s"), Map.entry("mode", "abandon"),
       Map.entry("percentCanRetry", "0.5"), Map.entry("minRetriesPerSecond", "2"), Map.entry("ttl", "20s"),
+      Map.entry("adaptive", "true"), Map.entry("bulkhead.adaptive", "vegas"), Map.entry("minPermits", "2"), Map.entry("decrease", "0.7"),
+      Map.entry("increase", "0.5"), Map.entry("minConcurrent", "2"), Map.entry("initialConcurrent", "3"),
+      Map.entry("defaultShare", "0.8"), Map.entry("sheddableShare", "0.4"),
       Map.entry("slowCall", "2s"), Map.entry("slowCallRate", "0.5"), Map.entry("maxAge", "5m"), Map.entry("fresh", "5s"),
       Map.entry("maxEntries", "500"),
       Map.entry("maxHedges", "3"));
@@ -96,7 +99,7 @@ class ConfigLayersTest {
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("everyKindAndAttribute")
   void everyAttributeOfEveryKindIsReadFromItsEnvironmentVariableAndItsSystemProperty(Kind kind, String attribute) {
-    String sample = SAMPLES.get(attribute);
+    String sample = SAMPLES.getOrDefault(kind.key() + "." + attribute, SAMPLES.get(attribute));
     assertTrue(sample != null, "no sample value for " + attribute + "; add one");
     Object expected = kind.builder("api-1.x")
         .setText(attribute, sample).explicitValues().get(attribute);

@@ -174,7 +174,8 @@ class EventAttributesTest {
     held.complete("done");
     assertEquals("done", holder.join());
 
-    assertEquals(Map.of("max_concurrent", 1, "in_flight", 1), only("bulkhead.rejected").attributes());
+    assertEquals(Map.of("max_concurrent", 1, "in_flight", 1, "criticality", "DEFAULT", "limit", 1),
+        only("bulkhead.rejected").attributes());
   }
 
   @Test

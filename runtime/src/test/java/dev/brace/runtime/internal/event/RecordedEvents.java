@@ -20,6 +20,11 @@ public final class RecordedEvents {
     return bus;
   }
 
+  /** @return the events of one kind so far, in order */
+  public List<Event> of(String kind) {
+    return seen.stream().filter(event -> event.kind().equals(kind)).toList();
+  }
+
   public Event last() {
     assertFalse(seen.isEmpty(), "no event was emitted");
     return seen.get(seen.size() - 1);

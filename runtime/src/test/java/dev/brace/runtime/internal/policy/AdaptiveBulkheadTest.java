@@ -1,0 +1,156 @@
+package dev.brace.runtime.internal.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brace.Bulkhead;
+import dev.brace.Criticality.Level;
+import dev.brace.runtime.BulkheadFullException;
+import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.Event;
+import dev.brace.runtime.ManualTimeSource;
+import dev.brace.runtime.TimeoutExceededException;
+import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.internal.event.RecordedEvents;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The adaptive limit and admission by criticality, on manual time. */
+class AdaptiveBulkheadTest {
+  private final RecordedEvents events = new RecordedEvents();
+  private final ManualTimeSource clock = new ManualTimeSource();
+
+  private SemaphoreBulkhead bulkhead(BulkheadConfig.Builder config) {
+    return new SemaphoreBulkhead(config.build(), clock, clock::scheduler, events.bus());
+  }
+
+  private static BulkheadConfig.Builder aimd(int min, int initial, int max) {
+    return BulkheadConfig.builder("bh").adaptive(Bulkhead.Adaptive.AIMD)
+        .minConcurrent(min).initialConcurrent(initial).maxConcurrent(max);
+  }
+
+  /** Runs {@code calls} attempts at once, each taking {@code latency}, failing with {@code failure} (or not). */
+  private void wave(SemaphoreBulkhead bulkhead, int calls, Duration latency, Throwable failure) {
+    List<AdaptiveLimit.Slot> slots = new ArrayList<>();
+    for (int i = 0; i < calls; i++) {
+      bulkhead.acquire(Level.CRITICAL);
+      slots.add(bulkhead.timed(null));
+    }
+    clock.advance(latency);
+    slots.forEach(slot -> bulkhead.completed(slot, failure));
+  }
+
+  @Test
+  void theLimitGrowsWhileCallsUseItAndBacksOffOnDropsWithinItsBounds() {
+    SemaphoreBulkhead bulkhead = bulkhead(aimd(2, 4, 8));
+    assertEquals(4, bulkhead.limit());
+    wave(bulkhead, 4, Duration.ofMillis(10), null);
+    assertEquals(7, bulkhead.limit(), "one more for each call that saw at least half the limit in flight");
+    wave(bulkhead, 7, Duration.ofMillis(10), null);
+    assertEquals(8, bulkhead.limit(), "never above maxConcurrent");
+
+    wave(bulkhead, 1, Duration.ofMillis(10), new TimeoutExceededException("call", Duration.ofMillis(10)));
+    assertEquals(7, bulkhead.limit(), "a timed-out attempt is a drop");
+    wave(bulkhead, 1, Duration.ofMillis(10), new CircuitOpenException("deeper", null));
+    assertEquals(6, bulkhead.limit(), "a refusal passed on by the dependency is a drop");
+    wave(bulkhead, 6, Duration.ofMillis(10), new TimeoutExceededException("call", Duration.ofMillis(10)));
+    assertEquals(2, bulkhead.limit(), "never below minConcurrent");
+    assertEquals(0, bulkhead.inFlight());
+  }
+
+  @Test
+  void anOrdinaryFailureIsALatencySampleAndAnErrorOrAGiveUpIsNone() {
+    SemaphoreBulkhead bulkhead = bulkhead(aimd(1, 2, 10));
+    wave(bulkhead, 1, Duration.ofMillis(10), new IOException("answered 500"));
+    assertEquals(3, bulkhead.limit(), "a failure that is not a drop is a sample like a success");
+    wave(bulkhead, 3, Duration.ofMillis(10), new StackOverflowError());
+    bulkhead.acquire(Level.CRITICAL);
+    bulkhead.abandoned(bulkhead.timed(null));
+    assertEquals(3, bulkhead.limit());
+    assertEquals(0, bulkhead.inFlight());
+  }
+
+  @Test
+  void callsAreAdmittedByTheirShareOfTheCurrentLimit() {
+    SemaphoreBulkhead bulkhead = bulkhead(BulkheadConfig.builder("bh").maxConcurrent(10));
+    assertEquals(10, bulkhead.threshold(Level.CRITICAL));
+    assertEquals(9, bulkhead.threshold(Level.DEFAULT));
+    assertEquals(5, bulkhead.threshold(Level.SHEDDABLE));
+    for (int i = 0; i < 5; i++) {
+      assertTrue(bulkhead.tryAcquire(Level.SHEDDABLE));
+    }
+    assertFalse(bulkhead.tryAcquire(Level.SHEDDABLE));
+    for (int i = 0; i < 4; i++) {
+      assertTrue(bulkhead.tryAcquire(Level.DEFAULT));
+    }
+    assertFalse(bulkhead.tryAcquire(Level.DEFAULT));
+    assertTrue(bulkhead.tryAcquire(Level.CRITICAL));
+    assertFalse(bulkhead.tryAcquire(Level.CRITICAL));
+
+    BulkheadFullException shed = assertThrows(BulkheadFullException.class, () -> bulkhead.acquire(Level.SHEDDABLE));
+    assertEquals("bulkhead 'bh' sheds SHEDDABLE calls: 5 or more in flight (its share of the limit 10)", shed.getMessage());
+    Event rejected = events.last();
+    assertEquals("bulkhead.rejected", rejected.kind());
+    assertEquals("SHEDDABLE", rejected.attributes().get("criticality"));
+    assertEquals(10, rejected.attributes().get("in_flight"));
+    assertEquals(10, rejected.attributes().get("limit"));
+    BulkheadFullException full = assertThrows(BulkheadFullException.class, () -> bulkhead.acquire(Level.CRITICAL));
+    assertEquals("bulkhead 'bh' is full (10 calls in flight)", full.getMessage());
+  }
+
+  @Test
+  void everyLevelGetsAtLeastOneCallAndTheSharesFollowAnAdaptiveLimit() {
+    SemaphoreBulkhead small = bulkhead(BulkheadConfig.builder("bh").maxConcurrent(1).sheddableShare(0.01));
+    assertEquals(1, small.threshold(Level.SHEDDABLE));
+    SemaphoreBulkhead adaptive = bulkhead(aimd(1, 4, 20));
+    assertEquals(2, adaptive.threshold(Level.SHEDDABLE));
+    wave(adaptive, 4, Duration.ofMillis(10), null);
+    assertEquals(7, adaptive.limit());
+    assertEquals(7, adaptive.threshold(Level.DEFAULT));
+    assertEquals(4, adaptive.threshold(Level.SHEDDABLE));
+  }
+
+  @Test
+  void limitChangesAreReportedAtMostEveryHundredMillisecondsAndChain() {
+    SemaphoreBulkhead bulkhead = bulkhead(aimd(1, 4, 100));
+    wave(bulkhead, 4, Duration.ofMillis(10), null);
+    List<Event> changes = events.of("bulkhead.limit_changed");
+    assertEquals(1, changes.size(), "four changes within 100 ms: one event");
+    assertEquals(4, changes.get(0).attributes().get("from"));
+    assertEquals(5, changes.get(0).attributes().get("to"));
+    clock.advance(Duration.ofMillis(100));
+    wave(bulkhead, 7, Duration.ofMillis(1), null);
+    assertEquals(11, bulkhead.limit());
+    changes = events.of("bulkhead.limit_changed");
+    assertEquals(2, changes.size());
+    assertEquals(5, changes.get(1).attributes().get("from"), "from: what the previous event reported");
+    assertEquals(7, changes.get(1).attributes().get("to"), "the first sample after 100 ms reports the limit then");
+  }
+
+  @Test
+  void aFixedBulkheadReadsNoClockAndTimesNothing() {
+    SemaphoreBulkhead fixed = new SemaphoreBulkhead(
+        BulkheadConfig.builder("bh").maxConcurrent(2).build(), clock::scheduler, events.bus());
+    assertFalse(fixed.isAdaptive());
+    assertEquals(2, fixed.limit());
+    assertThrows(IllegalStateException.class, () -> fixed.timed(null));
+  }
+
+  @Test
+  void theSlotCarriesTheBreakerTicket() {
+    SemaphoreBulkhead bulkhead = bulkhead(aimd(1, 2, 2));
+    Object ticket = new Object();
+    bulkhead.acquire(Level.DEFAULT);
+    AdaptiveLimit.Slot slot = bulkhead.timed(ticket);
+    assertSame(ticket, slot.ticket());
+    bulkhead.completed(slot, null);
+    assertNull(slot.ticket());
+  }
+}
