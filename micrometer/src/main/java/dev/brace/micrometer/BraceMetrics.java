@@ -149,46 +149,41 @@ public final class BraceMetrics implements AutoCloseable {
         break;
       case RETRY_ATTEMPT_FAILED:
         boolean retried = attributes.containsKey("delay_ms");
-        ((Counter) instanceMeter(retried ? "brace.retry.attempts|retried" : "brace.retry.attempts|exhausted",
-            event.instance(), tags -> Counter.builder("brace.retry.attempts")
-                .description("failed attempts a retry answered with another attempt, or not")
-                .tags(tags).tag("outcome", retried ? "retried" : "exhausted"))).increment();
+        countBy(retried ? "brace.retry.attempts|retried" : "brace.retry.attempts|exhausted", "brace.retry.attempts",
+            "failed attempts a retry answered with another attempt, or not", event.instance(),
+            "outcome", retried ? "retried" : "exhausted");
         break;
       case HEDGE_STARTED:
-        ((Counter) instanceMeter("brace.hedge.attempts|started", event.instance(), tags -> Counter.builder("brace.hedge.attempts")
-            .description("hedges started, or not started because the budget was empty")
-            .tags(tags).tag("outcome", "started"))).increment();
+        countBy("brace.hedge.attempts|started", "brace.hedge.attempts", "hedges started, or not started because the budget was empty", event.instance(), "outcome", "started");
         break;
       case HEDGE_BUDGET_EXHAUSTED:
-        ((Counter) instanceMeter("brace.hedge.attempts|budget_exhausted", event.instance(), tags -> Counter.builder("brace.hedge.attempts")
-            .description("hedges started, or not started because the budget was empty")
-            .tags(tags).tag("outcome", "budget_exhausted"))).increment();
+        countBy("brace.hedge.attempts|budget_exhausted", "brace.hedge.attempts", "hedges started, or not started because the budget was empty", event.instance(), "outcome", "budget_exhausted");
         break;
       case HEDGE_WON:
-        String winner = Integer.valueOf(1).equals(attributes.get("attempt")) ? "first" : "hedge";
-        ((Counter) instanceMeter("brace.hedge.wins|" + winner, event.instance(), tags -> Counter.builder("brace.hedge.wins")
-            .description("races decided after hedges had started, by the original attempt or by a hedge")
-            .tags(tags).tag("winner", winner))).increment();
+        boolean first = Integer.valueOf(1).equals(attributes.get("attempt"));
+        String winner = first ? "first" : "hedge";
+        countBy(first ? "brace.hedge.wins|first" : "brace.hedge.wins|hedge", "brace.hedge.wins", "races decided after hedges had started, by the original attempt or by a hedge", event.instance(), "winner", winner);
         break;
       case TIMEOUT_EXCEEDED:
         ((Counter) instanceMeter("brace.timeouts", event.instance(), tags -> Counter.builder("brace.timeouts")
             .description("attempts cut off at their deadline").tags(tags))).increment();
         break;
       case STALE_SERVED:
-        ((Counter) instanceMeter("brace.stale|served", event.instance(), tags -> Counter.builder("brace.stale")
-            .description("failed calls answered with a remembered result, or with none young enough")
-            .tags(tags).tag("outcome", "served"))).increment();
+        countBy("brace.stale|served", "brace.stale", "failed calls answered with a remembered result, or with none young enough", event.instance(), "outcome", "served");
         break;
       case STALE_MISSING:
-        ((Counter) instanceMeter("brace.stale|missing", event.instance(), tags -> Counter.builder("brace.stale")
-            .description("failed calls answered with a remembered result, or with none young enough")
-            .tags(tags).tag("outcome", "missing"))).increment();
+        countBy("brace.stale|missing", "brace.stale", "failed calls answered with a remembered result, or with none young enough", event.instance(), "outcome", "missing");
         break;
       default:
         break;
     }
   }
 
+  /** A counter of one instance with one tag that sets it apart; {@code cacheKey} names that pair. */
+  private void countBy(String cacheKey, String meterName, String description, String instance, String tag, String value) {
+    ((Counter) instanceMeter(cacheKey, instance, tags -> Counter.builder(meterName)
+        .description(description).tags(tags).tag(tag, value))).increment();
+  }
 
   /** Every refused attempt, including those a retry or a fallback then answered: a call's outcome hides them. */
   private void rejected(String kind, String cacheName, String instance) {
