@@ -30,6 +30,23 @@ public interface RateLimiterInstance extends RateLimiterHandle {
   long reserveToken();
 
   /**
+   * As {@link #reserveToken()}, deciding at {@code now}, an instant the caller has just read from
+   * the registry's {@link dev.brace.runtime.TimeSource}: the token may be used at once exactly when
+   * the reservation is not after {@code now}, so an asynchronous caller whose token is there learns
+   * it without a second clock read (a clock read is most of what a local limiter costs). The
+   * default reserves on the implementation's own reading and answers {@code now} when the token
+   * may be used at once.
+   *
+   * @param now the current instant, just read
+   * @return the reservation, for {@link #waitFor} and {@link #cancelReservation(long)}
+   * @throws RateLimitedException as {@link #reserveToken()}
+   */
+  default long reserveTokenAt(long now) {
+    long reservation = reserveToken();
+    return waitFor(reservation) > 0 ? reservation : now;
+  }
+
+  /**
    * @param reservation from {@link #reserveToken()}
    * @return nanoseconds from now until the reserved token may be used; 0 when it may be used now
    */

@@ -193,7 +193,11 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    */
   @Override
   public long reserveToken() {
-    long now = time.nanoTime();
+    return reserveTokenAt(time.nanoTime());
+  }
+
+  @Override
+  public long reserveTokenAt(long now) {
     long waitNanos = take(bucket, now);
     while (waitNanos == FROZEN) {
       waitNanos = take(current(), now);

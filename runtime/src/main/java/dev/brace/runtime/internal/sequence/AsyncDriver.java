@@ -177,13 +177,15 @@ public final class AsyncDriver<T> {
     RateLimiterInstance limiter = sequence.limiter(callKeys);
     long reservation = 0;
     if (limiter != null) {
+      // One clock read decides both the reservation and whether the token is there now.
+      long now = sequence.now();
       try {
-        reservation = limiter.reserveToken();
+        reservation = limiter.reserveTokenAt(now);
       } catch (Throwable refused) {
         sequence.releaseTicket(ticket);
         return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started).refusedFirst(refused);
       }
-      if (limiter.waitFor(reservation) > 0) {
+      if (reservation - now > 0) {
         return new AsyncDriver<>(sequence, attempt, fallback, context, callKeys, started)
             .waitForToken(ticket, limiter, reservation);
       }

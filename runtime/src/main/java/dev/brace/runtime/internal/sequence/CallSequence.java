@@ -808,6 +808,11 @@ public final class CallSequence {
     return timeout;
   }
 
+  /** @return the registry's clock, read now */
+  long now() {
+    return time.nanoTime();
+  }
+
   RateLimiterInstance limiter(CallKeys keys) {
     return limiters == null ? null : limiters.forKey(keys.limiter());
   }

@@ -218,6 +218,22 @@ class TokenBucketRateLimiterTest {
   }
 
   @Test
+  void aReservationMadeAtAnInstantIsThatInstantExactlyWhenTheTokenIsThere() {
+    TokenBucketRateLimiter limiter = tenPerSecond(Duration.ofSeconds(1));
+    drain(limiter, 9);
+    long now = clock.nanoTime();
+
+    assertEquals(now, limiter.reserveTokenAt(now));
+    long owed = limiter.reserveTokenAt(now);
+    assertEquals(now + Duration.ofMillis(100).toNanos(), owed);
+    assertEquals(Duration.ofMillis(100).toNanos(), limiter.waitFor(owed));
+
+    // The same bucket as reserveToken(): the owed token is the latest take, so it can be given back.
+    limiter.cancelReservation(owed);
+    assertEquals(Duration.ofMillis(100).toNanos(), limiter.reserve());
+  }
+
+  @Test
   void cancellingAReservationWithLaterOnesBehindItDropsItsToken() {
     TokenBucketRateLimiter limiter = tenPerSecond(Duration.ofSeconds(1));
     drain(limiter, 10);
