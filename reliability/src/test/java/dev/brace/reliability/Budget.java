@@ -32,6 +32,35 @@ public final class Budget {
     return longMode() ? thorough : quick;
   }
 
+  /**
+   * A soak's length: {@code quick} in quick mode; in long mode the minutes {@code
+   * -Dreliability.soak.minutes} gives, else {@code thorough}.
+   *
+   * @param quick the length in quick mode
+   * @param thorough the long mode's length when no minutes are given
+   * @return the length for the mode in force
+   * @throws IllegalArgumentException when the minutes are not a positive whole number
+   */
+  public static Duration soak(Duration quick, Duration thorough) {
+    if (!longMode()) {
+      return quick;
+    }
+    String minutes = System.getProperty("reliability.soak.minutes");
+    if (minutes == null) {
+      return thorough;
+    }
+    try {
+      long value = Long.parseLong(minutes.trim());
+      if (value > 0) {
+        return Duration.ofMinutes(value);
+      }
+    } catch (NumberFormatException notANumber) {
+      // reported below with the value as given
+    }
+    throw new IllegalArgumentException(
+        "-Dreliability.soak.minutes must be a positive whole number of minutes, not '" + minutes + "'");
+  }
+
   /** @return {@code "quick"} or {@code "long"}, for the printed summaries */
   public static String mode() {
     return longMode() ? "long" : "quick";

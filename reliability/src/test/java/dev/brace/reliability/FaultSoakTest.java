@@ -68,7 +68,7 @@ class FaultSoakTest {
   @Test
   void everyCallEndsOnceAndNothingLeaks() throws Exception {
     Report report = new Report("soak");
-    Duration length = Budget.pick(Duration.ofSeconds(20), Duration.ofMinutes(5));
+    Duration length = Budget.soak(Duration.ofSeconds(20), Duration.ofMinutes(5));
     Set<Thread> braceThreadsBefore = braceThreads();
     ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, runnable -> {
       Thread thread = new Thread(runnable, "soak-scheduler");
