@@ -48,6 +48,36 @@ class InstanceManifestTest {
   }
 
   @Test
+  void readingTheManifestLeavesTheJarOpenForEveryOtherReader(@TempDir Path folder) throws IOException {
+    Path jar = folder.resolve("app.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+      for (String directory : new String[] {"META-INF/", "META-INF/brace/", InstanceManifest.FOLDER}) {
+        out.putNextEntry(new JarEntry(directory));
+        out.closeEntry();
+      }
+      write(out, InstanceManifest.FOLDER + "com.example.Client", "bulkhead pool\n");
+    }
+    URL folderUrl = new URL("jar:" + jar.toUri() + "!/" + InstanceManifest.FOLDER);
+    URL entryUrl = new URL("jar:" + jar.toUri() + "!/" + InstanceManifest.FOLDER + "com.example.Client");
+    // Another reader of the jar (a ServiceLoader, a framework) holds the JVM's shared, cached JarFile.
+    java.net.JarURLConnection other = (java.net.JarURLConnection) folderUrl.openConnection();
+    java.util.jar.JarFile shared = other.getJarFile();
+    try {
+      try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
+        assertEquals(Set.of("pool"), InstanceManifest.load(loader).names(Kind.BULKHEAD));
+      }
+      try (java.io.InputStream in = shared.getInputStream(shared.getEntry(InstanceManifest.FOLDER + "com.example.Client"))) {
+        assertEquals("bulkhead pool\n", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      }
+      try (java.io.InputStream in = entryUrl.openStream()) {
+        assertEquals("bulkhead pool\n", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      }
+    } finally {
+      shared.close();
+    }
+  }
+
+  @Test
   void withoutAClassLoaderNothingIsKnown() {
     for (Kind kind : Kind.values()) {
       assertTrue(InstanceManifest.load(null).names(kind).isEmpty(), kind.toString());
