@@ -38,6 +38,13 @@ class ConfigAuditKeysTest {
   }
 
   @Test
+  void aPropertyWithAnEmptyKindShowsAllThatFollowsThePrefix() {
+    assertEquals(List.of("brace..retry.x: no kind .retry.x; expected one of fallback, staleiferror, retry, hedge, "
+            + "circuitbreaker, ratelimit, bulkhead, timeout, retrybudget"),
+        audit.problems(Map.of(), Map.of("brace..retry.x", "1")));
+  }
+
+  @Test
   void anUnknownKindListsTheKindsAsEachLayerSpellsThem() {
     assertEquals(List.of("BRACE_RETRI_X_DELAY: no kind RETRI; expected one of FALLBACK, STALEIFERROR, RETRY, HEDGE, "
             + "CIRCUITBREAKER, RATELIMIT, BULKHEAD, TIMEOUT, RETRYBUDGET"),
