@@ -135,7 +135,7 @@ public final class IncidentRun {
   private void callWhileLet(int callerIndex) {
     long visits = 0;
     try {
-      while (pacing.nextCall(visits == 0)) {
+      while (pacing.nextCall(visits == 0, withBrace())) {
         try {
           call(callerIndex, visits++);
         } finally {

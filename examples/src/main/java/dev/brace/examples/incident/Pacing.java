@@ -71,10 +71,12 @@ public interface Pacing {
    * A caller waits here before each of its calls.
    *
    * @param first whether it is the caller's first call
+   * @param throughBrace whether the caller calls through the Brace wrapper, whose waits (timeout,
+   *     backoff, bulkhead) are on the registry's clock rather than the system's
    * @return false when the incident is over and the caller should stop
    * @throws InterruptedException when the caller is interrupted meanwhile
    */
-  boolean nextCall(boolean first) throws InterruptedException;
+  boolean nextCall(boolean first, boolean throughBrace) throws InterruptedException;
 
   /** The calling caller's call has ended and has been recorded. */
   void callEnded();

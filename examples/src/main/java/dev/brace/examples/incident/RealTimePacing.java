@@ -58,7 +58,7 @@ final class RealTimePacing implements Pacing {
   }
 
   @Override
-  public boolean nextCall(boolean first) throws InterruptedException {
+  public boolean nextCall(boolean first, boolean throughBrace) throws InterruptedException {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     // Callers arrive spread out, not in one burst, then pause between calls as users do.
     Thread.sleep(first ? random.nextInt(80) : 40 + random.nextInt(40));

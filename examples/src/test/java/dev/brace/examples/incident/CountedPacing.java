@@ -27,13 +27,13 @@ import java.util.function.LongConsumer;
  * calls on any machine at any load. The brownout's refusals are drawn from a {@link Random} with a
  * fixed seed per phase. The Brace registry reads {@link #timeSource()}, a manual clock that only
  * this pacing moves, and only while no caller is doing anything that real time decides: it moves
- * in steps of {@value #STEP_MILLIS} ms while every caller that has not ended its call waits on that
- * clock (a retry's backoff, a bulkhead's wait) or on a request the service holds in the latency
- * spike, and by {@value #PAUSE_MILLIS} ms between rounds (a user's pause). A request the healthy
- * service is answering therefore never sees the clock move, so Brace's 300 ms timeout fires only on
- * the spike's held requests, which the service keeps until the spike is over. The plain client
- * waits on its own one-second HTTP timeout there: the one real-time wait, and it fails the same way
- * however long it takes.
+ * in steps of {@value #STEP_MILLIS} ms while every caller that has not ended its call calls through
+ * Brace and waits on that clock (a retry's backoff, a bulkhead's wait) or on a request the service
+ * holds in the latency spike, and by {@value #PAUSE_MILLIS} ms between rounds (a user's pause). A
+ * request the healthy service is answering therefore never sees the clock move, so Brace's 300 ms
+ * timeout fires only on the spike's held requests, which the service keeps until the spike is
+ * over. The plain client waits on its own one-second HTTP timeout there: the one real-time wait,
+ * and it fails the same way however long it takes; the clock stands still meanwhile.
  *
  * <p>The clock also times the calls and stamps the registry's events, so the report and the phases
  * it shows are in the incident's time.
@@ -47,6 +47,8 @@ final class CountedPacing implements Pacing {
   /** One caller, as the pacing sees it; each field is written by the caller's own thread only. */
   private static final class Caller {
     final Thread thread;
+    /** Calls through Brace: the registry's clock ends its waits. The plain client waits on real time. */
+    volatile boolean throughBrace;
     volatile int started;
     volatile int ended;
     volatile boolean inRequest;
@@ -150,8 +152,9 @@ final class CountedPacing implements Pacing {
   }
 
   @Override
-  public boolean nextCall(boolean first) throws InterruptedException {
+  public boolean nextCall(boolean first, boolean throughBrace) throws InterruptedException {
     Caller caller = callers.computeIfAbsent(Thread.currentThread(), Caller::new);
+    caller.throughBrace = throughBrace;
     synchronized (turns) {
       while (!over && caller.started >= round) {
         turns.wait();
@@ -272,13 +275,17 @@ final class CountedPacing implements Pacing {
   /**
    * Whether every caller still in its call waits for this clock to move: asleep on it and not yet
    * due, or holding a request the service keeps in the spike, or parked in Brace (a bulkhead's
-   * wait, whose end the scheduler brings) outside any request.
+   * wait, whose end the scheduler brings) outside any request. A plain caller never does: it waits
+   * on real time (its HTTP timeout), and moving the clock meanwhile would only stretch the phase.
    */
   private boolean allWaitOnTheClock() {
     long now = clock.nanoTime();
     for (Caller caller : callers.values()) {
       if (caller.ended == caller.started) {
         continue;
+      }
+      if (!caller.throughBrace) {
+        return false;
       }
       Long wakesAt = sleepers.get(caller.thread);
       if (wakesAt != null) {
