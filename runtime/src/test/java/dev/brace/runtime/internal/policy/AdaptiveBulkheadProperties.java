@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -74,8 +75,8 @@ class AdaptiveBulkheadProperties {
         net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.ABANDON)),
         net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.ADVANCE)),
         net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.RECONFIGURE)));
-    return kinds.flatMap(kind -> Arbitraries.integers().between(0, 59).flatMap(
-            index -> Arbitraries.of(Outcome.values()).map(outcome -> new Op(kind, index, outcome))))
+    return Combinators.combine(kinds, Arbitraries.integers().between(0, 59), Arbitraries.of(Outcome.values()))
+        .as(Op::new)
         .list().ofMaxSize(100);
   }
 

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -70,7 +71,7 @@ class CircuitBreakerProperties {
         net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.RELEASE_HELD)),
         net.jqwik.api.Tuple.of(3, Arbitraries.just(Kind.ADVANCE)),
         net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.RESET)));
-    return kinds.flatMap(kind -> Arbitraries.integers().between(0, 150).map(amount -> new Op(kind, amount)))
+    return Combinators.combine(kinds, Arbitraries.integers().between(0, 150)).as(Op::new)
         .list().ofMaxSize(80);
   }
 
