@@ -11,6 +11,7 @@ import dev.brace.Bulkhead;
 import dev.brace.Criticality.Level;
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.ConfigurationException;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.TimeoutExceededException;
@@ -152,5 +153,29 @@ class AdaptiveBulkheadTest {
     assertSame(ticket, slot.ticket());
     bulkhead.completed(slot, null);
     assertNull(slot.ticket());
+  }
+
+  /**
+   * Shrunk by {@code AdaptiveBulkheadProperties}: limit 6 (AIMD from 1 to 6, starting at 6),
+   * {@code defaultShare} 0.05 and {@code sheddableShare} 0.17. At one instant a CRITICAL call was
+   * admitted, a DEFAULT call refused with that one holder (threshold 1) and a SHEDDABLE call then
+   * admitted with the same holder (threshold 2): the less critical call got in where the more
+   * critical one had not. Such shares are now refused, for fixed bulkheads too.
+   */
+  @Test
+  void aSheddableShareAboveTheDefaultShareIsRefusedSoNoSheddableCallGetsInWhereADefaultOneDidNot() {
+    ConfigurationException refused = assertThrows(ConfigurationException.class,
+        () -> aimd(1, 6, 6).defaultShare(0.05).sheddableShare(0.17).build());
+    assertEquals("sheddableShare", refused.attribute(), refused.getMessage());
+    assertTrue(refused.getMessage().contains("expected a number in (0, defaultShare (0.05)]"), refused.getMessage());
+    assertThrows(ConfigurationException.class,
+        () -> BulkheadConfig.builder("bh").maxConcurrent(6).defaultShare(0.05).sheddableShare(0.17).build(),
+        "the shares apply to a fixed bulkhead as well");
+
+    SemaphoreBulkhead bulkhead = bulkhead(aimd(1, 6, 6).defaultShare(0.05).sheddableShare(0.05));
+    assertTrue(bulkhead.tryAcquire(Level.CRITICAL));
+    assertFalse(bulkhead.tryAcquire(Level.DEFAULT), "one holder fills ceil(6 · 0.05) = 1");
+    assertFalse(bulkhead.tryAcquire(Level.SHEDDABLE), "and a SHEDDABLE call, at a share no larger, is refused too");
+    bulkhead.release();
   }
 }
