@@ -33,7 +33,11 @@ public final class BulkheadConfig extends InstanceConfig {
       throw builder.invalid(
           "sheddableShare", sheddableShare,
           "a number in (0, defaultShare (" + defaultShare + ")]: SHEDDABLE calls are shed before DEFAULT ones,"
-              + " so their share of the limit cannot be the larger");
+              + " so their share of the limit cannot be the larger"
+              + (builder.explicitValues().containsKey("sheddableShare")
+                  ? ""
+                  : " (" + sheddableShare + " is sheddableShare's default: lowering defaultShare below it"
+                      + " needs sheddableShare set as well)"));
     }
     if (adaptive == Bulkhead.Adaptive.NONE) {
       return;

@@ -172,6 +172,11 @@ class AdaptiveBulkheadTest {
         () -> BulkheadConfig.builder("bh").maxConcurrent(6).defaultShare(0.05).sheddableShare(0.17).build(),
         "the shares apply to a fixed bulkhead as well");
 
+    ConfigurationException byDefault = assertThrows(ConfigurationException.class,
+        () -> BulkheadConfig.builder("bh").maxConcurrent(6).defaultShare(0.3).build());
+    assertTrue(byDefault.getMessage().contains("(0.5 is sheddableShare's default: lowering defaultShare below it"
+        + " needs sheddableShare set as well)"), "a default the user never wrote is named as one: " + byDefault.getMessage());
+
     SemaphoreBulkhead bulkhead = bulkhead(aimd(1, 6, 6).defaultShare(0.05).sheddableShare(0.05));
     assertTrue(bulkhead.tryAcquire(Level.CRITICAL));
     assertFalse(bulkhead.tryAcquire(Level.DEFAULT), "one holder fills ceil(6 · 0.05) = 1");
