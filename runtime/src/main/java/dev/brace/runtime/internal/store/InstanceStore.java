@@ -430,6 +430,9 @@ public final class InstanceStore {
     // An adaptive limiter's hint is capped by the call's retry, which comes first in call order.
     java.time.Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
     RetryPolicy retry = null;
+    // A reconfiguration applies nothing until every call has been resolved, so it can go on past a
+    // refused value and list every one of the call's, not only the first.
+    List<String> refused = plans == null ? null : new ArrayList<>();
     for (Map.Entry<Kind, ConfigBuilder<?>> pattern : definition.patterns().entrySet()) {
       Kind kind = pattern.getKey();
       ConfigBuilder<?> site = pattern.getValue();
@@ -437,7 +440,16 @@ public final class InstanceStore {
         resolution.off.put(kind, site.name());
         continue;
       }
-      ExplainedConfig explained = layers.explain(site, definition.site());
+      ExplainedConfig explained;
+      try {
+        explained = layers.explain(site, definition.site());
+      } catch (ConfigurationException problem) {
+        if (refused == null) {
+          throw problem;
+        }
+        refused.add(problem.getMessage());
+        continue;
+      }
       InstanceConfig config = explained.config();
       if (definition.notIdempotent()) {
         checkIdempotence(explained, definition);
@@ -483,6 +495,9 @@ public final class InstanceStore {
         default:
           throw new IllegalStateException("a call has no pattern of kind " + kind);
       }
+    }
+    if (refused != null && !refused.isEmpty()) {
+      throw new ConfigurationException(String.join("\n  ", refused));
     }
     return new CallSequence(definition.callName(), time, events, scheduler, patterns);
   }
