@@ -441,6 +441,29 @@ class NewFeaturesBadInputTest {
     assertEquals("paid", charge.call(() -> "paid"));
   }
 
+  @Test
+  void configurationThatLetsOneAttemptUseUpTheRetrysMaxDurationIsRefusedAndNamesItsLayer() throws Exception {
+    Registry registry = Registry.builder()
+        .environment(Map.of("BRACE_TIMEOUT_QUOTES_LATEST_DURATION", "5s"))
+        .systemProperties(Map.of())
+        .build();
+    Stack.Builder<String> quotes = Stack.<String>builder("quotes.latest")
+        .retry(r -> r.maxDuration("2s"))
+        .timeout(t -> t.duration("1s"));
+
+    ConfigurationException refused = assertThrows(ConfigurationException.class, () -> quotes.build(registry));
+
+    assertEquals("[brace:max-duration-below-timeout]", refused.tag(), refused.getMessage());
+    assertTrue(refused.getMessage().contains("timeout = 5s (environment BRACE_TIMEOUT_QUOTES_LATEST_DURATION)"), refused.getMessage());
+    registry.reconfigure(Map.of("BRACE_TIMEOUT_QUOTES_LATEST_DURATION", "500ms"), Map.of());
+    assertEquals("quote", quotes.build(registry).call(() -> "quote"));
+    // Live, the same: a reconfiguration that would let one attempt use up the limit is refused.
+    ConfigurationException live = assertThrows(ConfigurationException.class,
+        () -> registry.reconfigure(Map.of("BRACE_RETRY_QUOTES_LATEST_MAX_DURATION", "200ms"), Map.of()));
+    assertTrue(live.getMessage().contains("\n  [brace:max-duration-below-timeout] stack 'quotes.latest'"), live.getMessage());
+    assertEquals("500ms", registry.settings("timeout", "quotes.latest").get("duration"));
+  }
+
   /** A stack the processor would refuse at compile time, had it been annotations. */
   record Misuse(String label, Class<? extends Throwable> type, String tag, String text, Supplier<Stack<String>> build) {
     @Override
@@ -475,6 +498,15 @@ class NewFeaturesBadInputTest {
             "rate limiter 'misuse-keyed-quota': adaptive = \"true\"",
             () -> Stack.<String>builder("misuse.quota")
                 .rateLimit("misuse-keyed-quota", r -> r.permits(10).adaptive(true).key("{tenant}")).build(SHARED)),
+        new Misuse("a retry whose maxDuration one timeout uses up", ConfigurationException.class,
+            "[brace:max-duration-below-timeout]",
+            "stack 'misuse.timed': its retry's maxDuration = 1s (annotation at stack 'misuse.timed') is shorter than its timeout = 2s",
+            () -> Stack.<String>builder("misuse.timed").retry(r -> r.maxDuration("1s")).timeout(t -> t.duration("2s")).build(SHARED)),
+        new Misuse("a retry whose maxDuration one wait for a permit uses up", ConfigurationException.class,
+            "[brace:max-duration-below-wait]",
+            "is shorter than its bulkhead's maxWait = 3s (annotation at stack 'misuse.waiting')",
+            () -> Stack.<String>builder("misuse.waiting").retry(r -> r.maxDuration("2s"))
+                .bulkhead("misuse-waiting", b -> b.maxWait("3s")).build(SHARED)),
         new Misuse("one adaptive bulkhead, two algorithms", ConfigurationException.class, "[brace:name-conflict]",
             "bulkhead 'misuse-pool' has adaptive = ",
             () -> {

@@ -496,6 +496,13 @@ public final class InstanceStore {
           throw new IllegalStateException("a call has no pattern of kind " + kind);
       }
     }
+    String unbounded = unboundedAttempt(resolution.configs, definition);
+    if (unbounded != null && refused == null) {
+      throw new ConfigurationException(unbounded);
+    }
+    if (unbounded != null) {
+      refused.add(unbounded);
+    }
     if (refused != null && !refused.isEmpty()) {
       throw new ConfigurationException(String.join("\n  ", refused));
     }
@@ -578,6 +585,39 @@ public final class InstanceStore {
    * the request never left: configuration may narrow that, never widen it. The message says which
    * layer set what is refused.
    */
+  /**
+   * A retry's {@code maxDuration} bounds the whole call, so one attempt must fit in it: its timeout,
+   * and the longest its limiter or bulkhead may keep it waiting; otherwise the first attempt can
+   * use up the limit and the retry never retries. The processor refuses that in annotations; this
+   * refuses it where configuration or a {@code Stack} made it, with the same tags.
+   *
+   * @return the refusal's message, or null when every attempt fits
+   */
+  private static String unboundedAttempt(Map<Kind, ExplainedConfig> configs, CallDefinition definition) {
+    ExplainedConfig retry = configs.get(Kind.RETRY);
+    java.util.Optional<java.time.Duration> limit =
+        retry == null ? java.util.Optional.empty() : ((RetryConfig) retry.config()).maxDuration();
+    if (limit.isEmpty()) {
+      return null;
+    }
+    String limitText = dev.brace.runtime.Durations.describe(limit.get());
+    ExplainedConfig timeout = configs.get(Kind.TIMEOUT);
+    if (timeout != null && ((TimeoutConfig) timeout.config()).duration().compareTo(limit.get()) > 0) {
+      return Message.MAX_DURATION_BELOW_TIMEOUT.format(definition.site(), limitText, retry.source("maxDuration"),
+          dev.brace.runtime.Durations.describe(((TimeoutConfig) timeout.config()).duration()), timeout.source("value"));
+    }
+    for (Kind waiting : List.of(Kind.RATELIMIT, Kind.BULKHEAD)) {
+      ExplainedConfig pattern = configs.get(waiting);
+      java.time.Duration maxWait = pattern == null ? null
+          : waiting == Kind.RATELIMIT ? ((RateLimitConfig) pattern.config()).maxWait() : ((BulkheadConfig) pattern.config()).maxWait();
+      if (maxWait != null && maxWait.compareTo(limit.get()) > 0) {
+        return Message.MAX_DURATION_BELOW_WAIT.format(definition.site(), limitText, retry.source("maxDuration"),
+            waiting.description(), dev.brace.runtime.Durations.describe(maxWait), pattern.source("maxWait"));
+      }
+    }
+    return null;
+  }
+
   private static void checkIdempotence(ExplainedConfig explained, CallDefinition definition) {
     Kind kind = explained.config().kind();
     if (Idempotence.sendsCopies(kind)) {
