@@ -52,6 +52,18 @@ final class AsyncFixture {
     return events.stream().filter(event -> event.kind().equals(kind)).count();
   }
 
+  /**
+   * The future's value; fails at once rather than blocking when it is not complete (on manual
+   * time every step has run by the time the test looks, and a test that blocked instead would
+   * only end at a timeout).
+   */
+  static <T> T valueOf(CompletableFuture<T> future) {
+    if (!future.isDone()) {
+      throw new AssertionError("the future is not complete");
+    }
+    return future.join();
+  }
+
   /** What the future failed with, exactly as stored: a CompletionException wrapper shows. */
   static Throwable failureOf(CompletableFuture<?> future) {
     if (!future.isDone()) {

@@ -4,6 +4,7 @@ import dev.brace.runtime.generated.ResilientCall;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.retry;
+import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,6 +24,8 @@ import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Breaker, limiter, bulkhead and timeout on the async path, and the order guarantees. */
@@ -89,7 +92,7 @@ class AsyncStackTest {
     CompletableFuture<String> refused =
         guard.callAsync(delegate, failure -> CompletableFuture.completedFuture(failure.getClass().getSimpleName()));
 
-    assertEquals("CircuitOpenException", refused.join());
+    assertEquals("CircuitOpenException", valueOf(refused));
   }
 
   // ---- rate limiter ----
@@ -117,7 +120,7 @@ class AsyncStackTest {
     fixture.advance("1");
     assertEquals(2, delegate.attempts());
     delegate.last().complete("ok");
-    assertEquals("ok", waiting.join());
+    assertEquals("ok", valueOf(waiting));
     assertEquals(1, fixture.eventCount("ratelimit.waited"), "the wait is reported as on the sync path");
     assertEquals(1000L, fixture.events.stream().filter(e -> e.kind().equals("ratelimit.waited"))
         .findFirst().orElseThrow().attributes().get("waited_ms"));
@@ -149,7 +152,7 @@ class AsyncStackTest {
     assertEquals(1, fixture.eventCount("bulkhead.rejected"));
 
     delegate.last().complete("ok");
-    assertEquals("ok", first.join());
+    assertEquals("ok", valueOf(first));
     assertEquals(0, inFlight());
   }
 
@@ -213,7 +216,7 @@ class AsyncStackTest {
 
     fixture.advance("5000");
 
-    assertEquals("ok", result.join());
+    assertEquals("ok", valueOf(result));
     assertEquals(0, fixture.eventCount("timeout.exceeded"));
   }
 
@@ -230,7 +233,7 @@ class AsyncStackTest {
     assertFalse(delegate.last().isDone(), "the second deadline counts from the second attempt");
     delegate.last().complete("ok");
 
-    assertEquals("ok", result.join());
+    assertEquals("ok", valueOf(result));
   }
 
   // ---- order guarantees ----
@@ -281,7 +284,7 @@ class AsyncStackTest {
     assertEquals(1, inFlight());
     delegate.last().complete("ok");
 
-    assertEquals("ok", result.join());
+    assertEquals("ok", valueOf(result));
     assertEquals(0, inFlight());
   }
 
@@ -335,5 +338,83 @@ class AsyncStackTest {
     guard.callAsync(delegate, null);
 
     assertEquals(3, delegate.attempts(), "the next call is admitted as the probe");
+  }
+
+  @Test
+  void aCallerThatGivesUpAsItsTokenArrivesNeverReachesTheDelegate() {
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(breaker(1))
+        .with(limiter("2s"))
+        .with(TimeoutConfig.builder(CALL).duration("5s")));
+    guard.callAsync(delegate, null).cancel(true);
+    AtomicReference<CompletableFuture<String>> waiting = new AtomicReference<>();
+    cancelOn("ratelimit.waited", waiting);
+    waiting.set(guard.callAsync(delegate, null));
+
+    fixture.advance("1000");
+
+    assertTrue(waiting.get().isCancelled());
+    assertEquals(1, delegate.attempts(), "the deadline was not armed and the delegate not called");
+    assertEquals(0, fixture.eventCount("timeout.exceeded"));
+    assertEquals(CircuitState.CLOSED, breakerState());
+    fixture.advance("10000");
+    assertEquals(0, fixture.eventCount("timeout.exceeded"));
+  }
+
+  @Test
+  void aCallerThatGivesUpAsItTakesABulkheadPermitGivesItBack() {
+    ResilientCall guard = fixture.resolve(call -> call.with(breaker(1)).with(bulkhead("50ms")));
+    guard.callAsync(delegate, null);
+    AtomicReference<CompletableFuture<String>> polling = new AtomicReference<>();
+    cancelOn("bulkhead.waited", polling);
+    polling.set(guard.callAsync(delegate, null));
+
+    fixture.advance("20");
+    delegate.last().complete("first");
+    fixture.advance("10");
+
+    assertTrue(polling.get().isCancelled());
+    assertEquals(1, fixture.eventCount("bulkhead.waited"), "the permit was taken, then given back");
+    assertEquals(0, inFlight());
+    assertEquals(1, delegate.attempts());
+  }
+
+  @Test
+  void aSchedulerThatRefusesATokensWaitFailsTheCallAndGivesTheTokenBack() {
+    ResilientCall guard = fixture.resolve(call -> call.with(limiter("2s")));
+    guard.callAsync(delegate, null);
+    fixture.time.scheduler().shutdown();
+
+    CompletableFuture<String> refused = guard.callAsync(delegate, null);
+    assertInstanceOf(RejectedExecutionException.class, failureOf(refused));
+    fixture.advance("1000");
+    CompletableFuture<String> next = guard.callAsync(() -> CompletableFuture.completedFuture("on time"), null);
+
+    assertEquals("on time", valueOf(next), "the token reserved for 1 s went to the next caller, without a wait");
+  }
+
+  @Test
+  void aSchedulerThatRefusesTheDeadlineFailsTheCallBeforeTheDelegateAndReleasesEverything() {
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(breaker(1))
+        .with(bulkhead("0s"))
+        .with(TimeoutConfig.builder(CALL).duration("1s")));
+    fixture.time.scheduler().shutdown();
+
+    CompletableFuture<String> refused = guard.callAsync(delegate, null);
+
+    assertInstanceOf(RejectedExecutionException.class, failureOf(refused));
+    assertEquals(0, delegate.attempts());
+    assertEquals(0, inFlight());
+    assertEquals(CircuitState.CLOSED, breakerState(), "no outcome of the dependency was recorded");
+  }
+
+  /** Cancels the caller's future when an event of {@code kind} is emitted, on the emitting thread. */
+  private void cancelOn(String kind, AtomicReference<CompletableFuture<String>> caller) {
+    fixture.registry.subscribe(event -> {
+      if (event.kind().equals(kind) && caller.get() != null) {
+        caller.get().cancel(true);
+      }
+    });
   }
 }
