@@ -3,6 +3,7 @@ package dev.brace.runtime.internal.sequence;
 import dev.brace.runtime.generated.ResilientCall;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
+import static dev.brace.runtime.internal.sequence.AsyncFixture.onAnotherThread;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.retry;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -25,6 +26,7 @@ import dev.brace.runtime.config.TimeoutConfig;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -234,6 +236,87 @@ class AsyncStackTest {
     delegate.last().complete("ok");
 
     assertEquals("ok", valueOf(result));
+  }
+
+  // ---- steps on different threads ----
+
+  @Test
+  void retriesAndDeadlinesOnTheSchedulerLeaveTheCallToOtherThreads() {
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(retry())
+        .with(breaker(5))
+        .with(RateLimitConfig.builder("rl").permits(1000).per("1s"))
+        .with(bulkhead("0s"))
+        .with(TimeoutConfig.builder(CALL).duration("1s")));
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+
+    CompletableFuture<String> first = delegate.last();
+    onAnotherThread(() -> first.completeExceptionally(new IOException("first")));
+    fixture.advance("100");
+    assertEquals(2, delegate.attempts());
+    fixture.advance("1000");
+    assertTrue(delegate.last().isCancelled(), "the second attempt expired on this thread");
+    onAnotherThread(() -> result.cancel(true));
+
+    fixture.advance("10000");
+    assertTrue(result.isCancelled());
+    assertEquals(2, delegate.attempts(), "the backoff after the deadline was cancelled");
+    assertEquals(0, inFlight());
+  }
+
+  @Test
+  void waitsForATokenAndAPermitOnTheSchedulerLeaveTheCallToOtherThreads() {
+    ResilientCall guard = fixture.resolve(call -> call.with(breaker(5)).with(limiter("2s")).with(bulkhead("50ms")));
+    CompletableFuture<String> holder = guard.callAsync(delegate, null);
+    CompletableFuture<String> waiting = guard.callAsync(delegate, null);
+
+    fixture.advance("1000");
+    assertEquals(1, delegate.attempts(), "the token came; the permit is still held");
+    CompletableFuture<String> held = delegate.last();
+    onAnotherThread(() -> held.complete("first"));
+    fixture.advance("5");
+    assertEquals(2, delegate.attempts());
+    CompletableFuture<String> second = delegate.last();
+    onAnotherThread(() -> second.complete("second"));
+
+    assertEquals("first", valueOf(holder));
+    assertEquals("second", valueOf(waiting));
+    assertEquals(0, inFlight());
+  }
+
+  @Test
+  void aFirstAttemptHandedOverByTheCallersThreadCanEndOnAnother() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(breaker(5)).with(bulkhead("0s").maxConcurrent(2)));
+    AtomicInteger attempts = new AtomicInteger();
+    CompletableFuture<String> pending = guard.callAsync(delegate, null);
+    CompletableFuture<String> threw = guard.callAsync(() -> {
+      if (attempts.incrementAndGet() == 1) {
+        throw new IOException("thrown");
+      }
+      return CompletableFuture.completedFuture("never");
+    }, null);
+
+    CompletableFuture<String> inner = delegate.last();
+    onAnotherThread(() -> inner.complete("ok"));
+    onAnotherThread(() -> threw.cancel(true));
+
+    assertEquals("ok", valueOf(pending));
+    assertTrue(threw.isCancelled());
+    fixture.advance("1000");
+    assertEquals(1, attempts.get(), "the retry of the call that threw was cancelled");
+    assertEquals(0, inFlight());
+  }
+
+  @Test
+  void aFallbackStartedOnOneThreadCanBeCancelledFromAnother() {
+    ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
+    CompletableFuture<String> answer = new CompletableFuture<>();
+    CompletableFuture<String> result = guard.callAsync(delegate, failure -> answer);
+    delegate.last().completeExceptionally(new IOException());
+
+    onAnotherThread(() -> result.cancel(true));
+
+    assertTrue(answer.isCancelled());
   }
 
   // ---- order guarantees ----
