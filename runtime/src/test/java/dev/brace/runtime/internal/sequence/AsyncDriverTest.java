@@ -98,6 +98,18 @@ class AsyncDriverTest {
   }
 
   @Test
+  void aRetryWithoutBackoffStartsItsNextAttemptAtOnce() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry().delay("0ms")));
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+
+    delegate.last().completeExceptionally(new IOException("first"));
+
+    assertEquals(2, delegate.attempts(), "started without waiting for the scheduler");
+    delegate.last().complete("ok");
+    assertEquals("ok", valueOf(result));
+  }
+
+  @Test
   void aFailureTheFiltersRejectIsNotRetried() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry().on(IOException.class)));
     CompletableFuture<String> result = guard.callAsync(delegate, null);

@@ -141,6 +141,24 @@ class AsyncStackTest {
     assertEquals(2, delegate.attempts(), "the cancelled caller's token went to the next one, at 1 s");
   }
 
+  @Test
+  void aProbeTheLimiterRefusesFreesTheHalfOpenBreakersProbeSlot() {
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(breaker(1))
+        .with(RateLimitConfig.builder("rl").permits(1).per("20s").burst(1).maxWait("0s")));
+    guard.callAsync(delegate, null);
+    delegate.last().completeExceptionally(new IOException());
+    fixture.advance("10000");
+
+    CompletableFuture<String> probe = guard.callAsync(delegate, null);
+    CompletableFuture<String> next = guard.callAsync(delegate, null);
+
+    assertInstanceOf(RateLimitedException.class, failureOf(probe));
+    assertInstanceOf(RateLimitedException.class, failureOf(next),
+        "admitted as the probe again: the refused one gave its slot back");
+    assertEquals(CircuitState.HALF_OPEN, breakerState());
+  }
+
   // ---- bulkhead ----
 
   @Test
@@ -171,6 +189,20 @@ class AsyncStackTest {
 
     assertEquals(2, delegate.attempts(), "started on a poll after the permit came free");
     assertEquals(1, inFlight());
+  }
+
+  @Test
+  void aFullBulkheadIsPolledInTenthsOfMaxWaitSoAFreedPermitIsTakenSoon() {
+    ResilientCall guard = fixture.resolve(call -> call.with(bulkhead("20ms")));
+    guard.callAsync(delegate, null);
+    CompletableFuture<String> second = guard.callAsync(delegate, null);
+
+    fixture.advance("10");
+    delegate.started.get(0).complete("first");
+    fixture.advance("2");
+
+    assertEquals(2, delegate.attempts(), "looked again 2 ms later, a tenth of maxWait");
+    assertFalse(second.isDone());
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.sequence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.Retry;
 import dev.brace.runtime.CircuitOpenException;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -189,5 +191,27 @@ class CallOutcomeEventsTest {
 
     assertEquals(map("outcome", "timeout", "duration_ns", 1_000_000_000L, "by_kind", "timeout", "by", "S.slow"),
         only("call.ended"));
+  }
+
+  @Test
+  void anAsyncCallThatEndsLaterIsHeardToEndOnce() {
+    Stack<String> stack = Stack.<String>builder("S.async")
+        .retry(r -> r.maxAttempts(2).delay("100ms").jitter(Retry.Jitter.NONE).on(IOException.class))
+        .build(registry);
+    CompletableFuture<String> succeeding = new CompletableFuture<>();
+    CompletableFuture<String> failing = new CompletableFuture<>();
+
+    CompletableFuture<String> success = stack.callAsync(() -> succeeding);
+    time.advance(Duration.ofMillis(40));
+    succeeding.complete("late");
+    CompletableFuture<String> failure = stack.callAsync(() -> failing);
+    failing.completeExceptionally(new IllegalStateException("not retried"));
+
+    assertEquals("late", success.getNow(null));
+    assertTrue(failure.isCompletedExceptionally());
+    List<Event> ended = all("call.ended");
+    assertEquals(2, ended.size());
+    assertEquals(map("outcome", "success", "duration_ns", 40_000_000L), ended.get(0).attributes());
+    assertEquals(map("outcome", "failure", "duration_ns", 0L), ended.get(1).attributes());
   }
 }
