@@ -194,24 +194,27 @@ class CallOutcomeEventsTest {
   }
 
   @Test
-  void anAsyncCallThatEndsLaterIsHeardToEndOnce() {
+  void anAsyncCallIsHeardToEndOnceWhetherItsOutcomeIsThereAtOnceOrLater() {
     Stack<String> stack = Stack.<String>builder("S.async")
         .retry(r -> r.maxAttempts(2).delay("100ms").jitter(Retry.Jitter.NONE).on(IOException.class))
         .build(registry);
     CompletableFuture<String> succeeding = new CompletableFuture<>();
     CompletableFuture<String> failing = new CompletableFuture<>();
 
+    CompletableFuture<String> ready = stack.callAsync(() -> CompletableFuture.completedFuture("at once"));
     CompletableFuture<String> success = stack.callAsync(() -> succeeding);
     time.advance(Duration.ofMillis(40));
     succeeding.complete("late");
     CompletableFuture<String> failure = stack.callAsync(() -> failing);
     failing.completeExceptionally(new IllegalStateException("not retried"));
 
+    assertEquals("at once", ready.getNow(null));
     assertEquals("late", success.getNow(null));
     assertTrue(failure.isCompletedExceptionally());
     List<Event> ended = all("call.ended");
-    assertEquals(2, ended.size());
-    assertEquals(map("outcome", "success", "duration_ns", 40_000_000L), ended.get(0).attributes());
-    assertEquals(map("outcome", "failure", "duration_ns", 0L), ended.get(1).attributes());
+    assertEquals(3, ended.size());
+    assertEquals(map("outcome", "success", "duration_ns", 0L), ended.get(0).attributes(), "answered on the caller's thread");
+    assertEquals(map("outcome", "success", "duration_ns", 40_000_000L), ended.get(1).attributes());
+    assertEquals(map("outcome", "failure", "duration_ns", 0L), ended.get(2).attributes());
   }
 }
