@@ -152,6 +152,61 @@ class DefaultCircuitBreakerTest {
       assertEquals(1, events("circuit.opened").size());
     }
 
+    /**
+     * Two failures that both reach the threshold race to open the circuit: the one that opens it
+     * reports it, the other reports nothing. The race is made deterministic by a clock whose read
+     * (taken when the cooldown starts, just before the transition) lets the second failure in.
+     */
+    @Test
+    void ofTwoFailuresRacingToOpenTheCircuitOnlyTheWinnerReportsIt() {
+      Runnable[] onNextRead = {null};
+      dev.brace.runtime.TimeSource racing = new dev.brace.runtime.TimeSource() {
+        @Override
+        public long nanoTime() {
+          Runnable hook = onNextRead[0];
+          onNextRead[0] = null;
+          if (hook != null) {
+            hook.run();
+          }
+          return time.nanoTime();
+        }
+
+        @Override
+        public void sleep(Duration duration) throws InterruptedException {
+          time.sleep(duration);
+        }
+      };
+      DefaultCircuitBreaker breaker = new DefaultCircuitBreaker(classic(2).build(), racing, bus);
+      Object first = breaker.acquire();
+      Object second = breaker.acquire();
+      Object third = breaker.acquire();
+      breaker.onFailure(first, new IOException("one"));
+      onNextRead[0] = () -> breaker.onFailure(third, new IOException("three"));
+
+      breaker.onFailure(second, new IOException("two"));
+
+      assertEquals(CircuitState.OPEN, breaker.state());
+      assertEquals(1, events("circuit.opened").size(), "reported once, by the failure that opened it");
+      assertEquals("three", onlyEvent("circuit.opened").attributes().get("message"));
+    }
+
+    @Test
+    void describesItselfByNameAndState() {
+      DefaultCircuitBreaker breaker = breaker(classic(1));
+      assertEquals("CircuitBreaker[backend, CLOSED]", breaker.toString());
+      fail(breaker);
+      assertEquals("CircuitBreaker[backend, OPEN]", breaker.toString());
+    }
+
+    @Test
+    void reportsTheSettingsItRunsOnAfterNewOnes() {
+      DefaultCircuitBreaker breaker = breaker(classic(3));
+      CircuitBreakerConfig next = classic(5).build();
+      breaker.reconfigure(next);
+      assertSame(next, breaker.config());
+      assertEquals("backend", breaker.name());
+    }
+
     @Test
     void admittingWhileClosedHandsOutTheSameTicket() {
       DefaultCircuitBreaker breaker = breaker(classic(3));
