@@ -82,6 +82,16 @@ class AdaptiveRateLimiterTest {
   }
 
   @Test
+  void aThrottleWithoutAHintTakesNoTokensBeyondWhatTheLowerRateHolds() {
+    TokenBucketRateLimiter limiter = limiter(adaptive(10));
+    assertEquals(10, limiter.availablePermits());
+
+    limiter.throttled(0);
+
+    assertEquals(5, limiter.availablePermits(), "the same span at half the rate: half the tokens, none blocked");
+  }
+
+  @Test
   void aHintAdmitsNothingUntilItHasPassed() {
     TokenBucketRateLimiter limiter = limiter(adaptive(100));
     limiter.throttled(Duration.ofMillis(500).toNanos());
@@ -94,6 +104,20 @@ class AdaptiveRateLimiterTest {
     assertThrows(RateLimitedException.class, limiter::acquire, "then one token per interval of the lower rate");
     clock.advance(Duration.ofMillis(20));
     limiter.acquire();
+  }
+
+  /**
+   * At a rate so slow that one token takes longer than the longest span a bucket holds (about 73
+   * years), the interval is that span exactly, as a fixed limiter's is: the second caller is told
+   * to come back after it, to the nanosecond.
+   */
+  @Test
+  void anIntervalBeyondTheLongestSpanIsThatSpanExactly() {
+    TokenBucketRateLimiter limiter = limiter(
+        RateLimitConfig.builder("rl").permits(1).per(Duration.ofDays(36_500)).maxWait(Duration.ZERO).adaptive(true));
+    limiter.acquire();
+    RateLimitedException refused = assertThrows(RateLimitedException.class, limiter::acquire);
+    assertEquals(Duration.ofNanos(TokenBucketRateLimiter.LONGEST_SPAN_NANOS), refused.retryAfter().orElseThrow());
   }
 
   @Test
