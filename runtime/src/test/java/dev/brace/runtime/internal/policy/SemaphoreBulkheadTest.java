@@ -168,6 +168,16 @@ class SemaphoreBulkheadTest {
     assertEquals(0, bulkhead.inFlight());
   }
 
+  @Test
+  void aWaitForAPermitIsReportedInMillisecondsAndNanoseconds() {
+    SemaphoreBulkhead bulkhead = bulkhead(1, Duration.ofSeconds(30));
+    bulkhead.waited(1_500_000_123L);
+    Event waited = events.last();
+    assertEquals("bulkhead.waited", waited.kind());
+    assertEquals("bh", waited.instance());
+    assertEquals(java.util.Map.of("waited_ms", 1_500L, "waited_ns", 1_500_000_123L), waited.attributes());
+  }
+
   /** Starts a thread that takes a permit of {@code level}, and returns once it waits for one. */
   private static CompletableFuture<Void> parkedWaiter(SemaphoreBulkhead bulkhead, Criticality.Level level) {
     AtomicReference<Thread> thread = new AtomicReference<>();
