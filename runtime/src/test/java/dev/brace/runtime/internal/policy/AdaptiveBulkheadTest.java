@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.Bulkhead;
@@ -133,6 +134,25 @@ class AdaptiveBulkheadTest {
     assertEquals(2, changes.size());
     assertEquals(5, changes.get(1).attributes().get("from"), "from: what the previous event reported");
     assertEquals(7, changes.get(1).attributes().get("to"), "the first sample after 100 ms reports the limit then");
+  }
+
+  /**
+   * A pool of {@code maxConcurrent} slots times the attempts: one that ends without a sample (given
+   * up on, or an {@code Error}) must free its slot, or later attempts would find none.
+   */
+  @Test
+  void anAttemptThatEndsWithoutASampleStillFreesItsSlot() {
+    SemaphoreBulkhead bulkhead = bulkhead(aimd(1, 2, 2));
+    assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+      for (int i = 0; i < 5; i++) {
+        bulkhead.acquire(Level.CRITICAL);
+        bulkhead.abandoned(bulkhead.timed(null));
+        bulkhead.acquire(Level.CRITICAL);
+        bulkhead.completed(bulkhead.timed(null), new StackOverflowError());
+      }
+    }, "a slot that was not freed leaves a later attempt searching a pool with none free");
+    assertEquals(0, bulkhead.inFlight());
+    assertEquals(2, bulkhead.limit(), "no sample was taken");
   }
 
   @Test
