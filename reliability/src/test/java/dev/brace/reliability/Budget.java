@@ -32,14 +32,18 @@ public final class Budget {
     return longMode() ? thorough : quick;
   }
 
+  /** The longest soak {@code -Dreliability.soak.minutes} accepts; a soak's own time limit is set past it. */
+  public static final int LONGEST_SOAK_MINUTES = 120;
+
   /**
    * A soak's length: {@code quick} in quick mode; in long mode the minutes {@code
-   * -Dreliability.soak.minutes} gives, else {@code thorough}.
+   * -Dreliability.soak.minutes} gives (at most {@link #LONGEST_SOAK_MINUTES}), else {@code thorough}.
    *
    * @param quick the length in quick mode
    * @param thorough the long mode's length when no minutes are given
    * @return the length for the mode in force
-   * @throws IllegalArgumentException when the minutes are not a positive whole number
+   * @throws IllegalArgumentException when the minutes are not a whole number from 1 to {@link
+   *     #LONGEST_SOAK_MINUTES}
    */
   public static Duration soak(Duration quick, Duration thorough) {
     if (!longMode()) {
@@ -51,14 +55,15 @@ public final class Budget {
     }
     try {
       long value = Long.parseLong(minutes.trim());
-      if (value > 0) {
+      if (value > 0 && value <= LONGEST_SOAK_MINUTES) {
         return Duration.ofMinutes(value);
       }
     } catch (NumberFormatException notANumber) {
       // reported below with the value as given
     }
     throw new IllegalArgumentException(
-        "-Dreliability.soak.minutes must be a positive whole number of minutes, not '" + minutes + "'");
+        "-Dreliability.soak.minutes must be a whole number of minutes from 1 to " + LONGEST_SOAK_MINUTES
+            + ", not '" + minutes + "'");
   }
 
   /** @return {@code "quick"} or {@code "long"}, for the printed summaries */

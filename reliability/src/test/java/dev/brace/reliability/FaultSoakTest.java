@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Generated wrappers (sync with INTERRUPT, sync with ABANDON, async) driven from many threads for a
@@ -65,7 +66,11 @@ class FaultSoakTest {
     }
   }
 
+  // The soak bounds itself: callers stop at its length and are joined within a grace period. The
+  // build-wide two-minute guard against a hung test would cut a long soak short, so this test's
+  // guard lies past the longest soak -Dreliability.soak.minutes accepts.
   @Test
+  @Timeout(value = Budget.LONGEST_SOAK_MINUTES + 10, unit = TimeUnit.MINUTES)
   void everyCallEndsOnceAndNothingLeaks() throws Exception {
     Report report = new Report("soak");
     Duration length = Budget.soak(Duration.ofSeconds(20), Duration.ofMinutes(5));
