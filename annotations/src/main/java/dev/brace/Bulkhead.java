@@ -51,7 +51,10 @@ public @interface Bulkhead {
   /** {@return the share of the limit {@code DEFAULT} calls may fill} In (0, 1]. */
   double defaultShare() default 0.9;
 
-  /** {@return the share of the limit {@code SHEDDABLE} calls may fill} In (0, 1]. */
+  /**
+   * {@return the share of the limit {@code SHEDDABLE} calls may fill} In (0, 1] and at most {@link
+   * #defaultShare()}, so a sheddable call is never admitted where an untagged one would be refused.
+   */
   double sheddableShare() default 0.5;
 
   /**

@@ -196,6 +196,13 @@ class NegativeTest {
   }
 
   @Test
+  void sheddableShareAboveDefaultShare() {
+    assertError("public interface Bad {\n  @Bulkhead(defaultShare = 0.3,\n    sheddableShare = 0.5)\n  String get();\n}",
+        "[brace:invalid-value] @Bulkhead on Bad.get: sheddableShare = 0.5 is not accepted; expected a number in (0, defaultShare (0.3)]: SHEDDABLE calls are shed before DEFAULT ones, so their share of the limit cannot be the larger",
+        "sheddableShare = 0.5");
+  }
+
+  @Test
   void shareOutsideZeroToOne() {
     assertError("public interface Bad {\n  @Bulkhead(sheddableShare = 0.0)\n  String get();\n}",
         "[brace:invalid-value] @Bulkhead on Bad.get: sheddableShare = 0.0 is not accepted; expected a number in (0, 1]",

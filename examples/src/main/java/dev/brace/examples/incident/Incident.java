@@ -6,10 +6,8 @@ import dev.brace.examples.ResilientRecsClient;
 import dev.brace.runtime.Registry;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs the incident twice at once, each run against its own service: once through the plain
@@ -27,6 +25,8 @@ public final class Incident {
   private Incident() {}
 
   /**
+   * The demo's incident: the script's phases on the system's clock.
+   *
    * @param script the incident
    * @param callers how many callers call at once in each run
    * @param registry the registry of the Brace run (its configuration, its events)
@@ -37,33 +37,51 @@ public final class Incident {
    */
   public static Result run(IncidentScript script, int callers, Registry registry, PrintStream live)
       throws IOException, InterruptedException {
-    try (RecsService plainService = RecsService.start(script); RecsService braceService = RecsService.start(script)) {
-      RecsClient plain = new Visits(new HttpRecsClient(HttpRecsClient.defaultHttpClient(), plainService.uri()));
-      RecsClient plainBehindBrace = new Visits(new HttpRecsClient(HttpRecsClient.defaultHttpClient(), braceService.uri()));
+    return run(script, Pacing.realTime(script), callers, registry, live);
+  }
+
+  /**
+   * The incident, paced by {@code pacing}: a test passes one that switches phases by what has
+   * happened, on the clock its registry reads.
+   *
+   * @param script how the service misbehaves in each phase (and, paced in real time, when)
+   * @param pacing the incident's clock and phases, shared by both runs and both services
+   * @param callers how many callers call at once in each run
+   * @param registry the registry of the Brace run (its configuration, its events)
+   * @param live where the line every half second goes; null for none
+   * @return what happened; its script is the incident as the pacing played it
+   * @throws IOException when a service cannot start
+   * @throws InterruptedException when interrupted while waiting for the callers
+   * @throws IllegalStateException when the pacing cannot take the incident to its end
+   */
+  public static Result run(IncidentScript script, Pacing pacing, int callers, Registry registry, PrintStream live)
+      throws IOException, InterruptedException {
+    try (RecsService plainService = RecsService.start(script, pacing);
+        RecsService braceService = RecsService.start(script, pacing)) {
+      RecsClient plain = new Visits(new HttpRecsClient(HttpRecsClient.defaultHttpClient(), plainService.uri()), pacing);
+      RecsClient plainBehindBrace =
+          new Visits(new HttpRecsClient(HttpRecsClient.defaultHttpClient(), braceService.uri()), pacing);
       RecsClient resilient = ResilientRecsClient.wrap(plainBehindBrace, registry);
       warmUp(plain, callers);
       warmUp(plainBehindBrace, callers);
-      IncidentRun without = IncidentRun.withoutBrace("without Brace", plain, plainService, script);
-      IncidentRun with = IncidentRun.withBrace("with Brace", resilient, braceService, script, registry, BREAKER);
+      IncidentRun without = IncidentRun.withoutBrace("without Brace", plain, plainService, pacing);
+      IncidentRun with = IncidentRun.withBrace("with Brace", resilient, braceService, pacing, registry, BREAKER);
       if (live != null) {
         live.printf("services on %s (without Brace) and %s (with Brace); %d callers each; %s in all%n",
             plainService.uri(), braceService.uri(), callers, describe(script));
         live.println(LiveLine.header());
       }
-      long startNanos = System.nanoTime();
-      Instant startInstant = Instant.now();
-      without.start(callers, startNanos, startInstant);
-      with.start(callers, startNanos, startInstant);
-      long totalMillis = script.total().toMillis();
-      for (long tick = TICK_MILLIS; tick <= totalMillis; tick += TICK_MILLIS) {
-        sleepUntil(startNanos + tick * 1_000_000);
+      pacing.begin();
+      without.start(callers);
+      with.start(callers);
+      pacing.drive(2 * callers, tick -> {
         if (live != null) {
           live.println(LiveLine.render(tick - TICK_MILLIS, tick, without, with));
         }
-      }
+      }, TICK_MILLIS);
       without.awaitEnd();
       with.awaitEnd();
-      return new Result(script, callers, new RunStats(without), new RunStats(with));
+      return new Result(pacing.played(), callers, new RunStats(without), new RunStats(with));
     }
   }
 
@@ -95,14 +113,5 @@ public final class Incident {
 
   private static String describe(IncidentScript script) {
     return String.format(java.util.Locale.ROOT, "%.0f s", script.total().toMillis() / 1000.0);
-  }
-
-  private static void sleepUntil(long deadlineNanos) throws InterruptedException {
-    for (long left = deadlineNanos - System.nanoTime(); left > 0; left = deadlineNanos - System.nanoTime()) {
-      LockSupport.parkNanos(left);
-      if (Thread.interrupted()) {
-        throw new InterruptedException();
-      }
-    }
   }
 }

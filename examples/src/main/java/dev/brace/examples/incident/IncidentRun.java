@@ -16,7 +16,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -56,7 +55,7 @@ public final class IncidentRun {
   private final String title;
   private final RecsClient client;
   private final RecsService service;
-  private final IncidentScript script;
+  private final Pacing pacing;
   private final Registry registry;
   private final String breakerName;
   private final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
@@ -70,12 +69,12 @@ public final class IncidentRun {
   private final List<Thread> callers = new ArrayList<>();
   private volatile Instant startInstant;
 
-  private IncidentRun(String title, RecsClient client, RecsService service, IncidentScript script,
+  private IncidentRun(String title, RecsClient client, RecsService service, Pacing pacing,
       Registry registry, String breakerName) {
     this.title = Objects.requireNonNull(title, "title");
     this.client = Objects.requireNonNull(client, "client");
     this.service = Objects.requireNonNull(service, "service");
-    this.script = Objects.requireNonNull(script, "script");
+    this.pacing = Objects.requireNonNull(pacing, "pacing");
     this.registry = registry;
     this.breakerName = breakerName;
   }
@@ -84,25 +83,25 @@ public final class IncidentRun {
    * @param title how the report names this run
    * @param client the plain client
    * @param service the service it calls
-   * @param script the incident
+   * @param pacing the incident's pacing, shared with the service
    * @return a run with no registry: nothing but what callers and the service saw
    */
-  public static IncidentRun withoutBrace(String title, RecsClient client, RecsService service, IncidentScript script) {
-    return new IncidentRun(title, client, service, script, null, null);
+  public static IncidentRun withoutBrace(String title, RecsClient client, RecsService service, Pacing pacing) {
+    return new IncidentRun(title, client, service, pacing, null, null);
   }
 
   /**
    * @param title how the report names this run
    * @param client the generated wrapper, created with {@code registry}
    * @param service the service it calls
-   * @param script the incident
+   * @param pacing the incident's pacing, shared with the service
    * @param registry the wrapper's registry; its events are recorded
    * @param breakerName the circuit breaker whose state the live line shows
    * @return a run that records the registry's events
    */
-  public static IncidentRun withBrace(String title, RecsClient client, RecsService service, IncidentScript script,
+  public static IncidentRun withBrace(String title, RecsClient client, RecsService service, Pacing pacing,
       Registry registry, String breakerName) {
-    IncidentRun run = new IncidentRun(title, client, service, script, Objects.requireNonNull(registry, "registry"),
+    IncidentRun run = new IncidentRun(title, client, service, pacing, Objects.requireNonNull(registry, "registry"),
         Objects.requireNonNull(breakerName, "breakerName"));
     registry.subscribe(run::record);
     return run;
@@ -117,62 +116,65 @@ public final class IncidentRun {
   }
 
   /**
-   * Starts the callers; they stop by themselves when the script is over.
+   * Starts the callers, once the pacing has begun the incident; they call when the pacing lets them
+   * and stop when it says the incident is over.
    *
    * @param callerCount how many callers call at once
-   * @param startNanos the {@link System#nanoTime()} at which the incident starts
-   * @param startInstant the same moment on the wall clock, which event timestamps use
    */
-  public void start(int callerCount, long startNanos, Instant startInstant) {
-    this.startInstant = startInstant;
-    service.beginIncident(startNanos);
-    long endNanos = startNanos + script.total().toNanos();
+  public void start(int callerCount) {
+    this.startInstant = pacing.beganAt();
     for (int i = 0; i < callerCount; i++) {
       int index = i;
-      Thread caller = new Thread(() -> callUntil(index, startNanos, endNanos), title + " caller " + (i + 1));
+      Thread caller = new Thread(() -> callWhileLet(index), title + " caller " + (i + 1));
       caller.setDaemon(true);
       callers.add(caller);
       caller.start();
     }
   }
 
-  private void callUntil(int callerIndex, long startNanos, long endNanos) {
-    ThreadLocalRandom random = ThreadLocalRandom.current();
+  private void callWhileLet(int callerIndex) {
     long visits = 0;
-    if (!pause(random.nextInt(80))) {  // callers arrive spread out, not in one burst
-      return;
-    }
-    while (System.nanoTime() < endNanos) {
-      long started = System.nanoTime();
-      long startMillis = (started - startNanos) / 1_000_000;
-      Phase phase = script.phaseAt(Duration.ofMillis(startMillis));
-      String user = nextUser(callerIndex, visits++);
-      // Each returning user is served by one caller only, so nothing answers them between this
-      // look and the call.
-      boolean answeredBefore = answeredUsers.contains(user);
-      Outcome outcome;
-      String error = null;
-      Visits.begin(visitSequence.incrementAndGet());
-      try {
-        List<String> recommendations = client.recommendations(user);
-        // Brace hands back the list it remembered, so a stale answer is a list some caller was
-        // handed before; a fresh one is a new list from the service, even when its items are the same.
-        outcome = recommendations.equals(RecsClient.EDITORS_PICKS) ? Outcome.FALLBACK
-            : handedOut.add(recommendations) ? Outcome.ANSWERED : Outcome.STALE;
-        if (outcome == Outcome.ANSWERED) {
-          answeredUsers.add(user);
+    try {
+      while (pacing.nextCall(visits == 0, withBrace())) {
+        try {
+          call(callerIndex, visits++);
+        } finally {
+          pacing.callEnded();
         }
-      } catch (Exception failure) {
-        outcome = Outcome.ERROR;
-        error = failure.getClass().getSimpleName();
-      } finally {
-        Visits.end();
       }
-      calls.add(new Call(startMillis, (System.nanoTime() - started) / 1_000, phase, outcome, error, answeredBefore));
-      if (!pause(40 + random.nextInt(40))) {
-        return;
-      }
+    } catch (InterruptedException stop) {
+      Thread.currentThread().interrupt();  // ends the caller
     }
+  }
+
+  private void call(int callerIndex, long visit) {
+    Pacing.Moment start = pacing.now().orElseThrow();
+    Phase phase = start.phase();
+    String user = nextUser(callerIndex, visit);
+    // Each returning user is served by one caller only, so nothing answers them between this
+    // look and the call.
+    boolean answeredBefore = answeredUsers.contains(user);
+    Outcome outcome;
+    String error = null;
+    Visits.begin(visitSequence.incrementAndGet());
+    try {
+      List<String> recommendations = client.recommendations(user);
+      // Brace hands back the list it remembered, so a stale answer is a list some caller was
+      // handed before; a fresh one is a new list from the service, even when its items are the same.
+      outcome = recommendations.equals(RecsClient.EDITORS_PICKS) ? Outcome.FALLBACK
+          : handedOut.add(recommendations) ? Outcome.ANSWERED : Outcome.STALE;
+      if (outcome == Outcome.ANSWERED) {
+        answeredUsers.add(user);
+      }
+    } catch (Exception failure) {
+      outcome = Outcome.ERROR;
+      error = failure.getClass().getSimpleName();
+    } finally {
+      Visits.end();
+    }
+    long endNanos = pacing.now().orElseThrow().elapsedNanos();
+    calls.add(new Call(start.elapsedMillis(), (endNanos - start.elapsedNanos()) / 1_000, phase, outcome, error,
+        answeredBefore));
   }
 
   /**
@@ -191,17 +193,6 @@ public final class IncidentRun {
 
   /** How many returning users each caller serves. */
   static final int RETURNING_USERS_PER_CALLER = 5;
-
-  /** Sleeps; false when interrupted, which ends the caller. */
-  private static boolean pause(long millis) {
-    try {
-      Thread.sleep(millis);
-      return true;
-    } catch (InterruptedException stop) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
 
   /**
    * Waits for every caller to finish its last call.
@@ -259,8 +250,8 @@ public final class IncidentRun {
     return breakerName;
   }
 
-  /** @return the incident it runs */
-  public IncidentScript script() {
-    return script;
+  /** @return the pacing of the incident it runs */
+  public Pacing pacing() {
+    return pacing;
   }
 }

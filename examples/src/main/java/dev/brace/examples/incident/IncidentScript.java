@@ -49,6 +49,15 @@ public final class IncidentScript {
   }
 
   /**
+   * @param millis how long each phase lasts, in {@link Phase} order
+   * @return a script that misbehaves as this one does, with those durations
+   * @throws IllegalArgumentException unless there is one positive duration per phase
+   */
+  public IncidentScript withDurations(long... millis) {
+    return new IncidentScript(of(millis).durations, brownoutShare, spikeLatency);
+  }
+
+  /**
    * @param elapsed time since the incident started
    * @return the phase at that moment; the last phase once the script is over
    */

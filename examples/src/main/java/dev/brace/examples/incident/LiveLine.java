@@ -30,7 +30,7 @@ public final class LiveLine {
    * @return one line about calls that ended in the interval
    */
   public static String render(long fromMillis, long toMillis, IncidentRun without, IncidentRun with) {
-    Phase phase = with.script().phaseAt(Duration.ofMillis(Math.max(0, toMillis - 1)));
+    Phase phase = with.pacing().played().phaseAt(Duration.ofMillis(Math.max(0, toMillis - 1)));
     List<Call> withoutCalls = window(without.calls(), fromMillis, toMillis);
     List<Call> withCalls = window(with.calls(), fromMillis, toMillis);
     long refused = with.events().stream()

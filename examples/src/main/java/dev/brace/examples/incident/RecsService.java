@@ -8,8 +8,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -20,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The recommendations service: {@code GET /recs?user=ID} on the JDK's HTTP server, bound to a free
- * loopback port, misbehaving as its {@link IncidentScript} says. It keeps an access log, which is
- * how the demo knows what the service received.
+ * loopback port, misbehaving as its {@link IncidentScript} says in the phase its {@link Pacing}
+ * is in. It keeps an access log, which is how the demo knows what the service received.
  */
 public final class RecsService implements AutoCloseable {
 
@@ -29,14 +33,19 @@ public final class RecsService implements AutoCloseable {
   public record Request(long atMillis, Phase phase, boolean repeat, int status) {}
 
   private final IncidentScript script;
+  private final Pacing pacing;
+  private final Map<Phase, Random> failures = new EnumMap<>(Phase.class);
   private final HttpServer server;
   private final ExecutorService workers;
   private final ConcurrentLinkedQueue<Request> accessLog = new ConcurrentLinkedQueue<>();
   private final Set<String> usersSeen = ConcurrentHashMap.newKeySet();
-  private volatile long startNanos;
 
-  private RecsService(IncidentScript script) throws IOException {
-    this.script = script;
+  private RecsService(IncidentScript script, Pacing pacing) throws IOException {
+    this.script = Objects.requireNonNull(script, "script");
+    this.pacing = Objects.requireNonNull(pacing, "pacing");
+    for (Phase phase : Phase.values()) {
+      failures.put(phase, pacing.failures(phase));
+    }
     AtomicInteger threads = new AtomicInteger();
     this.workers = Executors.newCachedThreadPool(task -> {
       Thread thread = new Thread(task, "recs-service-" + threads.incrementAndGet());
@@ -49,23 +58,29 @@ public final class RecsService implements AutoCloseable {
   }
 
   /**
-   * Starts the service on a free port of 127.0.0.1. The incident's clock starts with {@link
-   * #beginIncident}; until then it is healthy.
+   * Starts a service that stays healthy: its script's incident never begins.
    *
-   * @param script what to do when
+   * @param script how it would misbehave
    * @return the running service
    * @throws IOException when no port can be bound
    */
   public static RecsService start(IncidentScript script) throws IOException {
-    RecsService service = new RecsService(script);
-    service.startNanos = Long.MAX_VALUE;
-    service.server.start();
-    return service;
+    return start(script, Pacing.realTime(script));
   }
 
-  /** @param startNanos the {@link System#nanoTime()} at which the script's clock reads zero */
-  public void beginIncident(long startNanos) {
-    this.startNanos = startNanos;
+  /**
+   * Starts the service on a free port of 127.0.0.1. It is healthy, and logs nothing, until the
+   * pacing begins the incident.
+   *
+   * @param script how it misbehaves in each phase
+   * @param pacing which phase it is in, and its luck
+   * @return the running service
+   * @throws IOException when no port can be bound
+   */
+  public static RecsService start(IncidentScript script, Pacing pacing) throws IOException {
+    RecsService service = new RecsService(script, pacing);
+    service.server.start();
+    return service;
   }
 
   /** @return where to reach it, e.g. {@code http://127.0.0.1:41234} */
@@ -80,20 +95,18 @@ public final class RecsService implements AutoCloseable {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      long now = System.nanoTime();
-      long started = startNanos;
+      Optional<Pacing.Moment> now = pacing.now();
       String user = user(exchange.getRequestURI());
-      if (now < started) {
+      if (now.isEmpty()) {
         answer(exchange, user);  // warming up: healthy, and not part of the incident's log
         return;
       }
-      long atMillis = (now - started) / 1_000_000;
-      Phase phase = script.phaseAt(Duration.ofMillis(atMillis));
+      long atMillis = now.get().elapsedMillis();
+      Phase phase = now.get().phase();
       boolean repeat = !usersSeen.add(user);
-      ThreadLocalRandom random = ThreadLocalRandom.current();
       switch (phase) {
         case BROWNOUT:
-          if (random.nextDouble() < script.brownoutShare()) {
+          if (failures.get(phase).nextDouble() < script.brownoutShare()) {
             accessLog.add(new Request(atMillis, phase, repeat, 503));
             exchange.getResponseHeaders().set("Retry-After", "1");
             exchange.sendResponseHeaders(503, -1);
@@ -102,7 +115,12 @@ public final class RecsService implements AutoCloseable {
           break;
         case LATENCY_SPIKE:
           accessLog.add(new Request(atMillis, phase, repeat, 200));
-          pause(script.spikeLatency().toMillis());
+          try {
+            pacing.answerLate(script.spikeLatency());
+          } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt();
+            return;
+          }
           answer(exchange, user);
           return;
         case HARD_DOWN:
@@ -113,7 +131,7 @@ public final class RecsService implements AutoCloseable {
           break;
       }
       accessLog.add(new Request(atMillis, phase, repeat, 200));
-      pause(2 + random.nextInt(6));
+      pause(2 + ThreadLocalRandom.current().nextInt(6));
       answer(exchange, user);
     } catch (IOException clientGone) {
       // The client stopped waiting (its timeout); nothing to answer.

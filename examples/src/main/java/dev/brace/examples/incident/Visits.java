@@ -16,9 +16,16 @@ final class Visits implements RecsClient {
   private static final ThreadLocal<Long> CURRENT = new ThreadLocal<>();
 
   private final RecsClient http;
+  private final Pacing pacing;
 
-  Visits(RecsClient http) {
+  /**
+   * @param http the plain client
+   * @param pacing told when a request is on its way, so a pacing that moves the clock itself
+   *     knows which callers wait for the service
+   */
+  Visits(RecsClient http, Pacing pacing) {
     this.http = Objects.requireNonNull(http, "http");
+    this.pacing = Objects.requireNonNull(pacing, "pacing");
   }
 
   /** Marks the calling thread's requests, until {@link #end()}, as those of {@code visit}. */
@@ -33,6 +40,11 @@ final class Visits implements RecsClient {
   @Override
   public List<String> recommendations(String userId) throws IOException {
     Long visit = CURRENT.get();
-    return http.recommendations(visit == null ? userId : userId + "/visit-" + visit);
+    pacing.requestSent();
+    try {
+      return http.recommendations(visit == null ? userId : userId + "/visit-" + visit);
+    } finally {
+      pacing.requestEnded();
+    }
   }
 }

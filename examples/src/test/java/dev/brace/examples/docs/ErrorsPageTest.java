@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * mistake: a block marked {@code must-not-compile [tag]} for a compile-time tag, a block marked
  * {@code throws SomeException [tag]} for a run-time one. {@link DocSnippetsTest} holds every such
  * block to its marker (it fails to compile with exactly that tag; it runs and throws with that
- * tag), so together they prove each example really produces its tag.
+ * tag), so together they prove each example really produces its tag. The Spring Boot starter's
+ * own tags (read from its sources) need a section too; its examples need an application context,
+ * which the page describes instead of running.
  */
 class ErrorsPageTest {
   private static final String PAGE = "docs/errors.md";
@@ -42,12 +44,13 @@ class ErrorsPageTest {
   void everyTagHasASectionWhoseExampleIsMarkedWithIt() throws Exception {
     List<String> processorTags = processorTags();
     List<String> runtimeTags = runtimeTags();
+    List<String> starterTags = starterTags();
     MarkdownPage page = MarkdownPage.read(RepositoryFiles.root(), PAGE);
     Map<String, List<Snippet>> sections = sections(page);
     Map<String, String> exempt = withoutExample();
     List<String> problems = new ArrayList<>(page.problems());
 
-    for (String tag : new TreeSet<>(concat(processorTags, runtimeTags))) {
+    for (String tag : new TreeSet<>(concat(concat(processorTags, runtimeTags), starterTags))) {
       List<Snippet> blocks = sections.get(tag);
       if (blocks == null) {
         problems.add("no section ## `" + tag + "`");
@@ -66,7 +69,7 @@ class ErrorsPageTest {
       }
     }
     for (String tag : sections.keySet()) {
-      if (!processorTags.contains(tag) && !runtimeTags.contains(tag)) {
+      if (!processorTags.contains(tag) && !runtimeTags.contains(tag) && !starterTags.contains(tag)) {
         problems.add("## `" + tag + "`: no message carries this tag any more");
       }
     }
@@ -132,6 +135,23 @@ class ErrorsPageTest {
     List<String> tags = new ArrayList<>();
     for (dev.brace.runtime.internal.Message message : dev.brace.runtime.internal.Message.values()) {
       tags.add(message.tag());
+    }
+    return tags;
+  }
+
+  /** The starter's messages are written in its classes: every tag a string literal there starts with. */
+  private static List<String> starterTags() throws IOException {
+    Pattern literal = Pattern.compile("\"(\\[brace:[a-z0-9-]+])");
+    List<String> tags = new ArrayList<>();
+    try (var sources = Files.walk(RepositoryFiles.root().resolve("spring-boot/src/main/java"))) {
+      for (var source : (Iterable<java.nio.file.Path>) sources.filter(path -> path.toString().endsWith(".java"))::iterator) {
+        Matcher tag = literal.matcher(Files.readString(source, StandardCharsets.UTF_8));
+        while (tag.find()) {
+          if (!tags.contains(tag.group(1))) {
+            tags.add(tag.group(1));
+          }
+        }
+      }
     }
     return tags;
   }

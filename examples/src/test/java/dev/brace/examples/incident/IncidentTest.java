@@ -17,21 +17,43 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The demo's story, on a shortened incident (about seven seconds) against the real HTTP service:
- * with Brace, far fewer requests reach the service while it is down, callers get fallbacks instead
- * of errors, and the breaker opens and closes again.
+ * The demo's story against the real HTTP service: with Brace, far fewer requests reach the service
+ * while it is down, callers get fallbacks instead of errors, and the breaker opens and closes again.
+ *
+ * <p>The incident is the demo's, paced by what happened rather than by the wall clock ({@link
+ * CountedPacing}): each phase lasts a number of rounds in which every caller makes one call, the
+ * brownout's refusals are seeded, and the registry's clock moves only while every caller waits on
+ * it. So each phase holds the calls its claims need however slow or loaded the machine is.
  */
 class IncidentTest {
   private static final IncidentScript SCRIPT = IncidentScript.of(800, 1_200, 1_200, 1_500, 1_800);
   private static final int CALLERS = 8;
+  /**
+   * Rounds per phase. Healthy: every caller's five returning users answered once (seven calls
+   * each). Brownout: 48 first attempts, of which the seed refuses the very first. Spike: the
+   * breaker sees four rounds of timeouts. Hard down: 320 plain requests, against which Brace's few
+   * (the attempts before the breaker opens, then one probe a second) are compared. Recovery: 1.8 s
+   * on the registry's clock, longer than the breaker's one-second reset.
+   */
+  private static final Map<Phase, Integer> ROUNDS = Map.of(
+      Phase.HEALTHY, 8, Phase.BROWNOUT, 6, Phase.LATENCY_SPIKE, 4, Phase.HARD_DOWN, 40, Phase.RECOVERY, 30);
+  /**
+   * Of the brownout's first 300 draws under this seed, the second refuses (so some call is retried)
+   * and no run of ten or more refuses more than 54% (so the breaker, at 60%, stays closed there).
+   */
+  private static final long SEED = 4;
   private static Incident.Result result;
   private static Registry registry;
 
   @BeforeAll
   static void runTheIncident() throws Exception {
+    IncidentScript demo = IncidentScript.standard();  // the demo's misbehaviour; the rounds replace its durations
+    CountedPacing pacing = new CountedPacing(demo, ROUNDS, SEED, Duration.ofMinutes(3));
     // No BRACE_* variable of the machine running the tests may change the story.
-    registry = Registry.builder().environment(Map.of()).systemProperties(Map.of()).build();
-    result = Incident.run(SCRIPT, CALLERS, registry, null);
+    registry = Registry.builder().environment(Map.of()).systemProperties(Map.of())
+        .timeSource(pacing.timeSource()).scheduler(pacing.scheduler()).wallClock(pacing.wallClock())
+        .build();
+    result = Incident.run(demo, pacing, CALLERS, registry, null);
   }
 
   @Test
@@ -39,9 +61,8 @@ class IncidentTest {
     long without = result.without().receivedIn(Phase.HARD_DOWN);
     long with = result.with().receivedIn(Phase.HARD_DOWN);
 
-    // A floor that does not depend on the machine's speed (under load the plain callers reached the
-    // service only 39 times in the hard down, against an earlier floor of 50): each kept calling.
-    assertTrue(without >= CALLERS, "the plain callers keep calling: " + without);
+    // Every plain call of the hard down is one request: the phase's rounds fix how many.
+    assertEquals(CALLERS * ROUNDS.get(Phase.HARD_DOWN), without, "the plain callers keep calling");
     assertTrue(with * 5 < without, "with Brace " + with + " requests, without " + without);
   }
 
@@ -65,10 +86,9 @@ class IncidentTest {
     long stale = hardDown.stream().filter(call -> call.outcome() == Outcome.STALE).count();
 
     assertTrue(stale > 0, "some users answered before the hard down come back during it");
-    // Which users were answered before depends on how fast the machine is; what each gets does not.
-    // (A call of the hard down's last moments may be answered by the recovered service.)
+    // The phase changes only between rounds, so no call of the hard down meets a recovered service.
     assertEquals(List.of(), hardDown.stream()
-        .filter(call -> call.answeredBefore() && call.outcome() != Outcome.STALE && call.outcome() != Outcome.ANSWERED)
+        .filter(call -> call.answeredBefore() && call.outcome() != Outcome.STALE)
         .toList(), "a user answered before gets their earlier answer");
     assertEquals(List.of(), hardDown.stream()
         .filter(call -> !call.answeredBefore() && call.outcome() == Outcome.STALE)
@@ -81,8 +101,9 @@ class IncidentTest {
   @Test
   void theBreakerOpensInTheIncidentAndClosesInTheRecovery() {
     List<RecordedEvent> events = result.with().events();
-    long spike = SCRIPT.phaseStarts().get(Phase.LATENCY_SPIKE.ordinal()).toMillis();
-    long recovery = SCRIPT.phaseStarts().get(Phase.RECOVERY.ordinal()).toMillis();
+    // When each phase began, on the clock that also stamped the events.
+    long spike = result.script().phaseStarts().get(Phase.LATENCY_SPIKE.ordinal()).toMillis();
+    long recovery = result.script().phaseStarts().get(Phase.RECOVERY.ordinal()).toMillis();
 
     assertTrue(events.stream().anyMatch(event -> event.kind().equals("circuit.opened")
         && event.atMillis() >= spike && event.atMillis() < recovery), "opened during the spike or the hard down");
@@ -119,5 +140,20 @@ class IncidentTest {
     assertEquals(Phase.HEALTHY, SCRIPT.phaseAt(Duration.ZERO));
     assertEquals(Phase.BROWNOUT, SCRIPT.phaseAt(Duration.ofMillis(800)));
     assertEquals(Phase.RECOVERY, SCRIPT.phaseAt(SCRIPT.total()));
+  }
+
+  @Test
+  void eachPhaseHeldItsRoundsOfCallsAndEveryCallStartedInThePhaseItIsCountedIn() {
+    for (Phase phase : Phase.values()) {
+      RunStats[] runs = {result.without(), result.with()};
+      for (RunStats run : runs) {
+        assertEquals(CALLERS * ROUNDS.get(phase), run.calls().stream().filter(call -> call.phase() == phase).count(),
+            run.run().title() + ", " + phase.label());
+      }
+    }
+    for (IncidentRun.Call call : result.with().calls()) {
+      assertEquals(call.phase(), result.script().phaseAt(Duration.ofMillis(call.startMillis())),
+          "the played script puts each call in the phase it started in: " + call);
+    }
   }
 }

@@ -27,6 +27,18 @@ public final class BulkheadConfig extends InstanceConfig {
     this.initialConcurrent = initial == 0 || adaptive == Bulkhead.Adaptive.NONE ? maxConcurrent : initial;
     this.defaultShare = builder.get("defaultShare");
     this.sheddableShare = builder.get("sheddableShare");
+    // Checked together, whichever layer set each: SHEDDABLE calls are shed before DEFAULT ones, so a
+    // larger share would admit a sheddable call where an untagged one had just been refused.
+    if (sheddableShare > defaultShare) {
+      throw builder.invalid(
+          "sheddableShare", sheddableShare,
+          "a number in (0, defaultShare (" + defaultShare + ")]: SHEDDABLE calls are shed before DEFAULT ones,"
+              + " so their share of the limit cannot be the larger"
+              + (builder.explicitValues().containsKey("sheddableShare")
+                  ? ""
+                  : " (" + sheddableShare + " is sheddableShare's default: lowering defaultShare below it"
+                      + " needs sheddableShare set as well)"));
+    }
     if (adaptive == Bulkhead.Adaptive.NONE) {
       return;
     }
@@ -174,7 +186,8 @@ public final class BulkheadConfig extends InstanceConfig {
     }
 
     /**
-     * @param value the share of the limit SHEDDABLE calls may fill, in (0, 1]
+     * @param value the share of the limit SHEDDABLE calls may fill, in (0, 1], at most {@code
+     *     defaultShare} (checked by {@link #build()})
      * @return this
      */
     public Builder sheddableShare(double value) {
@@ -192,7 +205,8 @@ public final class BulkheadConfig extends InstanceConfig {
     /**
      * @return the checked, immutable config
      * @throws dev.brace.runtime.ConfigurationException when an adaptive bulkhead's {@code
-     *     minConcurrent}, {@code initialConcurrent} and {@code maxConcurrent} are out of order
+     *     minConcurrent}, {@code initialConcurrent} and {@code maxConcurrent} are out of order, or
+     *     when {@code sheddableShare} is larger than {@code defaultShare}
      */
     @Override
     public BulkheadConfig build() {

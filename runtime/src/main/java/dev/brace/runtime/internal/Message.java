@@ -76,6 +76,12 @@ public enum Message {
   /** A call that is not idempotent, with a hedge that would send it twice. */
   NOT_IDEMPOTENT_HEDGE("%s is @NotIdempotent, and a hedge sends it again while the first request may still"
       + " be acting on it; remove the hedge"),
+  /** A retry's {@code maxDuration} that one attempt's timeout can use up, so the retry never retries. */
+  MAX_DURATION_BELOW_TIMEOUT("%s: its retry's maxDuration = %s (%s) is shorter than its timeout = %s (%s): one"
+      + " attempt may use up the whole limit, and the retry would never retry; lengthen maxDuration or shorten the timeout"),
+  /** A retry's {@code maxDuration} that one attempt's wait for a token or a permit can use up. */
+  MAX_DURATION_BELOW_WAIT("%s: its retry's maxDuration = %s (%s) is shorter than its %s's maxWait = %s (%s): one"
+      + " attempt may wait longer than the whole retry may take; lengthen maxDuration or shorten maxWait"),
   /** What cannot happen did: a bug in Brace, not in the caller's code. */
   INTERNAL_ERROR("Brace failed on %s: %s; this is a bug in Brace, please report it");
 

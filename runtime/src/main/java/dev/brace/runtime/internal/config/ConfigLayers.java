@@ -73,7 +73,32 @@ public final class ConfigLayers {
   public ExplainedConfig explain(ConfigBuilder<?> site, String where) {
     Map<String, Description.Source> sources = new HashMap<>();
     ConfigBuilder<?> layered = layered(site, where, sources);
-    return new ExplainedConfig(layered.build(), sources);
+    try {
+      return new ExplainedConfig(layered.build(), sources);
+    } catch (ConfigurationException refused) {
+      throw namingItsKey(refused, sources);
+    }
+  }
+
+  /**
+   * A value refused only against another ({@code fresh} longer than {@code maxAge}, {@code
+   * minConcurrent} above {@code maxConcurrent}) is refused when the config is built, after the
+   * layers are laid. When a variable or property set it, the refusal names that key, as it does
+   * for a value refused on its own, so the user knows which setting to correct.
+   */
+  private ConfigurationException namingItsKey(ConfigurationException refused, Map<String, Description.Source> sources) {
+    Description.Source source = refused.attribute() == null ? null : sources.get(refused.attribute());
+    String value = null;
+    if (source != null && source.layer() == Description.Layer.ENVIRONMENT) {
+      value = environment.get(source.origin());
+    } else if (source != null && source.layer() == Description.Layer.SYSTEM_PROPERTY) {
+      value = systemProperties.get(source.origin());
+    }
+    if (value == null) {
+      return refused;
+    }
+    return new ConfigurationException(
+        Message.INVALID_SETTING.format(source.origin(), value, Message.untagged(refused.getMessage())), refused);
   }
 
   /**

@@ -197,11 +197,6 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     return rejected(level, null);
   }
 
-  /** @return the refusal of a {@code CRITICAL} caller; as {@link #full(Criticality.Level)} */
-  public BulkheadFullException full() {
-    return full(Criticality.Level.CRITICAL);
-  }
-
   /**
    * Reports that a caller waited for the permit it now holds ({@code bulkhead.waited}). The
    * caller measures the wait on the registry's clock: the sync path around {@link #acquire},

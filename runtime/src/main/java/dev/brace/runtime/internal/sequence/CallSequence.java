@@ -800,10 +800,6 @@ public final class CallSequence {
     return timeout != null ? timeout.scheduler() : scheduler.get();
   }
 
-  RetryPolicy retryPolicy() {
-    return retry;
-  }
-
   TimeoutPolicy timeoutPolicy() {
     return timeout;
   }

@@ -221,6 +221,7 @@ public final class InstanceStore {
         try {
           resolved.add(new Resolved(call.call, sequence(call.definition, resolution), resolution));
         } catch (ConfigurationException refused) {
+          resolution.refused.forEach(each -> problems.add(each.getMessage()));
           problems.add(refused.getMessage());
         }
       }
@@ -371,6 +372,8 @@ public final class InstanceStore {
     final Plans plans;
     final Map<Kind, ExplainedConfig> configs = new EnumMap<>(Kind.class);
     final Map<Kind, String> off = new EnumMap<>(Kind.class);
+    /** In a reconfiguration, every setting of the call that was refused, in call order. */
+    final List<ConfigurationException> refused = new ArrayList<>();
     /** The sequence the call runs on before a reconfiguration; null when it is first resolved. */
     final CallSequence before;
     final CallDefinition definition;
@@ -430,6 +433,9 @@ public final class InstanceStore {
     // An adaptive limiter's hint is capped by the call's retry, which comes first in call order.
     java.time.Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
     RetryPolicy retry = null;
+    // A reconfiguration applies nothing until every call has been resolved, so it can go on past a
+    // refused value and report every one of the call's, not only the first.
+    List<ConfigurationException> refused = plans == null ? null : resolution.refused;
     for (Map.Entry<Kind, ConfigBuilder<?>> pattern : definition.patterns().entrySet()) {
       Kind kind = pattern.getKey();
       ConfigBuilder<?> site = pattern.getValue();
@@ -437,7 +443,16 @@ public final class InstanceStore {
         resolution.off.put(kind, site.name());
         continue;
       }
-      ExplainedConfig explained = layers.explain(site, definition.site());
+      ExplainedConfig explained;
+      try {
+        explained = layers.explain(site, definition.site());
+      } catch (ConfigurationException problem) {
+        if (refused == null) {
+          throw problem;
+        }
+        refused.add(problem);
+        continue;
+      }
       InstanceConfig config = explained.config();
       if (definition.notIdempotent()) {
         checkIdempotence(explained, definition);
@@ -483,6 +498,17 @@ public final class InstanceStore {
         default:
           throw new IllegalStateException("a call has no pattern of kind " + kind);
       }
+    }
+    try {
+      checkAttemptFitsRetry(resolution.configs, definition);
+    } catch (ConfigurationException problem) {
+      if (refused == null) {
+        throw problem;
+      }
+      refused.add(problem);
+    }
+    if (refused != null && !refused.isEmpty()) {
+      throw refused.get(0);
     }
     return new CallSequence(definition.callName(), time, events, scheduler, patterns);
   }
@@ -563,6 +589,38 @@ public final class InstanceStore {
    * the request never left: configuration may narrow that, never widen it. The message says which
    * layer set what is refused.
    */
+  /**
+   * A retry's {@code maxDuration} bounds the whole call, so one attempt must fit in it: its timeout,
+   * and the longest its limiter or bulkhead may keep it waiting; otherwise the first attempt can
+   * use up the limit and the retry never retries. The processor refuses that in annotations; this
+   * refuses it where configuration or a {@code Stack} made it, with the same tags.
+   */
+  private static void checkAttemptFitsRetry(Map<Kind, ExplainedConfig> configs, CallDefinition definition) {
+    ExplainedConfig retry = configs.get(Kind.RETRY);
+    java.util.Optional<java.time.Duration> limit =
+        retry == null ? java.util.Optional.empty() : ((RetryConfig) retry.config()).maxDuration();
+    if (limit.isEmpty()) {
+      return;
+    }
+    String limitText = dev.brace.runtime.Durations.describe(limit.get());
+    ExplainedConfig timeout = configs.get(Kind.TIMEOUT);
+    if (timeout != null && ((TimeoutConfig) timeout.config()).duration().compareTo(limit.get()) > 0) {
+      throw new ConfigurationException(Message.MAX_DURATION_BELOW_TIMEOUT.format(definition.site(), limitText,
+          retry.source("maxDuration"), dev.brace.runtime.Durations.describe(((TimeoutConfig) timeout.config()).duration()),
+          timeout.source("value")));
+    }
+    for (Kind waiting : List.of(Kind.RATELIMIT, Kind.BULKHEAD)) {
+      ExplainedConfig pattern = configs.get(waiting);
+      java.time.Duration maxWait = pattern == null ? null
+          : waiting == Kind.RATELIMIT ? ((RateLimitConfig) pattern.config()).maxWait() : ((BulkheadConfig) pattern.config()).maxWait();
+      if (maxWait != null && maxWait.compareTo(limit.get()) > 0) {
+        throw new ConfigurationException(Message.MAX_DURATION_BELOW_WAIT.format(definition.site(), limitText,
+            retry.source("maxDuration"), waiting.description(), dev.brace.runtime.Durations.describe(maxWait),
+            pattern.source("maxWait")));
+      }
+    }
+  }
+
   private static void checkIdempotence(ExplainedConfig explained, CallDefinition definition) {
     Kind kind = explained.config().kind();
     if (Idempotence.sendsCopies(kind)) {

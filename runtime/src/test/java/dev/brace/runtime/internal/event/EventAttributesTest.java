@@ -222,6 +222,23 @@ class EventAttributesTest {
     assertEquals(Map.of("outcome", "failure", "duration_ns", 0L), metrics.get(5).attributes());
   }
 
+  @Test
+  void aCallTheFallbackAnswersEndsAsAnsweredByThatFallback() throws Throwable {
+    List<Event> metrics = new CopyOnWriteArrayList<>();
+    registry.subscribeForMetrics(metrics::add);
+    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+        .with(FallbackConfig.builder("defaults")));
+
+    assertEquals("cached", guard.call(() -> {
+      throw new IOException("down");
+    }, failure -> "cached"));
+
+    Event ended = metrics.stream().filter(e -> e.kind().equals("call.ended")).findFirst().orElseThrow();
+    assertEquals("fallback", ended.attributes().get("outcome"));
+    assertEquals("fallback", ended.attributes().get("by_kind"));
+    assertEquals("defaults", ended.attributes().get("by"), "the fallback's own name");
+  }
+
   private static Object assertDoesNotThrowCall(ResilientCall guard) {
     try {
       return guard.call(() -> "x", null);

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.Bulkhead;
 import dev.brace.Criticality.Level;
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.ConfigurationException;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.TimeoutExceededException;
@@ -134,6 +136,25 @@ class AdaptiveBulkheadTest {
     assertEquals(7, changes.get(1).attributes().get("to"), "the first sample after 100 ms reports the limit then");
   }
 
+  /**
+   * A pool of {@code maxConcurrent} slots times the attempts: one that ends without a sample (given
+   * up on, or an {@code Error}) must free its slot, or later attempts would find none.
+   */
+  @Test
+  void anAttemptThatEndsWithoutASampleStillFreesItsSlot() {
+    SemaphoreBulkhead bulkhead = bulkhead(aimd(1, 2, 2));
+    assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+      for (int i = 0; i < 5; i++) {
+        bulkhead.acquire(Level.CRITICAL);
+        bulkhead.abandoned(bulkhead.timed(null));
+        bulkhead.acquire(Level.CRITICAL);
+        bulkhead.completed(bulkhead.timed(null), new StackOverflowError());
+      }
+    }, "a slot that was not freed leaves a later attempt searching a pool with none free");
+    assertEquals(0, bulkhead.inFlight());
+    assertEquals(2, bulkhead.limit(), "no sample was taken");
+  }
+
   @Test
   void aFixedBulkheadReadsNoClockAndTimesNothing() {
     SemaphoreBulkhead fixed = new SemaphoreBulkhead(
@@ -152,5 +173,34 @@ class AdaptiveBulkheadTest {
     assertSame(ticket, slot.ticket());
     bulkhead.completed(slot, null);
     assertNull(slot.ticket());
+  }
+
+  /**
+   * Shrunk by {@code AdaptiveBulkheadProperties}: limit 6 (AIMD from 1 to 6, starting at 6),
+   * {@code defaultShare} 0.05 and {@code sheddableShare} 0.17. At one instant a CRITICAL call was
+   * admitted, a DEFAULT call refused with that one holder (threshold 1) and a SHEDDABLE call then
+   * admitted with the same holder (threshold 2): the less critical call got in where the more
+   * critical one had not. Such shares are now refused, for fixed bulkheads too.
+   */
+  @Test
+  void aSheddableShareAboveTheDefaultShareIsRefusedSoNoSheddableCallGetsInWhereADefaultOneDidNot() {
+    ConfigurationException refused = assertThrows(ConfigurationException.class,
+        () -> aimd(1, 6, 6).defaultShare(0.05).sheddableShare(0.17).build());
+    assertEquals("sheddableShare", refused.attribute(), refused.getMessage());
+    assertTrue(refused.getMessage().contains("expected a number in (0, defaultShare (0.05)]"), refused.getMessage());
+    assertThrows(ConfigurationException.class,
+        () -> BulkheadConfig.builder("bh").maxConcurrent(6).defaultShare(0.05).sheddableShare(0.17).build(),
+        "the shares apply to a fixed bulkhead as well");
+
+    ConfigurationException byDefault = assertThrows(ConfigurationException.class,
+        () -> BulkheadConfig.builder("bh").maxConcurrent(6).defaultShare(0.3).build());
+    assertTrue(byDefault.getMessage().contains("(0.5 is sheddableShare's default: lowering defaultShare below it"
+        + " needs sheddableShare set as well)"), "a default the user never wrote is named as one: " + byDefault.getMessage());
+
+    SemaphoreBulkhead bulkhead = bulkhead(aimd(1, 6, 6).defaultShare(0.05).sheddableShare(0.05));
+    assertTrue(bulkhead.tryAcquire(Level.CRITICAL));
+    assertFalse(bulkhead.tryAcquire(Level.DEFAULT), "one holder fills ceil(6 · 0.05) = 1");
+    assertFalse(bulkhead.tryAcquire(Level.SHEDDABLE), "and a SHEDDABLE call, at a share no larger, is refused too");
+    bulkhead.release();
   }
 }

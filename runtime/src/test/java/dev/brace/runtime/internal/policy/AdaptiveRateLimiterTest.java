@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.runtime.Event;
@@ -82,6 +83,16 @@ class AdaptiveRateLimiterTest {
   }
 
   @Test
+  void aThrottleWithoutAHintTakesNoTokensBeyondWhatTheLowerRateHolds() {
+    TokenBucketRateLimiter limiter = limiter(adaptive(10));
+    assertEquals(10, limiter.availablePermits());
+
+    limiter.throttled(0);
+
+    assertEquals(5, limiter.availablePermits(), "the same span at half the rate: half the tokens, none blocked");
+  }
+
+  @Test
   void aHintAdmitsNothingUntilItHasPassed() {
     TokenBucketRateLimiter limiter = limiter(adaptive(100));
     limiter.throttled(Duration.ofMillis(500).toNanos());
@@ -94,6 +105,45 @@ class AdaptiveRateLimiterTest {
     assertThrows(RateLimitedException.class, limiter::acquire, "then one token per interval of the lower rate");
     clock.advance(Duration.ofMillis(20));
     limiter.acquire();
+  }
+
+  /**
+   * On a clock that moves between any two reads, as {@link System#nanoTime()} does, a hint blocks
+   * the bucket once and returns: it does not chase the clock.
+   */
+  @Test
+  void aHintOnAMovingClockBlocksOnceAndReturns() {
+    dev.brace.runtime.TimeSource ticking = new dev.brace.runtime.TimeSource() {
+      @Override
+      public long nanoTime() {
+        clock.advance(Duration.ofNanos(1));
+        return clock.nanoTime();
+      }
+
+      @Override
+      public void sleep(Duration duration) throws InterruptedException {
+        clock.sleep(duration);
+      }
+    };
+    TokenBucketRateLimiter limiter = new TokenBucketRateLimiter(adaptive(100).build(), ticking, events.bus());
+    assertTimeoutPreemptively(Duration.ofSeconds(10), () -> limiter.throttled(Duration.ofMillis(500).toNanos()));
+    RateLimitedException refused = assertThrows(RateLimitedException.class, limiter::acquire);
+    assertTrue(refused.retryAfter().orElseThrow().compareTo(Duration.ofMillis(499)) > 0,
+        "blocked for the hint: " + refused.retryAfter());
+  }
+
+  /**
+   * At a rate so slow that one token takes longer than the longest span a bucket holds (about 73
+   * years), the interval is that span exactly, as a fixed limiter's is: the second caller is told
+   * to come back after it, to the nanosecond.
+   */
+  @Test
+  void anIntervalBeyondTheLongestSpanIsThatSpanExactly() {
+    TokenBucketRateLimiter limiter = limiter(
+        RateLimitConfig.builder("rl").permits(1).per(Duration.ofDays(36_500)).maxWait(Duration.ZERO).adaptive(true));
+    limiter.acquire();
+    RateLimitedException refused = assertThrows(RateLimitedException.class, limiter::acquire);
+    assertEquals(Duration.ofNanos(TokenBucketRateLimiter.LONGEST_SPAN_NANOS), refused.retryAfter().orElseThrow());
   }
 
   @Test

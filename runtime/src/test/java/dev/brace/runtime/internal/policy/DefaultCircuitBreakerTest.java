@@ -152,6 +152,61 @@ class DefaultCircuitBreakerTest {
       assertEquals(1, events("circuit.opened").size());
     }
 
+    /**
+     * Two failures that both reach the threshold race to open the circuit: the one that opens it
+     * reports it, the other reports nothing. The race is made deterministic by a clock whose read
+     * (taken when the cooldown starts, just before the transition) lets the second failure in.
+     */
+    @Test
+    void ofTwoFailuresRacingToOpenTheCircuitOnlyTheWinnerReportsIt() {
+      Runnable[] onNextRead = {null};
+      dev.brace.runtime.TimeSource racing = new dev.brace.runtime.TimeSource() {
+        @Override
+        public long nanoTime() {
+          Runnable hook = onNextRead[0];
+          onNextRead[0] = null;
+          if (hook != null) {
+            hook.run();
+          }
+          return time.nanoTime();
+        }
+
+        @Override
+        public void sleep(Duration duration) throws InterruptedException {
+          time.sleep(duration);
+        }
+      };
+      DefaultCircuitBreaker breaker = new DefaultCircuitBreaker(classic(2).build(), racing, bus);
+      Object first = breaker.acquire();
+      Object second = breaker.acquire();
+      Object third = breaker.acquire();
+      breaker.onFailure(first, new IOException("one"));
+      onNextRead[0] = () -> breaker.onFailure(third, new IOException("three"));
+
+      breaker.onFailure(second, new IOException("two"));
+
+      assertEquals(CircuitState.OPEN, breaker.state());
+      assertEquals(1, events("circuit.opened").size(), "reported once, by the failure that opened it");
+      assertEquals("three", onlyEvent("circuit.opened").attributes().get("message"));
+    }
+
+    @Test
+    void describesItselfByNameAndState() {
+      DefaultCircuitBreaker breaker = breaker(classic(1));
+      assertEquals("CircuitBreaker[backend, CLOSED]", breaker.toString());
+      fail(breaker);
+      assertEquals("CircuitBreaker[backend, OPEN]", breaker.toString());
+    }
+
+    @Test
+    void reportsTheSettingsItRunsOnAfterNewOnes() {
+      DefaultCircuitBreaker breaker = breaker(classic(3));
+      CircuitBreakerConfig next = classic(5).build();
+      breaker.reconfigure(next);
+      assertSame(next, breaker.config());
+      assertEquals("backend", breaker.name());
+    }
+
     @Test
     void admittingWhileClosedHandsOutTheSameTicket() {
       DefaultCircuitBreaker breaker = breaker(classic(3));
@@ -378,6 +433,17 @@ class DefaultCircuitBreakerTest {
       breaker.onFailure(breaker.acquire(), new IOException("quick"), QUICK);
       assertEquals(CircuitState.OPEN, breaker.state(), "two consecutive failures, as without slowCall");
       assertEquals(2, onlyEvent("circuit.opened").attributes().get("failures"));
+    }
+
+    @Test
+    void aSuccessStartsTheClassicCountAgainAsWithoutSlowCall() {
+      DefaultCircuitBreaker breaker = breaker(slow(1.0, 10).failureThreshold(2));
+      breaker.onFailure(breaker.acquire(), new IOException("quick"), QUICK);
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+      breaker.onFailure(breaker.acquire(), new IOException("quick"), QUICK);
+      assertEquals(CircuitState.CLOSED, breaker.state(), "the success between the failures reset the count");
+      breaker.onFailure(breaker.acquire(), new IOException("quick"), QUICK);
+      assertEquals(CircuitState.OPEN, breaker.state());
     }
 
     @Test
@@ -697,6 +763,113 @@ class DefaultCircuitBreakerTest {
       assertEquals(CircuitState.CLOSED, breaker.state());
       assertEquals(1, events("circuit.opened").size());
     }
+  }
+
+  /** New settings keep the state, and the counts wherever the window keeps its shape. */
+  @Nested
+  class NewSettings {
+    private static final long SLOW = Duration.ofSeconds(2).toNanos();
+    private static final long QUICK = Duration.ofMillis(100).toNanos();
+
+    private CircuitBreakerConfig.Builder slow(double slowCallRate) {
+      return CircuitBreakerConfig.builder("backend")
+          .slowCall("1s")
+          .slowCallRate(slowCallRate)
+          .minimumCalls(4)
+          .window(Duration.ofSeconds(10))
+          .resetTimeout(RESET_TIMEOUT);
+    }
+
+    @Test
+    void aNewThresholdAppliesToTheConsecutiveFailuresAlreadyCounted() {
+      DefaultCircuitBreaker breaker = breaker(classic(5));
+      fail(breaker);
+      fail(breaker);
+
+      breaker.reconfigure(classic(3).window(Duration.ofSeconds(20)).build());
+      fail(breaker);
+
+      assertEquals(CircuitState.OPEN, breaker.state(),
+          "3 consecutive failures, 2 of them before the switch; the window, unused in classic mode, changes nothing");
+    }
+
+    @Test
+    void aNewFailureRateAppliesToTheOutcomesAlreadyInTheWindow() {
+      DefaultCircuitBreaker breaker = breaker(rate(0.9, 4));
+      fail(breaker);
+      fail(breaker);
+      succeed(breaker);
+
+      breaker.reconfigure(rate(0.5, 4).build());
+      succeed(breaker);
+
+      assertEquals(CircuitState.OPEN, breaker.state(), "2 failures of 4 reach the new 0.5");
+    }
+
+    @Test
+    void aNewSlowCallRateAppliesToTheSlowCallsAlreadyInTheWindow() {
+      DefaultCircuitBreaker breaker = breaker(slow(0.9));
+      breaker.onResult(breaker.acquire(), "ok", SLOW);
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+      breaker.onResult(breaker.acquire(), "ok", SLOW);
+
+      breaker.reconfigure(slow(0.5).build());
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+
+      assertEquals(CircuitState.OPEN, breaker.state(), "2 slow of 4 reach the new 0.5");
+    }
+
+    @Test
+    void aSlowWindowOfAnotherSpanStartsEmpty() {
+      DefaultCircuitBreaker breaker = breaker(slow(0.5));
+      breaker.onResult(breaker.acquire(), "ok", SLOW);
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+      breaker.onResult(breaker.acquire(), "ok", SLOW);
+
+      breaker.reconfigure(slow(0.5).window(Duration.ofSeconds(20)).build());
+      breaker.onResult(breaker.acquire(), "ok", QUICK);
+
+      assertEquals(CircuitState.CLOSED, breaker.state(), "1 call in the new window, below minimumCalls");
+    }
+
+    @Test
+    void judgingSlowCallsFromNowOnStartsTheCountAgain() {
+      DefaultCircuitBreaker breaker = breaker(classic(3));
+      fail(breaker);
+      fail(breaker);
+
+      breaker.reconfigure(classic(3).slowCall("1s").minimumCalls(4).build());
+      fail(breaker);
+
+      assertEquals(CircuitState.CLOSED, breaker.state(), "a window of another shape: the count starts at 1");
+    }
+
+    @Test
+    void newSettingsOfAnotherWindowShapeStartAClosedCircuitsWindowEmpty() {
+      DefaultCircuitBreaker breaker = breaker(rate(0.5, 4));
+      fail(breaker);
+      fail(breaker);
+      fail(breaker);
+
+      breaker.reconfigure(rate(0.5, 4).windowCalls(10).build());
+      fail(breaker);
+
+      assertEquals(CircuitState.CLOSED, breaker.state(), "1 call in the new window, below minimumCalls");
+      assertTrue(events("circuit.opened").isEmpty());
+    }
+
+    @Test
+    void anOpenCircuitKeepsItsCooldownThroughAnotherWindowShape() {
+      DefaultCircuitBreaker breaker = breaker(classic(1));
+      fail(breaker);
+      time.advance(Duration.ofSeconds(4));
+
+      breaker.reconfigure(rate(0.5, 4).build());
+
+      assertEquals(CircuitState.OPEN, breaker.state());
+      assertEquals(Optional.of(Duration.ofSeconds(6)), breaker.retryAfter());
+    }
+
   }
 
   @Nested

@@ -110,6 +110,57 @@ class RetryBudgetTest {
   }
 
   @Test
+  void newSettingsKeepWhatWasCountedAndJudgeItByTheNewShare() {
+    RetryBudget budget = new RetryBudget("b", 0.5, 0, Duration.ofSeconds(10), clock);
+    for (int i = 0; i < 10; i++) {
+      budget.deposit();
+    }
+    assertEquals(5, budget.available());
+
+    budget.reconfigure(0.2, 0, Duration.ofSeconds(10));
+
+    assertEquals(2, budget.available(), "the same 10 calls, a fifth of them now");
+  }
+
+  @Test
+  void newSettingsOfTheSameTtlLeaveTheCountedCallsToExpireWhenTheyWouldHave() {
+    RetryBudget budget = new RetryBudget("b", 0.5, 0, Duration.ofSeconds(10), clock);
+    for (int i = 0; i < 10; i++) {
+      budget.deposit();
+    }
+
+    budget.reconfigure(0.8, 0, Duration.ofSeconds(10));
+    clock.advance(Duration.ofMillis(9_999));
+    assertEquals(8, budget.available(), "still within the 10 s window");
+    clock.advance(Duration.ofMillis(1));
+    assertEquals(0, budget.available(), "10 s after they were counted, as without the switch");
+  }
+
+  @Test
+  void readingWhatTheBudgetAllowsLeavesItFreeForOtherThreads() throws Exception {
+    RetryBudget budget = new RetryBudget("b", 0, 1, Duration.ofSeconds(10), clock);
+    assertEquals(10, budget.available());
+    assertTrue(java.util.concurrent.CompletableFuture.supplyAsync(budget::tryWithdraw)
+        .get(30, java.util.concurrent.TimeUnit.SECONDS), "another thread withdraws after a read");
+    assertEquals(9, budget.available());
+  }
+
+  @Test
+  void eachSettingIsAcceptedUpToItsBounds() {
+    RetryBudget everyCall = new RetryBudget("b", 1, 0, Duration.ofSeconds(60), clock);
+    for (int i = 0; i < 7; i++) {
+      everyCall.deposit();
+    }
+    assertEquals(7, everyCall.available(), "percentCanRetry 1: every call may be retried once");
+    assertThrows(IllegalArgumentException.class, () -> new RetryBudget("b", -0.01, 0, Duration.ofSeconds(10), clock));
+    assertThrows(IllegalArgumentException.class, () -> new RetryBudget("b", 1.01, 0, Duration.ofSeconds(10), clock));
+    assertThrows(IllegalArgumentException.class, () -> new RetryBudget("b", Double.NaN, 0, Duration.ofSeconds(10), clock));
+    assertThrows(IllegalArgumentException.class,
+        () -> new RetryBudget("b", 0.2, Double.POSITIVE_INFINITY, Duration.ofSeconds(10), clock));
+    assertThrows(IllegalArgumentException.class, () -> new RetryBudget("b", 0.2, 1, Duration.ofMillis(60_001), clock));
+  }
+
+  @Test
   void badSettingsAreRefused() {
     assertThrows(IllegalArgumentException.class, () -> new RetryBudget("b", 1.5, 0, Duration.ofSeconds(10), clock));
     assertThrows(IllegalArgumentException.class, () -> new RetryBudget("b", 0.2, -1, Duration.ofSeconds(10), clock));

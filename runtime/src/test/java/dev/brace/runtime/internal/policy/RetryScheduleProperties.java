@@ -137,6 +137,65 @@ class RetryScheduleProperties {
     assertUniformPositions(positions);
   }
 
+  /**
+   * Decorrelated jitter draws each wait from the previous one, so the waits grow past three times
+   * {@code delay} (where a schedule that forgot the previous wait would stay), each at most three
+   * times the one before.
+   */
+  @Example
+  void decorrelatedWaitsGrowFromThePreviousWait() {
+    long base = 10_000_000L;
+    RetryPolicy policy = policy(base, 10_000 * base, 1.0, Retry.Jitter.DECORRELATED, 46);
+    RetryRun run = policy.continuing(null);
+    long previous = base;
+    long longest = 0;
+    for (int n = 1; n <= 30; n++) {
+      long delay = policy.backoff(run, n, null);
+      assertTrue(delay >= base && delay <= 3 * previous, delay + " outside [delay, 3 · " + previous + "]");
+      longest = Math.max(longest, delay);
+      previous = delay;
+    }
+    assertTrue(longest > 3 * base, "30 waits never left [delay, 3 · delay]: longest " + longest);
+  }
+
+  /**
+   * A cap beyond what nanoseconds can count (here 1,000 years) is as good as none: the wait is
+   * drawn from zero to the longest a {@code long} holds, not cut short or refused.
+   */
+  @Example
+  void fullJitterUnderACapBeyondALongDrawsOverTheWholeRange() {
+    RetryConfig config = RetryConfig.builder("r")
+        .maxAttempts(200)
+        .delay(Duration.ofSeconds(1))
+        .maxDelay(Duration.ofDays(365_000))
+        .multiplier(2.0)
+        .jitter(Retry.Jitter.FULL)
+        .build();
+    RetryPolicy policy = new RetryPolicy(config, "call", new ManualTimeSource(), new RecordedEvents().bus(), null,
+        new SplittableRandom(47));
+    RetryRun run = policy.continuing(null);
+    assertEquals(Long.MAX_VALUE, policy.cap(100));
+    long longest = 0;
+    for (int i = 0; i < 100; i++) {
+      long delay = policy.backoff(run, 100, null);
+      assertTrue(delay >= 0, "a wait within [0, the cap]: " + delay);
+      longest = Math.max(longest, delay);
+    }
+    assertTrue(longest > Long.MAX_VALUE / 2, "100 draws over [0, 2^63) all below 2^62: " + longest);
+  }
+
+  /**
+   * A wait that reaches {@code maxDelay} is {@code maxDelay} to the nanosecond, even where a double
+   * cannot hold it (here 2^53 + 1 ns, about 104 days).
+   */
+  @Example
+  void theCapIsMaxDelayToTheNanosecond() {
+    long maxDelay = (1L << 53) + 1;
+    RetryPolicy policy = policy(maxDelay, maxDelay, 1.0, Retry.Jitter.NONE, 48);
+    assertEquals(maxDelay, policy.cap(1));
+    assertEquals(maxDelay, policy.backoff(policy.continuing(null), 1, null));
+  }
+
   private static void assertUniform(LongUnaryOperator draw, long low, long high) {
     double[] positions = new double[DRAWS];
     for (int i = 0; i < DRAWS; i++) {

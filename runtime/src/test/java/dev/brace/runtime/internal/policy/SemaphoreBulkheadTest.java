@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brace.Criticality;
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.ManualTimeSource;
@@ -165,6 +166,58 @@ class SemaphoreBulkheadTest {
     // The interrupted waiter took nothing: the holder's release frees the bulkhead.
     bulkhead.release();
     assertEquals(0, bulkhead.inFlight());
+  }
+
+  @Test
+  void aWaitForAPermitIsReportedInMillisecondsAndNanoseconds() {
+    SemaphoreBulkhead bulkhead = bulkhead(1, Duration.ofSeconds(30));
+    bulkhead.waited(1_500_000_123L);
+    Event waited = events.last();
+    assertEquals("bulkhead.waited", waited.kind());
+    assertEquals("bh", waited.instance());
+    assertEquals(java.util.Map.of("waited_ms", 1_500L, "waited_ns", 1_500_000_123L), waited.attributes());
+  }
+
+  /** Starts a thread that takes a permit of {@code level}, and returns once it waits for one. */
+  private static CompletableFuture<Void> parkedWaiter(SemaphoreBulkhead bulkhead, Criticality.Level level) {
+    AtomicReference<Thread> thread = new AtomicReference<>();
+    CompletableFuture<Void> admitted = CompletableFuture.runAsync(
+        () -> {
+          thread.set(Thread.currentThread());
+          bulkhead.acquire(level);
+        },
+        runnable -> new Thread(runnable).start());
+    awaitParked(admitted, thread::get);
+    return admitted;
+  }
+
+  @Test
+  void aHigherLimitAdmitsEveryWaiterItMakesRoomFor() throws Exception {
+    SemaphoreBulkhead bulkhead = bulkhead(1, Duration.ofSeconds(30));
+    bulkhead.acquire();
+    CompletableFuture<Void> first = parkedWaiter(bulkhead, Criticality.Level.CRITICAL);
+    CompletableFuture<Void> second = parkedWaiter(bulkhead, Criticality.Level.CRITICAL);
+
+    bulkhead.reconfigure(BulkheadConfig.builder("bh").maxConcurrent(3).maxWait(Duration.ofSeconds(30)).build());
+
+    first.get(10, TimeUnit.SECONDS);
+    second.get(10, TimeUnit.SECONDS);
+    assertEquals(3, bulkhead.inFlight(), "both waiters hold permits, with no release in between");
+  }
+
+  @Test
+  void aWaiterThatWasAdmittedNoLongerCountsAmongTheWaitersOfItsLevel() throws Exception {
+    SemaphoreBulkhead bulkhead = bulkhead(1, Duration.ofSeconds(30));
+    bulkhead.acquire();
+    CompletableFuture<Void> critical = parkedWaiter(bulkhead, Criticality.Level.CRITICAL);
+    bulkhead.release();
+    critical.get(10, TimeUnit.SECONDS);
+    CompletableFuture<Void> normal = parkedWaiter(bulkhead, Criticality.Level.DEFAULT);
+
+    bulkhead.release();
+
+    normal.get(10, TimeUnit.SECONDS);
+    assertEquals(1, bulkhead.inFlight(), "the permit went to the DEFAULT waiter, the only one left");
   }
 
   @Test

@@ -58,6 +58,7 @@ class TokenBucketRateLimiterTest {
     assertEquals(Duration.ofMillis(100), refused.retryAfter().orElseThrow());
     assertNull(refused.getCause());
     assertEquals("rl", refused.instance());
+    assertEquals("rl", limiter.name());
     assertEquals(start, clock.nanoTime());
   }
 
@@ -217,6 +218,57 @@ class TokenBucketRateLimiterTest {
     assertEquals(Duration.ofMillis(100).toNanos(), limiter.reserve());
   }
 
+  /**
+   * A token due exactly at the instant the caller read is taken without a wait: the caller's
+   * instant still stands (it need not read the clock again) and no wait is reported.
+   */
+  @Test
+  void aTokenDueExactlyAtTheCallersInstantIsTakenWithoutWaiting() {
+    TokenBucketRateLimiter limiter = tenPerSecond(Duration.ofSeconds(1));
+    drain(limiter, 10);
+    clock.advance(Duration.ofMillis(100));
+    long now = clock.nanoTime();
+
+    assertFalse(limiter.acquireAt(now), "the token is there at that instant");
+    assertEquals(now, clock.nanoTime());
+    assertTrue(events.of("ratelimit.waited").isEmpty());
+
+    assertTrue(limiter.acquireAt(now), "the next one is 100 ms away: waited for");
+    assertEquals(now + Duration.ofMillis(100).toNanos(), clock.nanoTime());
+  }
+
+  /**
+   * {@link System#nanoTime()} may return negative instants: a reservation given back on such a
+   * clock frees exactly its own token, as on any other.
+   */
+  @Test
+  void aCancelledReservationGivesBackOneTokenOnAClockOfNegativeInstants() {
+    long offset = Long.MAX_VALUE / 2;
+    dev.brace.runtime.TimeSource negative = new dev.brace.runtime.TimeSource() {
+      @Override
+      public long nanoTime() {
+        return clock.nanoTime() - offset;
+      }
+
+      @Override
+      public void sleep(Duration duration) throws InterruptedException {
+        clock.sleep(duration);
+      }
+    };
+    TokenBucketRateLimiter limiter = new TokenBucketRateLimiter(
+        RateLimitConfigs.config(10, Duration.ofSeconds(1), 0, Duration.ofSeconds(1)), negative, events.bus());
+    drain(limiter, 10);
+    long now = negative.nanoTime();
+    assertTrue(now < 0);
+    assertEquals(now + Duration.ofMillis(100).toNanos(), limiter.reserveToken());
+    long second = limiter.reserveToken();
+    assertEquals(now + Duration.ofMillis(200).toNanos(), second);
+
+    limiter.cancelReservation(second);
+
+    assertEquals(now + Duration.ofMillis(200).toNanos(), limiter.reserveToken(), "the second token is free again, only it");
+  }
+
   @Test
   void aReservationMadeAtAnInstantIsThatInstantExactlyWhenTheTokenIsThere() {
     TokenBucketRateLimiter limiter = tenPerSecond(Duration.ofSeconds(1));
@@ -283,6 +335,20 @@ class TokenBucketRateLimiterTest {
     assertTrue(refused.retryAfter().orElseThrow().compareTo(Duration.ofDays(1000)) <= 0);
     clock.advance(Duration.ofDays(200 * 365));
     assertEquals(tokens, limiter.availablePermits());
+  }
+
+  /**
+   * A bucket's depth is {@code burst} intervals exactly wherever that fits the longest span: two
+   * tokens of about 36 years each hold 73 years less a nanosecond, and the third caller is told
+   * the next token is one interval away, to the nanosecond.
+   */
+  @Test
+  void aBucketJustWithinTheLongestSpanIsBurstIntervalsExactly() {
+    long interval = TokenBucketRateLimiter.LONGEST_SPAN_NANOS / 2;
+    TokenBucketRateLimiter limiter = limiter(1, Duration.ofNanos(interval), 2, Duration.ZERO);
+    drain(limiter, 2);
+    RateLimitedException refused = assertThrows(RateLimitedException.class, limiter::acquire);
+    assertEquals(Duration.ofNanos(interval), refused.retryAfter().orElseThrow());
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.brace.runtime.generated.CallDefinition;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.retry;
+import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,6 +30,10 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 /** Retry, fallback and the delegate's own ways of failing, on the async path. */
@@ -54,7 +59,7 @@ class AsyncDriverTest {
     assertFalse(result.isDone());
     delegate.last().complete("ok");
 
-    assertEquals("ok", result.join());
+    assertEquals("ok", valueOf(result));
   }
 
   @Test
@@ -89,7 +94,19 @@ class AsyncDriverTest {
     fixture.advance("100");
     assertEquals(3, delegate.attempts(), "an IOException inside ExecutionException is retried");
     delegate.last().complete("ok");
-    assertEquals("ok", result.join());
+    assertEquals("ok", valueOf(result));
+  }
+
+  @Test
+  void aRetryWithoutBackoffStartsItsNextAttemptAtOnce() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry().delay("0ms")));
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+
+    delegate.last().completeExceptionally(new IOException("first"));
+
+    assertEquals(2, delegate.attempts(), "started without waiting for the scheduler");
+    delegate.last().complete("ok");
+    assertEquals("ok", valueOf(result));
   }
 
   @Test
@@ -118,7 +135,7 @@ class AsyncDriverTest {
     assertEquals(3, delegate.attempts());
     delegate.last().complete("busy 3");
 
-    assertEquals("busy 3", result.join());
+    assertEquals("busy 3", valueOf(result));
   }
 
   @Test
@@ -136,7 +153,7 @@ class AsyncDriverTest {
     assertFalse(result.isDone(), "the throw waits out the backoff like a failed future");
     fixture.advance("100");
 
-    assertEquals("ok", result.join());
+    assertEquals("ok", valueOf(result));
     assertEquals(2, calls.get());
   }
 
@@ -198,7 +215,7 @@ class AsyncDriverTest {
     assertFalse(result.isDone(), "completes with the fallback's future, not before it");
     answer.complete("fallback");
 
-    assertEquals("fallback", result.join());
+    assertEquals("fallback", valueOf(result));
     assertEquals(1, fixture.eventCount("fallback.used"));
   }
 
@@ -210,7 +227,7 @@ class AsyncDriverTest {
 
     delegate.last().completeExceptionally(new IOException());
 
-    assertEquals("plain", result.join());
+    assertEquals("plain", valueOf(result));
   }
 
   @Test
@@ -270,6 +287,112 @@ class AsyncDriverTest {
     assertTrue(answer.isCancelled());
   }
 
+  // ---- switched off ----
+
+  @Test
+  void switchedOffTheCallGetsTheDelegatesOwnFutureAndNoKeyIsComputed() {
+    AsyncFixture off = new AsyncFixture(settings -> settings.environment(Map.of("BRACE_ENABLED", "false")));
+    ResilientCall guard = off.resolve(call -> call.with(retry()));
+    AtomicInteger keysComputed = new AtomicInteger();
+
+    CompletableFuture<String> result = guard.callAsync(() -> {
+      keysComputed.incrementAndGet();
+      throw new IllegalStateException("keys are never computed when Brace is off");
+    }, off.delegate, null);
+
+    assertSame(off.delegate.last(), result, "the delegate's future itself, nothing around it");
+    assertEquals(0, keysComputed.get());
+    off.delegate.last().completeExceptionally(new IOException("not retried"));
+    off.advance("1000");
+    assertEquals(1, off.delegate.attempts());
+  }
+
+  @Test
+  void switchedOffAThrowOrANullFutureStillComesBackAsAFailedFuture() {
+    AsyncFixture off = new AsyncFixture(settings -> settings.environment(Map.of("BRACE_ENABLED", "false")));
+    ResilientCall guard = off.resolve(call -> call.with(retry()));
+    IOException thrown = new IOException("thrown");
+
+    CompletableFuture<String> threw = guard.callAsync(() -> { throw thrown; }, null);
+    CompletableFuture<String> returnedNull = guard.callAsync(() -> null, null);
+
+    assertSame(thrown, failureOf(threw));
+    assertInstanceOf(NullPointerException.class, failureOf(returnedNull));
+    assertTrue(failureOf(returnedNull).getMessage().contains(CALL), failureOf(returnedNull).getMessage());
+  }
+
+  // ---- a stage that is not a CompletableFuture ----
+
+  @Test
+  void aStageThatCannotBecomeACompletableFutureIsFollowedToItsOutcome() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()));
+    CompletableFuture<String> first = new CompletableFuture<>();
+    CompletableFuture<String> second = new CompletableFuture<>();
+    AtomicInteger attempts = new AtomicInteger();
+    IOException failure = new IOException("first");
+
+    CompletableFuture<String> result =
+        guard.callAsync(() -> opaque(attempts.incrementAndGet() == 1 ? first : second), null);
+    first.completeExceptionally(failure);
+    fixture.advance("100");
+    assertEquals(2, attempts.get(), "the opaque stage's failure was seen and retried");
+    second.complete("ok");
+
+    assertEquals("ok", valueOf(result));
+  }
+
+  /** A stage whose {@code toCompletableFuture} is unsupported, as the interface allows. */
+  @SuppressWarnings("unchecked")
+  private static CompletionStage<String> opaque(CompletableFuture<String> behind) {
+    return (CompletionStage<String>) Proxy.newProxyInstance(
+        CompletionStage.class.getClassLoader(), new Class<?>[] {CompletionStage.class}, (proxy, method, args) -> {
+          if (method.getName().equals("toCompletableFuture")) {
+            throw new UnsupportedOperationException("opaque");
+          }
+          try {
+            return method.invoke(behind, args);
+          } catch (InvocationTargetException thrown) {
+            throw thrown.getCause();
+          }
+        });
+  }
+
+  // ---- the caller giving up at the moment a step runs ----
+
+  @Test
+  void aCallerThatGivesUpAsAnAttemptFailsGetsNoFurtherAttemptEvenWithoutABackoff() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry().delay("0ms")));
+    AtomicReference<CompletableFuture<String>> caller = new AtomicReference<>();
+    fixture.registry.subscribe(event -> {
+      if (event.kind().equals("retry.attempt_failed")) {
+        caller.get().cancel(true);
+      }
+    });
+    caller.set(guard.callAsync(delegate, null));
+
+    delegate.last().completeExceptionally(new IOException("first"));
+    fixture.advance("1000");
+
+    assertTrue(caller.get().isCancelled());
+    assertEquals(1, delegate.attempts(), "the retry that needed no wait did not start either");
+  }
+
+  @Test
+  void aFallbackWhoseCallerGaveUpWhileItStartedIsCancelled() {
+    ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
+    AtomicReference<CompletableFuture<String>> caller = new AtomicReference<>();
+    CompletableFuture<String> answer = new CompletableFuture<>();
+    caller.set(guard.callAsync(delegate, failure -> {
+      caller.get().cancel(true);
+      return answer;
+    }));
+
+    delegate.last().completeExceptionally(new IOException());
+
+    assertTrue(caller.get().isCancelled());
+    assertTrue(answer.isCancelled(), "nothing the fallback started outlives the caller");
+  }
+
   /**
    * 1,000 calls, each failing twice with 100 ms backoffs, on a scheduler of one thread that also
    * completes the delegate's futures. A driver that slept or waited on that thread would need
@@ -308,7 +431,7 @@ class AsyncDriverTest {
       long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
       assertTrue(elapsedMillis < 20_000, "took " + elapsedMillis + " ms");
       for (CompletableFuture<String> result : results) {
-        assertEquals("done", result.join());
+        assertEquals("done", valueOf(result));
       }
       assertEquals(3000, attempts.get());
     } finally {

@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
 import static dev.brace.runtime.internal.sequence.AsyncFixture.retry;
+import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,7 +47,7 @@ class AsyncFastPathTest {
     CompletableFuture<String> answer = guard.callAsync(() -> CompletableFuture.completedFuture("ready"), null);
 
     assertTrue(answer.isDone());
-    assertEquals("ready", answer.join());
+    assertEquals("ready", valueOf(answer));
     assertEquals(1, fixture.registry.bulkhead("h").available(), "the permit is back");
     assertEquals(CircuitState.CLOSED, fixture.registry.circuitBreaker("b").state());
   }
@@ -65,7 +66,7 @@ class AsyncFastPathTest {
     fixture.advance("100");
     fixture.advance("100");
 
-    assertEquals("done", answer.join());
+    assertEquals("done", valueOf(answer));
     assertEquals(3, attempts.get());
     assertEquals(3, asked.get(), "the first attempt's result was judged once, though the driver took over after it");
   }
@@ -80,8 +81,8 @@ class AsyncFastPathTest {
     fixture.delegate.last().complete("first");
     fixture.advance("100");
 
-    assertEquals("first", holding.join());
-    assertEquals("second", second.join());
+    assertEquals("first", valueOf(holding));
+    assertEquals("second", valueOf(second));
     assertEquals(1, fixture.registry.bulkhead("h").available());
   }
 
@@ -103,7 +104,7 @@ class AsyncFastPathTest {
     fixture.advance("100");
     fixture.advance("100");
 
-    assertEquals("done", answer.join());
+    assertEquals("done", valueOf(answer));
     assertEquals(List.of("caller", "caller", "caller"), seen);
     assertEquals("driver", MDC.get("request"), "the thread has its own context back");
   }

@@ -52,12 +52,44 @@ final class AsyncFixture {
     return events.stream().filter(event -> event.kind().equals(kind)).count();
   }
 
+  /**
+   * The future's value; fails at once rather than blocking when it is not complete (on manual
+   * time every step has run by the time the test looks, and a test that blocked instead would
+   * only end at a timeout).
+   */
+  static <T> T valueOf(CompletableFuture<T> future) {
+    if (!future.isDone()) {
+      throw new AssertionError("the future is not complete");
+    }
+    return future.join();
+  }
+
   /** What the future failed with, exactly as stored: a CompletionException wrapper shows. */
   static Throwable failureOf(CompletableFuture<?> future) {
     if (!future.isDone()) {
       throw new AssertionError("the future is not complete");
     }
     return future.handle((value, failure) -> failure).join();
+  }
+
+  /**
+   * Runs {@code step} on a thread of its own and waits up to 10 s for it. A call's steps run on
+   * whichever thread moves time or completes a future; one that left the call's lock held would
+   * go unnoticed on that thread (the lock is reentrant) and block this one.
+   */
+  static void onAnotherThread(Runnable step) {
+    Thread thread = new Thread(step, "another thread");
+    thread.setDaemon(true);
+    thread.start();
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(interrupted);
+    }
+    if (thread.isAlive()) {
+      throw new AssertionError("blocked for 10 s: a step on the test's thread left the call's lock held");
+    }
   }
 
   /** A delegate that starts one pending future per attempt. */

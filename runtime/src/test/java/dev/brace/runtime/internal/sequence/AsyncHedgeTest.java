@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.sequence;
 
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
+import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -59,7 +60,7 @@ class AsyncHedgeTest {
     fixture.advance("99");
     delegate.last().complete("first");
 
-    assertEquals("first", result.join());
+    assertEquals("first", valueOf(result));
     fixture.advance("1000");
     assertEquals(1, delegate.attempts());
     assertTrue(attemptsOf("hedge.started").isEmpty());
@@ -75,7 +76,7 @@ class AsyncHedgeTest {
 
     delegate.started.get(1).complete("second");
 
-    assertEquals("second", result.join());
+    assertEquals("second", valueOf(result));
     assertTrue(delegate.started.get(0).isCancelled(), "the slow attempt's future is cancelled at once");
     fixture.advance("1000");
     assertEquals(2, delegate.attempts(), "no further hedge after the decision");
@@ -96,7 +97,7 @@ class AsyncHedgeTest {
     assertEquals(3, delegate.attempts(), "maxHedges 2: three attempts in all");
 
     delegate.started.get(0).complete("first, late");
-    assertEquals("first, late", result.join(), "the original attempt may still win");
+    assertEquals("first, late", valueOf(result), "the original attempt may still win");
     assertTrue(delegate.started.get(1).isCancelled());
     assertTrue(delegate.started.get(2).isCancelled());
     assertEquals(List.of(1), attemptsOf("hedge.won"));
@@ -111,7 +112,7 @@ class AsyncHedgeTest {
     assertEquals(2, delegate.attempts(), "no wait for the delay");
     assertFalse(result.isDone());
     delegate.last().complete("second");
-    assertEquals("second", result.join());
+    assertEquals("second", valueOf(result));
   }
 
   @Test
@@ -166,7 +167,7 @@ class AsyncHedgeTest {
     assertFalse(result.isDone(), "a refused hedge is not a failure");
     assertTrue(attemptsOf("hedge.started").isEmpty());
     delegate.last().complete("first");
-    assertEquals("first", result.join());
+    assertEquals("first", valueOf(result));
     assertEquals(0, fixture.registry.bulkhead("bh").inFlight());
   }
 
@@ -201,7 +202,7 @@ class AsyncHedgeTest {
     assertEquals(3, fixture.registry.bulkhead("bh").inFlight(), "one permit per attempt");
 
     delegate.started.get(1).complete("second");
-    assertEquals("second", result.join());
+    assertEquals("second", valueOf(result));
     assertEquals(0, fixture.registry.bulkhead("bh").inFlight());
   }
 
@@ -255,7 +256,7 @@ class AsyncHedgeTest {
     assertEquals("hedges", exhausted.get(0).attributes().get("budget"));
     assertEquals(2, exhausted.get(0).attributes().get("attempt"));
     delegate.last().complete("first");
-    assertEquals("first", result.join());
+    assertEquals("first", valueOf(result));
   }
 
   @Test
@@ -274,8 +275,8 @@ class AsyncHedgeTest {
     fixture.advance("100");
     assertEquals(3, delegate.attempts());
     delegate.started.forEach(attempt -> attempt.complete("done"));
-    assertEquals("done", first.join());
-    assertEquals("done", second.join());
+    assertEquals("done", valueOf(first));
+    assertEquals("done", valueOf(second));
   }
 
   @Test
@@ -294,7 +295,7 @@ class AsyncHedgeTest {
     fixture.advance("100");
     assertEquals(4, delegate.attempts(), "and its hedge");
     delegate.last().complete("fourth");
-    assertEquals("fourth", result.join());
+    assertEquals("fourth", valueOf(result));
     assertEquals(List.of(2, 2), attemptsOf("hedge.started"), "attempts count within each group");
   }
 
@@ -323,7 +324,7 @@ class AsyncHedgeTest {
     assertInstanceOf(BulkheadFullException.class, failureOf(refused));
     assertEquals(1, delegate.attempts());
     delegate.last().complete("held");
-    assertEquals("held", holder.join());
+    assertEquals("held", valueOf(holder));
   }
 
   @Test
@@ -341,7 +342,7 @@ class AsyncHedgeTest {
     fixture.advance("100");
     delegate.started.get(1).complete("second");
 
-    assertEquals("second", result.join());
+    assertEquals("second", valueOf(result));
     assertEquals(List.of("caller", "caller"), seen, "the hedge ran in the caller's context");
     assertEquals("driver", MDC.get("request"), "the thread has its own context back");
   }
@@ -357,7 +358,7 @@ class AsyncHedgeTest {
 
     CompletableFuture<String> result = guard.callAsync(() -> answers.get(attempts.getAndIncrement()), null);
 
-    assertEquals("second", result.join());
+    assertEquals("second", valueOf(result));
     assertEquals(2, attempts.get());
   }
 }

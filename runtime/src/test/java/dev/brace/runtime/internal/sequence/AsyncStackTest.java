@@ -3,7 +3,9 @@ package dev.brace.runtime.internal.sequence;
 import dev.brace.runtime.generated.ResilientCall;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
+import static dev.brace.runtime.internal.sequence.AsyncFixture.onAnotherThread;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.retry;
+import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,6 +25,9 @@ import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Breaker, limiter, bulkhead and timeout on the async path, and the order guarantees. */
@@ -89,7 +94,7 @@ class AsyncStackTest {
     CompletableFuture<String> refused =
         guard.callAsync(delegate, failure -> CompletableFuture.completedFuture(failure.getClass().getSimpleName()));
 
-    assertEquals("CircuitOpenException", refused.join());
+    assertEquals("CircuitOpenException", valueOf(refused));
   }
 
   // ---- rate limiter ----
@@ -117,7 +122,7 @@ class AsyncStackTest {
     fixture.advance("1");
     assertEquals(2, delegate.attempts());
     delegate.last().complete("ok");
-    assertEquals("ok", waiting.join());
+    assertEquals("ok", valueOf(waiting));
     assertEquals(1, fixture.eventCount("ratelimit.waited"), "the wait is reported as on the sync path");
     assertEquals(1000L, fixture.events.stream().filter(e -> e.kind().equals("ratelimit.waited"))
         .findFirst().orElseThrow().attributes().get("waited_ms"));
@@ -136,6 +141,24 @@ class AsyncStackTest {
     assertEquals(2, delegate.attempts(), "the cancelled caller's token went to the next one, at 1 s");
   }
 
+  @Test
+  void aProbeTheLimiterRefusesFreesTheHalfOpenBreakersProbeSlot() {
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(breaker(1))
+        .with(RateLimitConfig.builder("rl").permits(1).per("20s").burst(1).maxWait("0s")));
+    guard.callAsync(delegate, null);
+    delegate.last().completeExceptionally(new IOException());
+    fixture.advance("10000");
+
+    CompletableFuture<String> probe = guard.callAsync(delegate, null);
+    CompletableFuture<String> next = guard.callAsync(delegate, null);
+
+    assertInstanceOf(RateLimitedException.class, failureOf(probe));
+    assertInstanceOf(RateLimitedException.class, failureOf(next),
+        "admitted as the probe again: the refused one gave its slot back");
+    assertEquals(CircuitState.HALF_OPEN, breakerState());
+  }
+
   // ---- bulkhead ----
 
   @Test
@@ -149,7 +172,7 @@ class AsyncStackTest {
     assertEquals(1, fixture.eventCount("bulkhead.rejected"));
 
     delegate.last().complete("ok");
-    assertEquals("ok", first.join());
+    assertEquals("ok", valueOf(first));
     assertEquals(0, inFlight());
   }
 
@@ -166,6 +189,20 @@ class AsyncStackTest {
 
     assertEquals(2, delegate.attempts(), "started on a poll after the permit came free");
     assertEquals(1, inFlight());
+  }
+
+  @Test
+  void aFullBulkheadIsPolledInTenthsOfMaxWaitSoAFreedPermitIsTakenSoon() {
+    ResilientCall guard = fixture.resolve(call -> call.with(bulkhead("20ms")));
+    guard.callAsync(delegate, null);
+    CompletableFuture<String> second = guard.callAsync(delegate, null);
+
+    fixture.advance("10");
+    delegate.started.get(0).complete("first");
+    fixture.advance("2");
+
+    assertEquals(2, delegate.attempts(), "looked again 2 ms later, a tenth of maxWait");
+    assertFalse(second.isDone());
   }
 
   @Test
@@ -213,7 +250,7 @@ class AsyncStackTest {
 
     fixture.advance("5000");
 
-    assertEquals("ok", result.join());
+    assertEquals("ok", valueOf(result));
     assertEquals(0, fixture.eventCount("timeout.exceeded"));
   }
 
@@ -230,7 +267,88 @@ class AsyncStackTest {
     assertFalse(delegate.last().isDone(), "the second deadline counts from the second attempt");
     delegate.last().complete("ok");
 
-    assertEquals("ok", result.join());
+    assertEquals("ok", valueOf(result));
+  }
+
+  // ---- steps on different threads ----
+
+  @Test
+  void retriesAndDeadlinesOnTheSchedulerLeaveTheCallToOtherThreads() {
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(retry())
+        .with(breaker(5))
+        .with(RateLimitConfig.builder("rl").permits(1000).per("1s"))
+        .with(bulkhead("0s"))
+        .with(TimeoutConfig.builder(CALL).duration("1s")));
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+
+    CompletableFuture<String> first = delegate.last();
+    onAnotherThread(() -> first.completeExceptionally(new IOException("first")));
+    fixture.advance("100");
+    assertEquals(2, delegate.attempts());
+    fixture.advance("1000");
+    assertTrue(delegate.last().isCancelled(), "the second attempt expired on this thread");
+    onAnotherThread(() -> result.cancel(true));
+
+    fixture.advance("10000");
+    assertTrue(result.isCancelled());
+    assertEquals(2, delegate.attempts(), "the backoff after the deadline was cancelled");
+    assertEquals(0, inFlight());
+  }
+
+  @Test
+  void waitsForATokenAndAPermitOnTheSchedulerLeaveTheCallToOtherThreads() {
+    ResilientCall guard = fixture.resolve(call -> call.with(breaker(5)).with(limiter("2s")).with(bulkhead("50ms")));
+    CompletableFuture<String> holder = guard.callAsync(delegate, null);
+    CompletableFuture<String> waiting = guard.callAsync(delegate, null);
+
+    fixture.advance("1000");
+    assertEquals(1, delegate.attempts(), "the token came; the permit is still held");
+    CompletableFuture<String> held = delegate.last();
+    onAnotherThread(() -> held.complete("first"));
+    fixture.advance("5");
+    assertEquals(2, delegate.attempts());
+    CompletableFuture<String> second = delegate.last();
+    onAnotherThread(() -> second.complete("second"));
+
+    assertEquals("first", valueOf(holder));
+    assertEquals("second", valueOf(waiting));
+    assertEquals(0, inFlight());
+  }
+
+  @Test
+  void aFirstAttemptHandedOverByTheCallersThreadCanEndOnAnother() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(breaker(5)).with(bulkhead("0s").maxConcurrent(2)));
+    AtomicInteger attempts = new AtomicInteger();
+    CompletableFuture<String> pending = guard.callAsync(delegate, null);
+    CompletableFuture<String> threw = guard.callAsync(() -> {
+      if (attempts.incrementAndGet() == 1) {
+        throw new IOException("thrown");
+      }
+      return CompletableFuture.completedFuture("never");
+    }, null);
+
+    CompletableFuture<String> inner = delegate.last();
+    onAnotherThread(() -> inner.complete("ok"));
+    onAnotherThread(() -> threw.cancel(true));
+
+    assertEquals("ok", valueOf(pending));
+    assertTrue(threw.isCancelled());
+    fixture.advance("1000");
+    assertEquals(1, attempts.get(), "the retry of the call that threw was cancelled");
+    assertEquals(0, inFlight());
+  }
+
+  @Test
+  void aFallbackStartedOnOneThreadCanBeCancelledFromAnother() {
+    ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
+    CompletableFuture<String> answer = new CompletableFuture<>();
+    CompletableFuture<String> result = guard.callAsync(delegate, failure -> answer);
+    delegate.last().completeExceptionally(new IOException());
+
+    onAnotherThread(() -> result.cancel(true));
+
+    assertTrue(answer.isCancelled());
   }
 
   // ---- order guarantees ----
@@ -281,7 +399,7 @@ class AsyncStackTest {
     assertEquals(1, inFlight());
     delegate.last().complete("ok");
 
-    assertEquals("ok", result.join());
+    assertEquals("ok", valueOf(result));
     assertEquals(0, inFlight());
   }
 
@@ -335,5 +453,83 @@ class AsyncStackTest {
     guard.callAsync(delegate, null);
 
     assertEquals(3, delegate.attempts(), "the next call is admitted as the probe");
+  }
+
+  @Test
+  void aCallerThatGivesUpAsItsTokenArrivesNeverReachesTheDelegate() {
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(breaker(1))
+        .with(limiter("2s"))
+        .with(TimeoutConfig.builder(CALL).duration("5s")));
+    guard.callAsync(delegate, null).cancel(true);
+    AtomicReference<CompletableFuture<String>> waiting = new AtomicReference<>();
+    cancelOn("ratelimit.waited", waiting);
+    waiting.set(guard.callAsync(delegate, null));
+
+    fixture.advance("1000");
+
+    assertTrue(waiting.get().isCancelled());
+    assertEquals(1, delegate.attempts(), "the deadline was not armed and the delegate not called");
+    assertEquals(0, fixture.eventCount("timeout.exceeded"));
+    assertEquals(CircuitState.CLOSED, breakerState());
+    fixture.advance("10000");
+    assertEquals(0, fixture.eventCount("timeout.exceeded"));
+  }
+
+  @Test
+  void aCallerThatGivesUpAsItTakesABulkheadPermitGivesItBack() {
+    ResilientCall guard = fixture.resolve(call -> call.with(breaker(1)).with(bulkhead("50ms")));
+    guard.callAsync(delegate, null);
+    AtomicReference<CompletableFuture<String>> polling = new AtomicReference<>();
+    cancelOn("bulkhead.waited", polling);
+    polling.set(guard.callAsync(delegate, null));
+
+    fixture.advance("20");
+    delegate.last().complete("first");
+    fixture.advance("10");
+
+    assertTrue(polling.get().isCancelled());
+    assertEquals(1, fixture.eventCount("bulkhead.waited"), "the permit was taken, then given back");
+    assertEquals(0, inFlight());
+    assertEquals(1, delegate.attempts());
+  }
+
+  @Test
+  void aSchedulerThatRefusesATokensWaitFailsTheCallAndGivesTheTokenBack() {
+    ResilientCall guard = fixture.resolve(call -> call.with(limiter("2s")));
+    guard.callAsync(delegate, null);
+    fixture.time.scheduler().shutdown();
+
+    CompletableFuture<String> refused = guard.callAsync(delegate, null);
+    assertInstanceOf(RejectedExecutionException.class, failureOf(refused));
+    fixture.advance("1000");
+    CompletableFuture<String> next = guard.callAsync(() -> CompletableFuture.completedFuture("on time"), null);
+
+    assertEquals("on time", valueOf(next), "the token reserved for 1 s went to the next caller, without a wait");
+  }
+
+  @Test
+  void aSchedulerThatRefusesTheDeadlineFailsTheCallBeforeTheDelegateAndReleasesEverything() {
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(breaker(1))
+        .with(bulkhead("0s"))
+        .with(TimeoutConfig.builder(CALL).duration("1s")));
+    fixture.time.scheduler().shutdown();
+
+    CompletableFuture<String> refused = guard.callAsync(delegate, null);
+
+    assertInstanceOf(RejectedExecutionException.class, failureOf(refused));
+    assertEquals(0, delegate.attempts());
+    assertEquals(0, inFlight());
+    assertEquals(CircuitState.CLOSED, breakerState(), "no outcome of the dependency was recorded");
+  }
+
+  /** Cancels the caller's future when an event of {@code kind} is emitted, on the emitting thread. */
+  private void cancelOn(String kind, AtomicReference<CompletableFuture<String>> caller) {
+    fixture.registry.subscribe(event -> {
+      if (event.kind().equals(kind) && caller.get() != null) {
+        caller.get().cancel(true);
+      }
+    });
   }
 }

@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -376,6 +377,62 @@ class SyncGuardTest {
     assertEquals("default", guard.call(() -> {
       throw new RateLimitedException("api", Duration.ofSeconds(1), null);
     }, failure -> "default"));
+  }
+
+  @Test
+  void interruptedDuringALaterBackoffRethrowsTheLastFailureWithTheEarlierOnesAttached() {
+    ResilientCall guard = guard(call().with(retry().maxAttempts(5)));
+    AtomicInteger calls = new AtomicInteger();
+    IOException first = new IOException("first");
+    IOException second = new IOException("second");
+
+    IOException thrown = assertThrows(IOException.class, () -> guard.call(() -> {
+      if (calls.incrementAndGet() == 1) {
+        throw first;
+      }
+      Thread.currentThread().interrupt();
+      throw second;
+    }, null));
+
+    assertSame(second, thrown);
+    assertArrayEquals(new Throwable[] {first}, thrown.getSuppressed(), "the interrupted wait keeps what came before");
+    assertEquals(2, calls.get());
+    assertTrue(Thread.interrupted(), "interrupt flag restored");
+  }
+
+  @Test
+  void interruptedDuringTheBackoffOfARetriedResultReturnsThatResultAndKeepsTheFlag() throws Throwable {
+    ResilientCall guard = guard(call().with(retry().maxAttempts(5).onResult((String s) -> s.equals("busy"))));
+    AtomicInteger calls = new AtomicInteger();
+
+    String result = guard.call(() -> {
+      calls.incrementAndGet();
+      Thread.currentThread().interrupt();
+      return "busy";
+    }, null);
+
+    assertEquals("busy", result);
+    assertEquals(1, calls.get(), "no attempt after the interrupted wait");
+    assertTrue(Thread.interrupted(), "interrupt flag restored");
+  }
+
+  @Test
+  void switchedOffACallRunsOnceAsItIsWithoutKeysOrFallback() {
+    Registry off = Registry.builder().timeSource(clock).environment(Map.of("BRACE_ENABLED", "false")).build();
+    ResilientCall guard = off.resolve(call().with(retry()).with(FallbackConfig.builder("C.m")).build());
+    AtomicInteger calls = new AtomicInteger();
+    IOException down = new IOException("down");
+
+    IOException thrown = assertThrows(IOException.class, () -> guard.call(() -> {
+      throw new IllegalStateException("keys are never computed when Brace is off");
+    }, () -> {
+      calls.incrementAndGet();
+      throw down;
+    }, failure -> "fallback"));
+
+    assertSame(down, thrown, "the delegate's own exception, as itself");
+    assertEquals(1, calls.get(), "not retried");
+    assertEquals(0, clock.nanoTime() - 1_000_000_000L, "no backoff slept");
   }
 
   /** A user exception built from an HTTP Retry-After header. */
