@@ -43,7 +43,7 @@ class ConfigBoundsTest {
     refused("failureRate", "-0.1", () -> CircuitBreakerConfig.builder("api").failureRate(-0.1));
 
     assertEquals(1.0, BulkheadConfig.builder("pool").defaultShare(1).build().defaultShare());
-    assertEquals(1.0, BulkheadConfig.builder("pool").sheddableShare(1).build().sheddableShare());
+    assertEquals(1.0, BulkheadConfig.builder("pool").defaultShare(1).sheddableShare(1).build().sheddableShare());
     refused("defaultShare", "0.0", () -> BulkheadConfig.builder("pool").defaultShare(0));
     refused("sheddableShare", "1.01", () -> BulkheadConfig.builder("pool").sheddableShare(1.01));
 
