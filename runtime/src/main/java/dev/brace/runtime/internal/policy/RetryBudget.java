@@ -44,17 +44,34 @@ public final class RetryBudget implements RetryBudgetHandle {
 
   /**
    * Takes new settings, keeping the calls and retries counted in the window: a new {@code ttl}
-   * re-times the slices from now, so what was counted ages out over the new span.
+   * re-times the slices from now and keeps each slice's counts at the same age in slices, so what
+   * was counted ages out over the new span, oldest first.
    *
    * @param percentCanRetry fraction of calls that may be retried, 0 to 1
    * @param minRetriesPerSecond retries always allowed per second, at least 0
    * @param ttl the sliding window
    * @throws IllegalArgumentException when a value is out of its range
    */
-  public synchronized void reconfigure(double percentCanRetry, double minRetriesPerSecond, Duration ttl) {
-    slot();
-    set(percentCanRetry, minRetriesPerSecond, ttl);
-    currentSlice = time.nanoTime() / sliceNanos;
+  public void reconfigure(double percentCanRetry, double minRetriesPerSecond, Duration ttl) {
+    lock.lock();
+    try {
+      slot();
+      long previousSlice = currentSlice;
+      long[] previousDeposits = deposits.clone();
+      long[] previousWithdrawals = withdrawals.clone();
+      set(percentCanRetry, minRetriesPerSecond, ttl);
+      currentSlice = time.nanoTime() / sliceNanos;
+      // The slices' indexes follow the clock: with a new slice length the current slice has another
+      // index, so each slice's counts move to the index of the same age from now.
+      for (int age = 0; age < SLICES; age++) {
+        int from = (int) Math.floorMod(previousSlice - age, (long) SLICES);
+        int to = (int) Math.floorMod(currentSlice - age, (long) SLICES);
+        deposits[to] = previousDeposits[from];
+        withdrawals[to] = previousWithdrawals[from];
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   private void set(double percentCanRetry, double minRetriesPerSecond, Duration ttl) {

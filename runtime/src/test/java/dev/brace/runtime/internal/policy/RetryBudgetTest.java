@@ -137,6 +137,33 @@ class RetryBudgetTest {
   }
 
   @Test
+  void aLongerTtlLetsWhatWasCountedAgeOutOverTheNewSpanInTheOrderItWasCounted() {
+    RetryBudget budget = new RetryBudget("b", 0.5, 0, Duration.ofSeconds(10), clock);
+    // Instants below are the clock's own; it starts at 1 s, and slices begin at multiples of their length.
+    clock.advance(Duration.ofMillis(2_500));
+    for (int i = 0; i < 4; i++) {
+      budget.deposit();
+    }
+    clock.advance(Duration.ofSeconds(2));
+    for (int i = 0; i < 6; i++) {
+      budget.deposit();
+    }
+    assertEquals(5, budget.available());
+
+    // At 5.5 s: slices of 2 s from now on. The six calls are in the newest slice, the four two
+    // slices older (of 1 s then; of 2 s now).
+    budget.reconfigure(0.5, 0, Duration.ofSeconds(20));
+    assertEquals(5, budget.available(), "nothing counted is lost by the switch");
+
+    clock.advance(Duration.ofMillis(6_500));
+    assertEquals(5, budget.available(), "at 12 s, well within the new 20 s span, all ten still count");
+    clock.advance(Duration.ofSeconds(8));
+    assertEquals(3, budget.available(), "at 20 s the four, older by two slices, have aged out; the six have not");
+    clock.advance(Duration.ofSeconds(4));
+    assertEquals(0, budget.available(), "at 24 s the six have aged out too: the new span after the switch");
+  }
+
+  @Test
   void readingWhatTheBudgetAllowsLeavesItFreeForOtherThreads() throws Exception {
     RetryBudget budget = new RetryBudget("b", 0, 1, Duration.ofSeconds(10), clock);
     assertEquals(10, budget.available());
