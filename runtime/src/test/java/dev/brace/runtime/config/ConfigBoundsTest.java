@@ -225,13 +225,7 @@ class ConfigBoundsTest {
   @Test
   void theEffectiveValuesNameEveryAttributeOnceAndNeverTheInstanceName() {
     for (Kind kind : Kind.values()) {
-      ConfigBuilder<?> builder = kind.builder("n");
-      if (kind == Kind.RATELIMIT) {
-        builder.setText("permits", "5");
-      } else if (kind == Kind.TIMEOUT) {
-        builder.setText("value", "1s");
-      }
-      List<String> attributes = List.copyOf(builder.build().values().keySet());
+      List<String> attributes = List.copyOf(buildable(kind).build().values().keySet());
       assertFalse(attributes.contains("name"), kind + ": " + attributes);
       assertFalse(attributes.contains("method"), kind + ": " + attributes);
       assertEquals(attributes.stream().distinct().collect(Collectors.toList()), attributes, kind.toString());
@@ -245,23 +239,25 @@ class ConfigBoundsTest {
             Kind.BULKHEAD, Kind.TIMEOUT),
         Kind.annotated(), "every kind but the budget, in call order");
     for (Kind kind : Kind.values()) {
-      ConfigBuilder<?> builder = kind.builder("n");
-      if (kind == Kind.RATELIMIT) {
-        builder.setText("permits", "5");
-      } else if (kind == Kind.TIMEOUT) {
-        builder.setText("value", "1s");
-      } else if (kind == Kind.FALLBACK) {
-        continue;
-      }
-      assertInstanceOf(kind.configType(), builder.build(), kind.toString());
+      assertInstanceOf(kind.configType(), buildable(kind).build(), kind.toString());
     }
-    assertEquals(FallbackConfig.class, Kind.FALLBACK.configType());
     assertEquals(List.of(Kind.CIRCUITBREAKER, Kind.RATELIMIT),
         Arrays.stream(Kind.values()).filter(Kind::isKeyed).collect(Collectors.toList()));
     assertEquals(List.of(Kind.CIRCUITBREAKER, Kind.RATELIMIT, Kind.BULKHEAD),
         Arrays.stream(Kind.values()).filter(kind -> kind.scope() == Kind.Scope.SYSTEM).collect(Collectors.toList()));
     assertEquals(Kind.Scope.NAMED, Kind.RETRYBUDGET.scope());
     assertEquals(Kind.Scope.CALL, Kind.RETRY.scope());
+  }
+
+  /** A builder of the kind with its required attributes set. */
+  private static ConfigBuilder<?> buildable(Kind kind) {
+    ConfigBuilder<?> builder = kind.builder("n");
+    if (kind == Kind.RATELIMIT) {
+      builder.setText("permits", "5");
+    } else if (kind == Kind.TIMEOUT) {
+      builder.setText("value", "1s");
+    }
+    return builder;
   }
 
   private static void refused(String attribute, String value, Executable setting) {
