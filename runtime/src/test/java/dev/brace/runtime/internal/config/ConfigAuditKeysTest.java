@@ -1,0 +1,81 @@
+package dev.brace.runtime.internal.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brace.runtime.config.Kind;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What the audit of unknown keys says about each malformed key (the fixture manifest in src/test/resources). */
+class ConfigAuditKeysTest {
+  private final ConfigAudit audit = new ConfigAudit(InstanceManifest.load(getClass().getClassLoader()));
+
+  @Test
+  void aPropertyThatEndsAnotherIsReadAsTheLongerOne() {
+    // MAX_DELAY ends with _DELAY: the name is RECSCLIENT_RECOMMENDATIONS, not ..._MAX.
+    assertEquals(List.of(), audit.problems(Map.of(
+        "BRACE_RETRY_RECSCLIENT_RECOMMENDATIONS_MAX_DELAY", "1s",
+        "BRACE_RETRY_RECSCLIENT_RECOMMENDATIONS_DELAY", "1s"), Map.of()));
+    assertEquals(List.of("BRACE_RETRY_NOPE_MAX_DELAY: no retry NOPE"),
+        audit.problems(Map.of("BRACE_RETRY_NOPE_MAX_DELAY", "1s"), Map.of()));
+  }
+
+  @Test
+  void aKeyWithoutAPropertyOrWithoutANameSaysWhatIsExpected() {
+    List<String> problems = audit.problems(Map.of("BRACE_RETRY_SOMETHING", "1"), Map.of(
+        "brace.retry.RecsClient", "1",
+        "brace.retry..max-attempts", "1",
+        "brace.retry", "1"));
+    assertTrue(problems.get(0).startsWith("BRACE_RETRY_SOMETHING: no retry property at the end of SOMETHING; expected one of [MAX_ATTEMPTS, DELAY, MAX_DELAY"),
+        problems.get(0));
+    assertEquals("brace.retry: no kind retry; expected one of fallback, staleiferror, retry, hedge, circuitbreaker, "
+        + "ratelimit, bulkhead, timeout, retrybudget", problems.get(1));
+    assertEquals("brace.retry..max-attempts: expected brace.retry.<name>.<property>", problems.get(2));
+    assertEquals("brace.retry.RecsClient: expected brace.retry.<name>.<property>", problems.get(3));
+    assertEquals(4, problems.size(), problems.toString());
+  }
+
+  @Test
+  void aPropertyWithAnEmptyKindShowsAllThatFollowsThePrefix() {
+    assertEquals(List.of("brace..retry.x: no kind .retry.x; expected one of fallback, staleiferror, retry, hedge, "
+            + "circuitbreaker, ratelimit, bulkhead, timeout, retrybudget"),
+        audit.problems(Map.of(), Map.of("brace..retry.x", "1")));
+  }
+
+  @Test
+  void anUnknownKindListsTheKindsAsEachLayerSpellsThem() {
+    assertEquals(List.of("BRACE_RETRI_X_DELAY: no kind RETRI; expected one of FALLBACK, STALEIFERROR, RETRY, HEDGE, "
+            + "CIRCUITBREAKER, RATELIMIT, BULKHEAD, TIMEOUT, RETRYBUDGET"),
+        audit.problems(Map.of("BRACE_RETRI_X_DELAY", "1s"), Map.of()));
+  }
+
+  @Test
+  void aTypoIsSuggestedUpToAThirdOfItsLengthAndTheFirstOfEquallyCloseNamesWins() {
+    // "delya" is two edits from "delay": the tolerance for a short word is 2.
+    assertEquals(List.of("brace.retry.RecsClient.recommendations.delya: a retry has no property delya; did you mean delay?"),
+        audit.problems(Map.of(), Map.of("brace.retry.RecsClient.recommendations.delya", "1s")));
+    assertEquals("; did you mean ab?", ConfigAudit.suggestion("aa", List.of("ab", "ba")));
+    assertEquals("; did you mean ba?", ConfigAudit.suggestion("aa", List.of("ba", "ab")));
+    // Nine characters tolerate three edits, not four.
+    assertEquals("; did you mean abcdefxyz?", ConfigAudit.suggestion("abcdefghi", List.of("abcdefxyz")));
+    assertEquals("", ConfigAudit.suggestion("abcdefghi", List.of("abcdewxyz")));
+  }
+
+  @Test
+  void theAuditReadsTheManifestEvenWithoutAContextClassLoader() throws Exception {
+    Thread thread = Thread.currentThread();
+    ClassLoader saved = thread.getContextClassLoader();
+    thread.setContextClassLoader(null);
+    try {
+      assertEquals(List.of(), ConfigAudit.unknownKeyProblems(Map.of(),
+          Map.of("BRACE_CIRCUITBREAKER_RECS_API_FAILURE_THRESHOLD", "3"), Map.of()));
+      assertEquals(List.of("BRACE_CIRCUITBREAKER_RECS_APU_FAILURE_THRESHOLD: no circuit breaker RECS_APU; did you mean RECS_API?"),
+          ConfigAudit.unknownKeyProblems(Map.of(Kind.BULKHEAD, List.of("pool")),
+              Map.of("BRACE_CIRCUITBREAKER_RECS_APU_FAILURE_THRESHOLD", "3"), Map.of()));
+    } finally {
+      thread.setContextClassLoader(saved);
+    }
+  }
+}
