@@ -52,13 +52,18 @@ class WiringTest {
     assertEquals(editorsPicks, plain.render("bob"));
   }
 
-  /** The first requests of a fresh JVM may outlast the plain client's own 1 s request timeout. */
+  /**
+   * The first requests of a fresh JVM may outlast the plain client's own 1 s request timeout, and
+   * on a loaded machine the JDK's client and server have also lost a first answer's body ("fixed
+   * content-length: 23, bytes received: 0", once in a loop of this test): the warm-up is not what
+   * the test checks, so any I/O failure of it is tried again.
+   */
   private static void warmUp(HttpRecsClient plain) throws Exception {
     for (int attempt = 1; ; attempt++) {
       try {
         plain.recommendations("warm-up");
         return;
-      } catch (java.net.http.HttpTimeoutException slowStart) {
+      } catch (java.io.IOException slowStart) {
         if (attempt == 10) {
           throw slowStart;
         }
