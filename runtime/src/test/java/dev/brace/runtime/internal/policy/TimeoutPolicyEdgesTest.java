@@ -59,11 +59,20 @@ class TimeoutPolicyEdgesTest {
     policy.startsAt(admitted);
     clock.advance(Duration.ofMillis(600));
 
-    assertThrows(TimeoutExceededException.class, () -> policy.call(() -> {
+    TimeoutExceededException timedOut = assertThrows(TimeoutExceededException.class, () -> policy.call(() -> {
       clock.sleep(Duration.ofHours(1));
       return "late";
     }));
     assertEquals(Duration.ofSeconds(1), Duration.ofNanos(clock.nanoTime() - admitted));
+
+    // What the attempt ended with is kept, and the expiry is reported once, as the timeout's own.
+    assertEquals(1, timedOut.getSuppressed().length);
+    assertTrue(timedOut.getSuppressed()[0] instanceof InterruptedException, timedOut.getSuppressed()[0].toString());
+    assertFalse(TimeoutPolicy.interruptedCaller(timedOut), "the deadline's doing, not an interrupt of the caller");
+    assertEquals(1, seen.size(), seen.toString());
+    assertTrue(seen.get(0).is(EventKind.TIMEOUT_EXCEEDED));
+    assertEquals("INTERRUPT", seen.get(0).attributes().get("mode"));
+    assertEquals("C.m", seen.get(0).attributes().get("call"));
   }
 
   @Test
