@@ -7,20 +7,26 @@ import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.internal.event.RecordedEvents;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** A call's retry run decided by settings other than those it began under (a live reconfiguration). */
-class RetryRunCarriedTest {
+/**
+ * The retry schedule at its edges: a call's retry run decided by settings other than those it
+ * began under (a live reconfiguration), and delays too long to count in nanoseconds.
+ */
+class RetryPolicyEdgesTest {
   private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
   private final ManualTimeSource clock = new ManualTimeSource();
   private final RecordedEvents events = new RecordedEvents();
 
   private RetryPolicy decorrelated(String delay, String maxDelay) {
-    RetryConfig config = RetryConfig.builder("reads").delay(delay).maxDelay(maxDelay)
-        .jitter(Retry.Jitter.DECORRELATED).build();
-    return new RetryPolicy(config, "Client.get", clock, events.bus(), null);
+    return decorrelated(RetryConfig.builder("reads").delay(delay).maxDelay(maxDelay));
+  }
+
+  private RetryPolicy decorrelated(RetryConfig.Builder config) {
+    return new RetryPolicy(config.jitter(Retry.Jitter.DECORRELATED).build(), "Client.get", clock, events.bus(), null);
   }
 
   @Test
@@ -29,5 +35,14 @@ class RetryRunCarriedTest {
     RetryPolicy longer = decorrelated("1s", "10s");
     // Three times the previous wait (10 ms) is below the new delay: the new delay is the wait.
     assertEquals(1000 * MS, longer.backoff(longer.continuing(run), 1, new IOException("down")));
+  }
+
+  @Test
+  void aDecorrelatedDelayBeyondTheNanosecondRangeSaturatesRatherThanFailing() {
+    Duration forAges = Duration.ofDays(200_000);
+    RetryPolicy policy = decorrelated(RetryConfig.builder("reads").delay(forAges).maxDelay(forAges));
+    RetryRun run = policy.continuing(null);
+    assertEquals(Long.MAX_VALUE, policy.backoff(run, 1, new IOException("down")));
+    assertEquals(Long.MAX_VALUE, policy.backoff(run, 2, new IOException("down")));
   }
 }
