@@ -1,6 +1,6 @@
 package dev.brace.runtime.internal.policy;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static dev.brace.runtime.internal.policy.RateWindowTest.assertCounts;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.brace.runtime.ManualTimeSource;
@@ -13,11 +13,6 @@ import org.junit.jupiter.api.Test;
 /** The bounds a time-bucketed window accepts, and where its buckets start. */
 class TimeBucketWindowTest {
   private final ManualTimeSource time = new ManualTimeSource();
-
-  private static void assertCounts(long calls, long failures, long packed) {
-    assertEquals(calls, RateWindow.calls(packed), "calls");
-    assertEquals(failures, RateWindow.failures(packed), "failures");
-  }
 
   @Test
   void aSingleBucketWindowCountsUntilItsWholeSpanHasPassed() {
