@@ -16,7 +16,7 @@ class RateWindowTest {
 
   private final ManualTimeSource time = new ManualTimeSource();
 
-  private static void assertCounts(long calls, long failures, long packed) {
+  static void assertCounts(long calls, long failures, long packed) {
     assertEquals(calls, RateWindow.calls(packed), "calls");
     assertEquals(failures, RateWindow.failures(packed), "failures");
   }

@@ -1,0 +1,48 @@
+package dev.brace.runtime.internal.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.brace.Retry;
+import dev.brace.runtime.ManualTimeSource;
+import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.internal.event.RecordedEvents;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The retry schedule at its edges: a call's retry run decided by settings other than those it
+ * began under (a live reconfiguration), and delays too long to count in nanoseconds.
+ */
+class RetryPolicyEdgesTest {
+  private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  private final ManualTimeSource clock = new ManualTimeSource();
+  private final RecordedEvents events = new RecordedEvents();
+
+  private RetryPolicy decorrelated(String delay, String maxDelay) {
+    return decorrelated(RetryConfig.builder("reads").delay(delay).maxDelay(maxDelay));
+  }
+
+  private RetryPolicy decorrelated(RetryConfig.Builder config) {
+    return new RetryPolicy(config.jitter(Retry.Jitter.DECORRELATED).build(), "Client.get", clock, events.bus(), null);
+  }
+
+  @Test
+  void aDecorrelatedRunThatBeganUnderAShorterDelayWaitsAtLeastTheNewDelay() {
+    RetryRun run = decorrelated("10ms", "1s").continuing(null);
+    RetryPolicy longer = decorrelated("1s", "10s");
+    // Three times the previous wait (10 ms) is below the new delay: the new delay is the wait.
+    assertEquals(1000 * MS, longer.backoff(longer.continuing(run), 1, new IOException("down")));
+  }
+
+  @Test
+  void aDecorrelatedDelayBeyondTheNanosecondRangeSaturatesRatherThanFailing() {
+    Duration forAges = Duration.ofDays(200_000);
+    RetryPolicy policy = decorrelated(RetryConfig.builder("reads").delay(forAges).maxDelay(forAges));
+    RetryRun run = policy.continuing(null);
+    assertEquals(Long.MAX_VALUE, policy.backoff(run, 1, new IOException("down")));
+    assertEquals(Long.MAX_VALUE, policy.backoff(run, 2, new IOException("down")));
+  }
+}
