@@ -548,6 +548,33 @@ class SyncHedgeTest {
     assertFalse(workers.get(1).get(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS));
   }
 
+  @Test
+  void aContextLibraryFailingToInstallTheCallersContextFailsTheAttemptInsteadOfHangingTheCall() throws Exception {
+    IllegalStateException cannotInstall = new IllegalStateException("tenant store unavailable");
+    ThreadLocal<String> tenant = new ThreadLocal<>();
+    String key = "brace-test-hedge-tenant";
+    io.micrometer.context.ContextRegistry.getInstance().registerThreadLocalAccessor(key, tenant::get, value -> {
+      if (Thread.currentThread().getName().equals("test-worker")) {
+        throw cannotInstall;
+      }
+      tenant.set(value);
+    }, tenant::remove);
+    try {
+      List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
+      CallSequence sequence = sequence(hedge(), threadPerTask(workers));
+      CompletableFuture<String> call = start(() -> {
+        tenant.set("acme");
+        return SyncDriver.attempt(sequence, CallKeys.NONE, gates);
+      });
+
+      assertSame(cannotInstall, failureOf(call), "the attempt failed with what the library threw, and that decided");
+      assertEquals(0, gates.started(), "the delegate never ran without the caller's context");
+      assertEquals(1, workers.size());
+    } finally {
+      io.micrometer.context.ContextRegistry.getInstance().removeThreadLocalAccessor(key);
+    }
+  }
+
   /** A hedged call's steps over {@code hedge}, its attempts handed to {@code workers}, its events into {@link #events}. */
   private CallSequence sequence(HedgeConfig.Builder hedge, java.util.concurrent.Executor workers) {
     EventBus bus = new EventBus(Clock.systemUTC());
