@@ -575,6 +575,43 @@ class SyncHedgeTest {
     }
   }
 
+  @Test
+  void anInterruptTheCallerHadBeforeTheCallSurvivesTheStopOfTheAttemptOnItsThread() throws Exception {
+    // No worker is free for the original, so it runs on the caller's thread; the hedge finds one.
+    AtomicInteger handedOut = new AtomicInteger();
+    List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
+    java.util.concurrent.Executor hedgesOnly = threadPerTask(workers);
+    CallSequence sequence = sequence(hedge().maxHedges(1), task -> {
+      if (handedOut.getAndIncrement() == 0) {
+        throw new RejectedExecutionException("full");
+      }
+      hedgesOnly.execute(task);
+    });
+    CompletableFuture<String> original = new CompletableFuture<>();
+    AtomicInteger calls = new AtomicInteger();
+    SyncAttempt<String> attempt = () -> calls.incrementAndGet() == 1 ? original.join() : "second";
+
+    CompletableFuture<Boolean> interruptKept = new CompletableFuture<>();
+    CompletableFuture<String> call = start(() -> {
+      Thread.currentThread().interrupt();
+      try {
+        return SyncDriver.attempt(sequence, CallKeys.NONE, attempt);
+      } finally {
+        interruptKept.complete(Thread.interrupted());
+      }
+    });
+    while (calls.get() < 1) {
+      LockSupport.parkNanos(1_000_000);
+    }
+    clock.advance(Duration.ofMillis(100));
+    awaitEvent("hedge.won");
+    original.complete("first, after the stop");
+
+    assertEquals("second", resultOf(call));
+    assertTrue(interruptKept.get(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS),
+        "the stop's interrupt is cleared, the caller's own is put back");
+  }
+
   /** A hedged call's steps over {@code hedge}, its attempts handed to {@code workers}, its events into {@link #events}. */
   private CallSequence sequence(HedgeConfig.Builder hedge, java.util.concurrent.Executor workers) {
     EventBus bus = new EventBus(Clock.systemUTC());
