@@ -424,12 +424,9 @@ class SyncHedgeTest {
     ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge().maxHedges(1))
         .with(CircuitBreakerConfig.builder("cb").failureThreshold(1).resetTimeout("1m").on(IllegalStateException.class)));
     CompletableFuture<String> call = start(guard, gates, true);
-    gates.await(1);
     IOException first = new IOException("down");
-    gates.fail(0, first);
-    gates.await(2);
     IllegalStateException second = new IllegalStateException("bad request");
-    gates.fail(1, second);
+    failInTurn(first, second);
 
     assertSame(second, failureOf(call));
     assertArrayEquals(new Throwable[] {first}, second.getSuppressed(), "the hedge's own failure carries the one before");
@@ -485,12 +482,9 @@ class SyncHedgeTest {
     budgeted.subscribe(events::add);
     ResilientCall guard = budgeted.resolve(CallDefinition.builder(CALL).with(hedge().budget("hedges")).build());
     CompletableFuture<String> call = start(guard, gates, true);
-    gates.await(1);
     IOException first = new IOException("down 1");
-    gates.fail(0, first);
-    gates.await(2);
     IOException second = new IOException("down 2");
-    gates.fail(1, second);
+    failInTurn(first, second);
 
     assertSame(second, failureOf(call), "the call's own deposit paid for one hedge, and no more");
     assertArrayEquals(new Throwable[] {first}, second.getSuppressed());
@@ -635,6 +629,14 @@ class SyncHedgeTest {
       worker.setDaemon(true);
       worker.start();
     };
+  }
+
+  /** Fails the attempts in turn, each once it has reached the delegate: {@code failures[i]} is attempt i + 1's. */
+  private void failInTurn(Exception... failures) {
+    for (int index = 0; index < failures.length; index++) {
+      gates.await(index + 1);
+      gates.fail(index, failures[index]);
+    }
   }
 
   /** Waits in real time until an event of {@code kind} has been emitted. */
