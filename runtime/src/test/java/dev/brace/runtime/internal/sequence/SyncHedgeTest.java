@@ -394,6 +394,262 @@ class SyncHedgeTest {
     }
   }
 
+  @Test
+  void withADelayOfZeroEveryHedgeStartsAtOnceAndNoMore() throws Exception {
+    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge().delay("0ms")));
+    CompletableFuture<String> call = start(guard, gates, true);
+    gates.await(3);
+    gates.open(2, "third");
+
+    assertEquals("third", resultOf(call));
+    assertEquals(3, gates.started(), "the original and both hedges, without any time passing");
+    assertEquals(java.util.Set.of(2, 3), java.util.Set.copyOf(attemptsOf("hedge.started")),
+        "both hedges started, on threads of their own and so in either order");
+  }
+
+  @Test
+  void aFirstAttemptThatDecidesAloneReportsNoHedgeWin() throws Exception {
+    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge()));
+    CompletableFuture<String> call = start(guard, gates, true);
+    gates.await(1);
+    IllegalStateException outsideOn = new IllegalStateException("bad request");
+    gates.fail(0, outsideOn);
+
+    assertSame(outsideOn, failureOf(call));
+    assertEquals(List.of(), attemptsOf("hedge.won"), "no hedge started, so none won");
+  }
+
+  @Test
+  void aHedgeFailingOutsideOnDecidesCarryingTheEarlierFailureAndTheBreakerRecordsIt() throws Exception {
+    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge().maxHedges(1))
+        .with(CircuitBreakerConfig.builder("cb").failureThreshold(1).resetTimeout("1m").on(IllegalStateException.class)));
+    CompletableFuture<String> call = start(guard, gates, true);
+    IOException first = new IOException("down");
+    IllegalStateException second = new IllegalStateException("bad request");
+    failInTurn(first, second);
+
+    assertSame(second, failureOf(call));
+    assertArrayEquals(new Throwable[] {first}, second.getSuppressed(), "the hedge's own failure carries the one before");
+    assertEquals(List.of(2), attemptsOf("hedge.won"));
+    assertEquals(CircuitState.OPEN, registry.circuitBreaker("cb").state(), "the hedge's failure counts for the breaker");
+  }
+
+  @Test
+  void aHedgeTheBulkheadRefusesIsNotStartedAndTheCallEndsWithTheDependencysFailure() throws Exception {
+    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge().maxHedges(1))
+        .with(BulkheadConfig.builder("bh").maxConcurrent(1)));
+    CompletableFuture<String> call = start(guard, gates, true);
+    gates.await(1);
+    clock.advance(Duration.ofMillis(100));
+    awaitEvent("bulkhead.rejected");
+    IOException down = new IOException("down");
+    gates.fail(0, down);
+
+    assertSame(down, failureOf(call), "a failure of the dependency outranks the hedge's refusal");
+    assertEquals(1, down.getSuppressed().length);
+    assertInstanceOf(ResilienceException.class, down.getSuppressed()[0]);
+    assertEquals(1, gates.started());
+    assertEquals(List.of(), attemptsOf("hedge.started"), "a refused hedge did not start");
+    assertEquals(0, registry.bulkhead("bh").inFlight());
+  }
+
+  @Test
+  void aResultTheBreakerJudgesByThrowingFailsThatAttemptAndTheHedgeAnswersIt() throws Exception {
+    IllegalStateException unjudgeable = new IllegalStateException("cannot judge");
+    java.util.function.Predicate<Object> judge = result -> {
+      if (result.equals("garbled")) {
+        throw unjudgeable;
+      }
+      return false;
+    };
+    ResilientCall guard = guard(CallDefinition.builder(CALL)
+        .with(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1).on(IllegalStateException.class))
+        .with(CircuitBreakerConfig.builder("cb").onResult(judge)));
+    CompletableFuture<String> call = start(guard, gates, true);
+    gates.await(1);
+    gates.open(0, "garbled");
+    gates.await(2);
+    gates.open(1, "clear");
+
+    assertEquals("clear", resultOf(call), "the attempt whose result could not be judged does not answer");
+    assertEquals(List.of(2), attemptsOf("hedge.won"));
+  }
+
+  @Test
+  void eachCallDepositsIntoTheBudgetAndTheCallEndsOnceItRunsOutWithNothingPending() throws Exception {
+    Registry budgeted = Registry.builder().timeSource(clock)
+        .retryBudget("hedges", budget -> budget.percentCanRetry(1).minRetriesPerSecond(0)).build();
+    budgeted.subscribe(events::add);
+    ResilientCall guard = budgeted.resolve(CallDefinition.builder(CALL).with(hedge().budget("hedges")).build());
+    CompletableFuture<String> call = start(guard, gates, true);
+    IOException first = new IOException("down 1");
+    IOException second = new IOException("down 2");
+    failInTurn(first, second);
+
+    assertSame(second, failureOf(call), "the call's own deposit paid for one hedge, and no more");
+    assertArrayEquals(new Throwable[] {first}, second.getSuppressed());
+    assertEquals(2, gates.started());
+    assertEquals(List.of(2), attemptsOf("hedge.started"));
+    assertEquals(List.of(3), attemptsOf("hedge.budget_exhausted"));
+  }
+
+  @Test
+  void theNextHedgesDelayCountsFromTheHedgeAFailureStartedEarly() throws Exception {
+    List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
+    CallSequence sequence = sequence(hedge(), threadPerTask(workers));
+    CompletableFuture<String> call = start(() -> SyncDriver.attempt(sequence, CallKeys.NONE, gates));
+    gates.await(1);
+    clock.advance(Duration.ofMillis(50));
+    gates.fail(0, new IOException("down"));
+    gates.await(2);
+
+    clock.advance(Duration.ofMillis(50));
+    assertEquals(2, workers.size(), "100ms after the original, but only 50ms after the hedge its failure started");
+    clock.advance(Duration.ofMillis(50));
+    assertEquals(3, workers.size());
+    gates.await(3);
+    gates.open(2, "third");
+    assertEquals("third", resultOf(call));
+  }
+
+  @Test
+  void aLoserThatKeepsItsInterruptHandsItsThreadBackWithoutIt() throws Exception {
+    List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
+    CallSequence sequence = sequence(hedge().maxHedges(1), threadPerTask(workers));
+    AtomicInteger calls = new AtomicInteger();
+    SyncAttempt<String> attempt = () -> {
+      if (calls.incrementAndGet() > 1) {
+        return "second";
+      }
+      // Waits for the stop without clearing its interrupt, as a delegate polling the flag does.
+      long deadline = System.nanoTime() + REAL_BOUND.toNanos();
+      while (!Thread.currentThread().isInterrupted() && System.nanoTime() < deadline) {
+        LockSupport.parkNanos(1_000_000);
+      }
+      return "first, too late";
+    };
+
+    CompletableFuture<String> call = start(() -> SyncDriver.attempt(sequence, CallKeys.NONE, attempt));
+    while (calls.get() < 1) {
+      LockSupport.parkNanos(1_000_000);
+    }
+    clock.advance(Duration.ofMillis(100));
+
+    assertEquals("second", resultOf(call));
+    assertEquals(2, workers.size());
+    assertFalse(workers.get(0).get(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS),
+        "the stop's interrupt does not outlive the attempt on its thread");
+    assertFalse(workers.get(1).get(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS));
+  }
+
+  @Test
+  void aContextLibraryFailingToInstallTheCallersContextFailsTheAttemptInsteadOfHangingTheCall() throws Exception {
+    IllegalStateException cannotInstall = new IllegalStateException("tenant store unavailable");
+    ThreadLocal<String> tenant = new ThreadLocal<>();
+    String key = "brace-test-hedge-tenant";
+    io.micrometer.context.ContextRegistry.getInstance().registerThreadLocalAccessor(key, tenant::get, value -> {
+      if (Thread.currentThread().getName().equals("test-worker")) {
+        throw cannotInstall;
+      }
+      tenant.set(value);
+    }, tenant::remove);
+    try {
+      List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
+      CallSequence sequence = sequence(hedge(), threadPerTask(workers));
+      CompletableFuture<String> call = start(() -> {
+        tenant.set("acme");
+        return SyncDriver.attempt(sequence, CallKeys.NONE, gates);
+      });
+
+      assertSame(cannotInstall, failureOf(call), "the attempt failed with what the library threw, and that decided");
+      assertEquals(0, gates.started(), "the delegate never ran without the caller's context");
+      assertEquals(1, workers.size());
+    } finally {
+      io.micrometer.context.ContextRegistry.getInstance().removeThreadLocalAccessor(key);
+    }
+  }
+
+  @Test
+  void anInterruptTheCallerHadBeforeTheCallSurvivesTheStopOfTheAttemptOnItsThread() throws Exception {
+    // No worker is free for the original, so it runs on the caller's thread; the hedge finds one.
+    AtomicInteger handedOut = new AtomicInteger();
+    List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
+    java.util.concurrent.Executor hedgesOnly = threadPerTask(workers);
+    CallSequence sequence = sequence(hedge().maxHedges(1), task -> {
+      if (handedOut.getAndIncrement() == 0) {
+        throw new RejectedExecutionException("full");
+      }
+      hedgesOnly.execute(task);
+    });
+    CompletableFuture<String> original = new CompletableFuture<>();
+    AtomicInteger calls = new AtomicInteger();
+    SyncAttempt<String> attempt = () -> calls.incrementAndGet() == 1 ? original.join() : "second";
+
+    CompletableFuture<Boolean> interruptKept = new CompletableFuture<>();
+    CompletableFuture<String> call = start(() -> {
+      Thread.currentThread().interrupt();
+      try {
+        return SyncDriver.attempt(sequence, CallKeys.NONE, attempt);
+      } finally {
+        interruptKept.complete(Thread.interrupted());
+      }
+    });
+    while (calls.get() < 1) {
+      LockSupport.parkNanos(1_000_000);
+    }
+    clock.advance(Duration.ofMillis(100));
+    awaitEvent("hedge.won");
+    original.complete("first, after the stop");
+
+    assertEquals("second", resultOf(call));
+    assertTrue(interruptKept.get(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS),
+        "the stop's interrupt is cleared, the caller's own is put back");
+  }
+
+  /** A hedged call's steps over {@code hedge}, its attempts handed to {@code workers}, its events into {@link #events}. */
+  private CallSequence sequence(HedgeConfig.Builder hedge, java.util.concurrent.Executor workers) {
+    EventBus bus = new EventBus(Clock.systemUTC());
+    bus.subscribe(events::add);
+    HedgePolicy policy = new HedgePolicy(hedge.build(), CALL, bus, null, false);
+    return new CallSequence(CALL, clock, bus, clock::scheduler, new CallSequence.Patterns().hedge(policy, workers));
+  }
+
+  /**
+   * Runs each task on a new thread, counted in {@code handedOut} when handed over; each entry
+   * completes, once its task has returned, with whether the thread was left interrupted.
+   */
+  private static java.util.concurrent.Executor threadPerTask(List<CompletableFuture<Boolean>> handedOut) {
+    return task -> {
+      CompletableFuture<Boolean> interruptLeft = new CompletableFuture<>();
+      handedOut.add(interruptLeft);
+      Thread worker = new Thread(() -> {
+        task.run();
+        interruptLeft.complete(Thread.currentThread().isInterrupted());
+      }, "test-worker");
+      worker.setDaemon(true);
+      worker.start();
+    };
+  }
+
+  /** Fails the attempts in turn, each once it has reached the delegate: {@code failures[i]} is attempt i + 1's. */
+  private void failInTurn(Exception... failures) {
+    for (int index = 0; index < failures.length; index++) {
+      gates.await(index + 1);
+      gates.fail(index, failures[index]);
+    }
+  }
+
+  /** Waits in real time until an event of {@code kind} has been emitted. */
+  private void awaitEvent(String kind) {
+    long deadline = System.nanoTime() + REAL_BOUND.toNanos();
+    while (events.stream().noneMatch(event -> event.kind().equals(kind))) {
+      if (System.nanoTime() > deadline) {
+        org.junit.jupiter.api.Assertions.fail("no " + kind + " event");
+      }
+      LockSupport.parkNanos(1_000_000);
+    }
+  }
+
   /**
    * The delegate: each invocation blocks on a gate of its own until the test opens or fails it,
    * answering an interrupt with the {@link InterruptedException}.
