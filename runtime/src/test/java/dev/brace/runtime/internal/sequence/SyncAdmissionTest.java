@@ -134,16 +134,19 @@ class SyncAdmissionTest {
   }
 
   @Test
-  void aBreakerThatJudgesLatencyCountsAFailedAttemptAndOpens() throws Exception {
+  void aBreakerThatJudgesLatencyCountsASlowFailedAttemptAsSlowAndOpens() throws Exception {
     Stack<String> stack = Stack.<String>builder("S.slow")
-        .circuitBreaker("cb", b -> b.failureThreshold(1).slowCall("1s").resetTimeout("10s"))
+        .circuitBreaker("cb", b -> b.failureThreshold(5).slowCall("100ms").slowCallRate(1.0).minimumCalls(1)
+            .resetTimeout("10s"))
         .build(registry);
 
     assertThrows(IOException.class, () -> stack.call(() -> {
-      throw new IOException("down");
+      time.advance(Duration.ofMillis(200));
+      throw new IOException("down, slowly");
     }));
 
-    assertThrows(CircuitOpenException.class, () -> stack.call(() -> "never"));
+    assertThrows(CircuitOpenException.class, () -> stack.call(() -> "never"),
+        "one slow call of one is a slow-call rate of 1.0, though one failure is below the threshold of 5");
   }
 
   @Test
