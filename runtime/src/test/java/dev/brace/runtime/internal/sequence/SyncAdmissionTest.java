@@ -9,6 +9,7 @@ import dev.brace.Retry;
 import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.ManualTimeSource;
+import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.Stack;
 import java.io.IOException;
@@ -178,5 +179,21 @@ class SyncAdmissionTest {
     List<Event> ended = all("call.ended");
     assertEquals(1, ended.size(), "call.ended is heard once");
     assertEquals("failure", ended.get(0).attributes().get("outcome"));
+  }
+
+  @Test
+  void aHalfOpenProbeRefusedByTheLimiterGivesItsProbeBack() throws Exception {
+    Stack<String> stack = Stack.<String>builder("S.probe")
+        .circuitBreaker("cb", b -> b.failureThreshold(1).resetTimeout("10s"))
+        .rateLimit("quota", l -> l.permits(1).per("1h").burst(1).maxWait("0s"))
+        .build(registry);
+    assertThrows(IOException.class, () -> stack.call(() -> {
+      throw new IOException("down");
+    }));
+    time.advance(Duration.ofSeconds(10));
+
+    assertThrows(RateLimitedException.class, () -> stack.call(() -> "never"), "the probe passes the breaker");
+    assertThrows(RateLimitedException.class, () -> stack.call(() -> "never"),
+        "the refused probe was given back, so the next call may probe");
   }
 }
