@@ -47,6 +47,13 @@ class SyncAdmissionTest {
     return events.stream().filter(event -> event.kind().equals(kind)).toList();
   }
 
+  /** The call ended once, as {@code outcome}: a metrics listener counts it once. */
+  private void assertEndedOnceAs(String outcome) {
+    List<Event> ended = all("call.ended");
+    assertEquals(1, ended.size(), "call.ended is heard once");
+    assertEquals(outcome, ended.get(0).attributes().get("outcome"));
+  }
+
   /** Waits until {@code thread} is parked (waiting for a permit), without sleeping. */
   private static void awaitParked(Thread thread) {
     while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
@@ -158,9 +165,7 @@ class SyncAdmissionTest {
 
     assertEquals("busy", stack.call(() -> "busy"));
 
-    List<Event> ended = all("call.ended");
-    assertEquals(1, ended.size(), "call.ended is heard once");
-    assertEquals("success", ended.get(0).attributes().get("outcome"));
+    assertEndedOnceAs("success");
   }
 
   @Test
@@ -176,9 +181,7 @@ class SyncAdmissionTest {
 
     assertEquals("down", thrown.getMessage());
     assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is not swallowed");
-    List<Event> ended = all("call.ended");
-    assertEquals(1, ended.size(), "call.ended is heard once");
-    assertEquals("failure", ended.get(0).attributes().get("outcome"));
+    assertEndedOnceAs("failure");
   }
 
   @Test
