@@ -51,6 +51,17 @@ class AsyncClockReadsTest {
   }
 
   @Test
+  void aSyncCallUnderATimeoutReadsTheClockOnceForItsTokenAndItsDeadline() throws Exception {
+    Stack<String> stack =
+        Stack.<String>builder("Api.bounded")
+            .rateLimit("api", l -> l.permits(1_000_000).per("1s"))
+            .timeout(t -> t.duration("1s"))
+            .build(registry);
+
+    assertEquals(1, readsPerCall(() -> stack.call(() -> "ok")));
+  }
+
+  @Test
   void anAsyncCallWhoseTokenIsStillToComeWaitsForTheInstantItWasReservedFor() {
     Stack<String> stack =
         Stack.<String>builder("Api.call")

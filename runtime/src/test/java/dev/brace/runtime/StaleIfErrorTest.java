@@ -307,4 +307,32 @@ class StaleIfErrorTest {
         assertThrows(ExecutionException.class, () -> leader.get(REAL_WAIT_SECONDS, TimeUnit.SECONDS)).getCause());
     assertEquals("own", follower.get(REAL_WAIT_SECONDS, TimeUnit.SECONDS), "an Error is not shared");
   }
+
+  @Test
+  void aSyncFollowerReturnsTheLeadersResultWithoutCallingTheDependency() throws Exception {
+    Stack<String> stack = stale(s -> s.fresh("1s"));
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<String> leader = heldLeader(stack, release, () -> answer("the leader's"));
+    CompletableFuture<String> follower = inThread(stack, () -> answer("own"));
+    awaitWaiting(threads.get(1));
+    release.countDown();
+
+    assertEquals("the leader's", leader.get(REAL_WAIT_SECONDS, TimeUnit.SECONDS));
+    assertEquals("the leader's", follower.get(REAL_WAIT_SECONDS, TimeUnit.SECONDS));
+    assertEquals(1, calls.get(), "only the leader called");
+  }
+
+  @Test
+  void withoutFreshConcurrentCallersOfOneKeyEachCallTheDependency() throws Exception {
+    Stack<String> stack = stale(s -> { });
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<String> first = heldLeader(stack, release, () -> answer("first"));
+
+    CompletableFuture<String> second = inThread(stack, () -> answer("second"));
+
+    assertEquals("second", second.get(REAL_WAIT_SECONDS, TimeUnit.SECONDS), "the second did not wait for the first");
+    release.countDown();
+    assertEquals("first", first.get(REAL_WAIT_SECONDS, TimeUnit.SECONDS));
+    assertEquals(2, calls.get());
+  }
 }

@@ -139,6 +139,33 @@ class AsyncDriverTest {
   }
 
   @Test
+  void aResultPredicateThatThrowsFailsThatAttemptWhichIsRetriedLikeAnyFailure() {
+    RetryConfig.Builder retry = retry().maxAttempts(4).onResult((String value) -> {
+      if (value.equals("unreadable")) {
+        throw new IllegalStateException("cannot judge " + value);
+      }
+      return value.equals("busy");
+    });
+    ResilientCall guard = fixture.resolve(call -> call.with(retry));
+    List<String> answers = new ArrayList<>(List.of("unreadable", "busy", "unreadable", "ok"));
+    AtomicInteger calls = new AtomicInteger();
+    AsyncAttempt<String> answering = () -> CompletableFuture.completedFuture(answers.get(calls.getAndIncrement()));
+
+    CompletableFuture<String> result = guard.callAsync(answering, null);
+    assertEquals(1, calls.get());
+    assertFalse(result.isDone(), "the first attempt failed: its predicate threw");
+    fixture.advance("100");
+    assertEquals(2, calls.get());
+    fixture.advance("100");
+    assertEquals(3, calls.get(), "a result the retry repeats");
+    assertFalse(result.isDone(), "the third attempt failed: its predicate threw");
+    fixture.advance("100");
+
+    assertEquals(4, calls.get());
+    assertEquals("ok", valueOf(result));
+  }
+
+  @Test
   void aFailureThrownBeforeAFutureIsReturnedIsTreatedLikeAFailedFuture() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()));
     AtomicInteger calls = new AtomicInteger();

@@ -1,0 +1,104 @@
+package dev.brace.runtime.internal.sequence;
+
+import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
+import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
+import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.Event;
+import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.generated.AsyncAttempt;
+import dev.brace.runtime.generated.ResilientCall;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The async driver's slow path (a timeout arms a task before each attempt): a bulkhead wait and
+ * its report, a breaker that judges latency, a delegate that throws instead of returning a future.
+ */
+class AsyncAdmissionTest {
+  private final AsyncFixture fixture = new AsyncFixture();
+  private final AsyncFixture.Delegate delegate = fixture.delegate;
+
+  private static TimeoutConfig.Builder timeout() {
+    return TimeoutConfig.builder(CALL).duration("5s");
+  }
+
+  private List<Event> all(String kind) {
+    return fixture.events.stream().filter(event -> event.kind().equals(kind)).toList();
+  }
+
+  @Test
+  void aFreePermitIsTakenAtOnceAndNoWaitIsReported() {
+    ResilientCall guard = fixture.resolve(call -> call.with(timeout())
+        .with(BulkheadConfig.builder("bh").maxConcurrent(1).maxWait("50ms")));
+
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    delegate.last().complete("ok");
+
+    assertEquals("ok", valueOf(result));
+    assertEquals(List.of(), all("bulkhead.waited"));
+  }
+
+  @Test
+  void anAttemptThatPolledForThePermitReportsHowLongItWaited() {
+    ResilientCall guard = fixture.resolve(call -> call.with(timeout())
+        .with(BulkheadConfig.builder("bh").maxConcurrent(1).maxWait("50ms")));
+    long calledAt = fixture.time.nanoTime();
+    guard.callAsync(delegate, null);
+    AtomicLong secondStartedAt = new AtomicLong(-1);
+    AsyncAttempt<String> second = () -> {
+      secondStartedAt.set(fixture.time.nanoTime());
+      return CompletableFuture.completedFuture("second");
+    };
+    CompletableFuture<String> waiting = guard.callAsync(second, null);
+    assertFalse(waiting.isDone());
+
+    fixture.advance("20");
+    delegate.last().complete("first");
+    fixture.advance("10");
+
+    assertEquals("second", valueOf(waiting));
+    List<Event> waited = all("bulkhead.waited");
+    assertEquals(1, waited.size(), "one wait, reported once");
+    long waitedNanos = secondStartedAt.get() - calledAt;
+    assertEquals(waitedNanos, waited.get(0).attributes().get("waited_ns"));
+    assertEquals(waitedNanos / 1_000_000, waited.get(0).attributes().get("waited_ms"));
+  }
+
+  @Test
+  void aBreakerThatJudgesLatencyOpensOnASlowSuccessOfAnAsyncAttempt() {
+    ResilientCall guard = fixture.resolve(call -> call.with(timeout())
+        .with(CircuitBreakerConfig.builder("cb").failureThreshold(5).slowCall("100ms").slowCallRate(1.0)
+            .minimumCalls(1).resetTimeout("10s")));
+
+    CompletableFuture<String> slow = guard.callAsync(delegate, null);
+    fixture.advance("200");
+    delegate.last().complete("late");
+
+    assertEquals("late", valueOf(slow));
+    assertInstanceOf(CircuitOpenException.class, failureOf(guard.callAsync(delegate, null)),
+        "one slow call of one is a slow-call rate of 1.0");
+    assertEquals(1, delegate.attempts());
+  }
+
+  @Test
+  void aDelegateThatThrowsInsteadOfReturningAFutureFailsTheCallWithWhatItThrew() {
+    ResilientCall guard = fixture.resolve(call -> call.with(timeout()));
+    IllegalStateException thrown = new IllegalStateException("no connection");
+
+    CompletableFuture<String> result = guard.callAsync(() -> {
+      throw thrown;
+    }, null);
+
+    assertSame(thrown, failureOf(result));
+  }
+}
