@@ -395,7 +395,7 @@ public final class CallSequence {
       waited = true;
     }
     if (bulkhead != null && !bulkhead.tryAcquire(criticality)) {
-      bulkhead.acquire(criticality);
+      acquireBulkheadWaiting();
       waited = true;
     }
     if (!waited) {

@@ -138,7 +138,10 @@ class SyncAdmissionTest {
         .timeout(t -> t.duration("5s"))
         .build(registry);
 
-    assertEquals("after the holder", secondCallerWaits(stack, () -> { }));
+    assertEquals("after the holder", secondCallerWaits(stack, () -> time.advance(Duration.ofMillis(200))));
+    List<Event> waited = all("bulkhead.waited");
+    assertEquals(1, waited.size(), "the wait is reported as without a timeout");
+    assertEquals(200L, waited.get(0).attributes().get("waited_ms"));
   }
 
   @Test
