@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,26 +14,9 @@ import org.junit.jupiter.api.Test;
 class AsyncClockReadsTest {
   private static final int CALLS = 50;
 
-  /** A manual clock that counts how often it is read. */
-  private static final class CountingClock implements TimeSource {
-    final ManualTimeSource clock = new ManualTimeSource();
-    final AtomicLong reads = new AtomicLong();
-
-    @Override
-    public long nanoTime() {
-      reads.incrementAndGet();
-      return clock.nanoTime();
-    }
-
-    @Override
-    public void sleep(Duration duration) throws InterruptedException {
-      clock.sleep(duration);
-    }
-  }
-
   private final CountingClock time = new CountingClock();
   private final Registry registry =
-      Registry.builder().timeSource(time).scheduler(time.clock.scheduler()).build();
+      Registry.builder().timeSource(time).scheduler(time.clock().scheduler()).build();
 
   @Test
   void anAsyncCallWhoseTokenIsThereReadsTheClockOnceAsASyncCallDoes() throws Exception {
@@ -70,9 +52,9 @@ class AsyncClockReadsTest {
     assertEquals("first", stack.callAsync(() -> CompletableFuture.completedFuture("first")).join());
 
     CompletableFuture<String> second = stack.callAsync(() -> CompletableFuture.completedFuture("second"));
-    time.clock.advance(Duration.ofMillis(99));
+    time.clock().advance(Duration.ofMillis(99));
     assertEquals(false, second.isDone(), "the token arrives 100 ms after the first");
-    time.clock.advance(Duration.ofMillis(1));
+    time.clock().advance(Duration.ofMillis(1));
     assertEquals("second", second.join());
   }
 
@@ -83,11 +65,11 @@ class AsyncClockReadsTest {
 
   private long readsPerCall(Call call) throws Exception {
     call.run();
-    long before = time.reads.get();
+    long before = time.reads();
     for (int i = 0; i < CALLS; i++) {
       call.run();
     }
-    long reads = time.reads.get() - before;
+    long reads = time.reads() - before;
     assertEquals(0, reads % CALLS, "every call reads the clock equally often: " + reads);
     return reads / CALLS;
   }

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.Retry;
 import dev.brace.runtime.Event;
+import dev.brace.runtime.CountingClock;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.RetryAfterHint;
-import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.internal.event.RecordedEvents;
 import java.io.IOException;
@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -144,29 +143,17 @@ class RetryPolicyTest {
 
   @Test
   void aRetryWithoutMaxDurationDoesNotReadTheClockWhenTheCallStarts() {
-    AtomicLong reads = new AtomicLong();
-    TimeSource counting = new TimeSource() {
-      @Override
-      public long nanoTime() {
-        reads.incrementAndGet();
-        return clock.nanoTime();
-      }
-
-      @Override
-      public void sleep(Duration duration) throws InterruptedException {
-        clock.sleep(duration);
-      }
-    };
+    CountingClock counting = new CountingClock(clock);
     clock.advance(Duration.ofSeconds(1));
     RetryPolicy unbounded = new RetryPolicy(fixedWait().build(), "Client.get", counting, events.bus(), null);
     RetryPolicy bounded = new RetryPolicy(fixedWait().maxDuration("5s").build(), "Client.get", counting, events.bus(), null);
 
     assertFalse(unbounded.measuresDuration());
     assertEquals(0, unbounded.begin());
-    assertEquals(0, reads.get(), "nothing will compare against the start instant");
+    assertEquals(0, counting.reads(), "nothing will compare against the start instant");
     assertTrue(bounded.measuresDuration());
     assertEquals(clock.nanoTime(), bounded.begin());
-    assertEquals(1, reads.get());
+    assertEquals(1, counting.reads());
   }
 
   @Test
