@@ -4,6 +4,7 @@ import dev.brace.runtime.Backend;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.ConfigurationException;
 import dev.brace.runtime.Description;
+import dev.brace.runtime.Durations;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
@@ -43,6 +44,7 @@ import dev.brace.runtime.spi.BackendContext;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.EventSink;
 import dev.brace.runtime.spi.RateLimiterInstance;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -51,6 +53,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,7 +80,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class InstanceStore {
   /** {@code @Retry(maxRetryAfter)}'s default: what caps an adaptive limiter's block when the call has no retry. */
-  private static final java.time.Duration DEFAULT_MAX_RETRY_AFTER = RetryConfig.builder("default").build().maxRetryAfter();
+  private static final Duration DEFAULT_MAX_RETRY_AFTER = RetryConfig.builder("default").build().maxRetryAfter();
   private final TimeSource time;
   private final Supplier<ScheduledExecutorService> scheduler;
   private final Executor abandonedWorkers;
@@ -431,7 +434,7 @@ public final class InstanceStore {
     Plans plans = resolution.plans;
     CallSequence.Patterns patterns = new CallSequence.Patterns().criticality(definition.criticality());
     // An adaptive limiter's hint is capped by the call's retry, which comes first in call order.
-    java.time.Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
+    Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
     RetryPolicy retry = null;
     // A reconfiguration applies nothing until every call has been resolved, so it can go on past a
     // refused value and report every one of the call's, not only the first.
@@ -585,11 +588,6 @@ public final class InstanceStore {
   }
 
   /**
-   * A call its site marked not idempotent is never hedged, and retried only on failures that prove
-   * the request never left: configuration may narrow that, never widen it. The message says which
-   * layer set what is refused.
-   */
-  /**
    * A retry's {@code maxDuration} bounds the whole call, so one attempt must fit in it: its timeout,
    * and the longest its limiter or bulkhead may keep it waiting; otherwise the first attempt can
    * use up the limit and the retry never retries. The processor refuses that in annotations; this
@@ -597,30 +595,34 @@ public final class InstanceStore {
    */
   private static void checkAttemptFitsRetry(Map<Kind, ExplainedConfig> configs, CallDefinition definition) {
     ExplainedConfig retry = configs.get(Kind.RETRY);
-    java.util.Optional<java.time.Duration> limit =
-        retry == null ? java.util.Optional.empty() : ((RetryConfig) retry.config()).maxDuration();
+    Optional<Duration> limit = retry == null ? Optional.empty() : ((RetryConfig) retry.config()).maxDuration();
     if (limit.isEmpty()) {
       return;
     }
-    String limitText = dev.brace.runtime.Durations.describe(limit.get());
+    String limitText = Durations.describe(limit.get());
     ExplainedConfig timeout = configs.get(Kind.TIMEOUT);
     if (timeout != null && ((TimeoutConfig) timeout.config()).duration().compareTo(limit.get()) > 0) {
       throw new ConfigurationException(Message.MAX_DURATION_BELOW_TIMEOUT.format(definition.site(), limitText,
-          retry.source("maxDuration"), dev.brace.runtime.Durations.describe(((TimeoutConfig) timeout.config()).duration()),
+          retry.source("maxDuration"), Durations.describe(((TimeoutConfig) timeout.config()).duration()),
           timeout.source("value")));
     }
     for (Kind waiting : List.of(Kind.RATELIMIT, Kind.BULKHEAD)) {
       ExplainedConfig pattern = configs.get(waiting);
-      java.time.Duration maxWait = pattern == null ? null
+      Duration maxWait = pattern == null ? null
           : waiting == Kind.RATELIMIT ? ((RateLimitConfig) pattern.config()).maxWait() : ((BulkheadConfig) pattern.config()).maxWait();
       if (maxWait != null && maxWait.compareTo(limit.get()) > 0) {
         throw new ConfigurationException(Message.MAX_DURATION_BELOW_WAIT.format(definition.site(), limitText,
-            retry.source("maxDuration"), waiting.description(), dev.brace.runtime.Durations.describe(maxWait),
+            retry.source("maxDuration"), waiting.description(), Durations.describe(maxWait),
             pattern.source("maxWait")));
       }
     }
   }
 
+  /**
+   * A call its site marked not idempotent is never hedged, and retried only on failures that prove
+   * the request never left: configuration may narrow that, never widen it. The message says which
+   * layer set what is refused.
+   */
   private static void checkIdempotence(ExplainedConfig explained, CallDefinition definition) {
     Kind kind = explained.config().kind();
     if (Idempotence.sendsCopies(kind)) {
