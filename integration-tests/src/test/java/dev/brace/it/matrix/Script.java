@@ -25,8 +25,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * one step fail or succeed the same way, so the four forms can be held to the same assertions.
  */
 final class Script implements AutoCloseable {
-  /** How long anything in a test may block in real time before it counts as hung. */
-  static final Duration REAL_BOUND = Duration.ofSeconds(10);
+  /**
+   * How long a held or blocked invocation waits at most for {@link #close()}: only so that no
+   * thread outlives a test that never closed its script. Every cell closes its script, and judges
+   * a hang by its own limit, which is shorter.
+   */
+  static final Duration LEAK_BACKSTOP = Cell.REAL_LIMIT.multipliedBy(2);
 
   /** What one invocation does. */
   enum Step {
@@ -50,7 +54,7 @@ final class Script implements AutoCloseable {
     HANG,
     /** Sync: blocks in real time ignoring interrupts (a classic socket read). Async: never completes. */
     BLOCK,
-    /** Holds until {@link #releaseHeld()}, then returns as {@link #OK}. */
+    /** Holds until {@link #releaseHeld()} (or {@link #close()}), however long that takes, then returns as {@link #OK}. */
     HOLD,
     /** Takes {@link #SLOW_TIME} of manual time (sync: sleeps it; async: completes after it), then returns as {@link #OK}. */
     SLOW
@@ -150,7 +154,7 @@ final class Script implements AutoCloseable {
         blockIgnoringInterrupts();
         return "too late";
       case HOLD:
-        hold().get(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        hold().get(LEAK_BACKSTOP.toMillis(), TimeUnit.MILLISECONDS);
         return input + n;
       case SLOW:
         clock.sleep(SLOW_TIME);
@@ -203,6 +207,9 @@ final class Script implements AutoCloseable {
   private CompletableFuture<Void> hold() {
     CompletableFuture<Void> gate = new CompletableFuture<>();
     holds.add(gate);
+    if (closed.getCount() == 0) {
+      gate.complete(null); // a step that starts after the test has ended holds nothing
+    }
     return gate;
   }
 
@@ -212,7 +219,7 @@ final class Script implements AutoCloseable {
   }
 
   private void blockIgnoringInterrupts() {
-    long deadline = System.nanoTime() + REAL_BOUND.toNanos();
+    long deadline = System.nanoTime() + LEAK_BACKSTOP.toNanos();
     while (System.nanoTime() < deadline) {
       try {
         if (closed.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {

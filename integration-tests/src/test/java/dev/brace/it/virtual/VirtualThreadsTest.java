@@ -16,12 +16,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -32,7 +36,8 @@ import org.junit.jupiter.api.Test;
  * 10,000 virtual threads through one generated wrapper that makes them wait in every way it can
  * (a full bulkhead, a limiter's tokens to come, a retry's backoff, a timeout in each mode, two in a
  * thousand calls hanging until their timeout ends them) while JFR records {@code
- * jdk.VirtualThreadPinned}: not one carrier thread may be pinned. The same load on platform
+ * jdk.VirtualThreadPinned}: not one carrier thread may be pinned, and exactly the calls that hang
+ * time out. The same load on platform
  * threads gives the comparison printed at the end.
  *
  * <p>Needs JDK 21+. The build compiles for Java 17, so virtual threads are reached through method
@@ -46,22 +51,35 @@ class VirtualThreadsTest {
   static final int HANGING = CALLS / 500;
 
   /**
-   * Both timeout modes over one bulkhead and one limiter, each made to wait. The timeout is far
-   * beyond what a 1 ms call takes even when 10,000 threads share two loaded cores, so only the
-   * hanging calls reach it.
+   * Both timeout modes over one bulkhead and one limiter, each made to wait. The calls that hang go
+   * through methods of their own with a short timeout; the ordinary calls' timeout is as long as
+   * the whole run may take, so which calls time out does not depend on how slow a loaded machine
+   * makes the others.
    */
   interface Waiting {
     @Retry(maxAttempts = 3, delay = "2ms", on = IOException.class)
     @RateLimit(name = "vt-limiter", permits = 20_000, per = "1s", burst = 100, maxWait = "60s")
     @Bulkhead(name = "vt-bulkhead", maxConcurrent = 100, maxWait = "60s")
-    @Timeout("10s")
+    @Timeout("2m")
     String interrupting(int number) throws IOException;
 
     @Retry(maxAttempts = 3, delay = "2ms", on = IOException.class)
     @RateLimit(name = "vt-limiter", permits = 20_000, per = "1s", burst = 100, maxWait = "60s")
     @Bulkhead(name = "vt-bulkhead", maxConcurrent = 100, maxWait = "60s")
-    @Timeout(value = "10s", mode = Timeout.Mode.ABANDON)
+    @Timeout(value = "2m", mode = Timeout.Mode.ABANDON)
     String abandoning(int number) throws IOException;
+
+    @Retry(maxAttempts = 3, delay = "2ms", on = IOException.class)
+    @RateLimit(name = "vt-limiter", permits = 20_000, per = "1s", burst = 100, maxWait = "60s")
+    @Bulkhead(name = "vt-bulkhead", maxConcurrent = 100, maxWait = "60s")
+    @Timeout("1s")
+    String interruptingHanging(int number) throws IOException;
+
+    @Retry(maxAttempts = 3, delay = "2ms", on = IOException.class)
+    @RateLimit(name = "vt-limiter", permits = 20_000, per = "1s", burst = 100, maxWait = "60s")
+    @Bulkhead(name = "vt-bulkhead", maxConcurrent = 100, maxWait = "60s")
+    @Timeout(value = "1s", mode = Timeout.Mode.ABANDON)
+    String abandoningHanging(int number) throws IOException;
   }
 
   /** A 1 ms remote call; the first attempt of every tenth call fails; two in a thousand hang. */
@@ -75,6 +93,16 @@ class VirtualThreadsTest {
 
     @Override
     public String abandoning(int number) throws IOException {
+      return answer(number);
+    }
+
+    @Override
+    public String interruptingHanging(int number) throws IOException {
+      return answer(number);
+    }
+
+    @Override
+    public String abandoningHanging(int number) throws IOException {
       return answer(number);
     }
 
@@ -93,15 +121,31 @@ class VirtualThreadsTest {
     }
   }
 
-  /** Even calls go through the interrupting method, odd ones through the abandoning one. */
   static boolean hangs(int number) {
     return number % 1000 == 0 || number % 1000 == 1;
+  }
+
+  /**
+   * Calls {@code number}: even numbers through an interrupting timeout, odd ones through an
+   * abandoning one, the hanging ones through the methods meant for them.
+   */
+  static String call(Waiting client, int number) throws IOException {
+    if (hangs(number)) {
+      return number % 2 == 0 ? client.interruptingHanging(number) : client.abandoningHanging(number);
+    }
+    return number % 2 == 0 ? client.interrupting(number) : client.abandoning(number);
+  }
+
+  /** @return the numbers of the calls that hang, in order */
+  static Set<Integer> hangingCalls() {
+    return IntStream.range(0, CALLS).filter(VirtualThreadsTest::hangs).boxed().collect(Collectors.toCollection(TreeSet::new));
   }
 
   /** How one run went. */
   static final class Outcome {
     final AtomicInteger answered = new AtomicInteger();
-    final AtomicInteger timedOut = new AtomicInteger();
+    /** The numbers of the calls that timed out. */
+    final Set<Integer> timedOut = new ConcurrentSkipListSet<>();
     final List<Throwable> unexpected = new java.util.concurrent.CopyOnWriteArrayList<>();
     long nanos;
   }
@@ -127,7 +171,8 @@ class VirtualThreadsTest {
     Files.deleteIfExists(recorded);
 
     assertEquals(List.of(), virtual.unexpected, "every call ends as an answer or a timeout");
-    assertEquals(HANGING, virtual.timedOut.get(), "the hanging calls, and only they, time out");
+    assertEquals(HANGING, hangingCalls().size());
+    assertEquals(hangingCalls(), virtual.timedOut, "the hanging calls, and only they, time out");
     assertEquals(CALLS - HANGING, virtual.answered.get());
     assertTrue(pinned.isEmpty(), pinned.size() + " pinned carrier(s):\n" + pinned.stream().limit(3)
         .map(RecordedEvent::toString).collect(Collectors.joining("\n")));
@@ -148,8 +193,8 @@ class VirtualThreadsTest {
    */
   private static void warmUp(ThreadFactory threads) throws InterruptedException {
     Registry.Builder quickTimeouts = Registry.builder()
-        .timeout("VirtualThreadsTest.Waiting.interrupting", t -> t.duration("50ms"))
-        .timeout("VirtualThreadsTest.Waiting.abandoning", t -> t.duration("50ms"));
+        .timeout("VirtualThreadsTest.Waiting.interruptingHanging", t -> t.duration("50ms"))
+        .timeout("VirtualThreadsTest.Waiting.abandoningHanging", t -> t.duration("50ms"));
     Waiting client = ResilientVirtualThreadsTest_Waiting.wrap(new Dependency(), quickTimeouts.build());
     for (int number : new int[] {2, 3, 5, 15, 0, 1}) {
       together(threads, client, number);
@@ -170,11 +215,7 @@ class VirtualThreadsTest {
     for (int number : numbers) {
       calls.add(threads.newThread(() -> {
         try {
-          if (number % 2 == 0) {
-            client.interrupting(number);
-          } else {
-            client.abandoning(number);
-          }
+          call(client, number);
         } catch (IOException | RuntimeException expectedForSome) {
           // The hanging ones time out: that path is warmed up too.
         }
@@ -200,14 +241,14 @@ class VirtualThreadsTest {
       int number = n;
       threads.newThread(() -> {
         try {
-          String answer = number % 2 == 0 ? client.interrupting(number) : client.abandoning(number);
+          String answer = call(client, number);
           if (answer.equals("ok")) {
             outcome.answered.incrementAndGet();
           } else {
             outcome.unexpected.add(new AssertionError("call " + number + " answered " + answer));
           }
         } catch (TimeoutExceededException expected) {
-          outcome.timedOut.incrementAndGet();
+          outcome.timedOut.add(number);
         } catch (Throwable failure) {
           outcome.unexpected.add(failure);
         } finally {
