@@ -1,17 +1,17 @@
 package dev.brace.processor;
 
 import dev.brace.runtime.Durations;
+import dev.brace.runtime.config.AttemptBounds;
 import dev.brace.runtime.config.Kind;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Checks the patterns of one call against each other: a {@code @Retry(maxDuration)} bounds the
- * whole call, so one attempt must fit in it — its {@code @Timeout}, and the longest its rate
- * limiter or bulkhead may keep it waiting ({@code maxWait}). Otherwise the first attempt can use
- * up the limit and the retry never retries. Each value on its own is checked by the runtime's
- * builders; durations are read with the runtime's grammar.
+ * Checks the patterns of one call against each other: one attempt must fit in a {@code
+ * @Retry(maxDuration)} — the rule is the runtime's ({@link AttemptBounds}), which the registry
+ * applies to configuration too; this words it for the annotations. Each value on its own is
+ * checked by the runtime's builders; durations are read with the runtime's grammar.
  */
 final class PatternBoundsValidator {
   private final Report report;
@@ -31,15 +31,16 @@ final class PatternBoundsValidator {
       return;
     }
     String limit = text(retry.get(), "maxDuration");
-    find(patterns, Kind.TIMEOUT).ifPresent(timeout -> duration(timeout, "value")
-        .filter(value -> value.compareTo(maxDuration.get()) > 0)
-        .ifPresent(value -> report.error(retry.get().site(), "maxDuration", Message.MAX_DURATION_BELOW_TIMEOUT,
-            limit, callName, text(timeout, "value"))));
-    for (Kind waiting : List.of(Kind.RATELIMIT, Kind.BULKHEAD)) {
-      find(patterns, waiting).ifPresent(pattern -> duration(pattern, "maxWait")
-          .filter(value -> value.compareTo(maxDuration.get()) > 0)
-          .ifPresent(value -> report.error(retry.get().site(), "maxDuration", Message.MAX_DURATION_BELOW_WAIT,
-              limit, callName, waiting.annotation().getSimpleName(), text(pattern, "maxWait"))));
+    List<Kind> exceeding = AttemptBounds.exceeding(maxDuration.get(),
+        kind -> find(patterns, kind).flatMap(pattern -> duration(pattern, AttemptBounds.attribute(kind))));
+    for (Kind kind : exceeding) {
+      String bound = text(find(patterns, kind).get(), AttemptBounds.attribute(kind));
+      if (kind == Kind.TIMEOUT) {
+        report.error(retry.get().site(), "maxDuration", Message.MAX_DURATION_BELOW_TIMEOUT, limit, callName, bound);
+      } else {
+        report.error(retry.get().site(), "maxDuration", Message.MAX_DURATION_BELOW_WAIT,
+            limit, callName, kind.annotation().getSimpleName(), bound);
+      }
     }
   }
 

@@ -7,6 +7,7 @@ import dev.brace.runtime.Description;
 import dev.brace.runtime.Durations;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.config.AttemptBounds;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
@@ -588,10 +589,9 @@ public final class InstanceStore {
   }
 
   /**
-   * A retry's {@code maxDuration} bounds the whole call, so one attempt must fit in it: its timeout,
-   * and the longest its limiter or bulkhead may keep it waiting; otherwise the first attempt can
-   * use up the limit and the retry never retries. The processor refuses that in annotations; this
-   * refuses it where configuration or a {@code Stack} made it, with the same tags.
+   * One attempt must fit in the retry's {@code maxDuration} ({@link AttemptBounds}): the processor
+   * refuses that in annotations; this refuses it where configuration or a {@code Stack} made it,
+   * with the same tags, naming the first setting that does not fit and where it came from.
    */
   private static void checkAttemptFitsRetry(Map<Kind, ExplainedConfig> configs, CallDefinition definition) {
     ExplainedConfig retry = configs.get(Kind.RETRY);
@@ -599,23 +599,21 @@ public final class InstanceStore {
     if (limit.isEmpty()) {
       return;
     }
+    List<Kind> exceeding = AttemptBounds.exceeding(limit.get(), kind -> Optional.ofNullable(configs.get(kind))
+        .map(pattern -> (Duration) pattern.config().values().get(AttemptBounds.attribute(kind))));
+    if (exceeding.isEmpty()) {
+      return;
+    }
+    Kind first = exceeding.get(0);
+    ExplainedConfig pattern = configs.get(first);
+    String attribute = AttemptBounds.attribute(first);
+    String bound = Durations.describe((Duration) pattern.config().values().get(attribute));
     String limitText = Durations.describe(limit.get());
-    ExplainedConfig timeout = configs.get(Kind.TIMEOUT);
-    if (timeout != null && ((TimeoutConfig) timeout.config()).duration().compareTo(limit.get()) > 0) {
-      throw new ConfigurationException(Message.MAX_DURATION_BELOW_TIMEOUT.format(definition.site(), limitText,
-          retry.source("maxDuration"), Durations.describe(((TimeoutConfig) timeout.config()).duration()),
-          timeout.source("value")));
-    }
-    for (Kind waiting : List.of(Kind.RATELIMIT, Kind.BULKHEAD)) {
-      ExplainedConfig pattern = configs.get(waiting);
-      Duration maxWait = pattern == null ? null
-          : waiting == Kind.RATELIMIT ? ((RateLimitConfig) pattern.config()).maxWait() : ((BulkheadConfig) pattern.config()).maxWait();
-      if (maxWait != null && maxWait.compareTo(limit.get()) > 0) {
-        throw new ConfigurationException(Message.MAX_DURATION_BELOW_WAIT.format(definition.site(), limitText,
-            retry.source("maxDuration"), waiting.description(), Durations.describe(maxWait),
-            pattern.source("maxWait")));
-      }
-    }
+    throw new ConfigurationException(first == Kind.TIMEOUT
+        ? Message.MAX_DURATION_BELOW_TIMEOUT.format(definition.site(), limitText, retry.source("maxDuration"),
+            bound, pattern.source(attribute))
+        : Message.MAX_DURATION_BELOW_WAIT.format(definition.site(), limitText, retry.source("maxDuration"),
+            first.description(), bound, pattern.source(attribute)));
   }
 
   /**
