@@ -60,6 +60,8 @@ final class Cell implements AutoCloseable {
     return thread;
   });
   private final Form.Caller caller;
+  /** The thread each started sync call runs on, to see where it waits. */
+  private final Map<CompletableFuture<String>, Thread> runners = new java.util.concurrent.ConcurrentHashMap<>();
   /** {@code System.nanoTime()} at which {@link #REAL_LIMIT} runs out. */
   private final long realDeadline = System.nanoTime() + REAL_LIMIT.toNanos();
 
@@ -141,6 +143,7 @@ final class Cell implements AutoCloseable {
     }
     CompletableFuture<String> outcome = new CompletableFuture<>();
     background.execute(() -> {
+      runners.put(outcome, Thread.currentThread());
       try {
         outcome.complete(caller.call(key, input));
       } catch (Throwable failure) {
@@ -212,6 +215,44 @@ final class Cell implements AutoCloseable {
       }
       throw (Error) cause;
     }
+  }
+
+  /**
+   * Waits in real time until a started sync call's thread is parked inside a class whose simple
+   * name is {@code where}, so that manual time moved after this counts as time it waited there.
+   * An async call needs no wait: it was registered where it waits before {@link #start} returned.
+   */
+  void awaitParkedIn(CompletableFuture<String> started, String where) {
+    if (async()) {
+      return;
+    }
+    while (true) {
+      Thread runner = runners.get(started);
+      if (runner != null && parkedIn(runner, where)) {
+        return;
+      }
+      if (started.isDone()) {
+        fail("the call ended instead of waiting in " + where);
+      }
+      if (realTimeLeft() <= 0) {
+        fail("the call was not waiting in " + where + " after " + REAL_LIMIT.toSeconds() + " s of real time");
+      }
+      LockSupport.parkNanos(100_000);
+    }
+  }
+
+  private static boolean parkedIn(Thread thread, String where) {
+    Thread.State state = thread.getState();
+    if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
+      return false;
+    }
+    for (StackTraceElement frame : thread.getStackTrace()) {
+      String type = frame.getClassName();
+      if (type.substring(type.lastIndexOf('.') + 1).equals(where)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Waits in real time until the dependency has been invoked {@code count} times in all. */

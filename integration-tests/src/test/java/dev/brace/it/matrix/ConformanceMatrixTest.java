@@ -39,6 +39,7 @@ class ConformanceMatrixTest {
       new LimiterWaits(),
       new BulkheadRefuses(),
       new BulkheadWaits(),
+      new BulkheadWaitReported(),
       new TimeoutInterrupts(),
       new TimeoutAbandons(),
       new FallbackWithCause(),
@@ -54,7 +55,8 @@ class ConformanceMatrixTest {
       new SlowCallOpening(),
       new StaleAnswers(),
       new StaleSingleFlight(),
-      new Reconfigured());
+      new Reconfigured(),
+      new AttemptFitsRetry());
 
   private static final MatrixReport REPORT = new MatrixReport();
 
