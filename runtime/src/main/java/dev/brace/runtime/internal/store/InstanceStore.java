@@ -609,11 +609,12 @@ public final class InstanceStore {
     String attribute = AttemptBounds.attribute(first);
     String bound = Durations.describe((Duration) pattern.config().values().get(attribute));
     String limitText = Durations.describe(limit.get());
-    throw new ConfigurationException(first == Kind.TIMEOUT
-        ? Message.MAX_DURATION_BELOW_TIMEOUT.format(definition.site(), limitText, retry.source("maxDuration"),
-            bound, pattern.source(attribute))
-        : Message.MAX_DURATION_BELOW_WAIT.format(definition.site(), limitText, retry.source("maxDuration"),
-            first.description(), bound, pattern.source(attribute)));
+    if (first == Kind.TIMEOUT) {
+      throw new ConfigurationException(Message.MAX_DURATION_BELOW_TIMEOUT.format(definition.site(), limitText,
+          retry.source("maxDuration"), bound, pattern.source(attribute)));
+    }
+    throw new ConfigurationException(Message.MAX_DURATION_BELOW_WAIT.format(definition.site(), limitText,
+        retry.source("maxDuration"), first.description(), bound, pattern.source(attribute)));
   }
 
   /**
