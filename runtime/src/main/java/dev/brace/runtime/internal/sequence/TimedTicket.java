@@ -1,17 +1,15 @@
 package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.TimeSource;
-import dev.brace.runtime.internal.policy.AdaptiveLimit;
-import dev.brace.runtime.spi.CircuitBreakerInstance;
 
 /**
  * A breaker's ticket (null without a breaker) with the moment its attempt started: for a breaker
  * that judges latency ({@link #judged}), and for metrics listeners that time attempts. With an
  * adaptive bulkhead it holds the bulkhead's slot, which holds the breaker's ticket. Only {@link
  * CallSequence} makes and opens one: the breaker itself receives its own ticket and the judged
- * outcome.
+ * outcome, so this is deliberately not a breaker's ticket type.
  */
-final class TimedTicket implements CircuitBreakerInstance.Ticket {
+final class TimedTicket {
   final Object ticket;
   private final long started;
   /** Whether the breaker judges the attempt's latency ({@code slowCall}), not only metrics. */
@@ -31,11 +29,5 @@ final class TimedTicket implements CircuitBreakerInstance.Ticket {
   /** @return the nanoseconds since the attempt started, on the registry's clock */
   long elapsed(TimeSource time) {
     return time.nanoTime() - started;
-  }
-
-  @Override
-  public CircuitBreakerInstance owner() {
-    Object breakerTicket = ticket instanceof AdaptiveLimit.Slot ? ((AdaptiveLimit.Slot) ticket).ticket() : ticket;
-    return CircuitBreakerInstance.ownerOf(breakerTicket);
   }
 }
