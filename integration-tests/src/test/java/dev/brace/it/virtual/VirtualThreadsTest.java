@@ -54,30 +54,21 @@ class VirtualThreadsTest {
    * Both timeout modes over one bulkhead and one limiter, each made to wait. The calls that hang go
    * through methods of their own with a short timeout; the ordinary calls' timeout is as long as
    * the whole run may take, so which calls time out does not depend on how slow a loaded machine
-   * makes the others.
+   * makes the others. The retry, limiter and bulkhead are the interface's, so every call shares them.
    */
+  @Retry(maxAttempts = 3, delay = "2ms", on = IOException.class)
+  @RateLimit(name = "vt-limiter", permits = 20_000, per = "1s", burst = 100, maxWait = "60s")
+  @Bulkhead(name = "vt-bulkhead", maxConcurrent = 100, maxWait = "60s")
   interface Waiting {
-    @Retry(maxAttempts = 3, delay = "2ms", on = IOException.class)
-    @RateLimit(name = "vt-limiter", permits = 20_000, per = "1s", burst = 100, maxWait = "60s")
-    @Bulkhead(name = "vt-bulkhead", maxConcurrent = 100, maxWait = "60s")
     @Timeout("2m")
     String interrupting(int number) throws IOException;
 
-    @Retry(maxAttempts = 3, delay = "2ms", on = IOException.class)
-    @RateLimit(name = "vt-limiter", permits = 20_000, per = "1s", burst = 100, maxWait = "60s")
-    @Bulkhead(name = "vt-bulkhead", maxConcurrent = 100, maxWait = "60s")
     @Timeout(value = "2m", mode = Timeout.Mode.ABANDON)
     String abandoning(int number) throws IOException;
 
-    @Retry(maxAttempts = 3, delay = "2ms", on = IOException.class)
-    @RateLimit(name = "vt-limiter", permits = 20_000, per = "1s", burst = 100, maxWait = "60s")
-    @Bulkhead(name = "vt-bulkhead", maxConcurrent = 100, maxWait = "60s")
     @Timeout("1s")
     String interruptingHanging(int number) throws IOException;
 
-    @Retry(maxAttempts = 3, delay = "2ms", on = IOException.class)
-    @RateLimit(name = "vt-limiter", permits = 20_000, per = "1s", burst = 100, maxWait = "60s")
-    @Bulkhead(name = "vt-bulkhead", maxConcurrent = 100, maxWait = "60s")
     @Timeout(value = "1s", mode = Timeout.Mode.ABANDON)
     String abandoningHanging(int number) throws IOException;
   }
