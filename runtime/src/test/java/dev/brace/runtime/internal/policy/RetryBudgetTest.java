@@ -10,6 +10,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -193,5 +197,19 @@ class RetryBudgetTest {
     assertThrows(IllegalArgumentException.class, () -> new RetryBudget("b", 0.2, -1, Duration.ofSeconds(10), clock));
     assertThrows(IllegalArgumentException.class, () -> new RetryBudget("b", 0.2, 1, Duration.ofMillis(999), clock));
     assertTrue(new RetryBudget("b", 0, 0, Duration.ofSeconds(1), clock).available() == 0);
+  }
+
+  @Test
+  void aReconfigurationLetsGoOfTheBudgetForEveryOtherThread() throws Exception {
+    RetryBudget budget = new RetryBudget("b", 0.2, 10, Duration.ofSeconds(10), clock);
+    budget.reconfigure(0.2, 20, Duration.ofSeconds(10));
+    ExecutorService other = Executors.newSingleThreadExecutor();
+    try {
+      Future<Long> available = other.submit(budget::available);
+      assertEquals(200, available.get(10, TimeUnit.SECONDS), "another thread reads the budget after a reconfiguration");
+      assertTrue(other.submit(budget::tryWithdraw).get(10, TimeUnit.SECONDS));
+    } finally {
+      other.shutdownNow();
+    }
   }
 }

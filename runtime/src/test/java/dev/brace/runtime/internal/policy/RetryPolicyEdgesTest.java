@@ -8,12 +8,16 @@ import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.internal.event.RecordedEvents;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * The retry schedule at its edges: a call's retry run decided by settings other than those it
- * began under (a live reconfiguration), and delays too long to count in nanoseconds.
+ * began under (a live reconfiguration), delays too long to count in nanoseconds, and a jitter
+ * range one nanosecond wide.
  */
 class RetryPolicyEdgesTest {
   private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -44,5 +48,16 @@ class RetryPolicyEdgesTest {
     RetryRun run = policy.continuing(null);
     assertEquals(Long.MAX_VALUE, policy.backoff(run, 1, new IOException("down")));
     assertEquals(Long.MAX_VALUE, policy.backoff(run, 2, new IOException("down")));
+  }
+
+  @Test
+  void aFullJitterDrawsFromZeroToTheCapBothIncludedEvenOneNanosecondWide() {
+    RetryPolicy policy = new RetryPolicy(RetryConfig.builder("reads").delay("1ns").jitter(Retry.Jitter.FULL).build(),
+        "Client.get", clock, events.bus(), null, new SplittableRandom(7));
+    Set<Long> drawn = new TreeSet<>();
+    for (int i = 0; i < 200; i++) {
+      drawn.add(policy.backoff(policy.continuing(null), 1, new IOException("down")));
+    }
+    assertEquals(Set.of(0L, 1L), drawn);
   }
 }
