@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.brace.Bulkhead;
 import dev.brace.Criticality.Level;
@@ -32,6 +33,18 @@ class AdaptiveLimitTest {
       slots.add(bulkhead.timed(null));
     }
     return slots;
+  }
+
+  @Test
+  void aHigherMaximumGivesEveryAttemptItAdmitsASlotOfItsOwn() {
+    SemaphoreBulkhead bulkhead = bulkhead(Bulkhead.Adaptive.AIMD, 1, 2, 2);
+    bulkhead.reconfigure(BulkheadConfig.builder("bh").adaptive(Bulkhead.Adaptive.AIMD)
+        .minConcurrent(8).initialConcurrent(8).maxConcurrent(8).build());
+    // A pool still sized for the old maximum would leave the third attempt looking for a free slot for ever.
+    List<AdaptiveLimit.Slot> slots = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> admit(bulkhead, 8));
+    assertEquals(8, new java.util.HashSet<>(slots).size(), "eight attempts, eight slots");
+    slots.forEach(slot -> bulkhead.completed(slot, null));
+    assertEquals(8, bulkhead.available());
   }
 
   @Test

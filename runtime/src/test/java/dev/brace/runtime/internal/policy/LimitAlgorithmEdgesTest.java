@@ -76,6 +76,15 @@ class LimitAlgorithmEdgesTest {
   }
 
   @Test
+  void aVegasProbeForgetsTheNoLoadLatencyButKeepsTheLimit() {
+    LimitAlgorithm.Vegas vegas = new LimitAlgorithm.Vegas(1, 100, 10, 1);
+    // 1 × 10 × a jitter below 1: at least one probe within these samples, whatever the jitter.
+    for (int i = 0; i < 12; i++) {
+      assertEquals(10, vegas.update(ms(10), 1, false), "sample " + i);
+    }
+  }
+
+  @Test
   void vegasLearnsADependencyThatGotSlowerForGood() {
     LimitAlgorithm.Vegas vegas = new LimitAlgorithm.Vegas(1, 100, 10, 1);
     int limit = vegas.update(ms(10), 10, false);
