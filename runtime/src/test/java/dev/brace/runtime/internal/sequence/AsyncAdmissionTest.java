@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.Event;
@@ -17,12 +18,14 @@ import dev.brace.runtime.generated.AsyncAttempt;
 import dev.brace.runtime.generated.ResilientCall;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
  * The async driver's slow path (a timeout arms a task before each attempt): a bulkhead wait and
- * its report, a breaker that judges latency, a delegate that throws instead of returning a future.
+ * its report, a breaker that judges latency, a delegate that throws instead of returning a future,
+ * a timed attempt stopped by a caller on another thread.
  */
 class AsyncAdmissionTest {
   private final AsyncFixture fixture = new AsyncFixture();
@@ -100,5 +103,19 @@ class AsyncAdmissionTest {
     }, null);
 
     assertSame(thrown, failureOf(result));
+  }
+
+  @Test
+  void aTimedAttemptCanBeStoppedFromAnotherThread() throws Exception {
+    ResilientCall guard = fixture.resolve(call -> call.with(timeout())
+        .with(CircuitBreakerConfig.builder("cb").failureThreshold(5).slowCall("100ms").resetTimeout("10s")));
+
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    // The attempt was timed on this thread; the caller gives up on another, which must find the
+    // call's lock free to stop the attempt.
+    CompletableFuture<Boolean> cancelled = CompletableFuture.supplyAsync(() -> result.cancel(true));
+
+    assertTrue(cancelled.get(10, TimeUnit.SECONDS));
+    assertTrue(delegate.last().isCancelled(), "the attempt in flight is stopped with the call");
   }
 }
