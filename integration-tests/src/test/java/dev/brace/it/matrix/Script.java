@@ -121,14 +121,34 @@ final class Script implements AutoCloseable {
     steps.addAll(Arrays.asList(next));
   }
 
-  private synchronized Step next() {
-    return steps.isEmpty() ? Step.OK : steps.poll();
+  /** One invocation: its number from 1, its step, and for a held step the gate it waits on. */
+  private static final class Invocation {
+    final int number;
+    final Step step;
+    final CompletableFuture<Void> gate;
+
+    Invocation(int number, Step step, CompletableFuture<Void> gate) {
+      this.number = number;
+      this.step = step;
+      this.gate = gate;
+    }
+  }
+
+  /**
+   * Counts the invocation and takes its step under the lock {@link #releaseHeld} takes: a test that
+   * has seen an invocation counted and then releases the held ones always finds its gate.
+   */
+  private synchronized Invocation begin() {
+    int n = invocations.incrementAndGet();
+    Step step = steps.isEmpty() ? Step.OK : steps.poll();
+    return new Invocation(n, step, step == Step.HOLD ? hold() : null);
   }
 
   String sync(String key, String input) throws Exception {
-    int n = invocations.incrementAndGet();
+    Invocation invocation = begin();
+    int n = invocation.number;
     contexts.add(ContextFollowsTheCall.seen());
-    switch (next()) {
+    switch (invocation.step) {
       case EMPTY:
         return "";
       case IO:
@@ -154,7 +174,7 @@ final class Script implements AutoCloseable {
         blockIgnoringInterrupts();
         return "too late";
       case HOLD:
-        hold().get(LEAK_BACKSTOP.toMillis(), TimeUnit.MILLISECONDS);
+        invocation.gate.get(LEAK_BACKSTOP.toMillis(), TimeUnit.MILLISECONDS);
         return input + n;
       case SLOW:
         clock.sleep(SLOW_TIME);
@@ -165,9 +185,10 @@ final class Script implements AutoCloseable {
   }
 
   CompletableFuture<String> async(String key, String input) {
-    int n = invocations.incrementAndGet();
+    Invocation invocation = begin();
+    int n = invocation.number;
     contexts.add(ContextFollowsTheCall.seen());
-    switch (next()) {
+    switch (invocation.step) {
       case EMPTY:
         return CompletableFuture.completedFuture("");
       case IO:
@@ -188,7 +209,7 @@ final class Script implements AutoCloseable {
         abandoned.add(never);
         return never;
       case HOLD:
-        return hold().thenApply(released -> input + n);
+        return invocation.gate.thenApply(released -> input + n);
       case SLOW:
         CompletableFuture<String> later = new CompletableFuture<>();
         clock.scheduler().schedule(() -> later.complete(input + n), SLOW_TIME.toNanos(), TimeUnit.NANOSECONDS);
@@ -213,8 +234,8 @@ final class Script implements AutoCloseable {
     return gate;
   }
 
-  /** Lets every held invocation so far return. */
-  void releaseHeld() {
+  /** Lets every held invocation counted so far return. */
+  synchronized void releaseHeld() {
     holds.forEach(gate -> gate.complete(null));
   }
 
