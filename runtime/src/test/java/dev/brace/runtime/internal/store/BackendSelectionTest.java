@@ -16,6 +16,7 @@ import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.spi.BackendContext;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
@@ -41,6 +42,66 @@ class BackendSelectionTest {
     @Override
     public CircuitBreakerInstance circuitBreaker(CircuitBreakerConfig config, BackendContext context) {
       asked.add(context.backendName() + ":" + config.name());
+      return context.localCircuitBreaker(config);
+    }
+  }
+
+  /**
+   * A backend whose limiters are its own type (each forwards to a local bucket), so the call
+   * sequence cannot take the local bucket's own path, and counts the tokens taken.
+   */
+  private static final class ForwardingBackend implements Backend {
+    int acquired;
+
+    @Override
+    public RateLimiterInstance rateLimiter(RateLimitConfig config, BackendContext context) {
+      RateLimiterInstance local = context.localRateLimiter(config);
+      return new RateLimiterInstance() {
+        @Override
+        public void acquire() {
+          acquired++;
+          local.acquire();
+        }
+
+        @Override
+        public long reserveToken() {
+          return local.reserveToken();
+        }
+
+        @Override
+        public long waitFor(long reservation) {
+          return local.waitFor(reservation);
+        }
+
+        @Override
+        public void cancelReservation(long reservation) {
+          local.cancelReservation(reservation);
+        }
+
+        @Override
+        public void waited(long waitedNanos) {
+          local.waited(waitedNanos);
+        }
+
+        @Override
+        public String name() {
+          return local.name();
+        }
+
+        @Override
+        public long availablePermits() {
+          return local.availablePermits();
+        }
+
+        @Override
+        public double currentRate() {
+          return local.currentRate();
+        }
+      };
+    }
+
+    @Override
+    public CircuitBreakerInstance circuitBreaker(CircuitBreakerConfig config, BackendContext context) {
       return context.localCircuitBreaker(config);
     }
   }
@@ -100,5 +161,24 @@ class BackendSelectionTest {
     assertThrows(ConfigurationException.class, () -> CircuitBreakerConfig.builder("api").backend("re dis"));
     assertThrows(IllegalArgumentException.class, () -> Registry.builder().backend("local", new RecordingBackend()));
     assertEquals("local", RateLimitConfig.builder("quota").permits(1).build().backend());
+  }
+
+  @Test
+  void aLimiterOfAnotherBackendIsAskedForItsTokenUnderATimeoutToo() {
+    ForwardingBackend own = new ForwardingBackend();
+    Registry registry = Registry.builder()
+        .timeSource(new ManualTimeSource())
+        .backend("own", own)
+        .environment(Map.of("BRACE_RATELIMIT_TIMED_QUOTA_BACKEND", "own"))
+        .build();
+    ResilientCall guard = registry.resolve(CallDefinition.builder("C.timed")
+        .with(RateLimitConfig.builder("timed-quota").permits(1))
+        .with(TimeoutConfig.builder("C.timed").duration("5s"))
+        .build());
+
+    assertEquals("ok", guard.call(() -> CallKeys.NONE, () -> "ok", null));
+    assertThrows(RateLimitedException.class, () -> guard.call(() -> CallKeys.NONE, () -> "again", null),
+        "one permit per second: the second call is refused by the backend's limiter");
+    assertEquals(2, own.acquired);
   }
 }
