@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The sync driver's admission and end of a call: a caller that waits for a bulkhead permit, a
- * breaker that judges a failed attempt's latency, and the {@code call.ended} a metrics listener
- * hears when a retry stops.
+ * breaker that judges a failed attempt's latency, the {@code call.ended} a metrics listener hears
+ * when a retry stops, and an adaptive limiter that a timed attempt's success lets grow back.
  */
 class SyncAdmissionTest {
   private final ManualTimeSource time = new ManualTimeSource();
@@ -201,5 +201,22 @@ class SyncAdmissionTest {
     assertThrows(RateLimitedException.class, () -> stack.call(() -> "never"), "the probe passes the breaker");
     assertThrows(RateLimitedException.class, () -> stack.call(() -> "never"),
         "the refused probe was given back, so the next call may probe");
+  }
+
+  @Test
+  void underATimeoutASuccessGivesAnAdaptiveLimiterBackSomeOfItsRate() throws Exception {
+    Stack<String> stack = Stack.<String>builder("S.adaptive")
+        .rateLimit("adaptive-quota", l -> l.permits(10).per("1s").adaptive(true).throttledOn(IllegalStateException.class)
+            .decrease(0.5).increase(2))
+        .timeout(t -> t.duration("5s"))
+        .build(registry);
+
+    assertThrows(IllegalStateException.class, () -> stack.call(() -> {
+      throw new IllegalStateException("slow down");
+    }));
+    assertEquals(5.0, registry.rateLimiter("adaptive-quota").currentRate(), "a throttling failure halves the rate");
+
+    assertEquals("ok", stack.call(() -> "ok"));
+    assertEquals(7.0, registry.rateLimiter("adaptive-quota").currentRate(), "a success adds 2 permits per second back");
   }
 }
