@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.Retry;
+import dev.brace.Timeout;
 import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.Stack;
+import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The sync driver's admission and end of a call: a caller that waits for a bulkhead permit, a
  * breaker that judges a failed attempt's latency, the {@code call.ended} a metrics listener hears
- * when a retry stops, and an adaptive limiter that a timed attempt's success lets grow back.
+ * when a retry stops, an adaptive limiter that a timed attempt's success lets grow back, and a
+ * half-open breaker's probe given back when its caller is interrupted.
  */
 class SyncAdmissionTest {
   private final ManualTimeSource time = new ManualTimeSource();
@@ -218,5 +222,29 @@ class SyncAdmissionTest {
 
     assertEquals("ok", stack.call(() -> "ok"));
     assertEquals(7.0, registry.rateLimiter("adaptive-quota").currentRate(), "a success adds 2 permits per second back");
+  }
+
+  @Test
+  void aProbeWhoseCallerWasInterruptedWhileItWaitedGivesItsPlaceBack() throws Exception {
+    Stack<String> stack = Stack.<String>builder("S.probe")
+        .circuitBreaker("probe-cb", b -> b.failureThreshold(1).successThreshold(1).resetTimeout("10s"))
+        .timeout(t -> t.duration("5s").mode(Timeout.Mode.ABANDON))
+        .build(registry);
+    assertThrows(IOException.class, () -> stack.call(() -> {
+      throw new IOException("down");
+    }));
+    time.advance(Duration.ofSeconds(10));
+    Thread caller = Thread.currentThread();
+
+    Exception gaveUp = assertThrows(Exception.class, () -> stack.call(() -> {
+      caller.interrupt();
+      new CountDownLatch(1).await(); // until the caller, giving up, interrupts this worker
+      return "abandoned";
+    }));
+
+    assertTrue(TimeoutPolicy.interruptedCaller(gaveUp), "the caller's own interrupt: " + gaveUp);
+    assertTrue(Thread.interrupted(), "the caller keeps its interrupt");
+    assertEquals("probe", stack.call(() -> "probe"), "the interrupted probe's place is free for the next caller");
+    assertEquals(CircuitState.CLOSED, registry.circuitBreaker("probe-cb").state());
   }
 }
