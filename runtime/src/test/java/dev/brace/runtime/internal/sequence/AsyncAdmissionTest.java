@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brace.Bulkhead;
 import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.config.BulkheadConfig;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The async driver's slow path (a timeout arms a task before each attempt): a bulkhead wait and
  * its report, a breaker that judges latency, a delegate that throws instead of returning a future,
- * a timed attempt stopped by a caller on another thread.
+ * a timed attempt stopped by a caller on another thread, an adaptive permit given back by a caller
+ * who gives up.
  */
 class AsyncAdmissionTest {
   private final AsyncFixture fixture = new AsyncFixture();
@@ -117,5 +119,20 @@ class AsyncAdmissionTest {
 
     assertTrue(cancelled.get(10, TimeUnit.SECONDS));
     assertTrue(delegate.last().isCancelled(), "the attempt in flight is stopped with the call");
+  }
+
+  @Test
+  void aCallerWhoGivesUpReturnsItsAdaptiveBulkheadPermitWithoutASample() {
+    ResilientCall guard = fixture.resolve(call -> call.with(timeout())
+        .with(BulkheadConfig.builder("adaptive-bh").adaptive(Bulkhead.Adaptive.AIMD)
+            .minConcurrent(1).initialConcurrent(2).maxConcurrent(4)));
+
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    assertEquals(1, fixture.registry.bulkhead("adaptive-bh").inFlight());
+    result.cancel(true);
+
+    assertTrue(delegate.last().isCancelled(), "the attempt in flight is stopped");
+    assertEquals(0, fixture.registry.bulkhead("adaptive-bh").inFlight(), "its permit is back");
+    assertEquals(2, fixture.registry.bulkhead("adaptive-bh").limit(), "a call given up teaches the limit nothing");
   }
 }
