@@ -92,6 +92,20 @@ class StaleIfErrorTest {
   }
 
   @Test
+  void anAsyncFailureThatArrivesLaterIsAnsweredFromMemoryToo() throws Exception {
+    Stack<String> stack = stale(s -> { });
+    assertEquals("remembered", stack.callAsync("k", () -> CompletableFuture.completedFuture(answer("remembered"))).get());
+    CompletableFuture<String> dependency = new CompletableFuture<>();
+
+    CompletableFuture<String> result = asyncLeader(stack, dependency);
+    assertFalse(result.isDone(), "the dependency has not answered yet");
+    dependency.completeExceptionally(new IOException("down, later"));
+
+    assertEquals("remembered", result.get(REAL_WAIT_SECONDS, TimeUnit.SECONDS));
+    assertEquals(1, events.stream().filter(event -> event.kind().equals("stale.served")).count());
+  }
+
+  @Test
   void atMostMaxEntriesKeysAreKept() throws Exception {
     Stack<String> stack = stale(s -> s.maxEntries(10));
     for (int key = 0; key < 100; key++) {
