@@ -135,4 +135,26 @@ class AsyncAdmissionTest {
     assertEquals(0, fixture.registry.bulkhead("adaptive-bh").inFlight(), "its permit is back");
     assertEquals(2, fixture.registry.bulkhead("adaptive-bh").limit(), "a call given up teaches the limit nothing");
   }
+
+  @Test
+  void anAttemptThatPolledForAnAdaptivePermitIsTimedAndGivesItBack() {
+    ResilientCall guard = fixture.resolve(call -> call.with(timeout())
+        .with(BulkheadConfig.builder("adaptive-wait").adaptive(Bulkhead.Adaptive.AIMD)
+            .minConcurrent(1).initialConcurrent(1).maxConcurrent(4).maxWait("50ms")));
+    guard.callAsync(delegate, null);
+    CompletableFuture<String> waiting = guard.callAsync(delegate, null);
+    assertFalse(waiting.isDone(), "a limit of one: the second call polls for the permit");
+
+    fixture.advance("20");
+    delegate.last().complete("first");
+    fixture.advance("10");
+    assertEquals(2, delegate.attempts(), "the second call got the permit");
+    fixture.advance("30");
+    delegate.last().complete("second");
+
+    assertEquals("second", valueOf(waiting));
+    assertEquals(0, fixture.registry.bulkhead("adaptive-wait").inFlight(), "both permits are back");
+    assertEquals(3, fixture.registry.bulkhead("adaptive-wait").limit(),
+        "both attempts were timed samples of a full limit, each adding one");
+  }
 }
