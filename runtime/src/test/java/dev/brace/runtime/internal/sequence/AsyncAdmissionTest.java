@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The async driver's slow path (a timeout arms a task before each attempt): a bulkhead wait and
  * its report, a breaker that judges latency, a delegate that throws instead of returning a future,
- * a timed attempt stopped by a caller on another thread, an adaptive permit given back by a caller
- * who gives up.
+ * a timed attempt stopped by a caller on another thread, adaptive permits polled for and given
+ * back, and a breaker's result predicate that throws.
  */
 class AsyncAdmissionTest {
   private final AsyncFixture fixture = new AsyncFixture();
@@ -156,5 +156,19 @@ class AsyncAdmissionTest {
     assertEquals(0, fixture.registry.bulkhead("adaptive-wait").inFlight(), "both permits are back");
     assertEquals(3, fixture.registry.bulkhead("adaptive-wait").limit(),
         "both attempts were timed samples of a full limit, each adding one");
+  }
+
+  @Test
+  void aBreakerResultPredicateThatThrowsEndsALaterAsyncAnswerWithWhatItThrew() {
+    IllegalStateException broken = new IllegalStateException("the predicate broke");
+    ResilientCall guard = fixture.resolve(call -> call.with(timeout())
+        .with(CircuitBreakerConfig.builder("judging-cb").onResult(value -> {
+          throw broken;
+        })));
+
+    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    delegate.last().complete("answer");
+
+    assertSame(broken, failureOf(result), "as a sync call would end");
   }
 }
