@@ -12,8 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brace.Bulkhead;
 import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.Event;
+import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.generated.AsyncAttempt;
 import dev.brace.runtime.generated.ResilientCall;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * The async driver's slow path (a timeout arms a task before each attempt): a bulkhead wait and
  * its report, a breaker that judges latency, a delegate that throws instead of returning a future,
  * a timed attempt stopped by a caller on another thread, adaptive permits polled for and given
- * back, and a breaker's result predicate that throws.
+ * back, a breaker's result predicate that throws, a limiter's refusal.
  */
 class AsyncAdmissionTest {
   private final AsyncFixture fixture = new AsyncFixture();
@@ -170,5 +172,19 @@ class AsyncAdmissionTest {
     delegate.last().complete("answer");
 
     assertSame(broken, failureOf(result), "as a sync call would end");
+  }
+
+  @Test
+  void aLimiterThatHasNoTokenRefusesALaterAttemptWithoutCallingTheDependency() {
+    ResilientCall guard = fixture.resolve(call -> call.with(timeout())
+        .with(RateLimitConfig.builder("timed-quota").permits(1).per("1s")));
+
+    CompletableFuture<String> first = guard.callAsync(delegate, null);
+    delegate.last().complete("first");
+    CompletableFuture<String> second = guard.callAsync(delegate, null);
+
+    assertEquals("first", valueOf(first));
+    assertInstanceOf(RateLimitedException.class, failureOf(second));
+    assertEquals(1, delegate.attempts(), "the refused call never reached the dependency");
   }
 }
