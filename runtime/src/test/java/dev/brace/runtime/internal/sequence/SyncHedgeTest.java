@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -307,6 +308,43 @@ class SyncHedgeTest {
     assertEquals("on the caller", result);
     assertEquals(1, calls.get(), "hedges that find no thread are not started");
     assertFalse(Thread.currentThread().isInterrupted());
+  }
+
+  @Test
+  void hedgesThatFindNoThreadAreNotStartedAndTheFirstAttemptsFailureEndsTheCall() throws Exception {
+    EventBus bus = new EventBus(Clock.systemUTC());
+    HedgePolicy policy = new HedgePolicy(hedge().build(), CALL, bus, null, false);
+    ExecutorService one = Executors.newSingleThreadExecutor();
+    AtomicInteger offered = new AtomicInteger();
+    try {
+      // The first attempt gets the pool's only thread; every hedge after it is refused one.
+      CallSequence sequence = new CallSequence(CALL, clock, bus, clock::scheduler,
+          new CallSequence.Patterns().hedge(policy, task -> {
+            if (offered.incrementAndGet() > 1) {
+              throw new RejectedExecutionException("full");
+            }
+            one.execute(task);
+          }));
+      IOException down = new IOException("down");
+      CountDownLatch failNow = new CountDownLatch(1);
+      CountDownLatch running = new CountDownLatch(1);
+      CompletableFuture<String> call = start(() -> SyncDriver.attempt(sequence, CallKeys.NONE, () -> {
+        running.countDown();
+        failNow.await();
+        throw down;
+      }));
+      assertTrue(running.await(REAL_BOUND.toMillis(), TimeUnit.MILLISECONDS));
+
+      clock.advance(Duration.ofMillis(100));
+      clock.advance(Duration.ofMillis(100));
+      assertEquals(3, offered.get(), "both hedges were due and asked for a thread");
+      assertFalse(call.isDone(), "the first attempt is still running");
+      failNow.countDown();
+
+      assertSame(down, failureOf(call), "no hedge could start: the first attempt's failure is the call's");
+    } finally {
+      one.shutdownNow();
+    }
   }
 
   @Test
