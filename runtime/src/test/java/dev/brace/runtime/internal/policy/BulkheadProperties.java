@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.AbstractQueuedSynchronizer;
+import java.util.concurrent.locks.LockSupport;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -26,7 +28,8 @@ import net.jqwik.api.constraints.IntRange;
  * The bulkhead against a counter, driven by random operations: the test thread takes and returns
  * permits, and waiters are threads parked in {@code acquire()} that a release wakes, an interrupt
  * ends or the clock's {@code maxWait} expires. After every operation the test waits until the
- * bulkhead is quiet (every waiter parked or finished, and no permit free while one is parked),
+ * bulkhead is quiet (every waiter parked for a permit or finished, and no permit free while one
+ * is parked),
  * then holders never exceed the capacity and no permit is lost; at the end all come back.
  */
 class BulkheadProperties {
@@ -124,28 +127,37 @@ class BulkheadProperties {
     assertThrows(IllegalStateException.class, bulkhead::release, "a release without its acquire");
   }
 
-  /** Every waiter parked or done, and no permit left free while someone is parked for one. */
+  /**
+   * Every waiter done or parked for a permit, and no permit left free while one is parked. The
+   * waiters are looked at before and after the bulkhead's count and must look the same both times:
+   * a waiter woken in between, its permit already taken, may still show as parked in the first
+   * look, and would be counted as waiting while the bulkhead counts its permit.
+   */
   private static void awaitQuiet(SemaphoreBulkhead bulkhead, List<Waiter> waiters) {
     long start = System.nanoTime();
     while (true) {
-      boolean anyParked = false;
-      boolean allSettled = true;
-      for (Waiter w : waiters) {
-        Thread.State state = w.getState();
-        if (state == Thread.State.WAITING && !w.done) {
-          anyParked = true;
-        } else if (state != Thread.State.TERMINATED && !w.done) {
-          allSettled = false;
-        }
-      }
-      if (allSettled && !(anyParked && bulkhead.available() > 0)) {
+      List<WaiterState> before = states(waiters);
+      int available = bulkhead.available();
+      List<WaiterState> after = states(waiters);
+      if (before.equals(after) && !after.contains(WaiterState.BUSY)
+          && !(after.contains(WaiterState.PARKED) && available > 0)) {
         return;
       }
       if (System.nanoTime() - start > QUIET_WITHIN_NANOS) {
-        fail("not quiet after 30 s: available " + bulkhead.available() + ", a parked waiter was never woken");
+        fail("not quiet after 30 s: available " + available + ", waiters " + after);
       }
       Thread.onSpinWait();
     }
+  }
+
+  enum WaiterState { DONE, PARKED, BUSY }
+
+  private static List<WaiterState> states(List<Waiter> waiters) {
+    List<WaiterState> states = new ArrayList<>(waiters.size());
+    for (Waiter w : waiters) {
+      states.add(w.state());
+    }
+    return states;
   }
 
   /** A caller parked in {@code acquire()} that keeps its permit until told to release it. */
@@ -185,6 +197,19 @@ class BulkheadProperties {
 
     boolean holds() {
       return done && acquired && !released;
+    }
+
+    /**
+     * @return done; parked for a permit (waiting on the bulkhead's condition, not on its lock,
+     *     which a woken waiter takes again before it looks for a permit); or anything else
+     */
+    WaiterState state() {
+      if (done || getState() == Thread.State.TERMINATED) {
+        return WaiterState.DONE;
+      }
+      boolean parked = getState() == Thread.State.WAITING
+          && LockSupport.getBlocker(this) instanceof AbstractQueuedSynchronizer.ConditionObject;
+      return parked ? WaiterState.PARKED : WaiterState.BUSY;
     }
 
     void releaseOnce() {
