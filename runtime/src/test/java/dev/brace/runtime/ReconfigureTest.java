@@ -9,6 +9,7 @@ import dev.brace.Bulkhead;
 import dev.brace.Criticality;
 import dev.brace.Retry;
 import java.io.IOException;
+import java.lang.ref.Reference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -194,14 +195,17 @@ class ReconfigureTest {
 
   @Test
   void eachChangedPropertyIsOneEvent() throws Exception {
-    Stack.<String>builder("calls")
+    // Kept reachable through the reconfiguration: the registry holds wrappers weakly, and the retry
+    // of a stack already collected is not resolved again, so it has no change to report.
+    Stack<String> calls = Stack.<String>builder("calls")
         .retry(r -> r.maxAttempts(2))
         .circuitBreaker("api", b -> b.failureThreshold(5))
-        .build(registry)
-        .call(() -> "ok");
+        .build(registry);
+    calls.call(() -> "ok");
 
     registry.reconfigure(Map.of("BRACE_CIRCUITBREAKER_API_FAILURE_THRESHOLD", "7"),
         Map.of("brace.retry.calls.delay", "250ms"));
+    Reference.reachabilityFence(calls);
 
     List<Map<String, Object>> changed = new ArrayList<>();
     List<String> instances = new ArrayList<>();
