@@ -13,6 +13,7 @@ import dev.brace.runtime.Description.Layer;
 import dev.brace.runtime.Description.Source;
 import dev.brace.runtime.config.Kind;
 import java.io.IOException;
+import java.lang.ref.Reference;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -196,7 +197,9 @@ class DescriptionTest {
   @Test
   void aReconfigurationIsDescribedWithTheLayersThatNowSetEachValue() {
     Registry registry = layered();
-    quotes(registry);
+    // Kept reachable through the reconfiguration: the registry holds wrappers weakly and resolves
+    // again only those still alive; a collected stack's retry would keep its old settings.
+    Stack<String> quotes = quotes(registry);
 
     registry.reconfigure(
         Map.of(
@@ -225,6 +228,7 @@ class DescriptionTest {
     Description.Call call = registry.describe().call("quotes.latest").orElseThrow().calls().get(0);
     assertFalse(call.patterns().get(3).enabled(), "the timeout is switched off by the new property");
     assertTrue(call.patterns().get(2).enabled());
+    Reference.reachabilityFence(quotes);
   }
 
   @Test
