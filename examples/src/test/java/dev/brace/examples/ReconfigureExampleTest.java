@@ -9,6 +9,7 @@ import dev.brace.runtime.ConfigurationException;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.Registry;
+import java.lang.ref.Reference;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -36,6 +37,9 @@ class ReconfigureExampleTest {
         Map.of("BRACE_CIRCUITBREAKER_RECS_API_FAILURE_RATE", "0.25",
             "BRACE_RETRY_RECSCLIENT_RECOMMENDATIONS_MAX_ATTEMPTS", "2"),
         Map.of());
+    // The registry holds wrappers weakly and resolves only live ones again: as an application
+    // keeps its client in a field, the test keeps its own alive until the change is reported.
+    Reference.reachabilityFence(recs);
     CircuitState state = registry.circuitBreaker("recs-api").state();
     String failureRate = registry.settings("circuitbreaker", "recs-api").get("failureRate");
 
