@@ -445,4 +445,24 @@ class ReconfigureTest {
         toAdaptive.getMessage());
     assertEquals(8, registry.bulkhead("api").limit(), "nothing changed");
   }
+
+  @Test
+  void everySettingThatNoLongerFitsTheRetrysMaxDurationIsNamed() throws Exception {
+    Stack<String> stack = Stack.<String>builder("calls")
+        .retry(r -> r.maxDuration("10s"))
+        .timeout(t -> t.duration("2s"))
+        .rateLimit("api", r -> r.permits(10).maxWait("1s"))
+        .build(registry);
+
+    ConfigurationException refused = assertThrows(ConfigurationException.class, () -> registry.reconfigure(
+        Map.of("BRACE_TIMEOUT_CALLS_DURATION", "20s", "BRACE_RATELIMIT_API_MAX_WAIT", "30s"), Map.of()));
+
+    assertTrue(refused.getMessage().contains("[brace:max-duration-below-timeout] stack 'calls'")
+        && refused.getMessage().contains("timeout = 20s (environment BRACE_TIMEOUT_CALLS_DURATION)"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("[brace:max-duration-below-wait] stack 'calls'")
+        && refused.getMessage().contains("rate limiter's maxWait = 30s (environment BRACE_RATELIMIT_API_MAX_WAIT)"),
+        refused.getMessage());
+    assertEquals("ok", stack.call(() -> "ok"), "nothing changed");
+    assertEquals("2s", registry.settings("timeout", "calls").get("duration"));
+  }
 }

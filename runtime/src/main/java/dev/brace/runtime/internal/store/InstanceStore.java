@@ -503,16 +503,15 @@ public final class InstanceStore {
           throw new IllegalStateException("a call has no pattern of kind " + kind);
       }
     }
-    try {
-      checkAttemptFitsRetry(resolution.configs, definition);
-    } catch (ConfigurationException problem) {
-      if (refused == null) {
-        throw problem;
-      }
-      refused.add(problem);
+    List<ConfigurationException> unfit = attemptsThatDoNotFitRetry(resolution.configs, definition);
+    if (refused == null && !unfit.isEmpty()) {
+      throw unfit.get(0);
     }
-    if (refused != null && !refused.isEmpty()) {
-      throw refused.get(0);
+    if (refused != null) {
+      refused.addAll(unfit);
+      if (!refused.isEmpty()) {
+        throw refused.get(0);
+      }
     }
     return new CallSequence(definition.callName(), time, events, scheduler, patterns);
   }
@@ -591,30 +590,29 @@ public final class InstanceStore {
   /**
    * One attempt must fit in the retry's {@code maxDuration} ({@link AttemptBounds}): the processor
    * refuses that in annotations; this refuses it where configuration or a {@code Stack} made it,
-   * with the same tags, naming the first setting that does not fit and where it came from.
+   * with the same tags, one refusal per setting that does not fit, naming where it came from.
    */
-  private static void checkAttemptFitsRetry(Map<Kind, ExplainedConfig> configs, CallDefinition definition) {
+  private static List<ConfigurationException> attemptsThatDoNotFitRetry(
+      Map<Kind, ExplainedConfig> configs, CallDefinition definition) {
     ExplainedConfig retry = configs.get(Kind.RETRY);
     Optional<Duration> limit = retry == null ? Optional.empty() : ((RetryConfig) retry.config()).maxDuration();
     if (limit.isEmpty()) {
-      return;
+      return List.of();
     }
-    List<Kind> exceeding = AttemptBounds.exceeding(limit.get(), kind -> Optional.ofNullable(configs.get(kind))
-        .map(pattern -> (Duration) pattern.config().values().get(AttemptBounds.attribute(kind))));
-    if (exceeding.isEmpty()) {
-      return;
-    }
-    Kind first = exceeding.get(0);
-    ExplainedConfig pattern = configs.get(first);
-    String attribute = AttemptBounds.attribute(first);
-    String bound = Durations.describe((Duration) pattern.config().values().get(attribute));
+    List<ConfigurationException> unfit = new ArrayList<>();
     String limitText = Durations.describe(limit.get());
-    if (first == Kind.TIMEOUT) {
-      throw new ConfigurationException(Message.MAX_DURATION_BELOW_TIMEOUT.format(definition.site(), limitText,
-          retry.source("maxDuration"), bound, pattern.source(attribute)));
+    for (Kind kind : AttemptBounds.exceeding(limit.get(), kind -> Optional.ofNullable(configs.get(kind))
+        .map(pattern -> (Duration) pattern.config().values().get(AttemptBounds.attribute(kind))))) {
+      ExplainedConfig pattern = configs.get(kind);
+      String attribute = AttemptBounds.attribute(kind);
+      String bound = Durations.describe((Duration) pattern.config().values().get(attribute));
+      unfit.add(kind == Kind.TIMEOUT
+          ? new ConfigurationException(Message.MAX_DURATION_BELOW_TIMEOUT.format(definition.site(), limitText,
+              retry.source("maxDuration"), bound, pattern.source(attribute)))
+          : new ConfigurationException(Message.MAX_DURATION_BELOW_WAIT.format(definition.site(), limitText,
+              retry.source("maxDuration"), kind.description(), bound, pattern.source(attribute))));
     }
-    throw new ConfigurationException(Message.MAX_DURATION_BELOW_WAIT.format(definition.site(), limitText,
-        retry.source("maxDuration"), first.description(), bound, pattern.source(attribute)));
+    return unfit;
   }
 
   /**
