@@ -2,9 +2,9 @@ package p;
 
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
-import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.generated.CallKeys;
-import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 

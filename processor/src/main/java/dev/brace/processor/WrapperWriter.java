@@ -41,10 +41,10 @@ import javax.lang.model.util.Types;
 final class WrapperWriter {
   private static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
   private static final ClassName REGISTRY = ClassName.get("dev.brace.runtime", "Registry");
-  private static final ClassName RESILIENT_CALL = ClassName.get("dev.brace.runtime.generated", "ResilientCall");
-  private static final ClassName CALL_DEFINITION = ClassName.get("dev.brace.runtime.generated", "CallDefinition");
+  private static final ClassName RESILIENT_CALL = ClassName.get("dev.brace.runtime.support", "ResilientCall");
+  private static final ClassName CALL_DEFINITION = ClassName.get("dev.brace.runtime.support", "CallDefinition");
   private static final ClassName CRITICALITY_LEVEL = ClassName.get("dev.brace", "Criticality", "Level");
-  private static final ClassName CALL_KEYS = ClassName.get("dev.brace.runtime.generated", "CallKeys");
+  private static final ClassName CALL_KEYS = ClassName.get("dev.brace.runtime.support", "CallKeys");
   private static final ClassName COMPLETABLE_FUTURE = ClassName.get("java.util.concurrent", "CompletableFuture");
 
   private final Types types;

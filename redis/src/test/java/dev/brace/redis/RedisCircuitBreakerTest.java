@@ -107,7 +107,7 @@ class RedisCircuitBreakerTest {
       assertThrows(IOException.class, () -> second.call(RedisCircuitBreakerTest::fail));
       Thread.sleep(150);
       // Machine one takes the probe and "crashes": its ticket is never completed.
-      one.registry.resolve(dev.brace.runtime.generated.CallDefinition.builder("Api.call")
+      one.registry.resolve(dev.brace.runtime.support.CallDefinition.builder("Api.call")
           .with(CircuitBreakerConfig.builder("lease-api").failureThreshold(1).resetTimeout("100ms").backend("redis"))
           .build()).callAsync(java.util.concurrent.CompletableFuture::new, null);
       assertThrows(CircuitOpenException.class, () -> second.call(() -> "no"));

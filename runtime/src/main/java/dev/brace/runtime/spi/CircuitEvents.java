@@ -3,7 +3,7 @@ package dev.brace.runtime.spi;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.config.CircuitBreakerConfig;
-import dev.brace.runtime.internal.policy.ExceptionFilter;
+import dev.brace.runtime.config.ExceptionFilter;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package dev.brace.runtime.spi;
 
 import dev.brace.runtime.config.CircuitBreakerConfig;
-import dev.brace.runtime.internal.policy.ExceptionFilter;
+import dev.brace.runtime.config.ExceptionFilter;
 import java.util.function.Predicate;
 
 /**

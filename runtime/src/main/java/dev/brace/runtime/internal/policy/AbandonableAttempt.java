@@ -1,6 +1,6 @@
 package dev.brace.runtime.internal.policy;
 
-import dev.brace.runtime.generated.SyncAttempt;
+import dev.brace.runtime.support.SyncAttempt;
 import dev.brace.runtime.internal.context.CallContext;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;

@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.policy;
 
+import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.internal.event.EventBus;
 

@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.policy;
 
+import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.Criticality;
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.BulkheadHandle;

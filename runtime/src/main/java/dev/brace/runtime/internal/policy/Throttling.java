@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.policy;
 
+import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.RetryAfterHint;
 import dev.brace.runtime.config.RateLimitConfig;
 import java.time.Duration;

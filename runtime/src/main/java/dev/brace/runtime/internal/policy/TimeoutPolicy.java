@@ -2,7 +2,7 @@ package dev.brace.runtime.internal.policy;
 
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.TimeSource;
-import dev.brace.runtime.generated.SyncAttempt;
+import dev.brace.runtime.support.SyncAttempt;
 import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.event.EventBus;
 

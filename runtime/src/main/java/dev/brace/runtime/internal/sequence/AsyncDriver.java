@@ -1,16 +1,16 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.generated.AsyncAttempt;
-import dev.brace.runtime.generated.AsyncFallback;
+import dev.brace.runtime.support.AsyncAttempt;
+import dev.brace.runtime.support.AsyncFallback;
 import dev.brace.runtime.internal.context.CallContext;
-import dev.brace.runtime.internal.policy.ExceptionFilter;
+import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 
-import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

@@ -1,7 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.generated.AsyncAttempt;
-import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.support.AsyncAttempt;
+import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.internal.context.CallContext;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

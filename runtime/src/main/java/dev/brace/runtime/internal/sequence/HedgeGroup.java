@@ -2,7 +2,7 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.Refusal;
 import dev.brace.runtime.internal.context.CallContext;
-import dev.brace.runtime.internal.policy.ExceptionFilter;
+import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import java.util.ArrayList;
 import java.util.List;

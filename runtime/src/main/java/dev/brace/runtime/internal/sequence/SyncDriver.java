@@ -1,8 +1,8 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.generated.CallKeys;
-import dev.brace.runtime.generated.SyncAttempt;
-import dev.brace.runtime.generated.SyncFallback;
+import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.SyncAttempt;
+import dev.brace.runtime.support.SyncFallback;
 import dev.brace.runtime.internal.Failures;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;

@@ -1,7 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.generated.CallKeys;
-import dev.brace.runtime.generated.SyncAttempt;
+import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.SyncAttempt;
 import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import java.util.concurrent.ExecutionException;

@@ -1,7 +1,7 @@
 package dev.brace.runtime.internal.store;
 
-import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.internal.sequence.CallSequence;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.brace.runtime.internal.config;
 
-import dev.brace.runtime.generated.SyncAttempt;
-import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.support.SyncAttempt;
+import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.internal.sequence.SyncDriver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,8 +1,8 @@
 package dev.brace.runtime.internal.event;
 
-import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.generated.ResilientCall;
-import dev.brace.runtime.generated.CallKeys;
+import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.CallKeys;
 import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,8 +1,8 @@
 package dev.brace.runtime.internal.event;
 
 import dev.brace.runtime.EventKind;
-import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.internal.sequence.SyncDriver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -10,7 +10,7 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryConfig;
-import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

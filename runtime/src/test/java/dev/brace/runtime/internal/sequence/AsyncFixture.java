@@ -1,8 +1,8 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.generated.AsyncAttempt;
-import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.support.AsyncAttempt;
+import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.ResilientCall;
 
 import dev.brace.Retry;
 import dev.brace.runtime.Event;

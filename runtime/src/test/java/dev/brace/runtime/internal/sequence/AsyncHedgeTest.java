@@ -20,7 +20,7 @@ import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,6 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.support.ResilientCall;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.onAnotherThread;

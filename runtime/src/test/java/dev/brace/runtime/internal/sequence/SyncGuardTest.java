@@ -1,7 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.generated.ResilientCall;
-import dev.brace.runtime.generated.CallDefinition;
+import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.CallDefinition;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,8 +1,8 @@
 package dev.brace.runtime.internal.store;
 
-import dev.brace.runtime.generated.CallDefinition;
-import dev.brace.runtime.generated.CallKeys;
-import dev.brace.runtime.generated.ResilientCall;
+import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.ResilientCall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;

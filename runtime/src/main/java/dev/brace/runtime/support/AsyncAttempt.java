@@ -1,4 +1,4 @@
-package dev.brace.runtime.generated;
+package dev.brace.runtime.support;
 
 import java.util.concurrent.CompletionStage;
 

@@ -1,4 +1,4 @@
-package dev.brace.runtime.internal.policy;
+package dev.brace.runtime.config;
 
 import dev.brace.runtime.Refusal;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.brace.runtime.generated;
+package dev.brace.runtime.support;
 
 import dev.brace.runtime.internal.Message;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.brace.runtime.generated;
+package dev.brace.runtime.support;
 
 /**
  * The fallback of a synchronous call.

@@ -1,4 +1,4 @@
-package dev.brace.runtime.generated;
+package dev.brace.runtime.support;
 
 /**
  * One attempt of a synchronous call: the delegate's method with the call's arguments.
