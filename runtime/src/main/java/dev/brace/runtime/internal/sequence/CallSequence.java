@@ -23,7 +23,7 @@ import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
-import dev.brace.runtime.internal.store.KeyedFamily;
+import dev.brace.runtime.internal.attempt.KeyedFamily;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;

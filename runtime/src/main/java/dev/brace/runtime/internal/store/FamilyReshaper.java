@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.store;
 
 import dev.brace.runtime.config.InstanceConfig;
+import dev.brace.runtime.internal.attempt.KeyedFamily;
 import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;

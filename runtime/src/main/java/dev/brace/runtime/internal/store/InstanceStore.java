@@ -25,6 +25,7 @@ import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.WorkerThreads;
+import dev.brace.runtime.internal.attempt.KeyedFamily;
 import dev.brace.runtime.internal.config.ConfigAudit;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.config.ExplainedConfig;

@@ -1,13 +1,17 @@
-package dev.brace.runtime.internal.store;
+package dev.brace.runtime.internal.attempt;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * A shared instance as a call sees it: one instance under a name, or, when its config has a key
- * template, one per key value ({@code name[key]}).
+ * template, one per key value ({@code name[key]}). The registry's store makes and reshapes families;
+ * a call asks one for the instance of its key.
  *
  * @param <T> the instance type
  */
@@ -23,11 +27,13 @@ public final class KeyedFamily<T> {
   }
 
   /**
+   * @param name the instance's name
    * @param instance the one instance of the name
    * @param <T> the instance type
    * @return a family of one
+   * @throws NullPointerException when {@code instance} is null
    */
-  static <T> KeyedFamily<T> of(String name, T instance) {
+  public static <T> KeyedFamily<T> of(String name, T instance) {
     return new KeyedFamily<>(name, Objects.requireNonNull(instance, "instance"), null);
   }
 
@@ -38,8 +44,9 @@ public final class KeyedFamily<T> {
    * @param busy whether a member should outlive idle ones when the family is full
    * @param <T> the instance type
    * @return a family of one instance per key
+   * @throws NullPointerException when {@code name}, {@code create} or {@code busy} is null
    */
-  static <T> KeyedFamily<T> keyed(String name, int maxKeys, Function<String, T> create, Predicate<T> busy) {
+  public static <T> KeyedFamily<T> keyed(String name, int maxKeys, Function<String, T> create, Predicate<T> busy) {
     return new KeyedFamily<>(name, null, new KeyedInstances<>(name, maxKeys, create, busy));
   }
 
@@ -69,7 +76,7 @@ public final class KeyedFamily<T> {
    * @param factory makes a keyed member, by its {@code name[key]}, with the new settings
    * @param reshape gives an existing instance, by its name ({@code name[key]} for a member), the new settings
    */
-  void reshape(int maxKeys, Function<String, T> factory, java.util.function.BiConsumer<String, T> reshape) {
+  public void reshape(int maxKeys, Function<String, T> factory, BiConsumer<String, T> reshape) {
     if (single != null) {
       reshape.accept(name, single);
     } else {
@@ -78,17 +85,17 @@ public final class KeyedFamily<T> {
   }
 
   /** @return every instance of the family: the one, or each member kept now */
-  java.util.Collection<T> instances() {
-    return single != null ? java.util.List.of(single) : keyed.snapshot().values();
+  public Collection<T> instances() {
+    return single != null ? List.of(single) : keyed.snapshot().values();
   }
 
   /** @return the one instance, or null for a keyed family */
-  T single() {
+  public T single() {
     return single;
   }
 
   /** @return the members by key; empty for a family of one */
-  Map<String, T> members() {
+  public Map<String, T> members() {
     return keyed == null ? Map.of() : keyed.snapshot();
   }
 }

@@ -1,4 +1,4 @@
-package dev.brace.runtime.internal.store;
+package dev.brace.runtime.internal.attempt;
 
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;

@@ -1,4 +1,4 @@
-package dev.brace.runtime.internal.store;
+package dev.brace.runtime.internal.attempt;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package dev.brace.runtime.internal.store;
+package dev.brace.runtime.internal.attempt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
