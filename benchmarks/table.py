@@ -4,8 +4,12 @@
 
 Benchmarks are named <Library>Benchmarks.<stack>; a row's ratios divide its mean time by the
 Resilience4j and Failsafe means for the same stack at the same thread count (below 1 = faster).
-After the table, the performance targets read from the same run (ratios of medians), and the
-virtual-thread throughput (VirtualThreadBenchmarks, run on a JDK 21+) when its results are given.
+MetricsBenchmarks and MetricsLoggingBenchmarks name the library in the method instead
+(braceFourPatterns, resilience4jFourPatterns, ...) and run each row on two meter registries (the
+registry parameter): there a Brace row's ratio is to the Resilience4j row of the same class,
+registry and threads. After the table, the performance targets read from the same run (ratios of
+medians), and the virtual-thread throughput (VirtualThreadBenchmarks, run on a JDK 21+) when its
+results are given.
 """
 import argparse
 import datetime
@@ -15,6 +19,12 @@ import os
 import platform
 
 LIBRARIES = ["Direct", "Brace", "Resilience4j", "Failsafe", "Emission"]
+# Classes whose rows are the four-pattern stack with metrics bound, one row per meter registry.
+METRICS = ["Metrics", "MetricsLogging"]
+METRICS_ORDER = [("Metrics", "meteredFloor"), ("Metrics", "braceFourPatterns"), ("Metrics", "resilience4jFourPatterns"),
+                 ("MetricsLogging", "braceFourPatterns"), ("MetricsLogging", "resilience4jFourPatterns"),
+                 ("Metrics", "braceFailing"), ("Metrics", "resilience4jFailing")]
+REGISTRIES = ["simple", "prometheus"]
 STACKS = ["direct", "floor", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
           "timeoutAbandon", "fourPatterns", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
           "hedgeAsync",
@@ -26,6 +36,11 @@ NOTES = {
     ("Resilience4j", "sixPatterns"): "no timeout: Resilience4j's TimeLimiter only bounds futures",
     ("Failsafe", "retryAsync"): "includes a thread hop: Failsafe runs every async execution on its scheduler",
     ("Failsafe", "fourPatternsAsync"): "includes a thread hop: Failsafe runs every async execution on its scheduler",
+    ("Metrics", "meteredFloor"): "three clock reads, four compare-and-sets and the two timer samples BraceMetrics records on a success",
+    ("Metrics", "braceFailing"): "both attempts fail, the breaker counts them without opening, the retry rethrows the last",
+    ("Metrics", "resilience4jFailing"): "both attempts fail, the breaker counts them without opening, the retry rethrows the last",
+    ("MetricsLogging", "braceFourPatterns"): "slf4j-simple at INFO (every other row: no SLF4J provider)",
+    ("MetricsLogging", "resilience4jFourPatterns"): "slf4j-simple at INFO (every other row: no SLF4J provider)",
 }
 
 
@@ -33,6 +48,18 @@ def parse_name(benchmark):
     cls, stack = benchmark.rsplit(".", 1)
     library = cls.rsplit(".", 1)[-1].removesuffix("Benchmarks")
     return library, stack
+
+
+def params_key(params):
+    return tuple(sorted(params.items()))
+
+
+def key(library, stack, threads, params=()):
+    return library, stack, params, threads
+
+
+def row_key(row):
+    return key(row["library"], row["stack"], row["threads"], params_key(row["params"]))
 
 
 def number(value):
@@ -77,22 +104,39 @@ def cpu_model():
 
 
 def ratio(row, by_key, library):
-    other = by_key.get((library, COMPARED_WITH.get(row["stack"], row["stack"]), row["threads"]))
+    if row["library"] in METRICS:
+        other = by_key.get(metrics_peer(row)) if library == "Resilience4j" else None
+    else:
+        other = by_key.get(key(library, COMPARED_WITH.get(row["stack"], row["stack"]), row["threads"]))
     if other is None or row["library"] == "Direct":
         return "—"
     return f'{row["score"] / other["score"]:.2f}×'
 
 
+def metrics_peer(row):
+    """A metrics row's Resilience4j counterpart: same class, stack, registry and threads."""
+    for prefix in ("brace", "resilience4j"):
+        if row["stack"].startswith(prefix):
+            stack = "resilience4j" + row["stack"][len(prefix):]
+            return key(row["library"], stack, row["threads"], params_key(row["params"]))
+    return None
+
+
 def order(row):
+    if row["library"] in METRICS:
+        name = (row["library"], row["stack"])
+        registry = row["params"].get("registry")
+        return (1, REGISTRIES.index(registry) if registry in REGISTRIES else len(REGISTRIES), str(registry),
+                row["threads"], METRICS_ORDER.index(name) if name in METRICS_ORDER else len(METRICS_ORDER), row["stack"])
     stack = STACKS.index(row["stack"]) if row["stack"] in STACKS else len(STACKS)
     library = LIBRARIES.index(row["library"]) if row["library"] in LIBRARIES else len(LIBRARIES)
-    return stack, row["stack"], row["threads"], library
+    return 0, stack, row["stack"], row["threads"], library
 
 
 def render(rows, jvm, profile):
     throughput = [r for r in rows if r["mode"] == "thrpt"]
     rows = [r for r in rows if r["mode"] != "thrpt"]
-    by_key = {(r["library"], r["stack"], r["threads"]): r for r in rows}
+    by_key = {row_key(r): r for r in rows}
     lines = [
         "# Benchmark results",
         "",
@@ -101,7 +145,8 @@ def render(rows, jvm, profile):
         f"- Machine: {os.cpu_count()} CPUs, {cpu_model()}; {jvm}",
         "- ns/op: JMH average time, ± its 99.9% error (— with a single iteration); median: of the "
         "measured iterations; B/op: `gc.alloc.rate.norm`; ratios: this mean ÷ that library's mean "
-        "for the same stack and threads (0.20× = five times less time).",
+        "for the same stack and threads (0.20× = five times less time); [simple], [prometheus]: the "
+        "meter registry a metrics row ran on.",
         "",
         "| benchmark | threads | ns/op | median | B/op | vs Resilience4j | vs Failsafe |",
         "|---|---:|---:|---:|---:|---:|---:|",
@@ -109,6 +154,8 @@ def render(rows, jvm, profile):
     notes = []
     for row in sorted(rows, key=order):
         name = f'{row["library"]}.{row["stack"]}'
+        if row["params"]:
+            name += " [" + ", ".join(str(value) for _, value in params_key(row["params"])) + "]"
         note = NOTES.get((row["library"], row["stack"]))
         if note:
             if note not in notes:
@@ -150,30 +197,75 @@ TARGETS = [
 ZERO_BYTES = ["retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "timeout", "fourPatterns", "sixPatterns"]
 
 
+def threads_text(threads):
+    return f'{threads} thread{"s" if threads > 1 else ""}'
+
+
+def metrics_targets():
+    """With metrics bound, on each registry and at each thread count: the four-pattern happy path
+    (logging off, and SLF4J at INFO) within 1.2× the metered floor, at most Resilience4j's time
+    with its metrics, at 0 B/op; a failing call allocating no more than Resilience4j's.
+
+    Each target: (what, numerator key, denominator key or None, time bound or None, bytes rule),
+    the bytes rule being None, "at most" (numerator's bytes <= denominator's) or "zero"."""
+    targets = []
+    for registry in REGISTRIES:
+        params = (("registry", registry),)
+        for library in METRICS:
+            where = registry + (", SLF4J at INFO" if library == "MetricsLogging" else "")
+            for threads in (1, 2):
+                brace = key(library, "braceFourPatterns", threads, params)
+                targets.extend([
+                    (f"four patterns with metrics ({where}) within 1.2× the metered floor, {threads_text(threads)}",
+                     brace, key("Metrics", "meteredFloor", threads, params), 1.2, None),
+                    (f"four patterns with metrics ({where}) at most Resilience4j's with metrics, {threads_text(threads)}",
+                     brace, key(library, "resilience4jFourPatterns", threads, params), 1.0, None),
+                    (f"four patterns with metrics ({where}) allocate nothing, {threads_text(threads)}",
+                     brace, None, None, "zero"),
+                ])
+        for threads in (1, 2):
+            targets.append(
+                (f"a failing call with metrics ({registry}) allocates at most Resilience4j's, {threads_text(threads)}",
+                 key("Metrics", "braceFailing", threads, params), key("Metrics", "resilience4jFailing", threads, params),
+                 None, "at most"))
+    return targets
+
+
+def all_targets():
+    targets = [(what, key(*top), key(*bottom), bound, "at most" if with_bytes else None)
+               for what, top, bottom, bound, with_bytes in TARGETS]
+    targets.extend((f'Brace.{stack} allocates nothing, {threads_text(threads)}', key("Brace", stack, threads), None, None, "zero")
+                   for stack in ZERO_BYTES for threads in (1, 2))
+    return targets + metrics_targets()
+
+
 def targets(by_key):
     """The targets this run can judge, each with the ratio of medians it rests on."""
     lines = ["", "## Targets, read from this run", "",
              "| target | ratio of medians | bytes | met |", "|---|---:|---:|:---:|"]
     judged = 0
-    for what, top, bottom, bound, with_bytes in TARGETS:
-        a, b = by_key.get(top), by_key.get(bottom)
-        if a is None or b is None:
+    for what, top, bottom, bound, bytes_rule in all_targets():
+        a = by_key.get(top)
+        b = by_key.get(bottom) if bottom is not None else None
+        if a is None or (bottom is not None and b is None):
             continue
-        judged += 1
-        value = a["median"] / b["median"]
-        met = value <= bound
+        if bytes_rule is not None and (a["bytes"] is None or (bytes_rule == "at most" and b["bytes"] is None)):
+            continue
+        met = True
+        ratio_text = "—"
+        if bound is not None:
+            value = a["median"] / b["median"]
+            ratio_text = f"{value:.2f}× (≤ {bound})"
+            met = value <= bound
         bytes_text = "—"
-        if with_bytes and a["bytes"] is not None and b["bytes"] is not None:
+        if bytes_rule == "at most":
             bytes_text = f'{a["bytes"]:.0f} vs {b["bytes"]:.0f}'
             met = met and a["bytes"] <= b["bytes"]
-        lines.append(f'| {what} | {value:.2f}× (≤ {bound}) | {bytes_text} | {"yes" if met else "**no**"} |')
-    for stack in ZERO_BYTES:
-        for threads in (1, 2):
-            row = by_key.get(("Brace", stack, threads))
-            if row is not None and row["bytes"] is not None:
-                judged += 1
-                lines.append(f'| Brace.{stack} allocates nothing, {threads} thread{"s" if threads > 1 else ""} '
-                             f'| — | {row["bytes"]:.0f} | {"yes" if row["bytes"] < 1 else "**no**"} |')
+        elif bytes_rule == "zero":
+            bytes_text = f'{a["bytes"]:.0f}'
+            met = met and a["bytes"] < 1
+        judged += 1
+        lines.append(f'| {what} | {ratio_text} | {bytes_text} | {"yes" if met else "**no**"} |')
     return lines if judged else []
 
 

@@ -83,6 +83,20 @@ public final class BraceClients {
     String call();
   }
 
+  /**
+   * The four-pattern stack around a dependency that is down ({@link FailingTarget}): two attempts
+   * without backoff, then the last failure is rethrown. The breaker is in rate mode over a time
+   * window, as Resilience4j's counting breaker in {@link MetricsBenchmarks} is: it counts every
+   * failure, but its minimum number of calls is never reached, so it never opens.
+   */
+  public interface FailingFourPatterns {
+    @Retry(maxAttempts = 2, delay = "0ms", jitter = Retry.Jitter.NONE)
+    @CircuitBreaker(name = "bench-failing", failureRate = 0.5, window = "30s", minimumCalls = Integer.MAX_VALUE)
+    @RateLimit(name = "bench-failing", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "bench-failing", maxConcurrent = 10)
+    String call();
+  }
+
   /** All six: Fallback(Retry(CircuitBreaker(RateLimit(Bulkhead(Timeout(call)))))). */
   public interface SixPatterns {
     @Retry

@@ -1,7 +1,6 @@
 package dev.brace.benchmarks;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -20,16 +19,7 @@ import org.openjdk.jmh.annotations.State;
 public class DirectBenchmarks {
   private final Target target = new Target();
   private final AsyncTarget asyncTarget = new AsyncTarget();
-
-  /**
-   * Shared by every benchmark thread, as a stack's breaker, limiter and bulkhead are. Each on its
-   * own cache line would flatter the floor; a real stack's instances are separate objects too.
-   */
-  private final AtomicLong limiterInstant = new AtomicLong();
-
-  private final AtomicLong bulkheadPermits = new AtomicLong();
-  private final AtomicLong breakerCount = new AtomicLong();
-  private final AtomicLong fourth = new AtomicLong();
+  private final FloorCounters counters = new FloorCounters();
 
   @Benchmark
   public String direct() {
@@ -44,21 +34,15 @@ public class DirectBenchmarks {
 
   /**
    * One clock read (an exact limiter cannot skip it: a stale instant would admit more than its
-   * bound) and four compare-and-sets on shared counters (a limiter's instant, a bulkhead's take and
-   * give back, one more for the breaker or retry), then the call. Brace's four-pattern stack is
-   * measured against this: the target is to stay within 1.2 times of it.
+   * bound) and four compare-and-sets on shared counters ({@link FloorCounters}: the retry's, the
+   * breaker's, the limiter's instant, the bulkhead's permit), then the call. Brace's four-pattern
+   * stack is measured against this: the target is to stay within 1.2 times of it.
    */
   @Benchmark
   public String floor() {
     long now = System.nanoTime();
-    long instant = limiterInstant.get();
-    limiterInstant.compareAndSet(instant, Math.max(instant, now) + 1);
-    long permits = bulkheadPermits.get();
-    bulkheadPermits.compareAndSet(permits, permits + 1);
-    long count = breakerCount.get();
-    breakerCount.compareAndSet(count, count + 1);
-    long last = fourth.get();
-    fourth.compareAndSet(last, last + 1);
+    counters.retryAndBreaker();
+    counters.limiterAndBulkhead(now);
     return target.call();
   }
 }

@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * What an event costs when nobody is there to see it. A breaker held OPEN refuses every call,
  * and every refusal passes the event boundary ({@code circuit.rejected}); with no listener and
- * logging off (the benchmark jar has no SLF4J provider, so SLF4J is a no-op) the event must be
- * skipped without allocating.
+ * logging off (the benchmark jar registers no SLF4J provider, so SLF4J is a no-op; checked when
+ * the trial starts) the event must be skipped without allocating.
  *
  * <p>A refusal itself allocates: the {@link CircuitOpenException}, its message, its stack trace and
  * its retry-after {@link Duration}. So read B/op against {@link #refusalOnly}, which builds the
@@ -46,6 +46,7 @@ public class EmissionBenchmarks {
     AutoCloseable subscription;
 
     void open(Registry built) {
+      Logging.requireOff();
       registry = built;
       client = ResilientBraceClients_RejectingBreaker.wrap(new FailingTarget(), registry);
       try {

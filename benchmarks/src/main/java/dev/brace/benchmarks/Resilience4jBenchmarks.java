@@ -62,15 +62,8 @@ public class Resilience4jBenchmarks {
   public static class BreakerRateState extends Decorated {
     @Setup
     public void setUp() {
-      CircuitBreakerConfig config =
-          CircuitBreakerConfig.custom()
-              .slidingWindowType(SlidingWindowType.TIME_BASED)
-              .slidingWindowSize((int) Stacks.WINDOW.toSeconds())
-              .minimumNumberOfCalls(Stacks.MINIMUM_CALLS)
-              .failureRateThreshold((float) (Stacks.FAILURE_RATE * 100))
-              .waitDurationInOpenState(Stacks.RESET_TIMEOUT)
-              .build();
-      call = CircuitBreaker.decorateSupplier(CircuitBreaker.of("breaker-rate", config), new Target()::call);
+      call = CircuitBreaker.decorateSupplier(
+          CircuitBreaker.of("breaker-rate", rateBreaker(Stacks.MINIMUM_CALLS)), new Target()::call);
     }
   }
 
@@ -193,7 +186,13 @@ public class Resilience4jBenchmarks {
 
   /** The four-pattern stack around {@link Target}, in Brace's order: retry outermost, bulkhead innermost. */
   static Supplier<String> fourPatterns(Bulkhead bulkhead, RateLimiter limiter, CircuitBreaker breaker, Retry retry) {
-    return Decorators.ofSupplier(new Target()::call)
+    return fourPatterns(new Target()::call, bulkhead, limiter, breaker, retry);
+  }
+
+  /** The four-pattern stack around {@code target}, in Brace's order. */
+  static Supplier<String> fourPatterns(
+      Supplier<String> target, Bulkhead bulkhead, RateLimiter limiter, CircuitBreaker breaker, Retry retry) {
+    return Decorators.ofSupplier(target)
         .withBulkhead(bulkhead)
         .withRateLimiter(limiter)
         .withCircuitBreaker(breaker)
@@ -220,6 +219,17 @@ public class Resilience4jBenchmarks {
             .waitDurationInOpenState(Stacks.RESET_TIMEOUT)
             .build();
     return CircuitBreaker.of(name, config);
+  }
+
+  /** The rate breaker's settings: a time window of {@link Stacks#WINDOW}, judged once it has seen {@code minimumCalls}. */
+  static CircuitBreakerConfig rateBreaker(int minimumCalls) {
+    return CircuitBreakerConfig.custom()
+        .slidingWindowType(SlidingWindowType.TIME_BASED)
+        .slidingWindowSize((int) Stacks.WINDOW.toSeconds())
+        .minimumNumberOfCalls(minimumCalls)
+        .failureRateThreshold((float) (Stacks.FAILURE_RATE * 100))
+        .waitDurationInOpenState(Stacks.RESET_TIMEOUT)
+        .build();
   }
 
   static RateLimiter limiter(String name) {

@@ -13,6 +13,9 @@ final class Stacks {
 
   static final Duration RETRY_DELAY = Duration.ofMillis(100);
 
+  /** The failing stacks' retry: two attempts, no backoff, so a failing call is two attempts back to back. */
+  static final int FAILING_MAX_ATTEMPTS = 2;
+
   /** Classic breaker: consecutive failures that open it. */
   static final int FAILURE_THRESHOLD = 5;
 

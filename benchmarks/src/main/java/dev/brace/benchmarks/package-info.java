@@ -8,6 +8,12 @@
  * lives in its own {@code @State}, built once in {@code @Setup}: the benchmarks measure the
  * happy path (nothing fails, nothing is refused), not construction.
  *
+ * <p>{@link dev.brace.benchmarks.MetricsBenchmarks} and {@link
+ * dev.brace.benchmarks.MetricsLoggingBenchmarks} put both libraries in one class instead, since
+ * what they compare is the same stack with each library's Micrometer binding ({@code
+ * braceFourPatterns}, {@code resilience4jFourPatterns}), on each of two meter registries (the
+ * {@code registry} parameter), against a metered floor; they also measure a failing call.
+ *
  * <p>{@link dev.brace.benchmarks.RedisAdmissionBenchmarks} and {@link
  * dev.brace.benchmarks.RedisRoundTrips} stand apart: they compare Brace's Redis rate limiter with
  * Bucket4j's compare-and-swap proxy against a {@code redis-server} they start themselves, and only
