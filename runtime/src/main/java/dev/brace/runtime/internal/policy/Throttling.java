@@ -10,15 +10,16 @@ import java.util.Optional;
 
 /**
  * Does a failure say the dependency throttles, and for how long it asked to be left alone: the
- * decision behind an adaptive rate limiter. A failure of the limiter's {@code throttledOn} types
- * (looked through async wrappers), or any carrying a {@link RetryAfterHint} with a hint, throttles;
- * the hint, capped by the call's {@code maxRetryAfter}, is how long the bucket admits nothing.
+ * decision behind an adaptive rate limiter. A failure of the limiter's {@code throttledOn} types, or
+ * caused by one (as every filter reads causes, {@link ExceptionFilter}), or any carrying a {@link
+ * RetryAfterHint} with a hint, throttles; the hint, capped by the call's {@code maxRetryAfter}, is
+ * how long the bucket admits nothing.
  */
 public final class Throttling {
   /** Returned by {@link #judge} for a failure that does not throttle. */
   public static final long NOT_THROTTLED = -1;
 
-  private final List<Class<? extends Throwable>> on;
+  private final ExceptionFilter throttledOn;
   private final long maxRetryAfterNanos;
 
   /**
@@ -26,7 +27,7 @@ public final class Throttling {
    * @param maxRetryAfter the longest a hint may block the bucket (the call's {@code @Retry(maxRetryAfter)})
    */
   public Throttling(RateLimitConfig config, Duration maxRetryAfter) {
-    this.on = Objects.requireNonNull(config, "config").throttledOn();
+    this.throttledOn = new ExceptionFilter(Objects.requireNonNull(config, "config").throttledOn(), List.of());
     this.maxRetryAfterNanos = RetryPolicy.saturatedNanos(Objects.requireNonNull(maxRetryAfter, "maxRetryAfter"));
   }
 
@@ -40,12 +41,7 @@ public final class Throttling {
     if (hint > 0) {
       return hint;
     }
-    for (Class<? extends Throwable> type : on) {
-      if (type.isInstance(cause)) {
-        return 0;
-      }
-    }
-    return NOT_THROTTLED;
+    return throttledOn.matches(cause) ? 0 : NOT_THROTTLED;
   }
 
   private long hintNanos(Throwable cause) {

@@ -113,7 +113,7 @@ final class CallResolver {
       switch (kind) {
         case FALLBACK:
           SiteChecks.checkFallbackTakes((FallbackConfig) config, definition);
-          patterns.fallback(new FallbackPolicy((FallbackConfig) config, definition.callName(), events));
+          patterns.fallback(new FallbackPolicy((FallbackConfig) config, definition.fallbackTakes(), definition.callName(), events));
           break;
         case STALEIFERROR:
           SiteChecks.checkKey(site, config, definition);
