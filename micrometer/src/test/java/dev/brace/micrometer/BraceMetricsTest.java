@@ -1,5 +1,7 @@
 package dev.brace.micrometer;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,14 +47,14 @@ class BraceMetricsTest {
 
   /** Succeeds after the given time on the registry's clock. */
   private Object succeed(ResilientCall guard, long millis) {
-    return guard.call(() -> {
+    return LambdaCalls.call(guard, () -> {
       clock.sleep(Duration.ofMillis(millis));
       return "ok";
     }, null);
   }
 
   private void fail(ResilientCall guard, long millis) {
-    assertThrows(Throwable.class, () -> guard.call(() -> {
+    assertThrows(Throwable.class, () -> LambdaCalls.call(guard, () -> {
       clock.sleep(Duration.ofMillis(millis));
       throw new IOException("down");
     }, null));
@@ -82,7 +84,7 @@ class BraceMetricsTest {
   @Test
   void timesCallsAndAttemptsByOutcomeAndCountsTransitions() throws Throwable {
     // Created before binding: found through registry.names().
-    ResilientCall backend = guard(CallDefinition.builder("Client.get")
+    ResilientCall backend = guard(LambdaCalls.builder("Client.get")
         .with(CircuitBreakerConfig.builder("backend").failureThreshold(2).resetTimeout("10s"))
         .with(BulkheadConfig.builder("pool").maxConcurrent(2)));
     AutoCloseable binding = BraceMetrics.bind(brace, meters);
@@ -103,7 +105,7 @@ class BraceMetricsTest {
 
     clock.advance(Duration.ofSeconds(10));
     CompletableFuture<Object> probe = new CompletableFuture<>();
-    CompletableFuture<Object> probed = backend.callAsync(() -> probe, null);
+    CompletableFuture<Object> probed = LambdaCalls.callAsync(backend, () -> probe, null);
     assertEquals(2, gauge("brace.circuitbreaker.state", "backend"), "half-open");
     assertEquals(1, gauge("brace.bulkhead.in_flight", "pool"));
     assertEquals(2, gauge("brace.bulkhead.limit", "pool"), "a fixed bulkhead's limit is maxConcurrent");
@@ -126,14 +128,14 @@ class BraceMetricsTest {
   @Test
   void aTimeoutAnsweredByTheFallbackIsTimedUntilTheFallbackIsCalled() {
     BraceMetrics.bind(brace, meters);
-    ResilientCall slow = guard(CallDefinition.builder("Client.slow")
+    ResilientCall slow = guard(LambdaCalls.builder("Client.slow")
         .with(RetryConfig.builder("Client.slow").maxAttempts(2).delay("100ms").jitter(Retry.Jitter.NONE))
         .with(TimeoutConfig.builder("Client.slow").duration("1s"))
         .with(FallbackConfig.builder("Client.slow")));
-    ResilientCall unanswered = guard(CallDefinition.builder("Client.late")
+    ResilientCall unanswered = guard(LambdaCalls.builder("Client.late")
         .with(TimeoutConfig.builder("Client.late").duration("1s")));
 
-    Object answer = slow.call(() -> {
+    Object answer = LambdaCalls.call(slow, () -> {
       clock.sleep(Duration.ofSeconds(5));
       return "late";
     }, failure -> "cached");
@@ -151,7 +153,7 @@ class BraceMetricsTest {
   @Test
   void timesWaitsForATokenAndForAPermit() {
     BraceMetrics.bind(brace, meters);
-    ResilientCall quota = guard(CallDefinition.builder("Client.list")
+    ResilientCall quota = guard(LambdaCalls.builder("Client.list")
         .with(RateLimitConfig.builder("quota").permits(1).per("1s").burst(1).maxWait("2s")));
     assertEquals(1, gauge("brace.ratelimiter.available_permits", "quota"));
     assertEquals(1, gauge("brace.ratelimiter.rate", "quota"), "a fixed limiter's rate is permits");
@@ -160,11 +162,11 @@ class BraceMetricsTest {
     succeed(quota, 0);
     assertTimed(meters.get("brace.ratelimit.wait").tag("name", "quota").timer(), 1, 1000);
 
-    ResilientCall pool = guard(CallDefinition.builder("Client.put")
+    ResilientCall pool = guard(LambdaCalls.builder("Client.put")
         .with(BulkheadConfig.builder("pool").maxConcurrent(1).maxWait("1s")));
     CompletableFuture<Object> holder = new CompletableFuture<>();
-    pool.callAsync(() -> holder, null);
-    CompletableFuture<Object> waiter = pool.callAsync(() -> CompletableFuture.completedFuture("second"), null);
+    LambdaCalls.callAsync(pool, () -> holder, null);
+    CompletableFuture<Object> waiter = LambdaCalls.callAsync(pool, () -> CompletableFuture.completedFuture("second"), null);
     clock.advance(Duration.ofMillis(300));
     holder.complete("first");
     clock.advance(Duration.ofMillis(300));
@@ -179,18 +181,18 @@ class BraceMetricsTest {
   @Test
   void timesASynchronousWaitForAPermitOnTheRegistrysClock() throws Exception {
     BraceMetrics.bind(brace, meters);
-    ResilientCall pool = guard(CallDefinition.builder("Client.put")
+    ResilientCall pool = guard(LambdaCalls.builder("Client.put")
         .with(BulkheadConfig.builder("pool").maxConcurrent(1).maxWait("1s")));
     CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Thread holder = new Thread(() -> pool.call(() -> {
+    Thread holder = new Thread(() -> LambdaCalls.call(pool, () -> {
       holding.countDown();
       release.await();
       return "first";
     }, null));
     holder.start();
     holding.await();
-    Thread waiter = new Thread(() -> pool.call(() -> "second", null));
+    Thread waiter = new Thread(() -> LambdaCalls.call(pool, () -> "second", null));
     waiter.start();
     // Parked in the bulkhead (its deadline is a task on the manual clock's scheduler).
     while (waiter.getState() != Thread.State.WAITING) {
@@ -210,14 +212,14 @@ class BraceMetricsTest {
         .retryBudget("shared", budget -> budget.percentCanRetry(0.5).minRetriesPerSecond(0).ttl("10s"))
         .build();
     BraceMetrics.bind(budgeted, meters);
-    ResilientCall flaky = budgeted.resolve(CallDefinition.builder("Client.flaky")
+    ResilientCall flaky = budgeted.resolve(LambdaCalls.builder("Client.flaky")
         .with(RetryConfig.builder("Client.flaky").maxAttempts(2).delay("0ms").budget("shared")).build());
 
     for (int i = 0; i < 4; i++) {
-      flaky.call(() -> "ok", null);
+      LambdaCalls.call(flaky, () -> "ok", null);
     }
     assertEquals(2, gauge("brace.retry.budget.available", "shared"), "half of four calls");
-    assertThrows(Throwable.class, () -> flaky.call(() -> {
+    assertThrows(Throwable.class, () -> LambdaCalls.call(flaky, () -> {
       throw new IOException("down");
     }, null));
     // The failing call deposited one more call (2.5 → 2) and spent one retry.
@@ -231,17 +233,17 @@ class BraceMetricsTest {
         .retryBudget("hedges", b -> b.percentCanRetry(0).minRetriesPerSecond(0.2).ttl("10s"))
         .build();
     BraceMetrics.bind(brace, meters);
-    ResilientCall search = brace.resolve(CallDefinition.builder("Client.search")
+    ResilientCall search = brace.resolve(LambdaCalls.builder("Client.search")
         .with(HedgeConfig.builder("Client.search").delay("100ms").maxHedges(1).budget("hedges")).build());
     List<CompletableFuture<Object>> attempts = new ArrayList<>();
 
-    CompletableFuture<Object> first = search.callAsync(() -> pending(attempts), null);
+    CompletableFuture<Object> first = LambdaCalls.callAsync(search, () -> pending(attempts), null);
     clock.advance(Duration.ofMillis(100));
     attempts.get(1).complete("hedge");
-    CompletableFuture<Object> second = search.callAsync(() -> pending(attempts), null);
+    CompletableFuture<Object> second = LambdaCalls.callAsync(search, () -> pending(attempts), null);
     clock.advance(Duration.ofMillis(100));
     attempts.get(2).complete("first");
-    CompletableFuture<Object> third = search.callAsync(() -> pending(attempts), null);
+    CompletableFuture<Object> third = LambdaCalls.callAsync(search, () -> pending(attempts), null);
     clock.advance(Duration.ofMillis(100));
     attempts.get(4).complete("first again");
 
@@ -269,15 +271,15 @@ class BraceMetricsTest {
   @Test
   void aKeyedFamilyIsReportedUnderItsNameAndCountedByMembers() throws Throwable {
     BraceMetrics.bind(brace, meters);
-    ResilientCall tenants = guard(CallDefinition.builder("Client.get")
+    ResilientCall tenants = guard(LambdaCalls.builder("Client.get")
         .with(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(1)));
 
-    tenants.call(() -> CallKeys.of("acme", null), () -> "ok", null);
-    tenants.call(() -> CallKeys.of("globex", null), () -> "ok", null);
-    assertThrows(Throwable.class, () -> tenants.call(() -> CallKeys.of("acme", null), () -> {
+    LambdaCalls.call(tenants, () -> CallKeys.of("acme", null), () -> "ok", null);
+    LambdaCalls.call(tenants, () -> CallKeys.of("globex", null), () -> "ok", null);
+    assertThrows(Throwable.class, () -> LambdaCalls.call(tenants, () -> CallKeys.of("acme", null), () -> {
       throw new IOException("down");
     }, null));
-    assertThrows(Throwable.class, () -> tenants.call(() -> CallKeys.of("acme", null), () -> "ok", null));
+    assertThrows(Throwable.class, () -> LambdaCalls.call(tenants, () -> CallKeys.of("acme", null), () -> "ok", null));
 
     assertEquals(1, calls("Client.get", "circuitbreaker", "tenant", "rejected").count());
     assertEquals(1, transitions("tenant", "closed", "open"));
@@ -290,14 +292,14 @@ class BraceMetricsTest {
   void perKeyMetricsTagEachMemberWhenAskedFor() throws Throwable {
     Registry perKey = Registry.builder().timeSource(clock).systemProperties(Map.of("brace.metrics.per-key", "true")).build();
     BraceMetrics.bind(perKey, meters);
-    ResilientCall tenants = perKey.resolve(CallDefinition.builder("Client.get")
+    ResilientCall tenants = perKey.resolve(LambdaCalls.builder("Client.get")
         .with(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(1)).build());
 
-    assertThrows(Throwable.class, () -> tenants.call(() -> CallKeys.of("acme", null), () -> {
+    assertThrows(Throwable.class, () -> LambdaCalls.call(tenants, () -> CallKeys.of("acme", null), () -> {
       throw new IOException("down");
     }, null));
-    assertThrows(Throwable.class, () -> tenants.call(() -> CallKeys.of("acme", null), () -> "ok", null));
-    tenants.call(() -> CallKeys.of("globex", null), () -> "ok", null);
+    assertThrows(Throwable.class, () -> LambdaCalls.call(tenants, () -> CallKeys.of("acme", null), () -> "ok", null));
+    LambdaCalls.call(tenants, () -> CallKeys.of("globex", null), () -> "ok", null);
 
     assertEquals(1, meters.get("brace.calls").tags("kind", "circuitbreaker", "name", "tenant", "key", "acme").timer().count());
     assertEquals(1, meters.get("brace.circuitbreaker.transitions").tags("name", "tenant", "key", "acme").counter().count());
@@ -314,14 +316,14 @@ class BraceMetricsTest {
   @Test
   void staleAnswersAreCountedServedOrMissing() throws Throwable {
     BraceMetrics.bind(brace, meters);
-    ResilientCall remembered = guard(CallDefinition.builder("Client.recs")
+    ResilientCall remembered = guard(LambdaCalls.builder("Client.recs")
         .with(dev.brace.runtime.config.StaleIfErrorConfig.builder("Client.recs").maxAge("1m")));
 
-    remembered.call(() -> CallKeys.of(null, null, "ada"), () -> "ok", null);
-    assertEquals("ok", remembered.call(() -> CallKeys.of(null, null, "ada"), () -> {
+    LambdaCalls.call(remembered, () -> CallKeys.of(null, null, "ada"), () -> "ok", null);
+    assertEquals("ok", LambdaCalls.call(remembered, () -> CallKeys.of(null, null, "ada"), () -> {
       throw new IOException("down");
     }, null));
-    assertThrows(IOException.class, () -> remembered.call(() -> CallKeys.of(null, null, "bob"), () -> {
+    assertThrows(IOException.class, () -> LambdaCalls.call(remembered, () -> CallKeys.of(null, null, "bob"), () -> {
       throw new IOException("down");
     }, null));
 

@@ -9,6 +9,7 @@ import dev.brace.runtime.spi.RateLimitSteps;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * A token bucket kept in Redis: each admission is one script on the server's clock, so every
@@ -31,6 +32,12 @@ final class RedisRateLimiter implements RateLimiterInstance {
   private final long intervalMicros;
   private final long capacityMicros;
   private final String[] takeArguments;
+  /**
+   * The takes still to come, by the instant (on this machine's clock) their token arrives, with the
+   * bucket's instant in Redis that names them: a caller who stops waiting gives its token back while
+   * its take is still the bucket's latest. Tokens that have arrived are forgotten.
+   */
+  private final ConcurrentSkipListMap<Long, String> waiting = new ConcurrentSkipListMap<>();
 
   RedisRateLimiter(RateLimitConfig config, BackendContext context, RedisStore store) {
     this.config = config;
@@ -80,11 +87,20 @@ final class RedisRateLimiter implements RateLimiterInstance {
   @Override
   public long reserveToken() {
     long now = time.nanoTime();
+    List<Object> taken;
     try {
-      return now + Math.max(0, waitNanos(take()));
+      taken = take();
     } catch (RedisStore.Unavailable unavailable) {
       return now + fallback(unavailable).reserve();
     }
+    long waitNanos = waitNanos(taken);
+    if (waitNanos <= 0) {
+      return now;
+    }
+    long reservation = now + waitNanos;
+    waiting.headMap(now).clear();
+    waiting.put(reservation, String.valueOf(taken.get(2)));
+    return reservation;
   }
 
   @Override
@@ -98,13 +114,17 @@ final class RedisRateLimiter implements RateLimiterInstance {
   }
 
   /**
-   * Drops the token: an asynchronous reservation is named by this machine's clock, not by the
-   * bucket's instant in Redis, so it cannot be matched to the latest take there, and giving back an
-   * earlier one could admit more than burst. A dropped token never admits more than the bound.
+   * Gives the token of a caller that stops waiting back, if its take is still the bucket's latest in
+   * Redis (a later take has the instant after it, so giving an earlier one back could admit more
+   * than burst: that token is dropped, which never admits more). A token taken from the local
+   * fallback during an outage is dropped too.
    */
   @Override
   public void cancelReservation(long reservation) {
-    // Deliberately nothing; see above.
+    String reservedFullAt = waiting.remove(reservation);
+    if (reservedFullAt != null) {
+      giveBack(reservedFullAt);
+    }
   }
 
   /** Gives back the token of an interrupted blocking wait, if its take is still the bucket's latest. */

@@ -107,9 +107,11 @@ class RedisCircuitBreakerTest {
       assertThrows(IOException.class, () -> second.call(RedisCircuitBreakerTest::fail));
       Thread.sleep(150);
       // Machine one takes the probe and "crashes": its ticket is never completed.
-      one.registry.resolve(dev.brace.runtime.support.CallDefinition.builder("Api.call")
-          .with(CircuitBreakerConfig.builder("lease-api").failureThreshold(1).resetTimeout("100ms").backend("redis"))
-          .build()).callAsync(java.util.concurrent.CompletableFuture::new, null);
+      dev.brace.runtime.support.LambdaCalls.callAsync(
+          one.registry.resolve(dev.brace.runtime.support.LambdaCalls.builder("Api.call")
+              .with(CircuitBreakerConfig.builder("lease-api").failureThreshold(1).resetTimeout("100ms").backend("redis"))
+              .build()),
+          java.util.concurrent.CompletableFuture::new, null);
       assertThrows(CircuitOpenException.class, () -> second.call(() -> "no"));
 
       Thread.sleep(OPTIONS.probeLease().toMillis() + 50);

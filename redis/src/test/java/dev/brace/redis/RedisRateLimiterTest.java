@@ -1,5 +1,7 @@
 package dev.brace.redis;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -226,12 +228,12 @@ class RedisRateLimiterTest {
     // Chosen by environment variable, as a deployment would.
     try (Fleet machine = new Fleet(server, PATIENT, Map.of("BRACE_RATELIMIT_PER_USER_BACKEND", "redis"));
         StatefulRedisConnection<String, String> inspect = machine.client.connect()) {
-      ResilientCall guard = machine.registry.resolve(CallDefinition.builder("Quota.perUser")
+      ResilientCall guard = machine.registry.resolve(LambdaCalls.builder("Quota.perUser")
           .with(RateLimitConfig.builder("per-user").permits(1).per("2s").key("{user}"))
           .build());
-      assertEquals("ok", guard.call(() -> CallKeys.of(null, "alice"), () -> "ok", null));
-      assertEquals("ok", guard.call(() -> CallKeys.of(null, "bob"), () -> "ok", null));
-      assertThrows(RateLimitedException.class, () -> guard.call(() -> CallKeys.of(null, "alice"), () -> "ok", null));
+      assertEquals("ok", LambdaCalls.call(guard, () -> CallKeys.of(null, "alice"), () -> "ok", null));
+      assertEquals("ok", LambdaCalls.call(guard, () -> CallKeys.of(null, "bob"), () -> "ok", null));
+      assertThrows(RateLimitedException.class, () -> LambdaCalls.call(guard, () -> CallKeys.of(null, "alice"), () -> "ok", null));
 
       long ttl = inspect.sync().pttl("brace:ratelimit:per-user[alice]");
       assertTrue(ttl > 0 && ttl <= 3_000, "the bucket expires once it would be full again: " + ttl);

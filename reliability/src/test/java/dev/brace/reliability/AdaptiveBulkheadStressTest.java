@@ -9,7 +9,6 @@ import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.internal.event.EventBus;
-import dev.brace.runtime.internal.policy.AdaptiveLimit;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,7 +48,7 @@ class AdaptiveBulkheadStressTest {
           throw new AssertionError("maxWait is 0: nothing waits");
         },
         new EventBus(Clock.systemUTC()));
-    List<List<AdaptiveLimit.Slot>> held = new ArrayList<>();
+    List<List<Held>> held = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
       held.add(new ArrayList<>());
     }
@@ -64,13 +63,13 @@ class AdaptiveBulkheadStressTest {
         THREADS,
         phases,
         (thread, phase) -> {
-          List<AdaptiveLimit.Slot> mine = held.get(thread);
+          List<Held> mine = held.get(thread);
           if (phase % 2 == 0) {
             Level level = LEVELS[(thread + phase / 2) % LEVELS.length];
             int tries = 1 + ThreadLocalRandom.current().nextInt(MAX / 2);
             for (int i = 0; i < tries; i++) {
               if (bulkhead.tryAcquire(level)) {
-                mine.add(bulkhead.timed(null));
+                mine.add(new Held(clock.nanoTime(), bulkhead.inFlight()));
                 admitted.incrementAndGet();
               } else {
                 refused.incrementAndGet(level.ordinal());
@@ -78,9 +77,9 @@ class AdaptiveBulkheadStressTest {
             }
           } else {
             boolean overloaded = (phase / 10) % 3 == 1;
-            for (AdaptiveLimit.Slot slot : mine) {
+            for (Held slot : mine) {
               boolean timedOut = overloaded && ThreadLocalRandom.current().nextInt(3) == 0;
-              bulkhead.completed(slot, timedOut ? new TimeoutExceededException("stress", Duration.ofMillis(50)) : null);
+              bulkhead.completed(clock.nanoTime() - slot.admittedAt(), slot.inFlight(), timedOut ? new TimeoutExceededException("stress", Duration.ofMillis(50)) : null);
               completed.incrementAndGet();
             }
             mine.clear();
@@ -121,4 +120,7 @@ class AdaptiveBulkheadStressTest {
     assertEquals(admitted.get(), completed.get());
     assertTrue(highest[0] > lowest[0], "the limit moved: " + lowest[0] + ".." + highest[0]);
   }
+
+  /** A permit taken, as the attempt pipeline notes it: when, and with how many calls in flight. */
+  private record Held(long admittedAt, int inFlight) {}
 }

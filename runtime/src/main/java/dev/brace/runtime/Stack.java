@@ -10,7 +10,8 @@ import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.Arguments;
+import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.internal.Message;
 import java.util.Objects;
@@ -44,11 +45,9 @@ import java.util.function.Supplier;
  */
 public final class Stack<T> {
   private final ResilientCall resilient;
-  private final Function<? super Throwable, ? extends T> fallback;
 
-  private Stack(ResilientCall resilient, Function<? super Throwable, ? extends T> fallback) {
+  private Stack(ResilientCall resilient) {
     this.resilient = resilient;
-    this.fallback = fallback;
   }
 
   /**
@@ -92,7 +91,7 @@ public final class Stack<T> {
    */
   public T call(String key, Callable<? extends T> call) throws Exception {
     Objects.requireNonNull(call, "call");
-    return resilient.call(keys(key), call::call, fallback == null ? null : fallback::apply);
+    return resilient.call(call, key, null, null, null, 0L, 0L);
   }
 
   /**
@@ -117,33 +116,23 @@ public final class Stack<T> {
    */
   public CompletableFuture<T> callAsync(String key, Supplier<? extends CompletionStage<? extends T>> call) {
     Objects.requireNonNull(call, "call");
-    return resilient.callAsync(
-        keys(key),
-        () -> widen(call.get()),
-        fallback == null ? null : failure -> CompletableFuture.completedFuture(fallback.apply(failure)));
+    return resilient.callAsync(call, key, null, null, null, 0L, 0L);
   }
 
   /**
-   * The keys are computed inside the call, so a missing one fails it the way a null key part does.
-   * Remembered results ({@code staleIfError}) are kept under the call's key too; without one, a
-   * stack remembers one result.
+   * A stack's call is the caller's own lambda, handed over as the call's target (its key, if any, in
+   * the first slot): a {@code Callable} for {@link #call}, a {@code Supplier} of a future for {@link
+   * #callAsync}.
    */
-  private Supplier<CallKeys> keys(String key) {
-    boolean keyed = resilient.breakerKeyed() || resilient.limiterKeyed();
-    if (!keyed && !resilient.remembersAnswers()) {
-      return null;
-    }
-    return () -> {
-      if (key == null && keyed) {
-        throw new IllegalArgumentException(Message.STACK_KEY_MISSING.format(name()));
-      }
-      return CallKeys.of(resilient.breakerKeyed() ? key : null, resilient.limiterKeyed() ? key : null, key);
-    };
+  private static Object invoke(Object target, Arguments args) throws Exception {
+    return target instanceof Callable ? ((Callable<?>) target).call() : ((Supplier<?>) target).get();
   }
 
-  @SuppressWarnings("unchecked")
-  private static <T> CompletionStage<T> widen(CompletionStage<? extends T> stage) {
-    return (CompletionStage<T>) stage;
+  /** The fallback answers a synchronous call with its value, an asynchronous one with a completed future. */
+  private static <T> FallbackInvoker answering(Function<? super Throwable, ? extends T> fallback) {
+    return (target, args, failure) -> target instanceof Callable
+        ? fallback.apply(failure)
+        : CompletableFuture.completedFuture(fallback.apply(failure));
   }
 
   /**
@@ -319,7 +308,11 @@ public final class Stack<T> {
         throw new IllegalStateException(Message.STACK_EMPTY.format(
             callName, "staleIfError, retry, hedge, circuitBreaker, rateLimit, bulkhead, timeout, fallback"));
       }
-      return new Stack<>(registry.resolve(definition.build()), fallback);
+      definition.invokes(Stack::invoke);
+      if (fallback != null) {
+        definition.fallback(answering(fallback));
+      }
+      return new Stack<>(registry.resolve(definition.build()));
     }
   }
 }

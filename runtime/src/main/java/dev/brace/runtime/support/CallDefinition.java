@@ -26,6 +26,9 @@ public final class CallDefinition {
   private final Class<? extends Throwable> fallbackTakes;
   private final boolean notIdempotent;
   private final Criticality.Level criticality;
+  private final Invoker invoker;
+  private final FallbackInvoker fallback;
+  private final KeysOf keys;
 
   private CallDefinition(Builder builder) {
     this.callName = builder.callName;
@@ -36,6 +39,9 @@ public final class CallDefinition {
     this.fallbackTakes = builder.fallbackTakes;
     this.notIdempotent = builder.notIdempotent;
     this.criticality = builder.criticality;
+    this.invoker = builder.invoker;
+    this.fallback = builder.fallback;
+    this.keys = builder.keys;
   }
 
   /**
@@ -113,6 +119,21 @@ public final class CallDefinition {
     return criticality;
   }
 
+  /** @return calls the delegate's method with a call's arguments; null for a {@code Stack} until it names one */
+  public Invoker invoker() {
+    return invoker;
+  }
+
+  /** @return calls the fallback method, or null when the call has none */
+  public FallbackInvoker fallback() {
+    return fallback;
+  }
+
+  /** @return computes the call's keys from its arguments, or null when nothing is keyed by them */
+  public KeysOf keys() {
+    return keys;
+  }
+
   /** Collects the patterns of one call; each kind at most once. */
   public static final class Builder {
     private final String callName;
@@ -123,6 +144,9 @@ public final class CallDefinition {
     private Class<? extends Throwable> fallbackTakes;
     private boolean notIdempotent;
     private Criticality.Level criticality = Criticality.Level.DEFAULT;
+    private Invoker invoker;
+    private FallbackInvoker fallback;
+    private KeysOf keys;
 
     private Builder(String callName, String site, boolean keysFromCaller) {
       this.callName = Objects.requireNonNull(callName, "callName");
@@ -181,6 +205,36 @@ public final class CallDefinition {
      */
     public Builder criticality(Criticality.Level level) {
       this.criticality = Objects.requireNonNull(level, "level");
+      return this;
+    }
+
+    /**
+     * @param invoker calls the delegate's method with a call's arguments
+     * @return this
+     * @throws NullPointerException when {@code invoker} is null
+     */
+    public Builder invokes(Invoker invoker) {
+      this.invoker = Objects.requireNonNull(invoker, "invoker");
+      return this;
+    }
+
+    /**
+     * @param fallback calls the fallback method with a call's arguments and the failure it answers
+     * @return this
+     * @throws NullPointerException when {@code fallback} is null
+     */
+    public Builder fallback(FallbackInvoker fallback) {
+      this.fallback = Objects.requireNonNull(fallback, "fallback");
+      return this;
+    }
+
+    /**
+     * @param keys computes the call's keys from its arguments
+     * @return this
+     * @throws NullPointerException when {@code keys} is null
+     */
+    public Builder keys(KeysOf keys) {
+      this.keys = Objects.requireNonNull(keys, "keys");
       return this;
     }
 

@@ -1,6 +1,5 @@
 package dev.brace.runtime.internal.policy;
 
-import dev.brace.runtime.support.SyncAttempt;
 import dev.brace.runtime.internal.context.CallContext;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -22,20 +21,21 @@ final class AbandonableAttempt<T> extends AtomicInteger implements Runnable {
   private static final int INTERRUPTED = 4;
   private static final int ABANDONED = 5;
 
-  private final transient SyncAttempt<T> attempt;
+  private final transient SyncAttempt attempt;
   private final transient CallContext context;
   private final transient Thread caller;
   private transient volatile Thread worker;
   private transient T result;
   private transient Throwable failure;
 
-  AbandonableAttempt(SyncAttempt<T> attempt, CallContext context, Thread caller) {
+  AbandonableAttempt(SyncAttempt attempt, CallContext context, Thread caller) {
     this.attempt = attempt;
     this.context = context;
     this.caller = caller;
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public void run() {
     // Published before the state that lets the caller interrupt it.
     worker = Thread.currentThread();
@@ -47,7 +47,7 @@ final class AbandonableAttempt<T> extends AtomicInteger implements Runnable {
       worker.interrupt();
     }
     try (CallContext.Scope restored = context.restore()) {
-      result = attempt.call();
+      result = (T) attempt.call();
     } catch (Throwable thrown) {
       failure = thrown;
     }

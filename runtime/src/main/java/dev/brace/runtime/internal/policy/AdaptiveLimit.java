@@ -4,9 +4,6 @@ import dev.brace.runtime.EventKind;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.internal.event.EventBus;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,10 +13,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * The moving limit of an adaptive bulkhead, and how a call's latency reaches it without a lock or an
  * allocation.
  *
- * <p>An admitted attempt takes a {@link Slot} from a pool of {@code maxConcurrent} (a bulkhead
- * permit guarantees one is free) and notes when it started and how many calls were in flight; the
- * slot travels as the attempt's ticket. When the attempt completes, its latency goes into a ring of
- * samples, and whichever thread finds no one else draining applies the waiting samples, one at a
+ * <p>An admitted attempt's ticket notes when it was admitted and how many calls were in flight
+ * with it. When the attempt completes, its latency goes into a ring of samples, and whichever thread finds no one else draining applies the waiting samples, one at a
  * time and in order, to the {@link LimitAlgorithm}; the others go on at once. Nobody waits, and a
  * single caller applies every sample exactly as it came. Should the ring ever be full, a sample is
  * dropped rather than waited for.
@@ -36,9 +31,6 @@ public final class AdaptiveLimit {
   private final EventBus events;
   private final LimitAlgorithm algorithm;
   private volatile int limit;
-
-  /** Replaced by a larger pool when new settings raise {@code maxConcurrent}; a slot of an older pool is freed there. */
-  private volatile Slot[] slots;
 
   private final int mask;
   private final long[] rtts;
@@ -68,7 +60,6 @@ public final class AdaptiveLimit {
     this.algorithm = LimitAlgorithm.of(config);
     this.limit = config.initialConcurrent();
     this.reportedLimit = limit;
-    this.slots = pool(config.maxConcurrent());
     int size = Integer.highestOneBit(Math.max(64, Math.min(4096, config.maxConcurrent() * 4)) - 1) << 1;
     this.mask = size - 1;
     this.rtts = new long[size];
@@ -78,14 +69,6 @@ public final class AdaptiveLimit {
     for (int i = 0; i < size; i++) {
       published.set(i, i);
     }
-  }
-
-  private static Slot[] pool(int size) {
-    Slot[] pool = new Slot[size];
-    for (int i = 0; i < size; i++) {
-      pool[i] = new Slot();
-    }
-    return pool;
   }
 
   /**
@@ -100,11 +83,6 @@ public final class AdaptiveLimit {
       Thread.onSpinWait();
     }
     try {
-      if (config.maxConcurrent() > slots.length) {
-        // The pool only grows: the attempts holding slots never outnumber the largest maximum there
-        // has been (some were admitted before this), so a permit holder always finds a free one.
-        slots = pool(config.maxConcurrent());
-      }
       apply(algorithm.rebound(config.minConcurrent(), config.maxConcurrent()));
     } finally {
       draining.set(false);
@@ -118,49 +96,15 @@ public final class AdaptiveLimit {
   }
 
   /**
-   * Notes that an attempt was admitted now.
-   *
-   * @param ticket the breaker's ticket of the attempt, or null
-   * @param inFlight the calls in flight with this one
-   * @return the slot, which the attempt carries as its ticket
-   */
-  Slot admitted(Object ticket, int inFlight) {
-    long now = time.nanoTime();
-    Slot[] slots = this.slots;
-    int index = ThreadLocalRandom.current().nextInt(slots.length);
-    while (true) {
-      Slot slot = slots[index];
-      if (slot.taken == 0 && Slot.TAKEN.compareAndSet(slot, 0, 1)) {
-        slot.ticket = ticket;
-        slot.started = now;
-        slot.inFlight = inFlight;
-        return slot;
-      }
-      // The caller holds a permit, so fewer slots than the pool's size are taken: one comes up.
-      index = index + 1 == slots.length ? 0 : index + 1;
-    }
-  }
-
-  /**
    * An admitted attempt completed: its latency and whether it was a drop become a sample.
    *
-   * @param slot from {@link #admitted}
+   * @param rttNanos how long the attempt took, from its admission
+   * @param inFlight the calls in flight when it was admitted, itself included
    * @param drop whether the attempt timed out or the dependency refused it
    */
-  void completed(Slot slot, boolean drop) {
-    long rtt = Math.max(1, time.nanoTime() - slot.started);
-    int inFlight = slot.inFlight;
-    slot.free();
-    offer(rtt, inFlight, drop);
+  void completed(long rttNanos, int inFlight, boolean drop) {
+    offer(Math.max(1, rttNanos), inFlight, drop);
     drain();
-  }
-
-  /**
-   * An admitted attempt ended without telling anything about the dependency (the caller gave up,
-   * an {@code Error}): the slot is freed without a sample.
-   */
-  void abandoned(Slot slot) {
-    slot.free();
   }
 
   private void offer(long rtt, int inFlight, boolean drop) {
@@ -239,34 +183,5 @@ public final class AdaptiveLimit {
     reportedLimit = next;
     reportedAt = now;
     reported = true;
-  }
-
-  /** What an admitted attempt of an adaptive bulkhead carries as its ticket: when it started, and the breaker's ticket. */
-  public static final class Slot {
-    static final VarHandle TAKEN;
-
-    static {
-      try {
-        TAKEN = MethodHandles.lookup().findVarHandle(Slot.class, "taken", int.class);
-      } catch (ReflectiveOperationException impossible) {
-        throw new ExceptionInInitializerError(impossible);
-      }
-    }
-
-    volatile int taken;
-    /** Written by the thread that took the slot, read by the one completing the attempt after it. */
-    Object ticket;
-    long started;
-    int inFlight;
-
-    /** @return the breaker's ticket the attempt was admitted with, or null */
-    public Object ticket() {
-      return ticket;
-    }
-
-    void free() {
-      ticket = null;
-      taken = 0;
-    }
   }
 }

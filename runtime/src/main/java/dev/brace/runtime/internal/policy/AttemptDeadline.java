@@ -1,6 +1,5 @@
 package dev.brace.runtime.internal.policy;
 
-import dev.brace.runtime.TimeSource;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -32,14 +31,6 @@ final class AttemptDeadline {
    * would fire it fails.
    */
   private long at;
-  /**
-   * The instant the owner's next attempt was admitted at, when admission read the clock anyway
-   * ({@link #startsAt}); consumed by the next arm. Only the owner thread touches it.
-   */
-  private long admittedAt;
-
-  private boolean admitted;
-
   /** Used once, by a nested attempt on a thread whose own deadline was busy; dropped after. */
   private final boolean single;
   private volatile boolean retired;
@@ -51,28 +42,6 @@ final class AttemptDeadline {
   AttemptDeadline(Thread owner, boolean single) {
     this.owner = new WeakReference<>(owner);
     this.single = single;
-  }
-
-  /**
-   * Notes the instant the owner's next attempt was admitted at, for {@link #takeStart}.
-   *
-   * @param now an instant of the registry's clock, just read
-   */
-  void startsAt(long now) {
-    admittedAt = now;
-    admitted = true;
-  }
-
-  /**
-   * @param time the registry's clock, read when no admission instant was noted
-   * @return the instant the attempt starts at: the noted admission instant (then forgotten) or now
-   */
-  long takeStart(TimeSource time) {
-    if (admitted) {
-      admitted = false;
-      return admittedAt;
-    }
-    return time.nanoTime();
   }
 
   /**

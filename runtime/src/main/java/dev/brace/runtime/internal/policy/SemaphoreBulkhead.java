@@ -29,8 +29,8 @@ import java.util.function.Supplier;
  * while fewer than {@code ceil(L · sheddableShare)} (each at least 1).
  *
  * <p>The limit is {@code maxConcurrent}, or for an adaptive bulkhead the {@link AdaptiveLimit}'s,
- * which moves after every completed call; then each admitted attempt carries a {@link
- * AdaptiveLimit.Slot} timing it, and nothing else changes. A fixed bulkhead reads no clock.
+ * which moves after every completed call: an attempt's latency, from its admission to its outcome,
+ * comes back with its permit ({@link #completed}). A fixed bulkhead reads no clock.
  *
  * <p>Only a caller that must wait touches the lock; it parks on its level's condition, and a
  * release wakes a waiter of the most critical level the free permit admits. Waiting callers of one
@@ -212,43 +212,30 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   }
 
   /**
-   * Starts timing an attempt that holds a permit of an adaptive bulkhead.
+   * Returns the permit of an attempt that completed; for an adaptive bulkhead its latency moves the
+   * limit.
    *
-   * @param ticket the breaker's ticket of the attempt, or null
-   * @return the attempt's new ticket: a slot that remembers when it started and holds {@code ticket}
-   * @throws IllegalStateException when the bulkhead is not adaptive
-   */
-  public AdaptiveLimit.Slot timed(Object ticket) {
-    if (adaptive == null) {
-      throw new IllegalStateException("bulkhead '" + name() + "' is not adaptive: its attempts are not timed");
-    }
-    return adaptive.admitted(ticket, inFlight.get());
-  }
-
-  /**
-   * Returns the permit of a timed attempt; its latency moves the limit.
-   *
-   * @param slot from {@link #timed}
+   * @param rttNanos how long the attempt took from its admission (read only when adaptive)
+   * @param inFlight the calls in flight when it was admitted, itself included
    * @param failure what the attempt threw, or null when it returned: a timeout or a refusal from the
    *     dependency is a drop; an {@code Error}, or the caller's interrupt, tells nothing and is no sample
    */
-  public void completed(AdaptiveLimit.Slot slot, Throwable failure) {
-    if (failure != null && (failure instanceof Error || TimeoutPolicy.interruptedCaller(failure))) {
-      adaptive.abandoned(slot);
-    } else {
-      adaptive.completed(slot, failure != null && isDrop(failure));
+  public void completed(long rttNanos, int inFlight, Throwable failure) {
+    if (adaptive != null
+        && (failure == null || !(failure instanceof Error || TimeoutPolicy.interruptedCaller(failure)))) {
+      adaptive.completed(rttNanos, inFlight, failure != null && isDrop(failure));
     }
     release();
   }
 
-  /**
-   * Returns the permit of a timed attempt that ended before an outcome (the caller gave up): no sample.
-   *
-   * @param slot from {@link #timed}
-   */
-  public void abandoned(AdaptiveLimit.Slot slot) {
-    adaptive.abandoned(slot);
+  /** Returns the permit of an attempt that ended before an outcome (the caller gave up): no sample. */
+  public void abandoned() {
     release();
+  }
+
+  /** @return how long a caller may wait for a permit, in nanoseconds; 0 refuses at once */
+  public long maxWaitNanos() {
+    return maxWaitNanos;
   }
 
   /** A timeout of the attempt, or a refusal the dependency passed on, says the dependency is past its capacity. */

@@ -2,7 +2,6 @@ package dev.brace.runtime.internal.policy;
 
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.TimeSource;
-import dev.brace.runtime.support.SyncAttempt;
 import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.event.EventBus;
 
@@ -80,21 +79,23 @@ public final class TimeoutPolicy {
    * Runs one attempt under the deadline.
    *
    * @param attempt the delegate call
-   * @param <T> its result type
+   * @param startedAt when the attempt was admitted, on the registry's clock (the deadline counts
+   *     from there), or {@link Long#MIN_VALUE} to count from now
    * @return its result
    * @throws Throwable what it threw, {@link TimeoutExceededException} when the deadline passed
    *     first, or {@link CallerInterrupted} when an abandoning caller was interrupted
    *     while it waited (see {@link #interruptedCaller})
    */
-  public <T> T call(SyncAttempt<T> attempt) throws Throwable {
-    return config.mode() == Timeout.Mode.ABANDON ? abandoning(attempt) : interrupting(attempt);
+  public Object call(SyncAttempt attempt, long startedAt) throws Throwable {
+    long start = startedAt == Long.MIN_VALUE ? time.nanoTime() : startedAt;
+    return config.mode() == Timeout.Mode.ABANDON ? abandoning(attempt, start) : interrupting(attempt, start);
   }
 
-  private <T> T interrupting(SyncAttempt<T> attempt) throws Throwable {
+  private Object interrupting(SyncAttempt attempt, long start) throws Throwable {
     Thread caller = Thread.currentThread();
     boolean interruptedBefore = caller.isInterrupted();
-    AttemptDeadline deadline = arm(caller);
-    T result = null;
+    AttemptDeadline deadline = arm(caller, start);
+    Object result = null;
     Throwable failure = null;
     try {
       result = attempt.call();
@@ -116,14 +117,14 @@ public final class TimeoutPolicy {
   }
 
   /**
-   * Arms the caller's deadline, counting from now.
+   * Arms the caller's deadline, counting from {@code start}.
    *
    * @throws java.util.concurrent.RejectedExecutionException when the scheduler refuses the
    *     watchdog; nothing is left armed
    */
-  private AttemptDeadline arm(Thread caller) {
+  private AttemptDeadline arm(Thread caller, long start) {
     AttemptDeadline deadline = deadlineOf(caller);
-    long at = deadline.takeStart(time) + nanos;
+    long at = start + nanos;
     if (!deadline.arm(at)) {
       // This timeout is already running further up the stack (a recursive call): one more deadline.
       deadline = new AttemptDeadline(caller, true);
@@ -142,16 +143,6 @@ public final class TimeoutPolicy {
     return deadline;
   }
 
-  /**
-   * The attempt about to run on this thread was admitted at {@code now}, an instant just read from
-   * the registry's clock: its deadline counts from there, without a second read.
-   *
-   * @param now the admission instant
-   */
-  public void startsAt(long now) {
-    deadlineOf(Thread.currentThread()).startsAt(now);
-  }
-
   /** @return the thread's own deadline for this timeout, made and registered on its first use */
   private AttemptDeadline deadlineOf(Thread thread) {
     AttemptDeadline deadline = deadlines.get();
@@ -163,12 +154,13 @@ public final class TimeoutPolicy {
     return deadline;
   }
 
-  private <T> T abandoning(SyncAttempt<T> attempt) throws Throwable {
+  private Object abandoning(SyncAttempt attempt, long start) throws Throwable {
     Thread caller = Thread.currentThread();
     boolean interruptedBefore = caller.isInterrupted();
-    AbandonableAttempt<T> worker = new AbandonableAttempt<>(attempt, CallContext.capture(), caller);
+    // The worker may outlive this attempt: it runs on a copy of what the caller will reuse.
+    AbandonableAttempt<Object> worker = new AbandonableAttempt<>(attempt.detached(), CallContext.capture(), caller);
     // Armed before the worker starts, so the deadline counts from the call's start.
-    AttemptDeadline deadline = arm(caller);
+    AttemptDeadline deadline = arm(caller, start);
     try {
       workers.execute(worker);
     } catch (RuntimeException | Error rejected) {

@@ -1,54 +1,62 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.support.CallKeys;
-import dev.brace.runtime.support.SyncAttempt;
-import dev.brace.runtime.support.SyncFallback;
 import dev.brace.runtime.internal.Failures;
+import dev.brace.runtime.internal.attempt.AttemptPipeline;
+import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
+import dev.brace.runtime.support.CallKeys;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 
 /**
  * The synchronous driver: walks a {@link CallSequence}'s steps on the caller's thread and sleeps
  * where a step says to wait. It decides nothing.
  *
- * <p>A generated method runs the same loop over the same steps in its own body (through {@code
- * ResilientCall}'s step methods) rather than calling {@link #call}: handing the delegate call over
- * as a lambda would allocate it on every call, because the JIT does not inline a driver this size
- * that every wrapper shares. {@code Stack.call} uses {@link #call}, and so does a generated method
- * with {@code @StaleIfError}, whose happy path stores its result anyway; the conformance matrix
- * runs both against the same scenarios.
+ * <p>The call's arguments and its attempts' ticket live in the thread's {@link CallFrame}, borrowed
+ * for the call, so a call allocates nothing of its own; each attempt goes through the call's
+ * {@link AttemptPipeline}, waiting on this thread where admission asks to.
  */
 public final class SyncDriver {
   private SyncDriver() {}
 
   /**
-   * Runs a call through every step of its sequence.
+   * Runs a call through every step of its sequence. What ends the call is thrown as itself (the
+   * delegate's checked exceptions included, unwrapped), though this method declares none.
    *
    * @param sequence the call's policies
-   * @param keys computes the call's keys, or null when nothing is keyed
-   * @param attempt one attempt: the delegate's method with the call's arguments
-   * @param fallback answers a failure the fallback accepts, or null when the call has none
-   * @param <T> the result type
+   * @param target the delegate
    * @return the result, or the fallback's
    */
-  public static <T> T call(
-      CallSequence sequence, Supplier<CallKeys> keys, SyncAttempt<T> attempt, SyncFallback<T> fallback) {
-    if (sequence.passesThrough()) {
-      return direct(attempt);
-    }
-    CallKeys callKeys = sequence.keys(keys);
+  public static Object call(CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
     try {
-      return sequence.remembersAnswers() ? remembered(sequence, callKeys, attempt) : attempts(sequence, callKeys, attempt);
+      return call(frame);
+    } finally {
+      frame.exit();
+    }
+  }
+
+  private static Object call(CallFrame frame) {
+    CallSequence sequence = frame.sequence();
+    if (sequence.passesThrough()) {
+      try {
+        return frame.call();
+      } catch (Throwable thrown) {
+        throw Failures.rethrow(thrown);
+      }
+    }
+    // A null key part is the caller's mistake: it ends the call at once, past every pattern.
+    CallKeys keys = sequence.keys(frame.arguments());
+    try {
+      return sequence.remembersAnswers() ? remembered(frame, keys) : attempts(frame, keys);
     } catch (Throwable failure) {
-      Throwable answered = fallback == null ? null : sequence.answerable(failure);
+      Throwable answered = sequence.answerable(failure);
       if (answered == null) {
         throw Failures.rethrow(failure);
       }
       try {
-        return fallback.apply(answered);
+        return sequence.fallback(frame.target(), frame.arguments(), answered);
       } catch (Throwable fallbackFailure) {
         throw Failures.rethrow(CallSequence.withOriginal(fallbackFailure, failure));
       }
@@ -59,12 +67,13 @@ public final class SyncDriver {
    * Every attempt the retry allows, each through breaker, limiter, bulkhead and timeout (a hedged
    * group of them where the call has a hedge).
    */
-  private static <T> T attempts(CallSequence sequence, CallKeys callKeys, SyncAttempt<T> attempt) throws Throwable {
+  private static Object attempts(CallFrame frame, CallKeys keys) throws Throwable {
+    CallSequence sequence = frame.sequence();
     long started = sequence.begin();
     RetryRun run = null;
     for (int number = 1; ; number++) {
       try {
-        T result = attempt(sequence, callKeys, attempt);
+        Object result = attempt(frame, keys);
         run = afterResult(sequence, run, number, started, result);
         if (run == null) {
           return result;
@@ -76,19 +85,46 @@ public final class SyncDriver {
   }
 
   /**
+   * One attempt as the retry sees it: breaker, limiter, bulkhead and timeout on this thread; or,
+   * when the call is hedged, a group of attempts on worker threads that take those steps each on
+   * its own, while this thread waits for the one that decides.
+   *
+   * @throws Throwable the refusal, the deciding failure, or the hedge's last failure with the
+   *     others attached
+   */
+  private static Object attempt(CallFrame frame, CallKeys keys) throws Throwable {
+    CallSequence sequence = frame.sequence();
+    if (sequence.hedged()) {
+      return SyncHedgeGroup.run(sequence, keys, frame);
+    }
+    AttemptPipeline pipeline = sequence.attempts();
+    AttemptTicket ticket = frame.ticket().start(keys);
+    pipeline.admitBlocking(ticket);
+    Object result;
+    try {
+      result = pipeline.invoke(ticket, frame);
+    } catch (Throwable failure) {
+      pipeline.failed(ticket, failure);
+      throw failure;
+    }
+    pipeline.succeeded(ticket, result);
+    return result;
+  }
+
+  /**
    * The attempts inside {@code @StaleIfError}: a fresh remembered result answers without them;
    * with single flight, a call that finds another call of its key in flight waits for that one's
    * outcome instead (and tries again itself if that one stopped without one); a result is
    * remembered; a failure may be answered from memory.
    */
-  @SuppressWarnings("unchecked")
-  private static <T> T remembered(CallSequence sequence, CallKeys callKeys, SyncAttempt<T> attempt) throws Throwable {
-    Object key = sequence.staleKey(callKeys);
+  private static Object remembered(CallFrame frame, CallKeys keys) throws Throwable {
+    CallSequence sequence = frame.sequence();
+    Object key = sequence.staleKey(keys);
     StaleAnswers.Flight flight = null;
     while (true) {
       Object fresh = sequence.freshAnswer(key);
       if (fresh != StaleAnswers.NONE) {
-        return (T) fresh;
+        return fresh;
       }
       if (!sequence.singleFlight()) {
         break;
@@ -106,13 +142,13 @@ public final class SyncDriver {
           return answeredOrThrown(sequence, key, leaderFailure, null);
         }
         if (shared != StaleAnswers.NONE) {
-          return (T) shared;
+          return shared;
         }
       }
     }
-    T result;
+    Object result;
     try {
-      result = attempts(sequence, callKeys, attempt);
+      result = attempts(frame, keys);
     } catch (Throwable failure) {
       return answeredOrThrown(sequence, key, failure, flight);
     }
@@ -120,42 +156,13 @@ public final class SyncDriver {
     return result;
   }
 
-  @SuppressWarnings("unchecked")
-  private static <T> T answeredOrThrown(CallSequence sequence, Object key, Throwable failure, StaleAnswers.Flight flight)
+  private static Object answeredOrThrown(CallSequence sequence, Object key, Throwable failure, StaleAnswers.Flight flight)
       throws Throwable {
     Object answer = sequence.staleAnswer(key, failure, flight);
     if (answer == StaleAnswers.NONE) {
       throw failure;
     }
-    return (T) answer;
-  }
-
-  /**
-   * One attempt as the retry sees it: breaker, limiter, bulkhead and timeout on this thread; or,
-   * when the call is hedged, a group of attempts on worker threads that take those steps each on
-   * its own, while this thread waits for the one that decides.
-   *
-   * @param sequence the call's policies
-   * @param keys the call's keys
-   * @param attempt one attempt: the delegate's method with the call's arguments
-   * @return the deciding attempt's result
-   * @throws Throwable the refusal, the deciding failure, or the hedge's last failure with the
-   *     others attached
-   */
-  public static <T> T attempt(CallSequence sequence, CallKeys keys, SyncAttempt<T> attempt) throws Throwable {
-    if (sequence.hedged()) {
-      return SyncHedgeGroup.run(sequence, keys, attempt);
-    }
-    Object ticket = sequence.admit(keys);
-    T result;
-    try {
-      result = sequence.timed(attempt);
-    } catch (Throwable failure) {
-      sequence.attemptFailed(ticket, failure);
-      throw failure;
-    }
-    sequence.attemptSucceeded(ticket, result);
-    return result;
+    return answer;
   }
 
   /**
@@ -165,7 +172,7 @@ public final class SyncDriver {
    *
    * @throws RuntimeException what the result predicate threw: the attempt then failed
    */
-  public static RetryRun afterResult(CallSequence sequence, RetryRun run, int number, long started, Object result) {
+  private static RetryRun afterResult(CallSequence sequence, RetryRun run, int number, long started, Object result) {
     if (!sequence.retriesResult(result)) {
       sequence.ended(started, null);
       return null;
@@ -183,7 +190,7 @@ public final class SyncDriver {
    * After a failed attempt (a refusal included): sleeps the backoff and returns the run to try
    * again with, or throws the failure that ends the call, earlier failures attached.
    */
-  public static RetryRun afterFailure(CallSequence sequence, RetryRun run, int number, long started, Throwable failure) {
+  private static RetryRun afterFailure(CallSequence sequence, RetryRun run, int number, long started, Throwable failure) {
     RetryRun continuing = sequence.retryRun(run);
     long delay = sequence.retryDelay(continuing, number, started, failure);
     if (delay == RetryPolicy.STOP) {
@@ -197,13 +204,5 @@ public final class SyncDriver {
     }
     continuing.recordFailure(failure);
     return continuing;
-  }
-
-  private static <T> T direct(SyncAttempt<T> attempt) {
-    try {
-      return attempt.call();
-    } catch (Throwable thrown) {
-      throw Failures.rethrow(thrown);
-    }
   }
 }

@@ -1,9 +1,11 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.support.CallKeys;
-import dev.brace.runtime.support.SyncAttempt;
+import dev.brace.runtime.internal.attempt.AttemptPipeline;
+import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.policy.HedgePolicy;
+import dev.brace.runtime.internal.policy.SyncAttempt;
+import dev.brace.runtime.support.CallKeys;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -27,27 +29,31 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class SyncHedgeGroup<T> extends HedgeGroup<T> {
   private final CallKeys keys;
-  private final SyncAttempt<T> attempt;
+  private final SyncAttempt attempt;
+  private final AttemptPipeline pipeline;
   private final Executor workers;
   private final Thread caller;
 
-  private SyncHedgeGroup(CallSequence sequence, CallKeys keys, SyncAttempt<T> attempt) {
+  private SyncHedgeGroup(CallSequence sequence, CallKeys keys, SyncAttempt attempt) {
     super(sequence, CallContext.capture());
     this.keys = keys;
     this.attempt = attempt;
+    this.pipeline = sequence.attempts();
     this.workers = sequence.hedgeWorkers();
     this.caller = Thread.currentThread();
   }
 
   /**
-   * Runs one hedged group and waits for it.
+   * Runs one hedged group and waits for it. Its attempts read the call's arguments from {@code
+   * attempt} on their threads while this thread waits, and this thread returns only once every one
+   * has ended.
    *
    * @return the deciding attempt's result
    * @throws Throwable the deciding failure, or the last failure with the others attached; {@link
    *     dev.brace.runtime.internal.policy.CallerInterrupted} when the caller was interrupted while
    *     waiting (every attempt stopped, its interrupt flag set again)
    */
-  static <T> T run(CallSequence sequence, CallKeys keys, SyncAttempt<T> attempt) throws Throwable {
+  static <T> T run(CallSequence sequence, CallKeys keys, SyncAttempt attempt) throws Throwable {
     SyncHedgeGroup<T> group = new SyncHedgeGroup<>(sequence, keys, attempt);
     group.start();
     try {
@@ -153,10 +159,11 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
       }
     }
 
+    @SuppressWarnings("unchecked")
     private void attemptOnce() {
-      Object ticket;
+      AttemptTicket ticket = new AttemptTicket().start(keys);
       try {
-        ticket = sequence.admit(keys);
+        pipeline.admitBlocking(ticket);
       } catch (Throwable refused) {
         settle();
         notAdmitted(number, refused);
@@ -164,13 +171,13 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
       }
       if (!admitted(number)) {
         settle();
-        sequence.attemptStopped(ticket);
+        pipeline.abandon(ticket);
         return;
       }
       T result = null;
       Throwable failure = null;
       try {
-        result = sequence.timed(attempt);
+        result = (T) pipeline.invoke(ticket, attempt);
       } catch (Throwable thrown) {
         failure = thrown;
       }
@@ -180,12 +187,12 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
         if (failure == null) {
           recordSuccess(ticket, result);
         } else {
-          sequence.attemptStopped(ticket);
+          pipeline.abandon(ticket);
         }
         return;
       }
       if (failure != null) {
-        sequence.attemptFailed(ticket, failure);
+        pipeline.failed(ticket, failure);
         failed(number, failure);
       } else if (recordSuccess(ticket, result)) {
         succeeded(number, result);
@@ -193,9 +200,9 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
     }
 
     /** @return false when the breaker's result predicate threw: the attempt then failed with that */
-    private boolean recordSuccess(Object ticket, T result) {
+    private boolean recordSuccess(AttemptTicket ticket, T result) {
       try {
-        sequence.attemptSucceeded(ticket, result);
+        pipeline.succeeded(ticket, result);
         return true;
       } catch (Throwable predicateFailure) {
         failed(number, predicateFailure);

@@ -26,6 +26,7 @@ import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
+import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.sequence.CallSequence;
 import dev.brace.runtime.support.CallDefinition;
 import java.time.Duration;
@@ -79,11 +80,12 @@ final class CallResolver {
    */
   CallSequence sequence(CallDefinition definition, Resolution resolution) {
     ConfigLayers layers = resolution.layers;
+    CallSequence.Builder call = CallSequence.builder(definition, time, events, scheduler);
     if (!layers.globallyEnabled()) {
-      return new CallSequence(definition.callName(), time, events, scheduler, CallSequence.Patterns.none());
+      return call.passThrough().build();
     }
     InstanceSource instances = resolution.instances;
-    CallSequence.Patterns patterns = new CallSequence.Patterns().criticality(definition.criticality());
+    AttemptPipeline.Builder attempts = AttemptPipeline.builder(definition.callName(), time, events);
     // An adaptive limiter's hint is capped by the call's retry, which comes first in call order.
     Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
     RetryPolicy retry = null;
@@ -113,40 +115,38 @@ final class CallResolver {
       switch (kind) {
         case FALLBACK:
           SiteChecks.checkFallbackTakes((FallbackConfig) config, definition);
-          patterns.fallback(new FallbackPolicy((FallbackConfig) config, definition.fallbackTakes(), definition.callName(), events));
+          call.fallback(new FallbackPolicy((FallbackConfig) config, definition.fallbackTakes(), definition.callName(), events));
           break;
         case STALEIFERROR:
           SiteChecks.checkKey(site, config, definition);
-          patterns.stale(staleAnswers((StaleIfErrorConfig) config, definition.callName(), resolution.before));
+          call.stale(staleAnswers((StaleIfErrorConfig) config, definition.callName(), resolution.before));
           break;
         case RETRY:
           retry = retry((RetryConfig) config, definition, resolution);
-          patterns.retry(retry);
+          call.retry(retry);
           maxRetryAfter = ((RetryConfig) config).maxRetryAfter();
           break;
         case HEDGE:
-          patterns.hedge(hedge((HedgeConfig) config, definition, retry, resolution), hedgeWorkers());
+          call.hedge(hedge((HedgeConfig) config, definition, retry, resolution), hedgeWorkers());
           break;
         case CIRCUITBREAKER:
           SiteChecks.checkKey(site, config, definition);
-          patterns.breakers(instances.obtainBreakers(site, explained, definition.site(),
-                  c -> backends.breakerFamily((CircuitBreakerConfig) c)))
-              .timesAttempts(((CircuitBreakerConfig) config).judgesSlowCalls());
+          attempts.breakers(instances.obtainBreakers(site, explained, definition.site(),
+                  c -> backends.breakerFamily((CircuitBreakerConfig) c)),
+              ((CircuitBreakerConfig) config).judgesSlowCalls());
           break;
         case RATELIMIT:
           SiteChecks.checkKey(site, config, definition);
-          patterns.limiters(instances.obtainLimiters(site, explained, definition.site(),
-              c -> backends.limiterFamily((RateLimitConfig) c)));
-          if (((RateLimitConfig) config).adaptive()) {
-            patterns.throttling(new Throttling((RateLimitConfig) config, maxRetryAfter));
-          }
+          attempts.limiters(instances.obtainLimiters(site, explained, definition.site(),
+                  c -> backends.limiterFamily((RateLimitConfig) c)),
+              ((RateLimitConfig) config).adaptive() ? new Throttling((RateLimitConfig) config, maxRetryAfter) : null);
           break;
         case BULKHEAD:
-          patterns.bulkhead(instances.obtainBulkhead(site, explained, definition.site(),
-              c -> new SemaphoreBulkhead((BulkheadConfig) c, time, scheduler, events)));
+          attempts.bulkhead(instances.obtainBulkhead(site, explained, definition.site(),
+              c -> new SemaphoreBulkhead((BulkheadConfig) c, time, scheduler, events)), definition.criticality());
           break;
         case TIMEOUT:
-          patterns.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), time, scheduler.get(), abandonedWorkers, events));
+          attempts.timeout(new TimeoutPolicy((TimeoutConfig) config, definition.callName(), time, scheduler.get(), abandonedWorkers, events));
           break;
         default:
           throw new IllegalStateException("a call has no pattern of kind " + kind);
@@ -162,7 +162,10 @@ final class CallResolver {
         throw refused.get(0);
       }
     }
-    return new CallSequence(definition.callName(), time, events, scheduler, patterns);
+    ExplainedConfig retried = resolution.configs.get(Kind.RETRY);
+    ExplainedConfig hedged = resolution.configs.get(Kind.HEDGE);
+    attempts.reportedWith(retried == null ? null : retried.config().name(), hedged == null ? null : hedged.config().name());
+    return call.attempts(attempts.build()).build();
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.attempt;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
@@ -104,19 +106,19 @@ class KeyedInstancesTest {
   void anOpenKeyedBreakerOutlivesIdleKeysThroughARegistry() {
     ManualTimeSource clock = new ManualTimeSource();
     Registry registry = Registry.builder().timeSource(clock).build();
-    ResilientCall guard = registry.resolve(CallDefinition.builder("C.m")
+    ResilientCall guard = registry.resolve(LambdaCalls.builder("C.m")
         .with(CircuitBreakerConfig.builder("hosts").failureThreshold(1).key("{host}").maxKeys(10))
         .build());
-    assertThrows(IOException.class, () -> guard.call(() -> CallKeys.of("hot", null), () -> {
+    assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> CallKeys.of("hot", null), () -> {
       throw new IOException("hot is down");
     }, null));
     for (int i = 0; i < 30; i++) {
       String host = "idle" + i;
-      assertEquals("x", guard.call(() -> CallKeys.of(host, null), () -> "x", null));
+      assertEquals("x", LambdaCalls.call(guard, () -> CallKeys.of(host, null), () -> "x", null));
     }
 
     assertEquals(CircuitState.OPEN, registry.circuitBreaker("hosts[hot]").state(), "not dropped and re-made CLOSED");
-    assertThrows(CircuitOpenException.class, () -> guard.call(() -> CallKeys.of("hot", null), () -> "x", null));
+    assertThrows(CircuitOpenException.class, () -> LambdaCalls.call(guard, () -> CallKeys.of("hot", null), () -> "x", null));
   }
 
   @Test
@@ -130,17 +132,17 @@ class KeyedInstancesTest {
   void twoKeysDoNotShareACircuitOrABucket() {
     ManualTimeSource clock = new ManualTimeSource();
     Registry registry = Registry.builder().timeSource(clock).build();
-    ResilientCall guard = registry.resolve(CallDefinition.builder("C.m")
+    ResilientCall guard = registry.resolve(LambdaCalls.builder("C.m")
         .with(CircuitBreakerConfig.builder("api").failureThreshold(1).key("{host}"))
         .with(RateLimitConfig.builder("quota").permits(1).key("user:{id}"))
         .build());
 
-    assertThrows(IOException.class, () -> guard.call(() -> CallKeys.of("a", "user:1"), () -> {
+    assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> CallKeys.of("a", "user:1"), () -> {
       throw new IOException("a is down");
     }, null));
-    assertThrows(CircuitOpenException.class, () -> guard.call(() -> CallKeys.of("a", "user:2"), () -> "x", null));
-    assertEquals("x", guard.call(() -> CallKeys.of("b", "user:2"), () -> "x", null));
-    assertThrows(RateLimitedException.class, () -> guard.call(() -> CallKeys.of("b", "user:2"), () -> "x", null),
+    assertThrows(CircuitOpenException.class, () -> LambdaCalls.call(guard, () -> CallKeys.of("a", "user:2"), () -> "x", null));
+    assertEquals("x", LambdaCalls.call(guard, () -> CallKeys.of("b", "user:2"), () -> "x", null));
+    assertThrows(RateLimitedException.class, () -> LambdaCalls.call(guard, () -> CallKeys.of("b", "user:2"), () -> "x", null),
         "user:2 spent its token");
 
     assertEquals(CircuitState.OPEN, registry.circuitBreaker("api[a]").state());

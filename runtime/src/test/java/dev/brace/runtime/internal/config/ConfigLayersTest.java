@@ -1,6 +1,8 @@
 package dev.brace.runtime.internal.config;
 
-import dev.brace.runtime.support.SyncAttempt;
+import dev.brace.runtime.support.LambdaCalls;
+
+import dev.brace.runtime.support.LambdaCalls.Attempt;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.internal.sequence.SyncDriver;
@@ -193,11 +195,11 @@ class ConfigLayersTest {
 
   @Test
   void enabledFalseTurnsOneInstanceOrEverythingIntoAPassThrough() throws Throwable {
-    CallDefinition definition = CallDefinition.builder("C.m")
+    CallDefinition definition = LambdaCalls.builder("C.m")
         .with(RetryConfig.builder("C.m").maxAttempts(3).delay("1ms").on(IOException.class))
         .build();
     AtomicInteger calls = new AtomicInteger();
-    SyncAttempt<String> failing = () -> {
+    Attempt<String> failing = () -> {
       calls.incrementAndGet();
       throw new IOException("down");
     };
@@ -207,13 +209,13 @@ class ConfigLayersTest {
       calls.set(0);
       ResilientCall guard = Registry.builder().timeSource(new ManualTimeSource()).environment(environment)
           .systemProperties(Map.of()).build().resolve(definition);
-      assertThrows(IOException.class, () -> guard.call(failing, null));
+      assertThrows(IOException.class, () -> LambdaCalls.call(guard, failing, null));
       assertEquals(1, calls.get(), environment.toString());
     }
 
     Registry switchedOff = Registry.builder().environment(Map.of("BRACE_CIRCUITBREAKER_API_ENABLED", "false"))
         .systemProperties(Map.of()).build();
-    switchedOff.resolve(CallDefinition.builder("C.b").with(CircuitBreakerConfig.builder("api")).build());
+    switchedOff.resolve(LambdaCalls.builder("C.b").with(CircuitBreakerConfig.builder("api")).build());
     IllegalArgumentException notCreated = assertThrows(IllegalArgumentException.class, () -> switchedOff.circuitBreaker("api"));
     assertTrue(notCreated.getMessage().contains("switched off by configuration (BRACE_CIRCUITBREAKER_API_ENABLED"), notCreated.getMessage());
     assertTrue(!switchedOff.names().containsKey("circuitbreaker"));
@@ -225,9 +227,9 @@ class ConfigLayersTest {
 
   @Test
   void twoSitesWithDifferentSettingsForOneNameConflictUnlessSetOutsideTheAnnotations() {
-    CallDefinition first = CallDefinition.builder("A.m")
+    CallDefinition first = LambdaCalls.builder("A.m")
         .with(CircuitBreakerConfig.builder("api").failureThreshold(3)).build();
-    CallDefinition second = CallDefinition.builder("B.m")
+    CallDefinition second = LambdaCalls.builder("B.m")
         .with(CircuitBreakerConfig.builder("api").failureThreshold(5)).build();
 
     Registry plain = Registry.builder().environment(Map.of()).systemProperties(Map.of()).build();

@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.event;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.CallKeys;
@@ -49,7 +51,7 @@ class EventAttributesTest {
   }
 
   private Object failWith(ResilientCall guard, String message) {
-    return assertThrows(Throwable.class, () -> guard.call(() -> {
+    return assertThrows(Throwable.class, () -> LambdaCalls.call(guard, () -> {
       throw new IOException(message);
     }, null));
   }
@@ -66,7 +68,7 @@ class EventAttributesTest {
 
   @Test
   void retryReportsEveryFailedAttemptThenExhaustion() {
-    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+    ResilientCall guard = guard(LambdaCalls.builder("Client.get")
         .with(RetryConfig.builder("reads").maxAttempts(2).delay("100ms").jitter(Retry.Jitter.NONE)));
 
     failWith(guard, SECRET_URL);
@@ -86,7 +88,7 @@ class EventAttributesTest {
     Registry tight = Registry.builder().timeSource(clock)
         .retryBudget("shared", b -> b.percentCanRetry(0).minRetriesPerSecond(0)).build();
     tight.subscribe(events::add);
-    ResilientCall guard = tight.resolve(CallDefinition.builder("Client.get")
+    ResilientCall guard = tight.resolve(LambdaCalls.builder("Client.get")
         .with(RetryConfig.builder("Client.get").maxAttempts(3).budget("shared")).build());
 
     failWith(guard, "down");
@@ -99,7 +101,7 @@ class EventAttributesTest {
 
   @Test
   void circuitReportsEveryTransitionWithFromAndTo() {
-    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+    ResilientCall guard = guard(LambdaCalls.builder("Client.get")
         .with(CircuitBreakerConfig.builder("backend").failureThreshold(2).resetTimeout("10s")));
     failWith(guard, "one");
     assertEquals(List.of(), kinds(), "one failure below the threshold says nothing");
@@ -111,7 +113,7 @@ class EventAttributesTest {
         "message", REDACTED_URL, "retry_after_ms", 10_000L, "from", "CLOSED", "to", "OPEN"), opened.attributes());
 
     clock.advance(Duration.ofSeconds(4));
-    assertThrows(CircuitOpenException.class, () -> guard.call(() -> "x", null));
+    assertThrows(CircuitOpenException.class, () -> LambdaCalls.call(guard, () -> "x", null));
     assertEquals(Map.of("state", "OPEN", "retry_after_ms", 6_000L), only("circuit.rejected").attributes());
 
     clock.advance(Duration.ofSeconds(6));
@@ -124,7 +126,7 @@ class EventAttributesTest {
 
   @Test
   void aRateModeOpeningCarriesTheRateAndTheWindow() {
-    ResilientCall guard = guard(CallDefinition.builder("Client.get").with(CircuitBreakerConfig.builder("rated").failureRate(0.5).windowCalls(10).minimumCalls(4)));
+    ResilientCall guard = guard(LambdaCalls.builder("Client.get").with(CircuitBreakerConfig.builder("rated").failureRate(0.5).windowCalls(10).minimumCalls(4)));
     assertDoesNotThrowCall(guard);
     assertDoesNotThrowCall(guard);
     failWith(guard, "a");
@@ -140,9 +142,9 @@ class EventAttributesTest {
 
   @Test
   void aKeyedBreakerNamesItsKey() {
-    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+    ResilientCall guard = guard(LambdaCalls.builder("Client.get")
         .with(CircuitBreakerConfig.builder("tenant").key("{id}").failureThreshold(1)));
-    assertThrows(IOException.class, () -> guard.call(() -> CallKeys.of("acme", null), () -> {
+    assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> CallKeys.of("acme", null), () -> {
       throw new IOException("down");
     }, null));
 
@@ -151,13 +153,13 @@ class EventAttributesTest {
 
   @Test
   void limiterReportsRefusalsAndWaits() {
-    ResilientCall refusing = guard(CallDefinition.builder("Client.get")
+    ResilientCall refusing = guard(LambdaCalls.builder("Client.get")
         .with(RateLimitConfig.builder("quota").permits(1).per("1s").burst(1)));
     assertDoesNotThrowCall(refusing);
-    assertThrows(RateLimitedException.class, () -> refusing.call(() -> "x", null));
+    assertThrows(RateLimitedException.class, () -> LambdaCalls.call(refusing, () -> "x", null));
     assertEquals(Map.of("retry_after_ms", 1000L), only("ratelimit.rejected").attributes());
 
-    ResilientCall waiting = guard(CallDefinition.builder("Client.get")
+    ResilientCall waiting = guard(LambdaCalls.builder("Client.get")
         .with(RateLimitConfig.builder("patient").permits(1).per("1s").burst(1).maxWait("2s")));
     assertDoesNotThrowCall(waiting);
     assertDoesNotThrowCall(waiting);
@@ -166,11 +168,11 @@ class EventAttributesTest {
 
   @Test
   void bulkheadReportsARefusal() {
-    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+    ResilientCall guard = guard(LambdaCalls.builder("Client.get")
         .with(BulkheadConfig.builder("pool").maxConcurrent(1)));
     CompletableFuture<Object> held = new CompletableFuture<>();
-    CompletableFuture<Object> holder = guard.callAsync(() -> held, null);
-    assertThrows(BulkheadFullException.class, () -> guard.call(() -> "x", null));
+    CompletableFuture<Object> holder = LambdaCalls.callAsync(guard, () -> held, null);
+    assertThrows(BulkheadFullException.class, () -> LambdaCalls.call(guard, () -> "x", null));
     held.complete("done");
     assertEquals("done", holder.join());
 
@@ -180,11 +182,11 @@ class EventAttributesTest {
 
   @Test
   void timeoutAndFallbackNameTheCall() throws Throwable {
-    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+    ResilientCall guard = guard(LambdaCalls.builder("Client.get")
         .with(TimeoutConfig.builder("Client.get").duration("1s"))
         .with(FallbackConfig.builder("Client.get")));
 
-    Object answer = guard.call(() -> {
+    Object answer = LambdaCalls.call(guard, () -> {
       clock.sleep(Duration.ofSeconds(5));
       return "late";
     }, failure -> "cached");
@@ -203,7 +205,7 @@ class EventAttributesTest {
   void listenerOnlyKindsReachOnlyMetricListeners() throws Throwable {
     List<Event> metrics = new CopyOnWriteArrayList<>();
     registry.subscribeForMetrics(metrics::add);
-    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+    ResilientCall guard = guard(LambdaCalls.builder("Client.get")
         .with(CircuitBreakerConfig.builder("backend"))
         .with(BulkheadConfig.builder("pool")));
 
@@ -226,10 +228,10 @@ class EventAttributesTest {
   void aCallTheFallbackAnswersEndsAsAnsweredByThatFallback() throws Throwable {
     List<Event> metrics = new CopyOnWriteArrayList<>();
     registry.subscribeForMetrics(metrics::add);
-    ResilientCall guard = guard(CallDefinition.builder("Client.get")
+    ResilientCall guard = guard(LambdaCalls.builder("Client.get")
         .with(FallbackConfig.builder("defaults")));
 
-    assertEquals("cached", guard.call(() -> {
+    assertEquals("cached", LambdaCalls.call(guard, () -> {
       throw new IOException("down");
     }, failure -> "cached"));
 
@@ -241,7 +243,7 @@ class EventAttributesTest {
 
   private static Object assertDoesNotThrowCall(ResilientCall guard) {
     try {
-      return guard.call(() -> "x", null);
+      return LambdaCalls.call(guard, () -> "x", null);
     } catch (Throwable unexpected) {
       throw new AssertionError("the call should pass", unexpected);
     }

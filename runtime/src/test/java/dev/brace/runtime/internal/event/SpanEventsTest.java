@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.event;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
@@ -44,12 +46,12 @@ class SpanEventsTest {
   @Test
   void aCircuitOpeningIsAnEventOnTheActiveSpan() {
     Registry registry = Registry.builder().timeSource(new ManualTimeSource()).build();
-    ResilientCall guard = registry.resolve(CallDefinition.builder("Client.get")
+    ResilientCall guard = registry.resolve(LambdaCalls.builder("Client.get")
         .with(CircuitBreakerConfig.builder("recs-api").failureThreshold(1)).build());
 
     Span request = tracer.spanBuilder("GET /recommendations").startSpan();
     try (Scope ignored = request.makeCurrent()) {
-      assertThrows(IOException.class, () -> guard.call(() -> {
+      assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> {
         throw new IOException("GET https://u:p@host/x?api_key=abc failed");
       }, null));
     } finally {

@@ -63,7 +63,7 @@ class AdaptiveBulkheadProperties {
   record Op(Kind kind, int index, Outcome outcome) {}
 
   /** A permit held: its slot (null when untimed), and what the bulkhead looked like when it was admitted. */
-  record Holder(AdaptiveLimit.Slot slot, Level level, int limitAtAdmission, int inFlightAtAdmission) {}
+  record Holder(TimedPermit slot, Level level, int limitAtAdmission, int inFlightAtAdmission) {}
 
   @Provide
   Arbitrary<List<Op>> ops() {
@@ -163,14 +163,14 @@ class AdaptiveBulkheadProperties {
             .initialConcurrent(minConcurrent + initialOffset % (extraMax + 1)).build(),
         clock, clock::scheduler, new RecordedEvents().bus());
     for (int wave = 0; wave < waves.size(); wave++) {
-      List<AdaptiveLimit.Slot> slots = new ArrayList<>();
+      List<TimedPermit> slots = new ArrayList<>();
       for (int i = 0; i < waves.get(wave) && bulkhead.tryAcquire(Level.CRITICAL); i++) {
-        slots.add(bulkhead.timed(null));
+        slots.add(TimedPermit.taken(bulkhead, clock));
       }
       clock.advance(Duration.ofMillis(latency.millis(wave)));
-      for (AdaptiveLimit.Slot slot : slots) {
+      for (TimedPermit slot : slots) {
         int before = bulkhead.limit();
-        bulkhead.completed(slot, failure);
+        slot.completed(failure);
         int after = bulkhead.limit();
         step.check(before, after);
         assertTrue(after >= bulkhead.config().minConcurrent() && after <= bulkhead.config().maxConcurrent(),
@@ -256,7 +256,7 @@ class AdaptiveBulkheadProperties {
           level + " with " + holders.size() + " holders, limit " + limit + ", shares " + config.defaultShare()
               + "/" + config.sheddableShare());
       if (admitted) {
-        AdaptiveLimit.Slot slot = timed ? bulkhead.timed(null) : null;
+        TimedPermit slot = timed ? TimedPermit.taken(bulkhead, clock) : null;
         holders.add(new Holder(slot, level, limit, holders.size() + 1));
         assertTrue(holders.size() <= limit, holders.size() + " holders past the limit " + limit + " in force");
       }
@@ -280,7 +280,7 @@ class AdaptiveBulkheadProperties {
         assertEquals(before, bulkhead.limit(), "an untimed permit teaches nothing");
         return;
       }
-      bulkhead.completed(holder.slot(), failure(outcome));
+      holder.slot().completed(failure(outcome));
       int after = bulkhead.limit();
       boolean sample = outcome != Outcome.ERROR && outcome != Outcome.CALLER_INTERRUPTED;
       if (!sample) {
@@ -297,7 +297,7 @@ class AdaptiveBulkheadProperties {
       if (holder.slot() == null) {
         bulkhead.release();
       } else {
-        bulkhead.abandoned(holder.slot());
+        holder.slot().abandoned();
       }
       assertEquals(before, bulkhead.limit(), "an abandoned attempt teaches nothing");
     }

@@ -40,13 +40,13 @@ class AdaptiveBulkheadTest {
 
   /** Runs {@code calls} attempts at once, each taking {@code latency}, failing with {@code failure} (or not). */
   private void wave(SemaphoreBulkhead bulkhead, int calls, Duration latency, Throwable failure) {
-    List<AdaptiveLimit.Slot> slots = new ArrayList<>();
+    List<TimedPermit> slots = new ArrayList<>();
     for (int i = 0; i < calls; i++) {
       bulkhead.acquire(Level.CRITICAL);
-      slots.add(bulkhead.timed(null));
+      slots.add(TimedPermit.taken(bulkhead, clock));
     }
     clock.advance(latency);
-    slots.forEach(slot -> bulkhead.completed(slot, failure));
+    slots.forEach(slot -> slot.completed(failure));
   }
 
   @Test
@@ -74,7 +74,7 @@ class AdaptiveBulkheadTest {
     assertEquals(3, bulkhead.limit(), "a failure that is not a drop is a sample like a success");
     wave(bulkhead, 3, Duration.ofMillis(10), new StackOverflowError());
     bulkhead.acquire(Level.CRITICAL);
-    bulkhead.abandoned(bulkhead.timed(null));
+    TimedPermit.taken(bulkhead, clock).abandoned();
     assertEquals(3, bulkhead.limit());
     assertEquals(0, bulkhead.inFlight());
   }
@@ -137,20 +137,20 @@ class AdaptiveBulkheadTest {
   }
 
   /**
-   * A pool of {@code maxConcurrent} slots times the attempts: one that ends without a sample (given
-   * up on, or an {@code Error}) must free its slot, or later attempts would find none.
+   * An attempt that ends without a sample (given up on, or an {@code Error}) still returns its
+   * permit, and teaches the limit nothing.
    */
   @Test
-  void anAttemptThatEndsWithoutASampleStillFreesItsSlot() {
+  void anAttemptThatEndsWithoutASampleStillReturnsItsPermit() {
     SemaphoreBulkhead bulkhead = bulkhead(aimd(1, 2, 2));
     assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
       for (int i = 0; i < 5; i++) {
         bulkhead.acquire(Level.CRITICAL);
-        bulkhead.abandoned(bulkhead.timed(null));
+        TimedPermit.taken(bulkhead, clock).abandoned();
         bulkhead.acquire(Level.CRITICAL);
-        bulkhead.completed(bulkhead.timed(null), new StackOverflowError());
+        TimedPermit.taken(bulkhead, clock).completed(new StackOverflowError());
       }
-    }, "a slot that was not freed leaves a later attempt searching a pool with none free");
+    }, "a permit that was not returned leaves a later attempt waiting for one");
     assertEquals(0, bulkhead.inFlight());
     assertEquals(2, bulkhead.limit(), "no sample was taken");
   }
@@ -161,18 +161,6 @@ class AdaptiveBulkheadTest {
         BulkheadConfig.builder("bh").maxConcurrent(2).build(), clock::scheduler, events.bus());
     assertFalse(fixed.isAdaptive());
     assertEquals(2, fixed.limit());
-    assertThrows(IllegalStateException.class, () -> fixed.timed(null));
-  }
-
-  @Test
-  void theSlotCarriesTheBreakerTicket() {
-    SemaphoreBulkhead bulkhead = bulkhead(aimd(1, 2, 2));
-    Object ticket = new Object();
-    bulkhead.acquire(Level.DEFAULT);
-    AdaptiveLimit.Slot slot = bulkhead.timed(ticket);
-    assertSame(ticket, slot.ticket());
-    bulkhead.completed(slot, null);
-    assertNull(slot.ticket());
   }
 
   /**

@@ -56,13 +56,12 @@ class TimeoutPolicyEdgesTest {
   void theDeadlineCountsFromTheAdmissionInstantNotedBeforeTheAttempt() {
     TimeoutPolicy policy = policy(Timeout.Mode.INTERRUPT);
     long admitted = clock.nanoTime();
-    policy.startsAt(admitted);
     clock.advance(Duration.ofMillis(600));
 
     TimeoutExceededException timedOut = assertThrows(TimeoutExceededException.class, () -> policy.call(() -> {
       clock.sleep(Duration.ofHours(1));
       return "late";
-    }));
+    }, admitted));
     assertEquals(Duration.ofSeconds(1), Duration.ofNanos(clock.nanoTime() - admitted));
 
     // What the attempt ended with is kept, and the expiry is reported once, as the timeout's own.
@@ -81,10 +80,10 @@ class TimeoutPolicyEdgesTest {
     long start = clock.nanoTime();
     List<String> inner = new CopyOnWriteArrayList<>();
 
-    assertThrows(TimeoutExceededException.class, () -> policy.call(() -> {
+    assertThrows(TimeoutExceededException.class, () -> timed(policy, () -> {
       clock.advance(Duration.ofMillis(500));
       try {
-        inner.add(policy.call(() -> {
+        inner.add(timed(policy, () -> {
           clock.advance(Duration.ofSeconds(2));
           return "inner answered";
         }));
@@ -103,7 +102,7 @@ class TimeoutPolicyEdgesTest {
     TimeoutPolicy policy = policy(Timeout.Mode.INTERRUPT);
     Thread.currentThread().interrupt();
 
-    assertThrows(TimeoutExceededException.class, () -> policy.call(() -> {
+    assertThrows(TimeoutExceededException.class, () -> timed(policy, () -> {
       clock.advance(Duration.ofSeconds(2));
       return "late";
     }));
@@ -117,7 +116,7 @@ class TimeoutPolicyEdgesTest {
     TimeoutPolicy policy = policy(Timeout.Mode.INTERRUPT, shutDown, ownThreads);
     Thread.currentThread().interrupt();
 
-    assertThrows(RejectedExecutionException.class, () -> policy.call(() -> "never run"));
+    assertThrows(RejectedExecutionException.class, () -> timed(policy, () -> "never run"));
     assertTrue(Thread.interrupted(), "the caller's own interrupt is still set");
   }
 
@@ -128,7 +127,7 @@ class TimeoutPolicyEdgesTest {
     });
     Thread.currentThread().interrupt();
 
-    assertThrows(RejectedExecutionException.class, () -> policy.call(() -> "never run"));
+    assertThrows(RejectedExecutionException.class, () -> timed(policy, () -> "never run"));
     assertTrue(Thread.interrupted(), "the caller's own interrupt is still set");
     clock.advance(Duration.ofSeconds(2));
     assertFalse(Thread.currentThread().isInterrupted(), "the refused attempt's deadline was disarmed");
@@ -140,7 +139,7 @@ class TimeoutPolicyEdgesTest {
     Thread caller = Thread.currentThread();
     CountDownLatch workerInterrupted = new CountDownLatch(1);
 
-    Throwable thrown = assertThrows(Throwable.class, () -> policy.call(() -> {
+    Throwable thrown = assertThrows(Throwable.class, () -> timed(policy, () -> {
       caller.interrupt();
       try {
         new CountDownLatch(1).await();
@@ -161,14 +160,14 @@ class TimeoutPolicyEdgesTest {
     // A worker that runs on the caller's thread finishes in the very instant the deadline fires.
     TimeoutPolicy policy = policy(Timeout.Mode.ABANDON, clock.scheduler(), Runnable::run);
 
-    assertEquals("answer", policy.call(() -> {
+    assertEquals("answer", timed(policy, () -> {
       clock.advance(Duration.ofSeconds(2));
       return "answer";
     }));
     assertFalse(Thread.currentThread().isInterrupted(), "the deadline's interrupt is cleared");
 
     Thread.currentThread().interrupt();
-    assertEquals("answer", policy.call(() -> {
+    assertEquals("answer", timed(policy, () -> {
       clock.advance(Duration.ofSeconds(2));
       return "answer";
     }));
@@ -181,7 +180,7 @@ class TimeoutPolicyEdgesTest {
     TimeoutPolicy policy = policy(Timeout.Mode.ABANDON);
     CountDownLatch workerInterrupted = new CountDownLatch(1);
 
-    assertThrows(TimeoutExceededException.class, () -> policy.call(() -> {
+    assertThrows(TimeoutExceededException.class, () -> timed(policy, () -> {
       clock.advance(Duration.ofSeconds(2));
       try {
         new CountDownLatch(1).await();
@@ -202,5 +201,11 @@ class TimeoutPolicyEdgesTest {
     assertEquals(1000L, ((Number) attributes.get("timeout_ms")).longValue());
     assertEquals("ABANDON", attributes.get("mode"));
     assertEquals(TimeoutExceededException.class.getName(), attributes.get("exception"));
+  }
+
+  /** One attempt under {@code policy}, its deadline counted from now. */
+  @SuppressWarnings("unchecked")
+  private static <T> T timed(TimeoutPolicy policy, SyncAttempt attempt) throws Throwable {
+    return (T) policy.call(attempt, Long.MIN_VALUE);
   }
 }

@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.policy;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -44,19 +46,19 @@ class TimeoutWatchdogTest {
   }
 
   private ResilientCall timeout(Registry in, String duration, Timeout.Mode mode) {
-    return in.resolve(CallDefinition.builder("C.m").with(TimeoutConfig.builder("C.m").duration(duration).mode(mode)).build());
+    return in.resolve(LambdaCalls.builder("C.m").with(TimeoutConfig.builder("C.m").duration(duration).mode(mode)).build());
   }
 
   @Test
   void aReusedDeadlineFiresForItsOwnAttemptNotForAnEarlierOne() throws Throwable {
     ResilientCall guard = timeout(registry, "1s", Timeout.Mode.INTERRUPT);
-    assertEquals("in time", guard.call(() -> {
+    assertEquals("in time", LambdaCalls.call(guard, () -> {
       clock.sleep(Duration.ofMillis(900));
       return "in time";
     }, null));
 
     long second = clock.nanoTime();
-    assertThrows(TimeoutExceededException.class, () -> guard.call(() -> {
+    assertThrows(TimeoutExceededException.class, () -> LambdaCalls.call(guard, () -> {
       clock.sleep(Duration.ofHours(1));
       return "too late";
     }, null));
@@ -73,10 +75,10 @@ class TimeoutWatchdogTest {
     List<String> seen = new CopyOnWriteArrayList<>();
 
     // The inner call's deadline (1.5 s) is its own; the outer one (1 s) fires first and ends both.
-    assertThrows(TimeoutExceededException.class, () -> guard.call(() -> {
+    assertThrows(TimeoutExceededException.class, () -> LambdaCalls.call(guard, () -> {
       clock.sleep(Duration.ofMillis(500));
       try {
-        return guard.call(() -> {
+        return LambdaCalls.call(guard, () -> {
           clock.sleep(Duration.ofHours(1));
           return "inner too late";
         }, null);
@@ -95,15 +97,15 @@ class TimeoutWatchdogTest {
 
   @Test
   void afterALimiterTheDeadlineCountsFromAdmissionAndAfterAnyWait() throws Throwable {
-    ResilientCall guard = registry.resolve(CallDefinition.builder("C.m")
+    ResilientCall guard = registry.resolve(LambdaCalls.builder("C.m")
         .with(RateLimitConfig.builder("limiter").permits(1).per("1s").burst(1).maxWait("5s"))
         .with(BulkheadConfig.builder("bulkhead").maxConcurrent(2))
         .with(TimeoutConfig.builder("C.m").duration("1s")).build());
     long start = clock.nanoTime();
-    assertEquals("fast", guard.call(() -> "fast", null));
+    assertEquals("fast", LambdaCalls.call(guard, () -> "fast", null));
 
     // The bucket is empty: this call waits a second for its token, then has its own full second.
-    assertThrows(TimeoutExceededException.class, () -> guard.call(() -> {
+    assertThrows(TimeoutExceededException.class, () -> LambdaCalls.call(guard, () -> {
       clock.sleep(Duration.ofHours(1));
       return "too late";
     }, null));
@@ -112,7 +114,7 @@ class TimeoutWatchdogTest {
     // A token is there now: no wait, and the deadline counts from the limiter's own reading.
     clock.advance(Duration.ofSeconds(1));
     long third = clock.nanoTime();
-    assertThrows(TimeoutExceededException.class, () -> guard.call(() -> {
+    assertThrows(TimeoutExceededException.class, () -> LambdaCalls.call(guard, () -> {
       clock.sleep(Duration.ofHours(1));
       return "too late";
     }, null));
@@ -138,7 +140,7 @@ class TimeoutWatchdogTest {
             boolean late = caller == 0 && call % 500 == 0;
             long start = System.nanoTime();
             try {
-              guard.call(() -> {
+              LambdaCalls.call(guard, () -> {
                 if (late) {
                   Thread.sleep(10_000);
                 }
@@ -182,7 +184,7 @@ class TimeoutWatchdogTest {
     MDC.put("request", "r-9");
     List<String> seen = new CopyOnWriteArrayList<>();
 
-    assertEquals("answered", guard.call(() -> {
+    assertEquals("answered", LambdaCalls.call(guard, () -> {
       seen.add(MDC.get("request"));
       return "answered";
     }, null));
@@ -191,7 +193,7 @@ class TimeoutWatchdogTest {
     CountDownLatch interrupted = new CountDownLatch(1);
     Thread caller = new Thread(() -> {
       try {
-        guard.call(() -> {
+        LambdaCalls.call(guard, () -> {
           running.countDown();
           try {
             Thread.sleep(60_000);

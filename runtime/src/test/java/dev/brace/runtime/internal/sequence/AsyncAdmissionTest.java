@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
@@ -17,7 +19,7 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.support.AsyncAttempt;
+import dev.brace.runtime.support.LambdaCalls.AsyncStart;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -48,7 +50,7 @@ class AsyncAdmissionTest {
     ResilientCall guard = fixture.resolve(call -> call.with(timeout())
         .with(BulkheadConfig.builder("bh").maxConcurrent(1).maxWait("50ms")));
 
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().complete("ok");
 
     assertEquals("ok", valueOf(result));
@@ -60,13 +62,13 @@ class AsyncAdmissionTest {
     ResilientCall guard = fixture.resolve(call -> call.with(timeout())
         .with(BulkheadConfig.builder("bh").maxConcurrent(1).maxWait("50ms")));
     long calledAt = fixture.time.nanoTime();
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
     AtomicLong secondStartedAt = new AtomicLong(-1);
-    AsyncAttempt<String> second = () -> {
+    AsyncStart<String> second = () -> {
       secondStartedAt.set(fixture.time.nanoTime());
       return CompletableFuture.completedFuture("second");
     };
-    CompletableFuture<String> waiting = guard.callAsync(second, null);
+    CompletableFuture<String> waiting = LambdaCalls.callAsync(guard, second, null);
     assertFalse(waiting.isDone());
 
     fixture.advance("20");
@@ -87,12 +89,12 @@ class AsyncAdmissionTest {
         .with(CircuitBreakerConfig.builder("cb").failureThreshold(5).slowCall("100ms").slowCallRate(1.0)
             .minimumCalls(1).resetTimeout("10s")));
 
-    CompletableFuture<String> slow = guard.callAsync(delegate, null);
+    CompletableFuture<String> slow = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("200");
     delegate.last().complete("late");
 
     assertEquals("late", valueOf(slow));
-    assertInstanceOf(CircuitOpenException.class, failureOf(guard.callAsync(delegate, null)),
+    assertInstanceOf(CircuitOpenException.class, failureOf(LambdaCalls.callAsync(guard, delegate, null)),
         "one slow call of one is a slow-call rate of 1.0");
     assertEquals(1, delegate.attempts());
   }
@@ -102,7 +104,7 @@ class AsyncAdmissionTest {
     ResilientCall guard = fixture.resolve(call -> call.with(timeout()));
     IllegalStateException thrown = new IllegalStateException("no connection");
 
-    CompletableFuture<String> result = guard.callAsync(() -> {
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, () -> {
       throw thrown;
     }, null);
 
@@ -114,7 +116,7 @@ class AsyncAdmissionTest {
     ResilientCall guard = fixture.resolve(call -> call.with(timeout())
         .with(CircuitBreakerConfig.builder("cb").failureThreshold(5).slowCall("100ms").resetTimeout("10s")));
 
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     // The attempt was timed on this thread; the caller gives up on another, which must find the
     // call's lock free to stop the attempt.
     CompletableFuture<Boolean> cancelled = CompletableFuture.supplyAsync(() -> result.cancel(true));
@@ -129,7 +131,7 @@ class AsyncAdmissionTest {
         .with(BulkheadConfig.builder("adaptive-bh").adaptive(Bulkhead.Adaptive.AIMD)
             .minConcurrent(1).initialConcurrent(2).maxConcurrent(4)));
 
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     assertEquals(1, fixture.registry.bulkhead("adaptive-bh").inFlight());
     result.cancel(true);
 
@@ -143,8 +145,8 @@ class AsyncAdmissionTest {
     ResilientCall guard = fixture.resolve(call -> call.with(timeout())
         .with(BulkheadConfig.builder("adaptive-wait").adaptive(Bulkhead.Adaptive.AIMD)
             .minConcurrent(1).initialConcurrent(1).maxConcurrent(4).maxWait("50ms")));
-    guard.callAsync(delegate, null);
-    CompletableFuture<String> waiting = guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> waiting = LambdaCalls.callAsync(guard, delegate, null);
     assertFalse(waiting.isDone(), "a limit of one: the second call polls for the permit");
 
     fixture.advance("20");
@@ -168,7 +170,7 @@ class AsyncAdmissionTest {
           throw broken;
         })));
 
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().complete("answer");
 
     assertSame(broken, failureOf(result), "as a sync call would end");
@@ -179,9 +181,9 @@ class AsyncAdmissionTest {
     ResilientCall guard = fixture.resolve(call -> call.with(timeout())
         .with(RateLimitConfig.builder("timed-quota").permits(1).per("1s")));
 
-    CompletableFuture<String> first = guard.callAsync(delegate, null);
+    CompletableFuture<String> first = LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().complete("first");
-    CompletableFuture<String> second = guard.callAsync(delegate, null);
+    CompletableFuture<String> second = LambdaCalls.callAsync(guard, delegate, null);
 
     assertEquals("first", valueOf(first));
     assertInstanceOf(RateLimitedException.class, failureOf(second));

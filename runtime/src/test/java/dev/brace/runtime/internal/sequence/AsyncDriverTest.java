@@ -1,7 +1,9 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import dev.brace.runtime.support.ResilientCall;
-import dev.brace.runtime.support.AsyncAttempt;
+import dev.brace.runtime.support.LambdaCalls.AsyncStart;
 import dev.brace.runtime.support.CallDefinition;
 
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
@@ -44,7 +46,7 @@ class AsyncDriverTest {
   @Test
   void retriesAfterEachBackoffOnTheScheduler() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
 
     delegate.last().completeExceptionally(new IOException("first"));
     assertEquals(1, delegate.attempts());
@@ -65,7 +67,7 @@ class AsyncDriverTest {
   @Test
   void exhaustionCompletesWithTheLastFailureItselfAndTheEarlierOnesSuppressed() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     IOException first = new IOException("first");
     IOException second = new IOException("second");
     IOException third = new IOException("third");
@@ -85,7 +87,7 @@ class AsyncDriverTest {
   @Test
   void filtersSeeTheCauseThroughCompletionAndExecutionExceptions() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry().on(IOException.class)));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
 
     delegate.last().completeExceptionally(new CompletionException(new IOException("wrapped")));
     fixture.advance("100");
@@ -100,7 +102,7 @@ class AsyncDriverTest {
   @Test
   void aRetryWithoutBackoffStartsItsNextAttemptAtOnce() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry().delay("0ms")));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
 
     delegate.last().completeExceptionally(new IOException("first"));
 
@@ -112,7 +114,7 @@ class AsyncDriverTest {
   @Test
   void aFailureTheFiltersRejectIsNotRetried() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry().on(IOException.class)));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     IllegalStateException notRetried = new IllegalStateException("no");
 
     delegate.last().completeExceptionally(new CompletionException(notRetried));
@@ -126,7 +128,7 @@ class AsyncDriverTest {
   void aResultTheRetryRejectsIsRetriedAndTheLastOneReturned() {
     RetryConfig.Builder retry = retry().onResult((String value) -> value.startsWith("busy"));
     ResilientCall guard = fixture.resolve(call -> call.with(retry));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
 
     delegate.last().complete("busy 1");
     fixture.advance("100");
@@ -149,9 +151,9 @@ class AsyncDriverTest {
     ResilientCall guard = fixture.resolve(call -> call.with(retry));
     List<String> answers = new ArrayList<>(List.of("unreadable", "busy", "unreadable", "ok"));
     AtomicInteger calls = new AtomicInteger();
-    AsyncAttempt<String> answering = () -> CompletableFuture.completedFuture(answers.get(calls.getAndIncrement()));
+    AsyncStart<String> answering = () -> CompletableFuture.completedFuture(answers.get(calls.getAndIncrement()));
 
-    CompletableFuture<String> result = guard.callAsync(answering, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, answering, null);
     assertEquals(1, calls.get());
     assertFalse(result.isDone(), "the first attempt failed: its predicate threw");
     fixture.advance("100");
@@ -169,14 +171,14 @@ class AsyncDriverTest {
   void aFailureThrownBeforeAFutureIsReturnedIsTreatedLikeAFailedFuture() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()));
     AtomicInteger calls = new AtomicInteger();
-    AsyncAttempt<String> throwsFirst = () -> {
+    AsyncStart<String> throwsFirst = () -> {
       if (calls.incrementAndGet() == 1) {
         throw new IOException("thrown, not returned");
       }
       return CompletableFuture.completedFuture("ok");
     };
 
-    CompletableFuture<String> result = guard.callAsync(throwsFirst, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, throwsFirst, null);
     assertFalse(result.isDone(), "the throw waits out the backoff like a failed future");
     fixture.advance("100");
 
@@ -189,7 +191,7 @@ class AsyncDriverTest {
     ResilientCall guard = fixture.resolve(call -> call);
     IOException thrown = new IOException("thrown");
 
-    CompletableFuture<String> result = guard.callAsync(() -> { throw thrown; }, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, () -> { throw thrown; }, null);
 
     assertSame(thrown, failureOf(result));
   }
@@ -198,7 +200,7 @@ class AsyncDriverTest {
   void aNullFutureFailsWithANullPointerExceptionNamingTheCall() {
     ResilientCall guard = fixture.resolve(call -> call);
 
-    CompletableFuture<String> result = guard.callAsync(() -> null, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, () -> null, null);
 
     Throwable failure = failureOf(result);
     assertInstanceOf(NullPointerException.class, failure);
@@ -209,7 +211,7 @@ class AsyncDriverTest {
   void anErrorIsNeitherRetriedNorFallenBack() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(FallbackConfig.builder(CALL)));
     AtomicInteger fallbacks = new AtomicInteger();
-    CompletableFuture<String> result = guard.callAsync(delegate, failure -> {
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, failure -> {
       fallbacks.incrementAndGet();
       return CompletableFuture.completedFuture("fallback");
     });
@@ -228,7 +230,7 @@ class AsyncDriverTest {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(FallbackConfig.builder(CALL)));
     AtomicReference<Throwable> answered = new AtomicReference<>();
     CompletableFuture<String> answer = new CompletableFuture<>();
-    CompletableFuture<String> result = guard.callAsync(delegate, failure -> {
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, failure -> {
       answered.set(failure);
       return answer;
     });
@@ -250,7 +252,7 @@ class AsyncDriverTest {
   void aPlainFallbackValueIsReturned() {
     ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
     CompletableFuture<String> result =
-        guard.callAsync(delegate, failure -> CompletableFuture.completedFuture("plain"));
+        LambdaCalls.callAsync(guard, delegate, failure -> CompletableFuture.completedFuture("plain"));
 
     delegate.last().completeExceptionally(new IOException());
 
@@ -263,7 +265,7 @@ class AsyncDriverTest {
     IOException original = new IOException("original");
     IllegalStateException fallbackFailure = new IllegalStateException("fallback failed");
 
-    CompletableFuture<String> thrown = guard.callAsync(delegate, failure -> { throw fallbackFailure; });
+    CompletableFuture<String> thrown = LambdaCalls.callAsync(guard, delegate, failure -> { throw fallbackFailure; });
     delegate.last().completeExceptionally(original);
     assertSame(fallbackFailure, failureOf(thrown));
     assertArrayEquals(new Throwable[] {original}, fallbackFailure.getSuppressed());
@@ -271,7 +273,7 @@ class AsyncDriverTest {
     IOException original2 = new IOException("original 2");
     UncheckedIOException failedFuture = new UncheckedIOException(new IOException("fallback future failed"));
     CompletableFuture<String> failed =
-        guard.callAsync(delegate, failure -> CompletableFuture.failedFuture(new CompletionException(failedFuture)));
+        LambdaCalls.callAsync(guard, delegate, failure -> CompletableFuture.failedFuture(new CompletionException(failedFuture)));
     delegate.last().completeExceptionally(original2);
     assertSame(failedFuture, failureOf(failed));
     assertArrayEquals(new Throwable[] {original2}, failedFuture.getSuppressed());
@@ -284,7 +286,7 @@ class AsyncDriverTest {
     IllegalStateException ignored = new IllegalStateException();
 
     CompletableFuture<String> result =
-        guard.callAsync(delegate, failure -> CompletableFuture.completedFuture("fallback"));
+        LambdaCalls.callAsync(guard, delegate, failure -> CompletableFuture.completedFuture("fallback"));
     delegate.last().completeExceptionally(ignored);
 
     assertSame(ignored, failureOf(result));
@@ -293,7 +295,7 @@ class AsyncDriverTest {
   @Test
   void cancellingDuringTheBackoffStopsFurtherAttempts() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().completeExceptionally(new IOException());
 
     assertTrue(result.cancel(true));
@@ -306,7 +308,7 @@ class AsyncDriverTest {
   void cancellingTheFallbackInFlightCancelsItsFuture() {
     ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
     CompletableFuture<String> answer = new CompletableFuture<>();
-    CompletableFuture<String> result = guard.callAsync(delegate, failure -> answer);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, failure -> answer);
     delegate.last().completeExceptionally(new IOException());
 
     result.cancel(true);
@@ -322,7 +324,7 @@ class AsyncDriverTest {
     ResilientCall guard = off.resolve(call -> call.with(retry()));
     AtomicInteger keysComputed = new AtomicInteger();
 
-    CompletableFuture<String> result = guard.callAsync(() -> {
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, () -> {
       keysComputed.incrementAndGet();
       throw new IllegalStateException("keys are never computed when Brace is off");
     }, off.delegate, null);
@@ -340,8 +342,8 @@ class AsyncDriverTest {
     ResilientCall guard = off.resolve(call -> call.with(retry()));
     IOException thrown = new IOException("thrown");
 
-    CompletableFuture<String> threw = guard.callAsync(() -> { throw thrown; }, null);
-    CompletableFuture<String> returnedNull = guard.callAsync(() -> null, null);
+    CompletableFuture<String> threw = LambdaCalls.callAsync(guard, () -> { throw thrown; }, null);
+    CompletableFuture<String> returnedNull = LambdaCalls.callAsync(guard, () -> null, null);
 
     assertSame(thrown, failureOf(threw));
     assertInstanceOf(NullPointerException.class, failureOf(returnedNull));
@@ -359,7 +361,7 @@ class AsyncDriverTest {
     IOException failure = new IOException("first");
 
     CompletableFuture<String> result =
-        guard.callAsync(() -> opaque(attempts.incrementAndGet() == 1 ? first : second), null);
+        LambdaCalls.callAsync(guard, () -> opaque(attempts.incrementAndGet() == 1 ? first : second), null);
     first.completeExceptionally(failure);
     fixture.advance("100");
     assertEquals(2, attempts.get(), "the opaque stage's failure was seen and retried");
@@ -395,7 +397,7 @@ class AsyncDriverTest {
         caller.get().cancel(true);
       }
     });
-    caller.set(guard.callAsync(delegate, null));
+    caller.set(LambdaCalls.callAsync(guard, delegate, null));
 
     delegate.last().completeExceptionally(new IOException("first"));
     fixture.advance("1000");
@@ -409,7 +411,7 @@ class AsyncDriverTest {
     ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
     AtomicReference<CompletableFuture<String>> caller = new AtomicReference<>();
     CompletableFuture<String> answer = new CompletableFuture<>();
-    caller.set(guard.callAsync(delegate, failure -> {
+    caller.set(LambdaCalls.callAsync(guard, delegate, failure -> {
       caller.get().cancel(true);
       return answer;
     }));
@@ -430,7 +432,7 @@ class AsyncDriverTest {
     ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
     try {
       Registry registry = Registry.builder().scheduler(scheduler).build();
-      ResilientCall guard = registry.resolve(CallDefinition.builder(CALL)
+      ResilientCall guard = registry.resolve(LambdaCalls.builder(CALL)
           .with(RetryConfig.builder(CALL).maxAttempts(3).delay("100ms").jitter(Retry.Jitter.NONE))
           .build());
       List<CompletableFuture<String>> results = new ArrayList<>();
@@ -438,7 +440,7 @@ class AsyncDriverTest {
       long begin = System.nanoTime();
       for (int i = 0; i < 1000; i++) {
         AtomicInteger attempt = new AtomicInteger();
-        results.add(guard.callAsync(() -> {
+        results.add(LambdaCalls.callAsync(guard, () -> {
           attempts.incrementAndGet();
           int number = attempt.incrementAndGet();
           CompletableFuture<String> outcome = new CompletableFuture<>();

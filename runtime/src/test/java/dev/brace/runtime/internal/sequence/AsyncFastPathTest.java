@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import static dev.brace.runtime.internal.sequence.AsyncFixture.retry;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,7 +46,7 @@ class AsyncFastPathTest {
   void aFutureCompleteBeforeTheCallReturnsIsAnsweredAtOnceAndHoldsNothing() {
     ResilientCall guard = fourPatterns(retry());
 
-    CompletableFuture<String> answer = guard.callAsync(() -> CompletableFuture.completedFuture("ready"), null);
+    CompletableFuture<String> answer = LambdaCalls.callAsync(guard, () -> CompletableFuture.completedFuture("ready"), null);
 
     assertTrue(answer.isDone());
     assertEquals("ready", valueOf(answer));
@@ -61,7 +63,7 @@ class AsyncFastPathTest {
     }));
     AtomicInteger attempts = new AtomicInteger();
 
-    CompletableFuture<String> answer = guard.callAsync(
+    CompletableFuture<String> answer = LambdaCalls.callAsync(guard, 
         () -> CompletableFuture.completedFuture(attempts.incrementAndGet() < 3 ? "busy" : "done"), null);
     fixture.advance("100");
     fixture.advance("100");
@@ -74,9 +76,9 @@ class AsyncFastPathTest {
   @Test
   void aFirstAttemptThatMustWaitForTheBulkheadWaitsOnTheSchedulerAndHoldsNothingAfter() {
     ResilientCall guard = fourPatterns(retry());
-    CompletableFuture<String> holding = guard.callAsync(fixture.delegate, null);
+    CompletableFuture<String> holding = LambdaCalls.callAsync(guard, fixture.delegate, null);
 
-    CompletableFuture<String> second = guard.callAsync(() -> CompletableFuture.completedFuture("second"), null);
+    CompletableFuture<String> second = LambdaCalls.callAsync(guard, () -> CompletableFuture.completedFuture("second"), null);
     assertEquals(false, second.isDone(), "the bulkhead is full: the call waits on the scheduler");
     fixture.delegate.last().complete("first");
     fixture.advance("100");
@@ -93,7 +95,7 @@ class AsyncFastPathTest {
     AtomicInteger attempts = new AtomicInteger();
 
     MDC.put("request", "caller");
-    CompletableFuture<String> answer = guard.callAsync(() -> {
+    CompletableFuture<String> answer = LambdaCalls.callAsync(guard, () -> {
       seen.add(MDC.get("request"));
       return attempts.incrementAndGet() < 3
           ? CompletableFuture.failedFuture(new IOException("busy"))

@@ -1,6 +1,8 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.support.AsyncAttempt;
+import dev.brace.runtime.support.LambdaCalls;
+
+import dev.brace.runtime.support.LambdaCalls.AsyncStart;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
 
@@ -36,7 +38,7 @@ final class AsyncFixture {
   }
 
   ResilientCall resolve(UnaryOperator<CallDefinition.Builder> patterns) {
-    return registry.resolve(patterns.apply(CallDefinition.builder(CALL)).build());
+    return registry.resolve(patterns.apply(LambdaCalls.builder(CALL)).build());
   }
 
   /** Three attempts, 100 ms apart (multiplier 1), no jitter. */
@@ -93,7 +95,7 @@ final class AsyncFixture {
   }
 
   /** A delegate that starts one pending future per attempt. */
-  static final class Delegate implements AsyncAttempt<String> {
+  static final class Delegate implements AsyncStart<String> {
     final List<CompletableFuture<String>> started = new CopyOnWriteArrayList<>();
 
     @Override

@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
@@ -56,7 +58,7 @@ class AsyncHedgeTest {
   @Test
   void anAnswerWithinTheDelayStartsNoHedge() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge()));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("99");
     delegate.last().complete("first");
 
@@ -70,7 +72,7 @@ class AsyncHedgeTest {
   @Test
   void noAnswerAfterTheDelayStartsAHedgeAndTheFirstToAnswerWinsWhileTheOtherIsCancelled() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge()));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("100");
     assertEquals(2, delegate.attempts(), "the hedge starts once the delay has passed");
 
@@ -87,7 +89,7 @@ class AsyncHedgeTest {
   @Test
   void eachHedgeWaitsTheDelayAfterThePreviousOneAndNoMoreThanMaxHedgesStart() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge()));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("100");
     fixture.advance("99");
     assertEquals(2, delegate.attempts());
@@ -106,7 +108,7 @@ class AsyncHedgeTest {
   @Test
   void aFailureInOnStartsTheNextHedgeAtOnce() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge()));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().completeExceptionally(new IOException("first"));
 
     assertEquals(2, delegate.attempts(), "no wait for the delay");
@@ -118,7 +120,7 @@ class AsyncHedgeTest {
   @Test
   void aFailureOutsideOnDecidesTheCallAndCancelsTheOthers() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge()));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("100");
     IllegalStateException broken = new IllegalStateException("second");
     delegate.last().completeExceptionally(broken);
@@ -131,7 +133,7 @@ class AsyncHedgeTest {
   @Test
   void whenEveryAttemptFailsTheLastFailurePropagatesWithTheOthersAttachedInOrder() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge()));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     IOException[] failures = {new IOException("1"), new IOException("2"), new IOException("3")};
     for (IOException failure : failures) {
       delegate.last().completeExceptionally(failure);
@@ -145,7 +147,7 @@ class AsyncHedgeTest {
   @Test
   void anErrorDecidesAsItCameWithNothingAttached() {
     ResilientCall guard = fixture.resolve(call -> call.with(HedgeConfig.builder(CALL).delay("100ms").maxHedges(2)));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().completeExceptionally(new IOException("first"));
     AssertionError fatal = new AssertionError("fatal");
     delegate.last().completeExceptionally(fatal);
@@ -160,7 +162,7 @@ class AsyncHedgeTest {
   void everyAttemptTakesItsOwnPermitAndARefusedHedgeIsNotStarted() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge())
         .with(BulkheadConfig.builder("bh").maxConcurrent(1)));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("100");
 
     assertEquals(1, delegate.attempts(), "the hedge found the bulkhead full: not started");
@@ -175,7 +177,7 @@ class AsyncHedgeTest {
   void aRefusedHedgeIsNoFailureButIsAttachedToTheOneThatEndsTheGroup() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge())
         .with(BulkheadConfig.builder("bh").maxConcurrent(1)));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("100");
     assertEquals(1, delegate.attempts(), "hedge 2 found the bulkhead full");
 
@@ -196,7 +198,7 @@ class AsyncHedgeTest {
   void theLosersPermitsAreReleasedWhenTheyAreCancelled() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge())
         .with(BulkheadConfig.builder("bh").maxConcurrent(3)));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("100");
     fixture.advance("100");
     assertEquals(3, fixture.registry.bulkhead("bh").inFlight(), "one permit per attempt");
@@ -210,7 +212,7 @@ class AsyncHedgeTest {
   void theBreakerRecordsEveryAttemptOnItsOwn() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge())
         .with(CircuitBreakerConfig.builder("cb").failureThreshold(2).resetTimeout("10s")));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().completeExceptionally(new IOException("1"));
     delegate.last().completeExceptionally(new IOException("2"));
 
@@ -225,7 +227,7 @@ class AsyncHedgeTest {
   void eachAttemptHasItsOwnDeadlineAndAnExpiredOneStartsTheNextHedge() {
     ResilientCall guard = fixture.resolve(call -> call.with(HedgeConfig.builder(CALL).delay("1s").maxHedges(1))
         .with(TimeoutConfig.builder(CALL).duration("300ms")));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("300");
 
     assertTrue(delegate.started.get(0).isCancelled(), "the first attempt timed out");
@@ -238,7 +240,7 @@ class AsyncHedgeTest {
   @Test
   void aDelayOfZeroStartsEveryHedgeAtOnce() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge().delay("0ms")));
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
     assertEquals(3, delegate.attempts());
   }
 
@@ -247,7 +249,7 @@ class AsyncHedgeTest {
     AsyncFixture fixture = new AsyncFixture(registry -> registry.retryBudget("hedges", b -> b.percentCanRetry(0).minRetriesPerSecond(0)));
     AsyncFixture.Delegate delegate = fixture.delegate;
     ResilientCall guard = fixture.resolve(call -> call.with(hedge().budget("hedges")));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("1000");
 
     assertEquals(1, delegate.attempts());
@@ -268,8 +270,8 @@ class AsyncHedgeTest {
         .with(RetryConfig.builder(CALL).maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE).budget("shared"))
         .with(hedge().budget("shared")));
 
-    CompletableFuture<String> first = guard.callAsync(delegate, null);
-    CompletableFuture<String> second = guard.callAsync(delegate, null);
+    CompletableFuture<String> first = LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> second = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("100");
     assertEquals(3, delegate.attempts(), "two calls allow one hedge");
     fixture.advance("100");
@@ -284,7 +286,7 @@ class AsyncHedgeTest {
     ResilientCall guard = fixture.resolve(call -> call
         .with(RetryConfig.builder(CALL).maxAttempts(2).delay("50ms").jitter(Retry.Jitter.NONE))
         .with(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1)));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().completeExceptionally(new IOException("1"));
     delegate.last().completeExceptionally(new IOException("2"));
     assertEquals(2, delegate.attempts());
@@ -303,7 +305,7 @@ class AsyncHedgeTest {
   void aCallerThatCancelsStopsEveryAttempt() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge())
         .with(BulkheadConfig.builder("bh").maxConcurrent(3)));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("100");
     result.cancel(true);
 
@@ -318,8 +320,8 @@ class AsyncHedgeTest {
   void theFirstAttemptRefusedIsWhatTheCallEndsWith() {
     ResilientCall guard = fixture.resolve(call -> call.with(hedge())
         .with(BulkheadConfig.builder("bh").maxConcurrent(1)));
-    CompletableFuture<String> holder = guard.callAsync(delegate, null);
-    CompletableFuture<String> refused = guard.callAsync(delegate, null);
+    CompletableFuture<String> holder = LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> refused = LambdaCalls.callAsync(guard, delegate, null);
 
     assertInstanceOf(BulkheadFullException.class, failureOf(refused));
     assertEquals(1, delegate.attempts());
@@ -333,7 +335,7 @@ class AsyncHedgeTest {
     List<String> seen = new CopyOnWriteArrayList<>();
 
     MDC.put("request", "caller");
-    CompletableFuture<String> result = guard.callAsync(() -> {
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, () -> {
       seen.add(MDC.get("request"));
       return delegate.start();
     }, null);
@@ -356,7 +358,7 @@ class AsyncHedgeTest {
         CompletableFuture.failedFuture(new IOException("first")), CompletableFuture.completedFuture("second"));
     AtomicInteger attempts = new AtomicInteger();
 
-    CompletableFuture<String> result = guard.callAsync(() -> answers.get(attempts.getAndIncrement()), null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, () -> answers.get(attempts.getAndIncrement()), null);
 
     assertEquals("second", valueOf(result));
     assertEquals(2, attempts.get());

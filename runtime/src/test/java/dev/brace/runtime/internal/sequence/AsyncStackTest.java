@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import dev.brace.runtime.support.ResilientCall;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
@@ -60,14 +62,14 @@ class AsyncStackTest {
   @Test
   void theBreakerRecordsWhenTheFutureCompletesAndThenRefusesThroughTheFuture() {
     ResilientCall guard = fixture.resolve(call -> call.with(breaker(1)));
-    CompletableFuture<String> first = guard.callAsync(delegate, null);
+    CompletableFuture<String> first = LambdaCalls.callAsync(guard, delegate, null);
     assertEquals(CircuitState.CLOSED, breakerState(), "nothing recorded while in flight");
 
     delegate.last().completeExceptionally(new IOException());
     assertInstanceOf(IOException.class, failureOf(first));
     assertEquals(CircuitState.OPEN, breakerState());
 
-    CompletableFuture<String> refused = guard.callAsync(delegate, null);
+    CompletableFuture<String> refused = LambdaCalls.callAsync(guard, delegate, null);
     assertInstanceOf(CircuitOpenException.class, failureOf(refused));
     assertEquals(1, delegate.attempts(), "the refused call never reached the delegate");
   }
@@ -75,11 +77,11 @@ class AsyncStackTest {
   @Test
   void theBreakerCountsASuccessfulFutureAsSuccess() {
     ResilientCall guard = fixture.resolve(call -> call.with(breaker(2)));
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().completeExceptionally(new IOException());
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().complete("ok");
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().completeExceptionally(new IOException());
 
     assertEquals(CircuitState.CLOSED, breakerState(), "the success in between reset the count");
@@ -88,11 +90,11 @@ class AsyncStackTest {
   @Test
   void aFallbackAnswersTheBreakersRefusal() {
     ResilientCall guard = fixture.resolve(call -> call.with(breaker(1)).with(FallbackConfig.builder(CALL)));
-    guard.callAsync(delegate, failure -> CompletableFuture.completedFuture("fallback"));
+    LambdaCalls.callAsync(guard, delegate, failure -> CompletableFuture.completedFuture("fallback"));
     delegate.last().completeExceptionally(new IOException());
 
     CompletableFuture<String> refused =
-        guard.callAsync(delegate, failure -> CompletableFuture.completedFuture(failure.getClass().getSimpleName()));
+        LambdaCalls.callAsync(guard, delegate, failure -> CompletableFuture.completedFuture(failure.getClass().getSimpleName()));
 
     assertEquals("CircuitOpenException", valueOf(refused));
   }
@@ -102,9 +104,9 @@ class AsyncStackTest {
   @Test
   void theLimitersRefusalCompletesTheFuture() {
     ResilientCall guard = fixture.resolve(call -> call.with(limiter("0s")));
-    guard.callAsync(delegate, null).complete("ignored");
+    LambdaCalls.callAsync(guard, delegate, null).complete("ignored");
 
-    CompletableFuture<String> refused = guard.callAsync(delegate, null);
+    CompletableFuture<String> refused = LambdaCalls.callAsync(guard, delegate, null);
 
     assertInstanceOf(RateLimitedException.class, failureOf(refused));
     assertEquals(1, delegate.attempts());
@@ -113,9 +115,9 @@ class AsyncStackTest {
   @Test
   void theLimitersWaitIsAScheduledDelay() {
     ResilientCall guard = fixture.resolve(call -> call.with(limiter("1s")));
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
 
-    CompletableFuture<String> waiting = guard.callAsync(delegate, null);
+    CompletableFuture<String> waiting = LambdaCalls.callAsync(guard, delegate, null);
     assertEquals(1, delegate.attempts(), "the second token comes after 1 s");
     fixture.advance("999");
     assertEquals(1, delegate.attempts());
@@ -131,12 +133,12 @@ class AsyncStackTest {
   @Test
   void cancellingWhileWaitingForATokenGivesItBack() {
     ResilientCall guard = fixture.resolve(call -> call.with(limiter("2s")));
-    guard.callAsync(delegate, null);
-    CompletableFuture<String> waiting = guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> waiting = LambdaCalls.callAsync(guard, delegate, null);
 
     waiting.cancel(true);
     fixture.advance("1000");
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
 
     assertEquals(2, delegate.attempts(), "the cancelled caller's token went to the next one, at 1 s");
   }
@@ -146,12 +148,12 @@ class AsyncStackTest {
     ResilientCall guard = fixture.resolve(call -> call
         .with(breaker(1))
         .with(RateLimitConfig.builder("rl").permits(1).per("20s").burst(1).maxWait("0s")));
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().completeExceptionally(new IOException());
     fixture.advance("10000");
 
-    CompletableFuture<String> probe = guard.callAsync(delegate, null);
-    CompletableFuture<String> next = guard.callAsync(delegate, null);
+    CompletableFuture<String> probe = LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> next = LambdaCalls.callAsync(guard, delegate, null);
 
     assertInstanceOf(RateLimitedException.class, failureOf(probe));
     assertInstanceOf(RateLimitedException.class, failureOf(next),
@@ -164,10 +166,10 @@ class AsyncStackTest {
   @Test
   void theBulkheadPermitIsHeldUntilTheFutureCompletes() {
     ResilientCall guard = fixture.resolve(call -> call.with(bulkhead("0s")));
-    CompletableFuture<String> first = guard.callAsync(delegate, null);
+    CompletableFuture<String> first = LambdaCalls.callAsync(guard, delegate, null);
     assertEquals(1, inFlight());
 
-    CompletableFuture<String> refused = guard.callAsync(delegate, null);
+    CompletableFuture<String> refused = LambdaCalls.callAsync(guard, delegate, null);
     assertInstanceOf(BulkheadFullException.class, failureOf(refused));
     assertEquals(1, fixture.eventCount("bulkhead.rejected"));
 
@@ -179,8 +181,8 @@ class AsyncStackTest {
   @Test
   void withMaxWaitTheBulkheadIsPolledUntilAPermitFrees() {
     ResilientCall guard = fixture.resolve(call -> call.with(bulkhead("50ms")));
-    guard.callAsync(delegate, null);
-    CompletableFuture<String> second = guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> second = LambdaCalls.callAsync(guard, delegate, null);
     assertFalse(second.isDone());
 
     fixture.advance("20");
@@ -194,8 +196,8 @@ class AsyncStackTest {
   @Test
   void aFullBulkheadIsPolledInTenthsOfMaxWaitSoAFreedPermitIsTakenSoon() {
     ResilientCall guard = fixture.resolve(call -> call.with(bulkhead("20ms")));
-    guard.callAsync(delegate, null);
-    CompletableFuture<String> second = guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> second = LambdaCalls.callAsync(guard, delegate, null);
 
     fixture.advance("10");
     delegate.started.get(0).complete("first");
@@ -208,8 +210,8 @@ class AsyncStackTest {
   @Test
   void withMaxWaitTheBulkheadRefusesWhenNoPermitFreesInTime() {
     ResilientCall guard = fixture.resolve(call -> call.with(bulkhead("50ms")));
-    guard.callAsync(delegate, null);
-    CompletableFuture<String> second = guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> second = LambdaCalls.callAsync(guard, delegate, null);
 
     fixture.advance("49");
     assertFalse(second.isDone());
@@ -227,7 +229,7 @@ class AsyncStackTest {
         .with(TimeoutConfig.builder(CALL).duration("1s"))
         .with(breaker(1))
         .with(bulkhead("0s")));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
 
     fixture.advance("999");
     assertFalse(result.isDone());
@@ -245,7 +247,7 @@ class AsyncStackTest {
   @Test
   void anAttemptThatFinishesInTimeCancelsItsDeadline() {
     ResilientCall guard = fixture.resolve(call -> call.with(TimeoutConfig.builder(CALL).duration("1s")));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().complete("ok");
 
     fixture.advance("5000");
@@ -257,7 +259,7 @@ class AsyncStackTest {
   @Test
   void eachRetriedAttemptGetsItsOwnDeadline() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(TimeoutConfig.builder(CALL).duration("1s")));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
 
     fixture.advance("1000");
     assertTrue(delegate.started.get(0).isCancelled());
@@ -280,7 +282,7 @@ class AsyncStackTest {
         .with(RateLimitConfig.builder("rl").permits(1000).per("1s"))
         .with(bulkhead("0s"))
         .with(TimeoutConfig.builder(CALL).duration("1s")));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
 
     CompletableFuture<String> first = delegate.last();
     onAnotherThread(() -> first.completeExceptionally(new IOException("first")));
@@ -299,8 +301,8 @@ class AsyncStackTest {
   @Test
   void waitsForATokenAndAPermitOnTheSchedulerLeaveTheCallToOtherThreads() {
     ResilientCall guard = fixture.resolve(call -> call.with(breaker(5)).with(limiter("2s")).with(bulkhead("50ms")));
-    CompletableFuture<String> holder = guard.callAsync(delegate, null);
-    CompletableFuture<String> waiting = guard.callAsync(delegate, null);
+    CompletableFuture<String> holder = LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> waiting = LambdaCalls.callAsync(guard, delegate, null);
 
     fixture.advance("1000");
     assertEquals(1, delegate.attempts(), "the token came; the permit is still held");
@@ -320,8 +322,8 @@ class AsyncStackTest {
   void aFirstAttemptHandedOverByTheCallersThreadCanEndOnAnother() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(breaker(5)).with(bulkhead("0s").maxConcurrent(2)));
     AtomicInteger attempts = new AtomicInteger();
-    CompletableFuture<String> pending = guard.callAsync(delegate, null);
-    CompletableFuture<String> threw = guard.callAsync(() -> {
+    CompletableFuture<String> pending = LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> threw = LambdaCalls.callAsync(guard, () -> {
       if (attempts.incrementAndGet() == 1) {
         throw new IOException("thrown");
       }
@@ -343,7 +345,7 @@ class AsyncStackTest {
   void aFallbackStartedOnOneThreadCanBeCancelledFromAnother() {
     ResilientCall guard = fixture.resolve(call -> call.with(FallbackConfig.builder(CALL)));
     CompletableFuture<String> answer = new CompletableFuture<>();
-    CompletableFuture<String> result = guard.callAsync(delegate, failure -> answer);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, failure -> answer);
     delegate.last().completeExceptionally(new IOException());
 
     onAnotherThread(() -> result.cancel(true));
@@ -356,9 +358,9 @@ class AsyncStackTest {
   @Test
   void theWrappersOwnRefusalIsNeitherRetriedNorRecorded() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(breaker(1)).with(bulkhead("0s")));
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
 
-    CompletableFuture<String> refused = guard.callAsync(delegate, null);
+    CompletableFuture<String> refused = LambdaCalls.callAsync(guard, delegate, null);
     fixture.advance("1000");
 
     assertInstanceOf(BulkheadFullException.class, failureOf(refused));
@@ -369,7 +371,7 @@ class AsyncStackTest {
   @Test
   void aRetryReEntersTheBreakerAndEndsWithItsRefusal() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(breaker(2)));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     IOException first = new IOException("first");
     IOException second = new IOException("second");
 
@@ -387,7 +389,7 @@ class AsyncStackTest {
   @Test
   void aRetryTakesAFreshTokenAndAFreshPermit() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(limiter("1s")).with(bulkhead("0s")));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     assertEquals(1, inFlight());
 
     delegate.last().completeExceptionally(new IOException());
@@ -406,7 +408,7 @@ class AsyncStackTest {
   @Test
   void anErrorReleasesEveryPermitWithoutARecord() {
     ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(breaker(1)).with(bulkhead("0s")));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     StackOverflowError error = new StackOverflowError();
 
     delegate.last().completeExceptionally(error);
@@ -426,7 +428,7 @@ class AsyncStackTest {
         .with(breaker(1))
         .with(bulkhead("0s"))
         .with(TimeoutConfig.builder(CALL).duration("1s")));
-    CompletableFuture<String> result = guard.callAsync(delegate, null);
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
     CompletableFuture<String> inner = delegate.last();
 
     assertTrue(result.cancel(true));
@@ -443,14 +445,14 @@ class AsyncStackTest {
   @Test
   void cancellingAHalfOpenProbeFreesTheProbeSlot() {
     ResilientCall guard = fixture.resolve(call -> call.with(breaker(1)));
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
     delegate.last().completeExceptionally(new IOException());
     fixture.advance("10000");
-    CompletableFuture<String> probe = guard.callAsync(delegate, null);
+    CompletableFuture<String> probe = LambdaCalls.callAsync(guard, delegate, null);
     assertEquals(2, delegate.attempts());
 
     probe.cancel(true);
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
 
     assertEquals(3, delegate.attempts(), "the next call is admitted as the probe");
   }
@@ -461,10 +463,10 @@ class AsyncStackTest {
         .with(breaker(1))
         .with(limiter("2s"))
         .with(TimeoutConfig.builder(CALL).duration("5s")));
-    guard.callAsync(delegate, null).cancel(true);
+    LambdaCalls.callAsync(guard, delegate, null).cancel(true);
     AtomicReference<CompletableFuture<String>> waiting = new AtomicReference<>();
     cancelOn("ratelimit.waited", waiting);
-    waiting.set(guard.callAsync(delegate, null));
+    waiting.set(LambdaCalls.callAsync(guard, delegate, null));
 
     fixture.advance("1000");
 
@@ -479,10 +481,10 @@ class AsyncStackTest {
   @Test
   void aCallerThatGivesUpAsItTakesABulkheadPermitGivesItBack() {
     ResilientCall guard = fixture.resolve(call -> call.with(breaker(1)).with(bulkhead("50ms")));
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
     AtomicReference<CompletableFuture<String>> polling = new AtomicReference<>();
     cancelOn("bulkhead.waited", polling);
-    polling.set(guard.callAsync(delegate, null));
+    polling.set(LambdaCalls.callAsync(guard, delegate, null));
 
     fixture.advance("20");
     delegate.last().complete("first");
@@ -497,13 +499,13 @@ class AsyncStackTest {
   @Test
   void aSchedulerThatRefusesATokensWaitFailsTheCallAndGivesTheTokenBack() {
     ResilientCall guard = fixture.resolve(call -> call.with(limiter("2s")));
-    guard.callAsync(delegate, null);
+    LambdaCalls.callAsync(guard, delegate, null);
     fixture.time.scheduler().shutdown();
 
-    CompletableFuture<String> refused = guard.callAsync(delegate, null);
+    CompletableFuture<String> refused = LambdaCalls.callAsync(guard, delegate, null);
     assertInstanceOf(RejectedExecutionException.class, failureOf(refused));
     fixture.advance("1000");
-    CompletableFuture<String> next = guard.callAsync(() -> CompletableFuture.completedFuture("on time"), null);
+    CompletableFuture<String> next = LambdaCalls.callAsync(guard, () -> CompletableFuture.completedFuture("on time"), null);
 
     assertEquals("on time", valueOf(next), "the token reserved for 1 s went to the next caller, without a wait");
   }
@@ -516,7 +518,7 @@ class AsyncStackTest {
         .with(TimeoutConfig.builder(CALL).duration("1s")));
     fixture.time.scheduler().shutdown();
 
-    CompletableFuture<String> refused = guard.callAsync(delegate, null);
+    CompletableFuture<String> refused = LambdaCalls.callAsync(guard, delegate, null);
 
     assertInstanceOf(RejectedExecutionException.class, failureOf(refused));
     assertEquals(0, delegate.attempts());

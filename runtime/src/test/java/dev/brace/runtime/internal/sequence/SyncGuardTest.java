@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.CallDefinition;
 
@@ -57,7 +59,7 @@ class SyncGuardTest {
   }
 
   private static CallDefinition.Builder call() {
-    return CallDefinition.builder("C.m");
+    return LambdaCalls.builder("C.m");
   }
 
   @Test
@@ -66,7 +68,7 @@ class SyncGuardTest {
     AtomicInteger calls = new AtomicInteger();
     IOException[] thrown = new IOException[3];
 
-    IOException last = assertThrows(IOException.class, () -> guard.call(() -> {
+    IOException last = assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> {
       int n = calls.getAndIncrement();
       thrown[n] = new IOException("attempt " + (n + 1));
       throw thrown[n];
@@ -83,7 +85,7 @@ class SyncGuardTest {
     long start = clock.nanoTime();
     List<Long> attemptTimes = new ArrayList<>();
 
-    String result = guard.call(() -> {
+    String result = LambdaCalls.call(guard, () -> {
       attemptTimes.add(TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - start));
       if (attemptTimes.size() < 4) {
         throw new IOException("not yet");
@@ -99,7 +101,7 @@ class SyncGuardTest {
   void eventsFireForEveryFailedAttemptThenExhausted() {
     ResilientCall guard = guard(call().with(retry().maxAttempts(2)));
 
-    assertThrows(IOException.class, () -> guard.call(() -> {
+    assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> {
       throw new IOException("down");
     }, null));
 
@@ -118,7 +120,7 @@ class SyncGuardTest {
   void aFailureTheRetryDoesNotRetryIsStillReportedAsAFailedAttempt() {
     ResilientCall guard = guard(call().with(retry().on(IOException.class)));
 
-    assertThrows(IllegalStateException.class, () -> guard.call(() -> {
+    assertThrows(IllegalStateException.class, () -> LambdaCalls.call(guard, () -> {
       throw new IllegalStateException("not retried");
     }, null));
 
@@ -131,11 +133,11 @@ class SyncGuardTest {
     ResilientCall guard = guard(call().with(retry().on(IOException.class).ignore(java.io.FileNotFoundException.class)));
     AtomicInteger calls = new AtomicInteger();
 
-    assertThrows(IllegalStateException.class, () -> guard.call(() -> {
+    assertThrows(IllegalStateException.class, () -> LambdaCalls.call(guard, () -> {
       calls.incrementAndGet();
       throw new IllegalStateException("not an IOException");
     }, null));
-    assertThrows(java.io.FileNotFoundException.class, () -> guard.call(() -> {
+    assertThrows(java.io.FileNotFoundException.class, () -> LambdaCalls.call(guard, () -> {
       calls.incrementAndGet();
       throw new java.io.FileNotFoundException("ignored");
     }, null));
@@ -148,7 +150,7 @@ class SyncGuardTest {
     ResilientCall guard = guard(call().with(retry().on(Throwable.class)).with(FallbackConfig.builder("C.m").on(Throwable.class)));
     AtomicInteger calls = new AtomicInteger();
 
-    assertThrows(StackOverflowError.class, () -> guard.call(() -> {
+    assertThrows(StackOverflowError.class, () -> LambdaCalls.call(guard, () -> {
       calls.incrementAndGet();
       throw new StackOverflowError();
     }, failure -> "fallback"));
@@ -162,7 +164,7 @@ class SyncGuardTest {
     AtomicInteger calls = new AtomicInteger();
     StackOverflowError error = new StackOverflowError();
 
-    StackOverflowError thrown = assertThrows(StackOverflowError.class, () -> guard.call(() -> {
+    StackOverflowError thrown = assertThrows(StackOverflowError.class, () -> LambdaCalls.call(guard, () -> {
       if (calls.incrementAndGet() == 1) {
         throw new IOException("retried");
       }
@@ -178,17 +180,17 @@ class SyncGuardTest {
   void aRefusalIsRetriedOnlyWhenItsExactClassIsNamedAndThenWaitsItsRetryAfter() throws Throwable {
     AtomicInteger calls = new AtomicInteger();
     ResilientCall broad = guard(call().with(retry().on(Exception.class)));
-    assertThrows(CircuitOpenException.class, () -> broad.call(() -> {
+    assertThrows(CircuitOpenException.class, () -> LambdaCalls.call(broad, () -> {
       calls.incrementAndGet();
       throw new CircuitOpenException("deeper", Duration.ofSeconds(1));
     }, null));
     assertEquals(1, calls.get(), "Exception does not name CircuitOpenException");
 
-    ResilientCall named = guard(CallDefinition.builder("C.n").with(RetryConfig.builder("C.n").maxAttempts(2)
+    ResilientCall named = guard(LambdaCalls.builder("C.n").with(RetryConfig.builder("C.n").maxAttempts(2)
         .delay("100ms").jitter(Retry.Jitter.NONE).on(CircuitOpenException.class)));
     long start = clock.nanoTime();
     calls.set(0);
-    String result = named.call(() -> {
+    String result = LambdaCalls.call(named, () -> {
       if (calls.incrementAndGet() == 1) {
         throw new CircuitOpenException("deeper", Duration.ofSeconds(2));
       }
@@ -204,7 +206,7 @@ class SyncGuardTest {
     long start = clock.nanoTime();
     AtomicInteger calls = new AtomicInteger();
 
-    guard.call(() -> {
+    LambdaCalls.call(guard, () -> {
       if (calls.incrementAndGet() == 1) {
         throw new Throttled(Duration.ofMinutes(10));
       }
@@ -219,7 +221,7 @@ class SyncGuardTest {
     ResilientCall guard = guard(call().with(retry().maxAttempts(10).delay("1s").multiplier(1).maxDuration("2500ms")));
     AtomicInteger calls = new AtomicInteger();
 
-    assertThrows(IOException.class, () -> guard.call(() -> {
+    assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> {
       calls.incrementAndGet();
       throw new IOException("down");
     }, null));
@@ -232,7 +234,7 @@ class SyncGuardTest {
     ResilientCall guard = guard(call().with(retry().onResult((String s) -> s.isEmpty())));
     AtomicInteger calls = new AtomicInteger();
 
-    String result = guard.call(() -> {
+    String result = LambdaCalls.call(guard, () -> {
       calls.incrementAndGet();
       return "";
     }, null);
@@ -247,7 +249,7 @@ class SyncGuardTest {
     AtomicInteger calls = new AtomicInteger();
     IOException first = new IOException("first");
 
-    IOException thrown = assertThrows(IOException.class, () -> guard.call(() -> {
+    IOException thrown = assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> {
       calls.incrementAndGet();
       Thread.currentThread().interrupt();
       throw first;
@@ -267,7 +269,7 @@ class SyncGuardTest {
     ResilientCall guard = budgeted.resolve(call().with(retry().budget("shared")).build());
     AtomicInteger calls = new AtomicInteger();
 
-    assertThrows(IOException.class, () -> guard.call(() -> {
+    assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> {
       calls.incrementAndGet();
       throw new IOException("down");
     }, null));
@@ -281,7 +283,7 @@ class SyncGuardTest {
     ResilientCall guard = guard(call().with(TimeoutConfig.builder("C.m").duration("1s")));
     long start = clock.nanoTime();
 
-    TimeoutExceededException timedOut = assertThrows(TimeoutExceededException.class, () -> guard.call(() -> {
+    TimeoutExceededException timedOut = assertThrows(TimeoutExceededException.class, () -> LambdaCalls.call(guard, () -> {
       clock.sleep(Duration.ofSeconds(5));
       return "too late";
     }, null));
@@ -297,7 +299,7 @@ class SyncGuardTest {
   void aCallThatIgnoresTheInterruptAndReturnsLateIsStillTimedOut() {
     ResilientCall guard = guard(call().with(TimeoutConfig.builder("C.m").duration("1s")));
 
-    assertThrows(TimeoutExceededException.class, () -> guard.call(() -> {
+    assertThrows(TimeoutExceededException.class, () -> LambdaCalls.call(guard, () -> {
       try {
         clock.sleep(Duration.ofSeconds(5));
       } catch (InterruptedException ignoredByABadlyBehavedCall) {
@@ -312,7 +314,7 @@ class SyncGuardTest {
   void aCallWithinItsDeadlineIsNotDisturbed() throws Throwable {
     ResilientCall guard = guard(call().with(TimeoutConfig.builder("C.m").duration("1s")));
 
-    assertEquals("fast", guard.call(() -> {
+    assertEquals("fast", LambdaCalls.call(guard, () -> {
       clock.sleep(Duration.ofMillis(999));
       return "fast";
     }, null));
@@ -327,7 +329,7 @@ class SyncGuardTest {
     CompletableFuture<Boolean> workerInterrupted = new CompletableFuture<>();
     CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
       try {
-        guard.call(() -> {
+        LambdaCalls.call(guard, () -> {
           workerStarted.countDown();
           try {
             new CountDownLatch(1).await();
@@ -352,16 +354,16 @@ class SyncGuardTest {
   void fallbackAnswersMatchingFailuresAndAFailingFallbackCarriesTheOriginal() throws Throwable {
     ResilientCall guard = guard(call().with(FallbackConfig.builder("C.m").on(IOException.class)));
 
-    assertEquals("cached", guard.call(() -> {
+    assertEquals("cached", LambdaCalls.call(guard, () -> {
       throw new IOException("down");
     }, failure -> "cached"));
-    assertThrows(IllegalStateException.class, () -> guard.call(() -> {
+    assertThrows(IllegalStateException.class, () -> LambdaCalls.call(guard, () -> {
       throw new IllegalStateException("not answered");
     }, failure -> "cached"));
 
     IOException original = new IOException("down");
     IllegalArgumentException fallbackFailure = assertThrows(IllegalArgumentException.class,
-        () -> guard.call(() -> {
+        () -> LambdaCalls.call(guard, () -> {
           throw original;
         }, failure -> {
           throw new IllegalArgumentException("fallback broke");
@@ -374,7 +376,7 @@ class SyncGuardTest {
   void fallbackAnswersRefusalsToo() throws Throwable {
     ResilientCall guard = guard(call().with(FallbackConfig.builder("C.m")));
 
-    assertEquals("default", guard.call(() -> {
+    assertEquals("default", LambdaCalls.call(guard, () -> {
       throw new RateLimitedException("api", Duration.ofSeconds(1), null);
     }, failure -> "default"));
   }
@@ -386,7 +388,7 @@ class SyncGuardTest {
     IOException first = new IOException("first");
     IOException second = new IOException("second");
 
-    IOException thrown = assertThrows(IOException.class, () -> guard.call(() -> {
+    IOException thrown = assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> {
       if (calls.incrementAndGet() == 1) {
         throw first;
       }
@@ -405,7 +407,7 @@ class SyncGuardTest {
     ResilientCall guard = guard(call().with(retry().maxAttempts(5).onResult((String s) -> s.equals("busy"))));
     AtomicInteger calls = new AtomicInteger();
 
-    String result = guard.call(() -> {
+    String result = LambdaCalls.call(guard, () -> {
       calls.incrementAndGet();
       Thread.currentThread().interrupt();
       return "busy";
@@ -423,7 +425,7 @@ class SyncGuardTest {
     AtomicInteger calls = new AtomicInteger();
     IOException down = new IOException("down");
 
-    IOException thrown = assertThrows(IOException.class, () -> guard.call(() -> {
+    IOException thrown = assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> {
       throw new IllegalStateException("keys are never computed when Brace is off");
     }, () -> {
       calls.incrementAndGet();

@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,7 +22,7 @@ import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
-import dev.brace.runtime.support.SyncAttempt;
+import dev.brace.runtime.support.LambdaCalls.Attempt;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.HedgePolicy;
@@ -77,8 +79,8 @@ class SyncHedgeTest {
   }
 
   /** Calls on a thread of its own, as the generated method does ({@code hedged}) or as a Stack does ({@code call}). */
-  private static CompletableFuture<String> start(ResilientCall guard, SyncAttempt<String> attempt, boolean generated) {
-    return start(() -> generated ? guard.hedged(CallKeys.NONE, attempt) : guard.call(attempt, null));
+  private static CompletableFuture<String> start(ResilientCall guard, Attempt<String> attempt, boolean generated) {
+    return start(() -> generated ? LambdaCalls.call(guard, attempt, null) : LambdaCalls.call(guard, attempt, null));
   }
 
   /** Makes {@code call} on a thread of its own. */
@@ -130,7 +132,7 @@ class SyncHedgeTest {
 
   @Test
   void anAnswerWithinTheDelayStartsNoHedge() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge()));
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge()));
     CompletableFuture<String> call = start(guard, gates, true);
     gates.await(1);
     clock.advance(Duration.ofMillis(99));
@@ -144,7 +146,7 @@ class SyncHedgeTest {
 
   @Test
   void theHedgeThatAnswersFirstWinsAndTheLoserIsInterruptedAndHasEndedWhenTheCallReturns() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge()));
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge()));
     CompletableFuture<String> call = raceOfTwo(guard, true);
     gates.open(1, "second");
 
@@ -160,7 +162,7 @@ class SyncHedgeTest {
 
   @Test
   void aStackCallTakesTheSameSteps() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge()));
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge()));
     CompletableFuture<String> call = raceOfTwo(guard, false);
     gates.open(0, "first");
 
@@ -171,7 +173,7 @@ class SyncHedgeTest {
 
   @Test
   void aFailureInOnStartsTheNextHedgeAtOnceAndWhenAllFailTheLastCarriesTheOthers() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge()));
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge()));
     CompletableFuture<String> call = start(guard, gates, true);
     IOException[] failures = {new IOException("1"), new IOException("2"), new IOException("3")};
     for (int i = 0; i < 3; i++) {
@@ -186,7 +188,7 @@ class SyncHedgeTest {
 
   @Test
   void aFailureOutsideOnDecidesAndStopsTheOthers() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge()));
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge()));
     CompletableFuture<String> call = raceOfTwo(guard, true);
     IllegalStateException broken = new IllegalStateException("second");
     gates.fail(1, broken);
@@ -198,13 +200,13 @@ class SyncHedgeTest {
 
   @Test
   void aCallerInterruptedWhileWaitingStopsEveryAttemptAndKeepsItsFlag() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge()));
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge()));
     CompletableFuture<Throwable> thrown = new CompletableFuture<>();
     CompletableFuture<Boolean> flagKept = new CompletableFuture<>();
     CompletableFuture<Integer> runningWhenItReturned = new CompletableFuture<>();
     Thread caller = new Thread(() -> {
       try {
-        guard.hedged(CallKeys.NONE, gates);
+        LambdaCalls.call(guard, gates, null);
         thrown.complete(null);
       } catch (Throwable failure) {
         runningWhenItReturned.complete(gates.running.get());
@@ -241,11 +243,10 @@ class SyncHedgeTest {
     try {
       EventBus bus = new EventBus(Clock.systemUTC());
       HedgePolicy policy = new HedgePolicy(hedge().maxHedges(1).build(), CALL, bus, null, false);
-      CallSequence sequence = new CallSequence(CALL, clock, bus, clock::scheduler,
-          new CallSequence.Patterns().hedge(policy, pool));
+      CallSequence sequence = hedged(bus, policy, pool);
       for (int round = 0; round < 20; round++) {
         int before = gates.started();
-        CompletableFuture<String> call = start(() -> SyncDriver.attempt(sequence, CallKeys.NONE, gates));
+        CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(sequence, CallKeys.NONE, gates));
         gates.await(before + 1);
         clock.advance(Duration.ofMillis(100));
         gates.await(before + 2);
@@ -263,7 +264,7 @@ class SyncHedgeTest {
 
   @Test
   void theBulkheadPermitsOfEveryAttemptAreReleased() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge()).with(BulkheadConfig.builder("bh").maxConcurrent(3)));
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge()).with(BulkheadConfig.builder("bh").maxConcurrent(3)));
     CompletableFuture<String> call = raceOfTwo(guard, true);
     clock.advance(Duration.ofMillis(100));
     gates.await(3);
@@ -276,7 +277,7 @@ class SyncHedgeTest {
 
   @Test
   void aStoppedLosersFailureIsNotRecordedByTheBreaker() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge())
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge())
         .with(CircuitBreakerConfig.builder("cb").failureThreshold(1).resetTimeout("1m")));
     CompletableFuture<String> call = raceOfTwo(guard, true);
     gates.open(1, "second");
@@ -293,14 +294,13 @@ class SyncHedgeTest {
     List<Event> seen = new CopyOnWriteArrayList<>();
     bus.subscribe(seen::add);
     HedgePolicy policy = new HedgePolicy(hedge().delay("0ms").build(), CALL, bus, null, false);
-    CallSequence sequence = new CallSequence(CALL, clock, bus, clock::scheduler,
-        new CallSequence.Patterns().hedge(policy, task -> {
+    CallSequence sequence = hedged(bus, policy, task -> {
           throw new RejectedExecutionException("full");
-        }));
+        });
     Thread caller = Thread.currentThread();
     AtomicInteger calls = new AtomicInteger();
 
-    String result = SyncDriver.attempt(sequence, CallKeys.NONE, () -> {
+    String result = SyncHedgeGroup.run(sequence, CallKeys.NONE, () -> {
       calls.incrementAndGet();
       return Thread.currentThread() == caller ? "on the caller" : "elsewhere";
     });
@@ -318,17 +318,16 @@ class SyncHedgeTest {
     AtomicInteger offered = new AtomicInteger();
     try {
       // The first attempt gets the pool's only thread; every hedge after it is refused one.
-      CallSequence sequence = new CallSequence(CALL, clock, bus, clock::scheduler,
-          new CallSequence.Patterns().hedge(policy, task -> {
+      CallSequence sequence = hedged(bus, policy, task -> {
             if (offered.incrementAndGet() > 1) {
               throw new RejectedExecutionException("full");
             }
             one.execute(task);
-          }));
+          });
       IOException down = new IOException("down");
       CountDownLatch failNow = new CountDownLatch(1);
       CountDownLatch running = new CountDownLatch(1);
-      CompletableFuture<String> call = start(() -> SyncDriver.attempt(sequence, CallKeys.NONE, () -> {
+      CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(sequence, CallKeys.NONE, () -> {
         running.countDown();
         failNow.await();
         throw down;
@@ -352,13 +351,12 @@ class SyncHedgeTest {
     EventBus bus = new EventBus(Clock.systemUTC());
     HedgePolicy policy = new HedgePolicy(hedge().build(), CALL, bus, null, false);
     OutOfMemoryError noThread = new OutOfMemoryError("unable to create native thread");
-    CallSequence sequence = new CallSequence(CALL, clock, bus, clock::scheduler,
-        new CallSequence.Patterns().hedge(policy, task -> {
+    CallSequence sequence = hedged(bus, policy, task -> {
           throw noThread;
-        }));
+        });
 
     Throwable thrown = org.junit.jupiter.api.Assertions.assertThrows(OutOfMemoryError.class,
-        () -> SyncDriver.attempt(sequence, CallKeys.NONE, () -> "never called"));
+        () -> SyncHedgeGroup.run(sequence, CallKeys.NONE, () -> "never called"));
 
     assertSame(noThread, thrown);
   }
@@ -367,7 +365,7 @@ class SyncHedgeTest {
   void aStaleAnswerWaitsForTheWholeHedgeAndAnswersOnlyWhenEveryAttemptFailed() throws Exception {
     // StaleIfError sits outside Retry and Hedge: the remembered result answers the hedged call as
     // a whole, after its last hedge failed, never one attempt of it.
-    ResilientCall guard = guard(CallDefinition.builder(CALL)
+    ResilientCall guard = guard(LambdaCalls.builder(CALL)
         .with(StaleIfErrorConfig.builder(CALL).maxAge("1h"))
         .with(hedge()));
     CompletableFuture<String> remembered = start(guard, gates, false);
@@ -401,17 +399,16 @@ class SyncHedgeTest {
       AtomicInteger handedOut = new AtomicInteger();
       EventBus bus = new EventBus(Clock.systemUTC());
       HedgePolicy policy = new HedgePolicy(hedge().maxHedges(1).build(), CALL, bus, null, false);
-      CallSequence sequence = new CallSequence(CALL, clock, bus, clock::scheduler,
-          new CallSequence.Patterns().hedge(policy, task -> (handedOut.getAndIncrement() == 0 ? first : second).execute(task)));
+      CallSequence sequence = hedged(bus, policy, task -> (handedOut.getAndIncrement() == 0 ? first : second).execute(task));
       List<Map<String, String>> seen = new CopyOnWriteArrayList<>();
-      SyncAttempt<String> attempt = () -> {
+      Attempt<String> attempt = () -> {
         seen.add(MDC.getCopyOfContextMap());
         return gates.call();
       };
 
       CompletableFuture<String> call = start(() -> {
         MDC.put("request", "r-42");
-        return SyncDriver.attempt(sequence, CallKeys.NONE, attempt);
+        return SyncHedgeGroup.run(sequence, CallKeys.NONE, attempt::call);
       });
       gates.await(1);
       clock.advance(Duration.ofMillis(100));
@@ -434,7 +431,7 @@ class SyncHedgeTest {
 
   @Test
   void withADelayOfZeroEveryHedgeStartsAtOnceAndNoMore() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge().delay("0ms")));
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge().delay("0ms")));
     CompletableFuture<String> call = start(guard, gates, true);
     gates.await(3);
     gates.open(2, "third");
@@ -447,7 +444,7 @@ class SyncHedgeTest {
 
   @Test
   void aFirstAttemptThatDecidesAloneReportsNoHedgeWin() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge()));
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge()));
     CompletableFuture<String> call = start(guard, gates, true);
     gates.await(1);
     IllegalStateException outsideOn = new IllegalStateException("bad request");
@@ -459,7 +456,7 @@ class SyncHedgeTest {
 
   @Test
   void aHedgeFailingOutsideOnDecidesCarryingTheEarlierFailureAndTheBreakerRecordsIt() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge().maxHedges(1))
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge().maxHedges(1))
         .with(CircuitBreakerConfig.builder("cb").failureThreshold(1).resetTimeout("1m").on(IllegalStateException.class)));
     CompletableFuture<String> call = start(guard, gates, true);
     IOException first = new IOException("down");
@@ -474,7 +471,7 @@ class SyncHedgeTest {
 
   @Test
   void aHedgeTheBulkheadRefusesIsNotStartedAndTheCallEndsWithTheDependencysFailure() throws Exception {
-    ResilientCall guard = guard(CallDefinition.builder(CALL).with(hedge().maxHedges(1))
+    ResilientCall guard = guard(LambdaCalls.builder(CALL).with(hedge().maxHedges(1))
         .with(BulkheadConfig.builder("bh").maxConcurrent(1)));
     CompletableFuture<String> call = start(guard, gates, true);
     gates.await(1);
@@ -500,7 +497,7 @@ class SyncHedgeTest {
       }
       return false;
     };
-    ResilientCall guard = guard(CallDefinition.builder(CALL)
+    ResilientCall guard = guard(LambdaCalls.builder(CALL)
         .with(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1).on(IllegalStateException.class))
         .with(CircuitBreakerConfig.builder("cb").onResult(judge)));
     CompletableFuture<String> call = start(guard, gates, true);
@@ -518,7 +515,7 @@ class SyncHedgeTest {
     Registry budgeted = Registry.builder().timeSource(clock)
         .retryBudget("hedges", budget -> budget.percentCanRetry(1).minRetriesPerSecond(0)).build();
     budgeted.subscribe(events::add);
-    ResilientCall guard = budgeted.resolve(CallDefinition.builder(CALL).with(hedge().budget("hedges")).build());
+    ResilientCall guard = budgeted.resolve(LambdaCalls.builder(CALL).with(hedge().budget("hedges")).build());
     CompletableFuture<String> call = start(guard, gates, true);
     IOException first = new IOException("down 1");
     IOException second = new IOException("down 2");
@@ -535,7 +532,7 @@ class SyncHedgeTest {
   void theNextHedgesDelayCountsFromTheHedgeAFailureStartedEarly() throws Exception {
     List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
     CallSequence sequence = sequence(hedge(), threadPerTask(workers));
-    CompletableFuture<String> call = start(() -> SyncDriver.attempt(sequence, CallKeys.NONE, gates));
+    CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(sequence, CallKeys.NONE, gates));
     gates.await(1);
     clock.advance(Duration.ofMillis(50));
     gates.fail(0, new IOException("down"));
@@ -555,7 +552,7 @@ class SyncHedgeTest {
     List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
     CallSequence sequence = sequence(hedge().maxHedges(1), threadPerTask(workers));
     AtomicInteger calls = new AtomicInteger();
-    SyncAttempt<String> attempt = () -> {
+    Attempt<String> attempt = () -> {
       if (calls.incrementAndGet() > 1) {
         return "second";
       }
@@ -567,7 +564,7 @@ class SyncHedgeTest {
       return "first, too late";
     };
 
-    CompletableFuture<String> call = start(() -> SyncDriver.attempt(sequence, CallKeys.NONE, attempt));
+    CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(sequence, CallKeys.NONE, attempt::call));
     while (calls.get() < 1) {
       LockSupport.parkNanos(1_000_000);
     }
@@ -596,7 +593,7 @@ class SyncHedgeTest {
       CallSequence sequence = sequence(hedge(), threadPerTask(workers));
       CompletableFuture<String> call = start(() -> {
         tenant.set("acme");
-        return SyncDriver.attempt(sequence, CallKeys.NONE, gates);
+        return SyncHedgeGroup.run(sequence, CallKeys.NONE, gates);
       });
 
       assertSame(cannotInstall, failureOf(call), "the attempt failed with what the library threw, and that decided");
@@ -621,13 +618,13 @@ class SyncHedgeTest {
     });
     CompletableFuture<String> original = new CompletableFuture<>();
     AtomicInteger calls = new AtomicInteger();
-    SyncAttempt<String> attempt = () -> calls.incrementAndGet() == 1 ? original.join() : "second";
+    Attempt<String> attempt = () -> calls.incrementAndGet() == 1 ? original.join() : "second";
 
     CompletableFuture<Boolean> interruptKept = new CompletableFuture<>();
     CompletableFuture<String> call = start(() -> {
       Thread.currentThread().interrupt();
       try {
-        return SyncDriver.attempt(sequence, CallKeys.NONE, attempt);
+        return SyncHedgeGroup.run(sequence, CallKeys.NONE, attempt::call);
       } finally {
         interruptKept.complete(Thread.interrupted());
       }
@@ -649,7 +646,7 @@ class SyncHedgeTest {
     EventBus bus = new EventBus(Clock.systemUTC());
     bus.subscribe(events::add);
     HedgePolicy policy = new HedgePolicy(hedge.build(), CALL, bus, null, false);
-    return new CallSequence(CALL, clock, bus, clock::scheduler, new CallSequence.Patterns().hedge(policy, workers));
+    return hedged(bus, policy, workers);
   }
 
   /**
@@ -692,7 +689,7 @@ class SyncHedgeTest {
    * The delegate: each invocation blocks on a gate of its own until the test opens or fails it,
    * answering an interrupt with the {@link InterruptedException}.
    */
-  private static final class Gates implements SyncAttempt<String> {
+  private static final class Gates implements Attempt<String>, dev.brace.runtime.internal.policy.SyncAttempt {
     final List<CompletableFuture<String>> gates = new CopyOnWriteArrayList<>();
     final List<Thread> threads = new CopyOnWriteArrayList<>();
     final AtomicInteger running = new AtomicInteger();
@@ -742,5 +739,9 @@ class SyncHedgeTest {
         LockSupport.parkNanos(1_000_000);
       }
     }
+  }
+
+  private CallSequence hedged(EventBus bus, HedgePolicy policy, java.util.concurrent.Executor workers) {
+    return CallSequence.builder(LambdaCalls.builder(CALL).build(), clock, bus, clock::scheduler).hedge(policy, workers).build();
   }
 }

@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.store;
 
+import dev.brace.runtime.support.LambdaCalls;
+
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
@@ -65,6 +67,7 @@ class BackendSelectionTest {
 
         @Override
         public long reserveToken() {
+          acquired++;
           return local.reserveToken();
         }
 
@@ -107,7 +110,7 @@ class BackendSelectionTest {
   }
 
   private static CallDefinition call() {
-    return CallDefinition.builder("C.m")
+    return LambdaCalls.builder("C.m")
         .with(CircuitBreakerConfig.builder("api").failureThreshold(1))
         .with(RateLimitConfig.builder("quota").permits(1).key("{user}"))
         .build();
@@ -123,9 +126,9 @@ class BackendSelectionTest {
         .build();
     ResilientCall guard = registry.resolve(call());
 
-    assertEquals("ok", guard.call(() -> CallKeys.of(null, "u1"), () -> "ok", null));
-    assertThrows(RateLimitedException.class, () -> guard.call(() -> CallKeys.of(null, "u1"), () -> "ok", null));
-    assertThrows(IOException.class, () -> guard.call(() -> CallKeys.of(null, "u2"), () -> {
+    assertEquals("ok", LambdaCalls.call(guard, () -> CallKeys.of(null, "u1"), () -> "ok", null));
+    assertThrows(RateLimitedException.class, () -> LambdaCalls.call(guard, () -> CallKeys.of(null, "u1"), () -> "ok", null));
+    assertThrows(IOException.class, () -> LambdaCalls.call(guard, () -> CallKeys.of(null, "u2"), () -> {
       throw new IOException("down");
     }, null));
 
@@ -171,13 +174,13 @@ class BackendSelectionTest {
         .backend("own", own)
         .environment(Map.of("BRACE_RATELIMIT_TIMED_QUOTA_BACKEND", "own"))
         .build();
-    ResilientCall guard = registry.resolve(CallDefinition.builder("C.timed")
+    ResilientCall guard = registry.resolve(LambdaCalls.builder("C.timed")
         .with(RateLimitConfig.builder("timed-quota").permits(1))
         .with(TimeoutConfig.builder("C.timed").duration("5s"))
         .build());
 
-    assertEquals("ok", guard.call(() -> CallKeys.NONE, () -> "ok", null));
-    assertThrows(RateLimitedException.class, () -> guard.call(() -> CallKeys.NONE, () -> "again", null),
+    assertEquals("ok", LambdaCalls.call(guard, () -> CallKeys.NONE, () -> "ok", null));
+    assertThrows(RateLimitedException.class, () -> LambdaCalls.call(guard, () -> CallKeys.NONE, () -> "again", null),
         "one permit per second: the second call is refused by the backend's limiter");
     assertEquals(2, own.acquired);
   }

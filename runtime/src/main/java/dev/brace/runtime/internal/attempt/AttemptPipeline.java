@@ -1,0 +1,565 @@
+package dev.brace.runtime.internal.attempt;
+
+import dev.brace.Criticality;
+import dev.brace.runtime.EventKind;
+import dev.brace.runtime.RateLimitedException;
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.TimeoutExceededException;
+import dev.brace.runtime.config.ExceptionFilter;
+import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.policy.CallerInterrupted;
+import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.SyncAttempt;
+import dev.brace.runtime.internal.policy.Throttling;
+import dev.brace.runtime.internal.policy.TimeoutPolicy;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+import dev.brace.runtime.spi.OutcomeClassifier;
+import dev.brace.runtime.spi.RateLimiterInstance;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One attempt's way through the patterns inside the retry and the hedge — circuit breaker, rate
+ * limiter, bulkhead, timeout — and back: admission, the attempt's timing, its outcome and the
+ * release of everything it took. Written once; every driver (synchronous, asynchronous, both hedge
+ * groups, the reactive one) walks an attempt through it and differs only in how it waits and how
+ * it calls the delegate.
+ *
+ * <p>Admission is a question that never blocks ({@link #admit}): admitted, wait (a token is on its
+ * way, a full bulkhead may free a permit within its {@code maxWait}), or refused. A refusal by the
+ * limiter or the bulkhead gives back what the breaker handed out, without an outcome. The clock is
+ * read once at admission, and only when a pattern needs the instant: the limiter admits at it, the
+ * timeout counts from it, a latency-judging breaker, an adaptive bulkhead and metrics time the
+ * attempt from it (again after a wait, so only the attempt itself is timed).
+ *
+ * <p>Outcomes ({@link #succeeded}, {@link #failed}) are judged by the breaker, teach an adaptive
+ * bulkhead and an adaptive limiter, and reach metrics listeners; {@link #abandon} ends an attempt
+ * that has no outcome (the caller gave up, another hedge decided). Each releases every part the
+ * ticket holds exactly once.
+ *
+ * <p>Immutable and thread-safe; a call's patterns it does not use are null.
+ */
+public final class AttemptPipeline {
+  /** The longest step between two looks at a full bulkhead by a caller that must not block. */
+  private static final long PERMIT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+  private static final long SHORTEST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  private final String callName;
+  private final TimeSource time;
+  private final EventBus events;
+  private final KeyedFamily<CircuitBreakerInstance> breakers;
+  private final KeyedFamily<RateLimiterInstance> limiters;
+  private final SemaphoreBulkhead bulkhead;
+  private final TimeoutPolicy timeout;
+  private final Throttling throttling;
+  private final Criticality.Level criticality;
+  /** The breaker judges latency ({@code slowCall}): every attempt is timed. */
+  private final boolean timesForBreaker;
+  private final boolean adaptiveBulkhead;
+  /** A timeout, a latency-judging breaker or an adaptive bulkhead need the admission instant. */
+  private final boolean needsAdmissionTime;
+  /** Named in the outcomes reported to metrics listeners. */
+  private final String retryName;
+  private final String hedgeName;
+
+  private AttemptPipeline(Builder builder) {
+    this.callName = builder.callName;
+    this.time = builder.time;
+    this.events = builder.events;
+    this.breakers = builder.breakers;
+    this.limiters = builder.limiters;
+    this.bulkhead = builder.bulkhead;
+    this.timeout = builder.timeout;
+    this.throttling = builder.limiters == null ? null : builder.throttling;
+    this.criticality = builder.criticality;
+    this.timesForBreaker = builder.breakers != null && builder.timesForBreaker;
+    this.adaptiveBulkhead = bulkhead != null && bulkhead.isAdaptive();
+    this.needsAdmissionTime = timeout != null || timesForBreaker || adaptiveBulkhead;
+    this.retryName = builder.retryName;
+    this.hedgeName = builder.hedgeName;
+  }
+
+  /**
+   * @param callName the call, for events
+   * @param time the registry's clock
+   * @param events the event boundary
+   * @return a builder of a pipeline with no pattern yet
+   */
+  public static Builder builder(String callName, TimeSource time, EventBus events) {
+    return new Builder(callName, time, events);
+  }
+
+  // ---- admission ----
+
+  /**
+   * Takes the attempt as far through breaker, limiter and bulkhead as it can go now, from where it
+   * stopped last time. Never waits.
+   *
+   * @param ticket the attempt's ticket, {@linkplain AttemptTicket#start started} for this attempt
+   * @return whether it is admitted, must wait (for {@link AttemptTicket#waitNanos()}), or is refused
+   *     ({@link AttemptTicket#refusal()}; everything taken is given back then)
+   * @throws Error as it came; everything taken is given back
+   */
+  public Admission admit(AttemptTicket ticket) {
+    if (ticket.stage == AttemptTicket.Stage.ADMITTED) {
+      throw new IllegalStateException("attempt of " + callName + " already admitted");
+    }
+    try {
+      switch (ticket.stage) {
+        case BREAKER:
+          if (breakers != null) {
+            Object breakerTicket = breakers.forKey(ticket.keys.breaker()).acquire();
+            ticket.breakerTicket = breakerTicket;
+            // The ticket names the breaker that judges the outcome: a shared breaker deciding
+            // locally during an outage hands out its local breaker's tickets.
+            ticket.breaker = CircuitBreakerInstance.ownerOf(breakerTicket);
+          }
+          ticket.stage = AttemptTicket.Stage.LIMITER;
+          // fall through
+        case LIMITER:
+          if (limiters != null && !reserveToken(ticket)) {
+            return Admission.WAIT;
+          }
+          ticket.stage = AttemptTicket.Stage.BULKHEAD;
+          // fall through
+        case TOKEN:
+          if (ticket.stage == AttemptTicket.Stage.TOKEN && !tokenArrived(ticket)) {
+            return Admission.WAIT;
+          }
+          ticket.stage = AttemptTicket.Stage.BULKHEAD;
+          // fall through
+        case BULKHEAD:
+        case PERMIT:
+          if (bulkhead != null && !takePermit(ticket)) {
+            return Admission.WAIT;
+          }
+          // fall through
+        default:
+          admitted(ticket);
+          return Admission.ADMITTED;
+      }
+    } catch (RuntimeException refused) {
+      giveBack(ticket);
+      ticket.refusal = refused;
+      return Admission.REFUSED;
+    } catch (Error fatal) {
+      giveBack(ticket);
+      throw fatal;
+    }
+  }
+
+  /**
+   * Admits an attempt on the calling thread, waiting there as admission asks: sleeping until a
+   * reserved token arrives, blocking for a bulkhead permit (served in arrival order) up to its
+   * {@code maxWait}.
+   *
+   * @param ticket the attempt's ticket, started
+   * @throws RuntimeException the refusal, which holds nothing; a wait the caller's interrupt cut
+   *     short is refused too, with the interrupt as its cause and the interrupt flag set again
+   */
+  public void admitBlocking(AttemptTicket ticket) {
+    while (true) {
+      Admission admission = admit(ticket);
+      if (admission == Admission.ADMITTED) {
+        return;
+      }
+      if (admission == Admission.REFUSED) {
+        throw takeRefusal(ticket);
+      }
+      try {
+        if (awaitOnThisThread(ticket)) {
+          return;
+        }
+      } catch (RuntimeException | Error refused) {
+        giveBack(ticket);
+        throw refused;
+      }
+    }
+  }
+
+  /** @return true when the wait admitted the attempt (a permit of a full bulkhead came free) */
+  private boolean awaitOnThisThread(AttemptTicket ticket) {
+    if (ticket.stage == AttemptTicket.Stage.TOKEN) {
+      try {
+        time.sleep(Duration.ofNanos(ticket.waitNanos));
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        long remaining = Math.max(0, ticket.reservation - time.nanoTime());
+        throw new RateLimitedException(ticket.limiter.name(), Duration.ofNanos(remaining), interrupted);
+      }
+      return false;
+    }
+    // A full bulkhead: wait on it, in arrival order, for the rest of its maxWait.
+    long askedAt = time.nanoTime();
+    bulkhead.acquire(criticality);
+    ticket.holdsPermit = true;
+    long waited = time.nanoTime() - askedAt;
+    if (waited > 0) {
+      bulkhead.waited(waited);
+    }
+    admitted(ticket);
+    return true;
+  }
+
+  private static RuntimeException takeRefusal(AttemptTicket ticket) {
+    RuntimeException refusal = ticket.refusal;
+    ticket.reset();
+    return refusal;
+  }
+
+  /** @return false when the token is reserved for later: the attempt waits for it */
+  private boolean reserveToken(AttemptTicket ticket) {
+    RateLimiterInstance limiter = limiters.forKey(ticket.keys.limiter());
+    ticket.limiter = limiter;
+    // One clock read decides the reservation and whether the token is there now, and times the
+    // attempt if nothing else waits.
+    long now = time.nanoTime();
+    long reservation = limiter.reserveTokenAt(now);
+    ticket.admittedAt = now;
+    if (reservation - now <= 0) {
+      return true;
+    }
+    ticket.reserved = true;
+    ticket.reservation = reservation;
+    ticket.askedAt = now;
+    ticket.waitNanos = reservation - now;
+    ticket.waited = true;
+    ticket.stage = AttemptTicket.Stage.TOKEN;
+    return false;
+  }
+
+  /** @return false when the reserved token is still to come (a scheduler may run a task early) */
+  private boolean tokenArrived(AttemptTicket ticket) {
+    long remaining = ticket.limiter.waitFor(ticket.reservation);
+    if (remaining > 0) {
+      ticket.waitNanos = remaining;
+      return false;
+    }
+    ticket.reserved = false;
+    ticket.limiter.waited(time.nanoTime() - ticket.askedAt);
+    return true;
+  }
+
+  /** @return false when the bulkhead is full and its {@code maxWait} allows another look later */
+  private boolean takePermit(AttemptTicket ticket) {
+    boolean polling = ticket.stage == AttemptTicket.Stage.PERMIT;
+    if (polling) {
+      ticket.permitWaitedNanos += ticket.waitNanos;
+    }
+    if (bulkhead.tryAcquire(criticality)) {
+      ticket.holdsPermit = true;
+      if (polling && ticket.permitWaitedNanos > 0) {
+        bulkhead.waited(ticket.permitWaitedNanos);
+      }
+      return true;
+    }
+    long maxWaitNanos = bulkhead.maxWaitNanos();
+    long remaining = maxWaitNanos - ticket.permitWaitedNanos;
+    if (remaining <= 0) {
+      throw bulkhead.full(criticality);
+    }
+    ticket.stage = AttemptTicket.Stage.PERMIT;
+    ticket.waited = true;
+    ticket.waitNanos = Math.min(remaining, Math.max(SHORTEST_POLL_NANOS, Math.min(PERMIT_POLL_NANOS, maxWaitNanos / 10)));
+    return false;
+  }
+
+  private void admitted(AttemptTicket ticket) {
+    ticket.stage = AttemptTicket.Stage.ADMITTED;
+    if (adaptiveBulkhead) {
+      ticket.inFlight = bulkhead.inFlight();
+    }
+    if (ticket.waited || ticket.admittedAt == AttemptTicket.UNTIMED) {
+      ticket.admittedAt = needsAdmissionTime || events.metricsListening() ? time.nanoTime() : AttemptTicket.UNTIMED;
+    }
+  }
+
+  // ---- the attempt ----
+
+  /**
+   * Runs an admitted attempt on the calling thread, under the call's timeout if it has one; the
+   * timeout's deadline counts from the admission instant.
+   *
+   * @param ticket the admitted attempt's ticket
+   * @param attempt the delegate call
+   * @return its result
+   * @throws Throwable what it threw, or {@link TimeoutExceededException}
+   */
+  public Object invoke(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
+    return timeout == null ? attempt.call() : timeout.call(attempt, ticket.admittedAt);
+  }
+
+  /** @return the call's timeout, or null: an asynchronous driver arms its deadline on the scheduler */
+  public TimeoutPolicy timeout() {
+    return timeout;
+  }
+
+  /**
+   * @return the failure of an asynchronous attempt whose deadline passed first, reported as
+   *     {@code timeout.exceeded}
+   */
+  public TimeoutExceededException timedOut() {
+    return timeout.exceeded();
+  }
+
+  // ---- the outcome ----
+
+  /**
+   * Records an attempt that returned and releases what it holds. The breaker's result predicate,
+   * if it has one, may count the result as a failure.
+   *
+   * @param ticket the admitted attempt's ticket; ready for the next attempt afterwards
+   * @param result what the delegate returned
+   * @throws RuntimeException what the breaker's result predicate threw: the attempt then failed
+   *     with it (everything is released all the same)
+   */
+  public void succeeded(AttemptTicket ticket, Object result) {
+    long ended = endOf(ticket);
+    long duration = durationOf(ticket, ended);
+    RateLimiterInstance limiter = ticket.limiter;
+    try {
+      if (ticket.breaker != null) {
+        ticket.breaker.onResult(ticket.breakerTicket, result, elapsedForBreaker(ticket, ended));
+      }
+    } finally {
+      returnPermit(ticket, null, ended);
+      ticket.reset();
+    }
+    if (throttling != null) {
+      limiter.succeeded();
+    }
+    if (events.metricsListening()) {
+      reportOutcome(EventKind.CALL_SUCCEEDED, null, duration);
+    }
+  }
+
+  /**
+   * Records a failed attempt (the breaker judges whether it counts) and releases what it holds. A
+   * caller interrupted while it waited for an abandoning attempt is not an outcome of the
+   * dependency: the breaker's ticket is released without one.
+   *
+   * @param ticket the admitted attempt's ticket; ready for the next attempt afterwards
+   * @param failure what the attempt threw
+   */
+  public void failed(AttemptTicket ticket, Throwable failure) {
+    long ended = endOf(ticket);
+    long duration = durationOf(ticket, ended);
+    RateLimiterInstance limiter = ticket.limiter;
+    try {
+      if (ticket.breaker != null) {
+        if (CallerInterrupted.is(failure)) {
+          ticket.breaker.release(ticket.breakerTicket);
+        } else {
+          ticket.breaker.onFailure(ticket.breakerTicket, failure, elapsedForBreaker(ticket, ended));
+        }
+      }
+    } finally {
+      returnPermit(ticket, failure, ended);
+      ticket.reset();
+    }
+    if (throttling != null) {
+      long blockNanos = throttling.judge(failure);
+      if (blockNanos != Throttling.NOT_THROTTLED) {
+        limiter.throttled(blockNanos);
+      }
+    }
+    if (events.metricsListening()) {
+      reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure), duration);
+    }
+  }
+
+  /**
+   * Ends an attempt without an outcome, wherever it stands: it never reached the dependency, or
+   * what it ended with is not the dependency's doing (the caller gave up, another hedge decided).
+   * A reserved token is given back, the permit returned (an adaptive bulkhead learns nothing) and
+   * the breaker's ticket released.
+   *
+   * @param ticket the attempt's ticket; ready for the next attempt afterwards
+   */
+  public void abandon(AttemptTicket ticket) {
+    giveBack(ticket);
+  }
+
+  private void giveBack(AttemptTicket ticket) {
+    try {
+      if (ticket.reserved) {
+        ticket.limiter.cancelReservation(ticket.reservation);
+      }
+      if (ticket.holdsPermit) {
+        if (adaptiveBulkhead) {
+          bulkhead.abandoned();
+        } else {
+          bulkhead.release();
+        }
+      }
+    } finally {
+      CircuitBreakerInstance breaker = ticket.breaker;
+      Object breakerTicket = ticket.breakerTicket;
+      ticket.reset();
+      if (breaker != null) {
+        breaker.release(breakerTicket);
+      }
+    }
+  }
+
+  /** Returns the permit; an adaptive bulkhead learns from the attempt's latency and {@code failure}. */
+  private void returnPermit(AttemptTicket ticket, Throwable failure, long ended) {
+    if (!ticket.holdsPermit) {
+      return;
+    }
+    if (adaptiveBulkhead) {
+      bulkhead.completed(ended - ticket.admittedAt, ticket.inFlight, failure);
+    } else {
+      bulkhead.release();
+    }
+  }
+
+  /** @return the end of the attempt when something times it, else {@link AttemptTicket#UNTIMED} */
+  private long endOf(AttemptTicket ticket) {
+    return ticket.admittedAt != AttemptTicket.UNTIMED && (timesForBreaker || adaptiveBulkhead || events.metricsListening())
+        ? time.nanoTime()
+        : AttemptTicket.UNTIMED;
+  }
+
+  /** @return how long the attempt took, or {@link AttemptTicket#UNTIMED} when nothing timed it */
+  private static long durationOf(AttemptTicket ticket, long ended) {
+    return ended == AttemptTicket.UNTIMED ? AttemptTicket.UNTIMED : ended - ticket.admittedAt;
+  }
+
+  private long elapsedForBreaker(AttemptTicket ticket, long ended) {
+    return timesForBreaker && ended != AttemptTicket.UNTIMED ? ended - ticket.admittedAt : OutcomeClassifier.NOT_TIMED;
+  }
+
+  /**
+   * Tells metrics listeners which instances an attempt went through and how it ended. Listener
+   * only: a line per attempt is not worth logging, and with no listener it is never built.
+   */
+  private void reportOutcome(EventKind kind, Throwable failure, long duration) {
+    events.emit(kind, callName,
+        "duration_ns", duration == AttemptTicket.UNTIMED ? null : duration,
+        "circuitbreaker", breakers == null ? null : breakers.name(),
+        "ratelimit", limiters == null ? null : limiters.name(),
+        "bulkhead", bulkhead == null ? null : bulkhead.name(),
+        "timeout", timeout == null ? null : timeout.config().name(),
+        "retry", retryName,
+        "hedge", hedgeName,
+        "exception", failure == null ? null : failure.getClass().getName(),
+        "message", failure == null ? null : failure.getMessage());
+  }
+
+  // ---- what the call sequence asks ----
+
+  /** @return whether the call has a timeout: an asynchronous attempt then arms a deadline before its delegate call */
+  public boolean hasTimeout() {
+    return timeout != null;
+  }
+
+  /** @return the name of this call's breaker (a keyed family's), or null */
+  public String breakerName() {
+    return breakers == null ? null : breakers.name();
+  }
+
+  /** @return the name of this call's limiter (a keyed family's), or null */
+  public String limiterName() {
+    return limiters == null ? null : limiters.name();
+  }
+
+  /** @return the name of this call's bulkhead, or null */
+  public String bulkheadName() {
+    return bulkhead == null ? null : bulkhead.name();
+  }
+
+  /** @return the name of this call's timeout, or null */
+  public String timeoutName() {
+    return timeout == null ? null : timeout.config().name();
+  }
+
+  /** @return whether the call's breaker is one per key */
+  public boolean breakerKeyed() {
+    return breakers != null && breakers.isKeyed();
+  }
+
+  /** @return whether the call's rate limiter is one per key */
+  public boolean limiterKeyed() {
+    return limiters != null && limiters.isKeyed();
+  }
+
+  /** Collects the patterns of one call's attempts; any of them may be absent. */
+  public static final class Builder {
+    private final String callName;
+    private final TimeSource time;
+    private final EventBus events;
+    private KeyedFamily<CircuitBreakerInstance> breakers;
+    private KeyedFamily<RateLimiterInstance> limiters;
+    private SemaphoreBulkhead bulkhead;
+    private TimeoutPolicy timeout;
+    private Throttling throttling;
+    private Criticality.Level criticality = Criticality.Level.DEFAULT;
+    private boolean timesForBreaker;
+    private String retryName;
+    private String hedgeName;
+
+    private Builder(String callName, TimeSource time, EventBus events) {
+      this.callName = Objects.requireNonNull(callName, "callName");
+      this.time = Objects.requireNonNull(time, "time");
+      this.events = Objects.requireNonNull(events, "events");
+    }
+
+    /**
+     * @param breakers the breaker, or its keyed family
+     * @param judgesLatency whether the breaker judges latency ({@code slowCall}): every attempt is timed
+     * @return this
+     */
+    public Builder breakers(KeyedFamily<CircuitBreakerInstance> breakers, boolean judgesLatency) {
+      this.breakers = breakers;
+      this.timesForBreaker = judgesLatency;
+      return this;
+    }
+
+    /**
+     * @param limiters the limiter, or its keyed family
+     * @param throttling the judge of an adaptive limiter, null for a fixed one
+     * @return this
+     */
+    public Builder limiters(KeyedFamily<RateLimiterInstance> limiters, Throttling throttling) {
+      this.limiters = limiters;
+      this.throttling = throttling;
+      return this;
+    }
+
+    /**
+     * @param bulkhead the bulkhead
+     * @param criticality how much the call matters to it
+     * @return this
+     */
+    public Builder bulkhead(SemaphoreBulkhead bulkhead, Criticality.Level criticality) {
+      this.bulkhead = bulkhead;
+      this.criticality = Objects.requireNonNull(criticality, "criticality");
+      return this;
+    }
+
+    /** @param timeout the timeout @return this */
+    public Builder timeout(TimeoutPolicy timeout) {
+      this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * @param retry the retry's name, or null
+     * @param hedge the hedge's name, or null
+     * @return this
+     */
+    public Builder reportedWith(String retry, String hedge) {
+      this.retryName = retry;
+      this.hedgeName = hedge;
+      return this;
+    }
+
+    /** @return the pipeline */
+    public AttemptPipeline build() {
+      return new AttemptPipeline(this);
+    }
+  }
+}

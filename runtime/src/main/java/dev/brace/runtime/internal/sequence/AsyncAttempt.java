@@ -1,0 +1,352 @@
+package dev.brace.runtime.internal.sequence;
+
+import dev.brace.runtime.config.ExceptionFilter;
+import dev.brace.runtime.internal.attempt.Admission;
+import dev.brace.runtime.internal.attempt.AttemptPipeline;
+import dev.brace.runtime.internal.attempt.AttemptTicket;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One attempt of an asynchronous call, walked through its {@link AttemptPipeline} without blocking
+ * a thread: a wait the pipeline asks for is a task on the scheduler, the timeout's deadline is
+ * another, and the outcome is recorded when the delegate's future completes. Exactly one of the
+ * future, the deadline and a {@link #stop} ends the attempt; whoever does hands the ticket back to
+ * the pipeline once and tells the {@link Listener}.
+ *
+ * <p>What the attempt holds is guarded by {@link #lock}, held only to read and write its fields and
+ * to hand a task to the scheduler, never across a call out. While the pipeline admits (which
+ * touches the ticket) the attempt is {@code admitting}: a stop then only marks it over, and the
+ * admitting step gives the ticket back when it returns. A lock rather than a monitor, so a virtual
+ * thread that waits for it never pins its carrier.
+ *
+ * @param <T> the delegate's value type
+ */
+final class AsyncAttempt<T> {
+  /** What the attempt tells the call it belongs to. Called once, on whatever thread ends it. */
+  interface Listener<T> {
+    /** @return whether the delegate may still be called now that the attempt is admitted (a hedge's group may be over) */
+    default boolean mayCall() {
+      return true;
+    }
+
+    /** It never reached the delegate: refused by the call's own breaker, limiter or bulkhead, or no task could be scheduled. */
+    void refused(Throwable refusal);
+
+    /** It returned {@code value}, which the breaker has recorded. */
+    void succeeded(T value);
+
+    /** It reached the delegate and failed (a timeout, or the breaker's result predicate throwing, included). */
+    void failed(Throwable failure);
+
+    /** It was stopped ({@link AsyncAttempt#stop}) before any other end: nothing to judge. */
+    default void stopped() {}
+  }
+
+  private final CallFrame frame;
+  private final AttemptPipeline pipeline;
+  private final AttemptTicket ticket;
+  private final AsyncContext context;
+  private final Listener<T> listener;
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Guarded by {@link #lock}, like the fields below. */
+  private boolean over;
+  private boolean admitting;
+  /** A wait the pipeline asked for or, once the delegate is called, the timeout's deadline. */
+  private ScheduledFuture<?> waiting;
+  private CompletableFuture<?> inner;
+
+  /**
+   * @param frame the call's delegate and arguments, its own (detached)
+   * @param ticket the attempt's ticket, started; it may come from admission already under way
+   */
+  AsyncAttempt(CallFrame frame, AttemptTicket ticket, AsyncContext context, Listener<T> listener) {
+    this.frame = frame;
+    this.pipeline = frame.sequence().attempts();
+    this.ticket = ticket;
+    this.context = context;
+    this.listener = listener;
+  }
+
+  /** Starts the attempt from the beginning of its admission. */
+  void begin() {
+    admitNow();
+  }
+
+  /**
+   * Goes on from where the caller's thread left the attempt: with the pipeline's answer to its
+   * admission, or, admitted and the delegate already called, with the future it returned.
+   *
+   * @param admission the pipeline's answer; {@link Admission#ADMITTED} when {@code returned} is given
+   * @param returned the delegate's future, or null when the delegate is still to be called
+   */
+  void resume(Admission admission, CompletableFuture<T> returned) {
+    if (returned == null) {
+      proceed(admission);
+      return;
+    }
+    if (pipeline.hasTimeout() && !armDeadline()) {
+      returned.cancel(true);
+      return;
+    }
+    awaitOutcome(returned);
+  }
+
+  /** Ends the attempt without an outcome, if it is not over: the caller gave up, or another hedge decided. */
+  void stop() {
+    ScheduledFuture<?> pending;
+    CompletableFuture<?> call;
+    boolean giveBack;
+    lock.lock();
+    try {
+      if (over) {
+        return;
+      }
+      over = true;
+      pending = waiting;
+      call = inner;
+      waiting = null;
+      giveBack = !admitting;
+    } finally {
+      lock.unlock();
+    }
+    if (pending != null) {
+      pending.cancel(false);
+    }
+    if (call != null) {
+      call.cancel(true);
+    }
+    if (giveBack) {
+      pipeline.abandon(ticket);
+    }
+    listener.stopped();
+  }
+
+  // ---- admission ----
+
+  private void admitNow() {
+    lock.lock();
+    try {
+      if (over) {
+        return;
+      }
+      admitting = true;
+      waiting = null;
+    } finally {
+      lock.unlock();
+    }
+    Admission admission;
+    try {
+      admission = pipeline.admit(ticket);
+    } catch (Error fatal) {
+      // The pipeline gave back what it had taken.
+      doneAdmitting();
+      throw fatal;
+    }
+    if (doneAdmitting()) {
+      // Stopped while admitting: the stop left the ticket to this step.
+      pipeline.abandon(ticket);
+      return;
+    }
+    proceed(admission);
+  }
+
+  /** @return whether the attempt was stopped meanwhile */
+  private boolean doneAdmitting() {
+    lock.lock();
+    try {
+      admitting = false;
+      return over;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void proceed(Admission admission) {
+    switch (admission) {
+      case ADMITTED:
+        callDelegate();
+        return;
+      case WAIT:
+        later(this::admitNow, ticket.waitNanos());
+        return;
+      default:
+        if (claim()) {
+          listener.refused(ExceptionFilter.unwrap(ticket.refusal()));
+        }
+    }
+  }
+
+  /**
+   * Schedules the attempt's next step, unless it is over.
+   *
+   * @return false when it was over, or the scheduler refused the task (which then ends the attempt
+   *     as refused); whatever the attempt holds is given back then
+   */
+  private boolean later(Runnable step, long delayNanos) {
+    Throwable rejected = null;
+    lock.lock();
+    try {
+      if (over) {
+        return false;
+      }
+      try {
+        waiting = frame.sequence().scheduler().schedule(context.wrap(step), delayNanos, TimeUnit.NANOSECONDS);
+        return true;
+      } catch (RuntimeException | Error schedulerFailure) {
+        rejected = schedulerFailure;
+        over = true;
+      }
+    } finally {
+      lock.unlock();
+    }
+    pipeline.abandon(ticket);
+    listener.refused(rejected);
+    return false;
+  }
+
+  // ---- the call ----
+
+  private void callDelegate() {
+    if (isOver()) {
+      return;
+    }
+    if (!listener.mayCall()) {
+      stop();
+      return;
+    }
+    if (pipeline.hasTimeout() && !armDeadline()) {
+      return;
+    }
+    CompletableFuture<T> returned;
+    try {
+      returned = futureOf(frame.call(), frame.sequence().callName());
+    } catch (Throwable thrown) {
+      settle(null, thrown);
+      return;
+    }
+    awaitOutcome(returned);
+  }
+
+  /** @return false when the attempt is over, or the scheduler refused the deadline (the attempt then ended) */
+  private boolean armDeadline() {
+    return later(this::expired, pipeline.timeout().nanos());
+  }
+
+  /** Settles the attempt when the delegate's future completes, wherever that happens. */
+  private void awaitOutcome(CompletableFuture<T> returned) {
+    boolean cancel;
+    lock.lock();
+    try {
+      cancel = over;
+      inner = returned;
+    } finally {
+      lock.unlock();
+    }
+    if (cancel) {
+      // Timed out or stopped before the delegate even returned its future.
+      returned.cancel(true);
+      return;
+    }
+    returned.whenComplete((value, failure) -> context.wrap(() -> settle(value, failure)).run());
+  }
+
+  private void expired() {
+    CompletableFuture<?> call;
+    lock.lock();
+    try {
+      call = inner;
+    } finally {
+      lock.unlock();
+    }
+    // Claimed first, so the inner future's cancellation below is not taken for its outcome.
+    if (!claim()) {
+      return;
+    }
+    if (call != null) {
+      call.cancel(true);
+    }
+    record(null, pipeline.timedOut());
+  }
+
+  /** The delegate's future completed (or the delegate threw before returning one). */
+  private void settle(T value, Throwable failure) {
+    if (claim()) {
+      record(value, failure == null ? null : ExceptionFilter.unwrap(failure));
+    }
+  }
+
+  private boolean isOver() {
+    lock.lock();
+    try {
+      return over;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** @return whether this step ends the attempt: it was not over, and a pending wait is cancelled */
+  private boolean claim() {
+    ScheduledFuture<?> pending;
+    lock.lock();
+    try {
+      if (over) {
+        return false;
+      }
+      over = true;
+      pending = waiting;
+      waiting = null;
+    } finally {
+      lock.unlock();
+    }
+    if (pending != null) {
+      pending.cancel(false);
+    }
+    return true;
+  }
+
+  /** The breaker records the outcome and the permit is returned; then the listener hears it. */
+  private void record(T value, Throwable failure) {
+    if (failure != null) {
+      pipeline.failed(ticket, failure);
+      listener.failed(failure);
+      return;
+    }
+    try {
+      pipeline.succeeded(ticket, value);
+    } catch (Throwable predicateFailure) {
+      // The breaker's result predicate threw: as on the sync path, the attempt failed with it.
+      listener.failed(predicateFailure);
+      return;
+    }
+    listener.succeeded(value);
+  }
+
+  /**
+   * @return the stage as a future, the same one when it is a {@code CompletableFuture}
+   * @throws NullPointerException naming the call when there is no future
+   */
+  @SuppressWarnings("unchecked")
+  static <T> CompletableFuture<T> futureOf(Object stage, String source) {
+    if (stage == null) {
+      throw new NullPointerException(source + " returned null instead of a future");
+    }
+    CompletionStage<T> given = (CompletionStage<T>) stage;
+    try {
+      return given.toCompletableFuture();
+    } catch (UnsupportedOperationException noConversion) {
+      CompletableFuture<T> copy = new CompletableFuture<>();
+      given.whenComplete((value, failure) -> {
+        if (failure == null) {
+          copy.complete(value);
+        } else {
+          copy.completeExceptionally(failure);
+        }
+      });
+      return copy;
+    }
+  }
+}

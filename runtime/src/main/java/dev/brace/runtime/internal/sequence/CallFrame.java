@@ -1,0 +1,119 @@
+package dev.brace.runtime.internal.sequence;
+
+import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.policy.SyncAttempt;
+import dev.brace.runtime.support.Arguments;
+
+/**
+ * What one call works with while it runs: the delegate, the call's arguments, the call's sequence
+ * and the ticket its attempts go through the pipeline with. As a {@link SyncAttempt} it is one call
+ * of the delegate with those arguments.
+ *
+ * <p>A call on the caller's thread {@linkplain #enter borrows} its thread's frame (a stack of them,
+ * so a call made inside another's delegate gets one of its own) and {@linkplain #exit gives it
+ * back}: a call allocates nothing to carry its arguments and ticket. A call that goes on after
+ * its caller's method returned (an asynchronous one that waits) {@linkplain #detach detaches} a
+ * frame of its own and takes the ticket with it.
+ */
+public final class CallFrame implements SyncAttempt {
+  private static final ThreadLocal<Frames> FRAMES = ThreadLocal.withInitial(Frames::new);
+
+  private final Frames owner;
+  private CallSequence sequence;
+  private Object target;
+  private final Arguments arguments;
+  private AttemptTicket ticket;
+
+  private CallFrame(Frames owner, Arguments arguments, AttemptTicket ticket) {
+    this.owner = owner;
+    this.arguments = arguments;
+    this.ticket = ticket;
+  }
+
+  /**
+   * Borrows this thread's next frame for a call.
+   *
+   * @return the frame, holding the call's delegate and arguments; give it back with {@link #exit}
+   */
+  public static CallFrame enter(CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    CallFrame frame = FRAMES.get().push();
+    frame.sequence = sequence;
+    frame.target = target;
+    frame.arguments.set(a, b, c, d, x, y);
+    return frame;
+  }
+
+  /** Gives a borrowed frame back, holding nothing of the call. */
+  public void exit() {
+    sequence = null;
+    target = null;
+    arguments.clear();
+    owner.depth--;
+  }
+
+  /**
+   * @return a frame of the call's own, with the same delegate and arguments and this frame's ticket
+   *     (this one gets a new one), for a call that goes on after its caller's method returned
+   */
+  public CallFrame detach() {
+    CallFrame detached = new CallFrame(null, arguments.copy(), ticket);
+    detached.sequence = sequence;
+    detached.target = target;
+    ticket = new AttemptTicket();
+    return detached;
+  }
+
+  /** @return the call's sequence */
+  public CallSequence sequence() {
+    return sequence;
+  }
+
+  /** @return the delegate */
+  public Object target() {
+    return target;
+  }
+
+  /** @return the call's arguments */
+  public Arguments arguments() {
+    return arguments;
+  }
+
+  /** @return the ticket the call's attempts go through the pipeline with, one at a time */
+  public AttemptTicket ticket() {
+    return ticket;
+  }
+
+  /** Calls the delegate once with the call's arguments. */
+  @Override
+  public Object call() throws Throwable {
+    return sequence.invoke(target, arguments);
+  }
+
+  /** @return a copy that keeps the arguments after this frame has been given back and reused */
+  @Override
+  public SyncAttempt detached() {
+    CallSequence calls = sequence;
+    Object delegate = target;
+    Arguments copy = arguments.copy();
+    return () -> calls.invoke(delegate, copy);
+  }
+
+  /** One thread's frames: index {@code depth} is the next free one. */
+  private static final class Frames {
+    private CallFrame[] frames = new CallFrame[2];
+    int depth;
+
+    CallFrame push() {
+      if (depth == frames.length) {
+        frames = java.util.Arrays.copyOf(frames, depth * 2);
+      }
+      CallFrame frame = frames[depth];
+      if (frame == null) {
+        frame = new CallFrame(this, new Arguments(), new AttemptTicket());
+        frames[depth] = frame;
+      }
+      depth++;
+      return frame;
+    }
+  }
+}
