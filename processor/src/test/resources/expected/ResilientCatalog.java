@@ -8,7 +8,6 @@ import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.Objects;
@@ -19,6 +18,7 @@ public final class ResilientCatalog implements Catalog {
   private static final CallDefinition FIND = CallDefinition.builder("Catalog.find")
     .with(RetryConfig.builder("Catalog.find").maxAttempts(5).delay("10ms").jitter(Retry.Jitter.NONE).onResult(new Catalog.IsEmpty()))
     .with(CircuitBreakerConfig.builder("catalog-db").failureRate(0.5).onResult(new Catalog.IsEmpty()))
+    .invokes((target, args) -> ((Catalog) target).find((String) args.a()))
     .build();
 
   private static final CallDefinition SAVE = CallDefinition.builder("Catalog.save")
@@ -27,11 +27,20 @@ public final class ResilientCatalog implements Catalog {
     .with(CircuitBreakerConfig.builder("Catalog"))
     .with(TimeoutConfig.builder("Catalog.save").duration("250ms").mode(Timeout.Mode.ABANDON))
     .fallbackTakes("ignoreSave", IOException.class)
+    .invokes((target, args) -> {
+      ((Catalog) target).save((String) args.a());
+      return null;
+    })
+    .fallback((target, args, failure) -> {
+      Catalog.ignoreSave((String) args.a(), (IOException) failure);
+      return null;
+    })
     .build();
 
   private static final CallDefinition SIZE = CallDefinition.builder("Catalog.size")
     .with(RetryConfig.builder("Catalog.size").maxAttempts(2))
     .with(CircuitBreakerConfig.builder("Catalog"))
+    .invokes((target, args) -> ((Catalog) target).size())
     .build();
 
   private final Catalog delegate;
@@ -60,108 +69,17 @@ public final class ResilientCatalog implements Catalog {
 
   @Override
   public String find(String id) {
-    ResilientCall call = this.find.current();
-    if (call.passesThrough()) {
-      return this.delegate.find(id);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        String result;
-        try {
-          result = this.delegate.find(id);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.find.call(this.delegate, id, null, null, null, 0L, 0L);
   }
 
   @Override
   public void save(String id) throws IOException {
-    ResilientCall call = this.save.current();
-    if (call.passesThrough()) {
-      this.delegate.save(id);
-      return;
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Object ticket = call.admit(keys);
-          try {
-            call.timed(() -> {
-                  this.delegate.save(id);
-                  return null;
-                });
-          } catch (Throwable failure) {
-            call.attemptFailed(ticket, failure);
-            throw failure;
-          }
-          call.attemptSucceeded(ticket, null);
-          run = call.retryResult(run, attempt, started, null);
-          if (run == null) {
-            return;
-          }
-        } catch (Throwable failure) {
-          run = call.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      Throwable cause = call.answerable(failure);
-      if (cause == null) {
-        throw ResilientCall.rethrow(failure);
-      }
-      try {
-        Catalog.ignoreSave(id, (IOException) cause);
-        return;
-      } catch (Throwable fallbackFailure) {
-        throw call.fallbackFailed(fallbackFailure, failure);
-      }
-    }
+    this.save.call(this.delegate, id, null, null, null, 0L, 0L);
   }
 
   @Override
   public long size() {
-    ResilientCall call = this.size.current();
-    if (call.passesThrough()) {
-      return this.delegate.size();
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        long result;
-        try {
-          result = this.delegate.size();
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.size.call(this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override

@@ -5,7 +5,6 @@ import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -16,6 +15,8 @@ public final class ResilientClash implements Clash {
     .with(FallbackConfig.builder("Clash.call"))
     .with(RetryConfig.builder("Clash.call").onResult(new NotNull()))
     .with(TimeoutConfig.builder("Clash.call").duration("1s"))
+    .invokes((target, args) -> ((Clash) target).call((String) ((Object[]) args.a())[0], (String) ((Object[]) args.a())[1], (Integer) ((Object[]) args.a())[2], (String) ((Object[]) args.a())[3], (Integer) ((Object[]) args.a())[4], ((Object[]) args.a())[5], (Exception) ((Object[]) args.a())[6], ((Object[]) args.a())[7], ((Object[]) args.a())[8], (Long) ((Object[]) args.a())[9], (String) ((Object[]) args.a())[10]))
+    .fallback((target, args, failure) -> ((Clash) target).fallback((String) ((Object[]) args.a())[0], (String) ((Object[]) args.a())[1], (Integer) ((Object[]) args.a())[2], (String) ((Object[]) args.a())[3], (Integer) ((Object[]) args.a())[4], ((Object[]) args.a())[5], (Exception) ((Object[]) args.a())[6], ((Object[]) args.a())[7], ((Object[]) args.a())[8], (Long) ((Object[]) args.a())[9], (String) ((Object[]) args.a())[10], failure))
     .build();
 
   private final Clash delegate;
@@ -40,44 +41,7 @@ public final class ResilientClash implements Clash {
   public String call(String delegate, String registry, int e, String result, int attempt,
       Object guard, Exception failure, Object permit, Object run, long started,
       String fallbackFailure) {
-    ResilientCall call = this.call.current();
-    if (call.passesThrough()) {
-      return this.delegate.call(delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started_ = call.begin();
-    Object run_ = null;
-    try {
-      for (int attempt_ = 1; ; attempt_++) {
-        try {
-          Object ticket = call.admit(keys);
-          String result_;
-          try {
-            result_ = call.timed(() -> this.delegate.call(delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure));
-          } catch (Throwable failure_) {
-            call.attemptFailed(ticket, failure_);
-            throw failure_;
-          }
-          call.attemptSucceeded(ticket, result_);
-          run_ = call.retryResult(run_, attempt_, started_, result_);
-          if (run_ == null) {
-            return result_;
-          }
-        } catch (Throwable failure_) {
-          run_ = call.retryOrThrow(run_, attempt_, started_, failure_);
-        }
-      }
-    } catch (Throwable failure_) {
-      Throwable cause = call.answerable(failure_);
-      if (cause == null) {
-        throw ResilientCall.rethrow(failure_);
-      }
-      try {
-        return this.delegate.fallback(delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure, cause);
-      } catch (Throwable fallbackFailure_) {
-        throw call.fallbackFailed(fallbackFailure_, failure_);
-      }
-    }
+    return this.call.call(this.delegate, new Object[] {delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure}, null, null, null, 0L, 0L);
   }
 
   @Override

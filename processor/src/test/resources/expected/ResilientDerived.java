@@ -5,7 +5,6 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -14,11 +13,13 @@ import javax.annotation.processing.Generated;
 public final class ResilientDerived implements Derived {
   private static final CallDefinition COUNT = CallDefinition.builder("Derived.count")
     .with(BulkheadConfig.builder("Derived"))
+    .invokes((target, args) -> ((Derived) target).count())
     .build();
 
   private static final CallDefinition LOAD = CallDefinition.builder("Base.load")
     .with(RetryConfig.builder("Base.load"))
     .with(CircuitBreakerConfig.builder("base"))
+    .invokes((target, args) -> ((Derived) target).load((String) args.a()))
     .build();
 
   private final Derived delegate;
@@ -44,32 +45,7 @@ public final class ResilientDerived implements Derived {
 
   @Override
   public int count() {
-    ResilientCall call = this.count.current();
-    if (call.passesThrough()) {
-      return this.delegate.count();
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        int result;
-        try {
-          result = this.delegate.count();
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.count.call(this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override
@@ -79,32 +55,7 @@ public final class ResilientDerived implements Derived {
 
   @Override
   public String load(String key) {
-    ResilientCall call = this.load.current();
-    if (call.passesThrough()) {
-      return this.delegate.load(key);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        String result;
-        try {
-          result = this.delegate.load(key);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.load.call(this.delegate, key, null, null, null, 0L, 0L);
   }
 
   @Override

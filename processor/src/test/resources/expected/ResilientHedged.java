@@ -22,18 +22,30 @@ public final class ResilientHedged implements Hedged {
     .with(HedgeConfig.builder("Hedged.search").delay("50ms").maxHedges(2).on(IOException.class).budget("search-api"))
     .with(CircuitBreakerConfig.builder("search-api").key("{query}"))
     .with(TimeoutConfig.builder("Hedged.search").duration("1s"))
+    .invokes((target, args) -> ((Hedged) target).search((String) args.a()))
+    .fallback((target, args, failure) -> ((Hedged) target).none((String) args.a()))
+    .keys(args -> {
+      String query = (String) args.a();
+      return CallKeys.of(CallKeys.part(query, "query", "Hedged.search"), null);
+    })
     .build();
 
   private static final CallDefinition PING = CallDefinition.builder("Hedged.ping")
     .with(HedgeConfig.builder("Hedged.ping"))
+    .invokes((target, args) -> {
+      ((Hedged) target).ping();
+      return null;
+    })
     .build();
 
   private static final CallDefinition COUNT = CallDefinition.builder("Hedged.count")
     .with(HedgeConfig.builder("Hedged.count").delay("20ms"))
+    .invokes((target, args) -> ((Hedged) target).count((String) args.a()))
     .build();
 
   private static final CallDefinition SEARCH_ASYNC = CallDefinition.builder("Hedged.searchAsync")
     .with(HedgeConfig.builder("search-async").maxHedges(3))
+    .invokes((target, args) -> ((Hedged) target).searchAsync((String) args.a()))
     .build();
 
   private final Hedged delegate;
@@ -65,91 +77,22 @@ public final class ResilientHedged implements Hedged {
 
   @Override
   public String search(String query) throws IOException {
-    ResilientCall call = this.search.current();
-    if (call.passesThrough()) {
-      return this.delegate.search(query);
-    }
-    CallKeys keys = CallKeys.of(CallKeys.part(query, "query", "Hedged.search"), null);
-    long started = call.begin();
-    Object run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          String result = call.hedged(keys, () -> this.delegate.search(query));
-          run = call.retryResult(run, attempt, started, result);
-          if (run == null) {
-            return result;
-          }
-        } catch (Throwable failure) {
-          run = call.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      Throwable cause = call.answerable(failure);
-      if (cause == null) {
-        throw ResilientCall.rethrow(failure);
-      }
-      try {
-        return this.delegate.none(query);
-      } catch (Throwable fallbackFailure) {
-        throw call.fallbackFailed(fallbackFailure, failure);
-      }
-    }
+    return this.search.call(this.delegate, query, null, null, null, 0L, 0L);
   }
 
   @Override
   public void ping() throws IOException {
-    ResilientCall call = this.ping.current();
-    if (call.passesThrough()) {
-      this.delegate.ping();
-      return;
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        call.hedged(keys, () -> {
-              this.delegate.ping();
-              return null;
-            });
-        run = call.retryResult(run, attempt, started, null);
-        if (run == null) {
-          return;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    this.ping.call(this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override
   public int count(String query) {
-    ResilientCall call = this.count.current();
-    if (call.passesThrough()) {
-      return this.delegate.count(query);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        int result = call.hedged(keys, () -> this.delegate.count(query));
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.count.call(this.delegate, query, null, null, null, 0L, 0L);
   }
 
   @Override
   public CompletableFuture<String> searchAsync(String query) {
-    return this.searchAsync.callAsync(
-        () -> this.delegate.searchAsync(query),
-        null);
+    return this.searchAsync.callAsync(this.delegate, query, null, null, null, 0L, 0L);
   }
 
   @Override

@@ -14,6 +14,13 @@ public final class ResilientKeyed implements Keyed {
   private static final CallDefinition CALL = CallDefinition.builder("Keyed.call")
     .with(CircuitBreakerConfig.builder("keyed-breaker").key("{request.host}"))
     .with(RateLimitConfig.builder("keyed-limiter").permits(5).key("zone:{request.inner.zone}/{tenant}:{port}"))
+    .invokes((target, args) -> ((Keyed) target).call((Keyed.Request) args.a(), (String) args.b(), (int) args.x()))
+    .keys(args -> {
+      Keyed.Request request = (Keyed.Request) args.a();
+      String tenant = (String) args.b();
+      int port = (int) args.x();
+      return CallKeys.of(request == null ? CallKeys.part(null, "request", "Keyed.call") : CallKeys.part(request.host(), "request.host", "Keyed.call"), "zone:" + (request == null ? CallKeys.part(null, "request", "Keyed.call") : request.inner() == null ? CallKeys.part(null, "request.inner", "Keyed.call") : CallKeys.part(request.inner().getZone(), "request.inner.zone", "Keyed.call")) + "/" + CallKeys.part(tenant, "tenant", "Keyed.call") + ":" + CallKeys.part(port, "port", "Keyed.call"));
+    })
     .build();
 
   private final Keyed delegate;
@@ -36,32 +43,7 @@ public final class ResilientKeyed implements Keyed {
 
   @Override
   public String call(Keyed.Request request, String tenant, int port) {
-    ResilientCall call = this.call.current();
-    if (call.passesThrough()) {
-      return this.delegate.call(request, tenant, port);
-    }
-    CallKeys keys = CallKeys.of(request == null ? CallKeys.part(null, "request", "Keyed.call") : CallKeys.part(request.host(), "request.host", "Keyed.call"), "zone:" + (request == null ? CallKeys.part(null, "request", "Keyed.call") : request.inner() == null ? CallKeys.part(null, "request.inner", "Keyed.call") : CallKeys.part(request.inner().getZone(), "request.inner.zone", "Keyed.call")) + "/" + CallKeys.part(tenant, "tenant", "Keyed.call") + ":" + CallKeys.part(port, "port", "Keyed.call"));
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        String result;
-        try {
-          result = this.delegate.call(request, tenant, port);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.call.call(this.delegate, request, tenant, null, null, port, 0L);
   }
 
   @Override

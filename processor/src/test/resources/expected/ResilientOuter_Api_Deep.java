@@ -3,7 +3,6 @@ package p;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -12,6 +11,10 @@ import javax.annotation.processing.Generated;
 public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
   private static final CallDefinition RUN = CallDefinition.builder("Outer.Api.Deep.run")
     .with(TimeoutConfig.builder("Outer.Api.Deep.run").duration("1s"))
+    .invokes((target, args) -> {
+      ((Outer.Api.Deep) target).run();
+      return null;
+    })
     .build();
 
   private final Outer.Api.Deep delegate;
@@ -34,35 +37,7 @@ public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
 
   @Override
   public void run() {
-    ResilientCall call = this.run.current();
-    if (call.passesThrough()) {
-      this.delegate.run();
-      return;
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        try {
-          call.timed(() -> {
-                this.delegate.run();
-                return null;
-              });
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, null);
-        run = call.retryResult(run, attempt, started, null);
-        if (run == null) {
-          return;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    this.run.call(this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override

@@ -3,7 +3,6 @@ package p;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -12,6 +11,7 @@ import javax.annotation.processing.Generated;
 final class ResilientOuter_Inner implements Outer.Inner {
   private static final CallDefinition PING = CallDefinition.builder("Outer.Inner.ping")
     .with(BulkheadConfig.builder("Outer.Inner"))
+    .invokes((target, args) -> ((Outer.Inner) target).ping())
     .build();
 
   private final Outer.Inner delegate;
@@ -34,32 +34,7 @@ final class ResilientOuter_Inner implements Outer.Inner {
 
   @Override
   public String ping() {
-    ResilientCall call = this.ping.current();
-    if (call.passesThrough()) {
-      return this.delegate.ping();
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        String result;
-        try {
-          result = this.delegate.ping();
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.ping.call(this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override

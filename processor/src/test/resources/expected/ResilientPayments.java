@@ -6,7 +6,6 @@ import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
@@ -19,12 +18,14 @@ public final class ResilientPayments implements Payments {
     .with(RetryConfig.builder("Payments.charge").maxAttempts(3).on(ConnectException.class, UnknownHostException.class, CircuitOpenException.class))
     .with(CircuitBreakerConfig.builder("payments-api"))
     .notIdempotent()
+    .invokes((target, args) -> ((Payments) target).charge((String) args.a()))
     .build();
 
   private static final CallDefinition REFUND = CallDefinition.builder("Payments.refund")
     .with(CircuitBreakerConfig.builder("payments-api"))
     .with(TimeoutConfig.builder("Payments.refund").duration("2s"))
     .notIdempotent()
+    .invokes((target, args) -> ((Payments) target).refund((String) args.a()))
     .build();
 
   private final Payments delegate;
@@ -50,62 +51,12 @@ public final class ResilientPayments implements Payments {
 
   @Override
   public String charge(String orderId) throws ConnectException, UnknownHostException {
-    ResilientCall call = this.charge.current();
-    if (call.passesThrough()) {
-      return this.delegate.charge(orderId);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        String result;
-        try {
-          result = this.delegate.charge(orderId);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.charge.call(this.delegate, orderId, null, null, null, 0L, 0L);
   }
 
   @Override
   public String refund(String orderId) {
-    ResilientCall call = this.refund.current();
-    if (call.passesThrough()) {
-      return this.delegate.refund(orderId);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        String result;
-        try {
-          result = call.timed(() -> this.delegate.refund(orderId));
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.refund.call(this.delegate, orderId, null, null, null, 0L, 0L);
   }
 
   @Override

@@ -25,10 +25,17 @@ public final class ResilientRecsClient implements RecsClient {
     .with(BulkheadConfig.builder("recs-api").maxConcurrent(10))
     .with(TimeoutConfig.builder("RecsClient.recommendations").duration("1s"))
     .fallbackTakes("noRecs", Exception.class)
+    .invokes((target, args) -> ((RecsClient) target).recommendations((String) args.a()))
+    .fallback((target, args, failure) -> ((RecsClient) target).noRecs((String) args.a(), (Exception) failure))
+    .keys(args -> {
+      String userId = (String) args.a();
+      return CallKeys.of(null, "user:" + CallKeys.part(userId, "userId", "RecsClient.recommendations"));
+    })
     .build();
 
   private static final CallDefinition COUNT = CallDefinition.builder("RecsClient.count")
     .with(CircuitBreakerConfig.builder("recs-api"))
+    .invokes((target, args) -> ((RecsClient) target).count())
     .build();
 
   private final RecsClient delegate;
@@ -54,74 +61,12 @@ public final class ResilientRecsClient implements RecsClient {
 
   @Override
   public List<String> recommendations(String userId) throws IOException {
-    ResilientCall call = this.recommendations.current();
-    if (call.passesThrough()) {
-      return this.delegate.recommendations(userId);
-    }
-    CallKeys keys = CallKeys.of(null, "user:" + CallKeys.part(userId, "userId", "RecsClient.recommendations"));
-    long started = call.begin();
-    Object run = null;
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Object ticket = call.admit(keys);
-          List<String> result;
-          try {
-            result = call.timed(() -> this.delegate.recommendations(userId));
-          } catch (Throwable failure) {
-            call.attemptFailed(ticket, failure);
-            throw failure;
-          }
-          call.attemptSucceeded(ticket, result);
-          run = call.retryResult(run, attempt, started, result);
-          if (run == null) {
-            return result;
-          }
-        } catch (Throwable failure) {
-          run = call.retryOrThrow(run, attempt, started, failure);
-        }
-      }
-    } catch (Throwable failure) {
-      Throwable cause = call.answerable(failure);
-      if (cause == null) {
-        throw ResilientCall.rethrow(failure);
-      }
-      try {
-        return this.delegate.noRecs(userId, (Exception) cause);
-      } catch (Throwable fallbackFailure) {
-        throw call.fallbackFailed(fallbackFailure, failure);
-      }
-    }
+    return this.recommendations.call(this.delegate, userId, null, null, null, 0L, 0L);
   }
 
   @Override
   public int count() {
-    ResilientCall call = this.count.current();
-    if (call.passesThrough()) {
-      return this.delegate.count();
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        int result;
-        try {
-          result = this.delegate.count();
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.count.call(this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override

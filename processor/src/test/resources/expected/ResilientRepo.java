@@ -2,8 +2,8 @@ package p;
 
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.List;
@@ -13,32 +13,52 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition GET = CallDefinition.builder("Repo.get")
     .with(RetryConfig.builder("Repo.get"))
+    .invokes((target, args) -> ((Repo) target).get(args.x()))
     .build();
 
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition MAX = CallDefinition.builder("Repo.max")
     .with(RetryConfig.builder("Repo.max"))
+    .invokes(ResilientRepo::invokeMax)
     .build();
 
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition PUT_ALL = CallDefinition.builder("Repo.putAll")
     .with(RetryConfig.builder("Repo.putAll"))
+    .invokes((target, args) -> {
+      ((Repo) target).putAll((String[]) args.a());
+      return null;
+    })
     .build();
 
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition SIZES = CallDefinition.builder("Repo.sizes")
     .with(RetryConfig.builder("Repo.sizes"))
+    .invokes((target, args) -> ((Repo) target).sizes((byte[][]) ((Object[]) args.a())[0], (Character) ((Object[]) args.a())[1], (Boolean) ((Object[]) args.a())[2], (Double) ((Object[]) args.a())[3], (Float) ((Object[]) args.a())[4], (Short) ((Object[]) args.a())[5]))
     .build();
 
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition CLEAR = CallDefinition.builder("Repo.clear")
     .with(RetryConfig.builder("Repo.clear"))
+    .invokes((target, args) -> {
+      ((Repo) target).clear();
+      return null;
+    })
     .build();
 
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition FETCH = CallDefinition.builder("Repo.fetch")
     .with(RetryConfig.builder("Repo.fetch"))
+    .invokes((target, args) -> ((Repo) target).fetch((int) args.x()))
     .build();
 
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition FETCH_2 = CallDefinition.builder("Repo.fetch")
     .with(RetryConfig.builder("Repo.fetch"))
+    .invokes((target, args) -> ((Repo) target).fetch((String) args.a()))
     .build();
 
   private final Repo<T> delegate;
@@ -79,212 +99,37 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public T get(long id) throws IOException, TimeoutException {
-    ResilientCall call = this.get.current();
-    if (call.passesThrough()) {
-      return this.delegate.get(id);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        T result;
-        try {
-          result = this.delegate.get(id);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.get.call(this.delegate, null, null, null, null, id, 0L);
   }
 
   @Override
   public <R extends Number & Comparable<R>> R max(List<? extends R> values) {
-    ResilientCall call = this.max.current();
-    if (call.passesThrough()) {
-      return this.delegate.max(values);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        R result;
-        try {
-          result = this.delegate.max(values);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.max.call(this.delegate, values, null, null, null, 0L, 0L);
   }
 
   @Override
   public void putAll(String... items) {
-    ResilientCall call = this.putAll.current();
-    if (call.passesThrough()) {
-      this.delegate.putAll(items);
-      return;
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        try {
-          this.delegate.putAll(items);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, null);
-        run = call.retryResult(run, attempt, started, null);
-        if (run == null) {
-          return;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    this.putAll.call(this.delegate, items, null, null, null, 0L, 0L);
   }
 
   @Override
   public int[] sizes(byte[][] data, char c, boolean flag, double d, float f, short s) {
-    ResilientCall call = this.sizes.current();
-    if (call.passesThrough()) {
-      return this.delegate.sizes(data, c, flag, d, f, s);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        int[] result;
-        try {
-          result = this.delegate.sizes(data, c, flag, d, f, s);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.sizes.call(this.delegate, new Object[] {data, c, flag, d, f, s}, null, null, null, 0L, 0L);
   }
 
   @Override
   public void clear() {
-    ResilientCall call = this.clear.current();
-    if (call.passesThrough()) {
-      this.delegate.clear();
-      return;
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        try {
-          this.delegate.clear();
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, null);
-        run = call.retryResult(run, attempt, started, null);
-        if (run == null) {
-          return;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    this.clear.call(this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override
   public List<T> fetch(int limit) {
-    ResilientCall call = this.fetch.current();
-    if (call.passesThrough()) {
-      return this.delegate.fetch(limit);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        List<T> result;
-        try {
-          result = this.delegate.fetch(limit);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.fetch.call(this.delegate, null, null, null, null, limit, 0L);
   }
 
   @Override
   public List<T> fetch(String filter) {
-    ResilientCall call = this.fetch2.current();
-    if (call.passesThrough()) {
-      return this.delegate.fetch(filter);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        List<T> result;
-        try {
-          result = this.delegate.fetch(filter);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.fetch2.call(this.delegate, filter, null, null, null, 0L, 0L);
   }
 
   @Override
@@ -300,5 +145,12 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static <T extends Comparable<T>, R extends Number & Comparable<R>> Object invokeMax(
+      Object target, Arguments args) throws Throwable {
+    Repo<T> delegate = (Repo<T>) target;
+    return delegate.max((List<? extends R>) args.a());
   }
 }

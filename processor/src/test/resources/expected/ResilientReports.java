@@ -19,16 +19,25 @@ public final class ResilientReports implements Reports {
   private static final CallDefinition REPORT = CallDefinition.builder("Reports.report")
     .with(RetryConfig.builder("Reports.report"))
     .with(TimeoutConfig.builder("Reports.report").duration("2s"))
+    .invokes((target, args) -> ((Reports) target).report((String) args.a()))
     .build();
 
   private static final CallDefinition COUNT = CallDefinition.builder("Reports.count")
     .with(FallbackConfig.builder("Reports.count"))
+    .invokes((target, args) -> ((Reports) target).count((String) args.a()))
+    .fallback((target, args, failure) -> CompletableFuture.completedFuture(((Reports) target).cached((String) args.a())))
     .build();
 
   private static final CallDefinition KEYED = CallDefinition.builder("Reports.keyed")
     .with(FallbackConfig.builder("Reports.keyed").on(IOException.class))
     .with(CircuitBreakerConfig.builder("reports").key("{id}"))
     .fallbackTakes("later", IOException.class)
+    .invokes((target, args) -> ((Reports) target).keyed((String) args.a()))
+    .fallback((target, args, failure) -> ((Reports) target).later((String) args.a(), (IOException) failure))
+    .keys(args -> {
+      String id = (String) args.a();
+      return CallKeys.of(CallKeys.part(id, "id", "Reports.keyed"), null);
+    })
     .build();
 
   private final Reports delegate;
@@ -57,24 +66,17 @@ public final class ResilientReports implements Reports {
 
   @Override
   public CompletableFuture<String> report(String id) {
-    return this.report.callAsync(
-        () -> this.delegate.report(id),
-        null);
+    return this.report.callAsync(this.delegate, id, null, null, null, 0L, 0L);
   }
 
   @Override
   public CompletionStage<Integer> count(String id) {
-    return this.count.callAsync(
-        () -> this.delegate.count(id),
-        failure -> CompletableFuture.completedFuture(this.delegate.cached(id)));
+    return this.count.callAsync(this.delegate, id, null, null, null, 0L, 0L);
   }
 
   @Override
   public CompletableFuture<String> keyed(String id) {
-    return this.keyed.callAsync(
-        () -> CallKeys.of(CallKeys.part(id, "id", "Reports.keyed"), null),
-        () -> this.delegate.keyed(id),
-        failure -> this.delegate.later(id, (IOException) failure));
+    return this.keyed.callAsync(this.delegate, id, null, null, null, 0L, 0L);
   }
 
   @Override

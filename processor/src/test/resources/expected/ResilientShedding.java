@@ -6,7 +6,6 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -17,17 +16,20 @@ public final class ResilientShedding implements Shedding {
   private static final CallDefinition SUGGESTIONS = CallDefinition.builder("Shedding.suggestions")
     .with(BulkheadConfig.builder("search").maxConcurrent(40).maxWait("10ms").adaptive(Bulkhead.Adaptive.GRADIENT2).minConcurrent(4))
     .criticality(Criticality.Level.SHEDDABLE)
+    .invokes((target, args) -> ((Shedding) target).suggestions((String) args.a()))
     .build();
 
   private static final CallDefinition CHECKOUT = CallDefinition.builder("Shedding.checkout")
     .with(RateLimitConfig.builder("Shedding").permits(100).adaptive(true).throttledOn(IllegalStateException.class).decrease(0.7))
     .with(BulkheadConfig.builder("search").maxConcurrent(40).maxWait("10ms").adaptive(Bulkhead.Adaptive.GRADIENT2).minConcurrent(4))
     .criticality(Criticality.Level.CRITICAL)
+    .invokes((target, args) -> ((Shedding) target).checkout((String) args.a()))
     .build();
 
   private static final CallDefinition RECENT = CallDefinition.builder("Shedding.recent")
     .with(BulkheadConfig.builder("search").maxConcurrent(40).maxWait("10ms").adaptive(Bulkhead.Adaptive.GRADIENT2).minConcurrent(4))
     .criticality(Criticality.Level.SHEDDABLE)
+    .invokes((target, args) -> ((Shedding) target).recent())
     .build();
 
   private final Shedding delegate;
@@ -56,69 +58,17 @@ public final class ResilientShedding implements Shedding {
 
   @Override
   public String suggestions(String prefix) {
-    ResilientCall call = this.suggestions.current();
-    if (call.passesThrough()) {
-      return this.delegate.suggestions(prefix);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        String result;
-        try {
-          result = this.delegate.suggestions(prefix);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.suggestions.call(this.delegate, prefix, null, null, null, 0L, 0L);
   }
 
   @Override
   public String checkout(String cart) {
-    ResilientCall call = this.checkout.current();
-    if (call.passesThrough()) {
-      return this.delegate.checkout(cart);
-    }
-    CallKeys keys = CallKeys.NONE;
-    long started = call.begin();
-    Object run = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Object ticket = call.admit(keys);
-        String result;
-        try {
-          result = this.delegate.checkout(cart);
-        } catch (Throwable failure) {
-          call.attemptFailed(ticket, failure);
-          throw failure;
-        }
-        call.attemptSucceeded(ticket, result);
-        run = call.retryResult(run, attempt, started, result);
-        if (run == null) {
-          return result;
-        }
-      } catch (Throwable failure) {
-        run = call.retryOrThrow(run, attempt, started, failure);
-      }
-    }
+    return this.checkout.call(this.delegate, cart, null, null, null, 0L, 0L);
   }
 
   @Override
   public CompletableFuture<String> recent() {
-    return this.recent.callAsync(
-        () -> this.delegate.recent(),
-        null);
+    return this.recent.callAsync(this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override

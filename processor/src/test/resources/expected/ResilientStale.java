@@ -20,18 +20,40 @@ public final class ResilientStale implements Stale {
     .with(StaleIfErrorConfig.builder("Stale.recommendations").maxAge("1h").fresh("5s").key("user:{userId}"))
     .with(RetryConfig.builder("Stale.recommendations").maxAttempts(2).on(IOException.class))
     .fallbackTakes("none", IOException.class)
+    .invokes((target, args) -> ((Stale) target).recommendations((String) args.a(), (int) args.x()))
+    .fallback((target, args, failure) -> ((Stale) target).none((String) args.a(), (int) args.x(), (IOException) failure))
+    .keys(args -> {
+      String userId = (String) args.a();
+      return CallKeys.of(null, null, "user:" + CallKeys.part(userId, "userId", "Stale.recommendations"));
+    })
     .build();
 
   private static final CallDefinition PRICE = CallDefinition.builder("Stale.price")
     .with(StaleIfErrorConfig.builder("Stale.price"))
+    .invokes((target, args) -> ((Stale) target).price((String) args.a(), (String[]) args.b()))
+    .keys(args -> {
+      String sku = (String) args.a();
+      String[] regions = (String[]) args.b();
+      return CallKeys.of(null, null, CallKeys.arguments(sku, regions));
+    })
     .build();
 
   private static final CallDefinition EVERYTHING = CallDefinition.builder("Stale.everything")
     .with(StaleIfErrorConfig.builder("Stale.everything"))
+    .invokes((target, args) -> ((Stale) target).everything((String[]) args.a()))
+    .keys(args -> {
+      String[] ids = (String[]) args.a();
+      return CallKeys.of(null, null, CallKeys.arguments((Object) ids));
+    })
     .build();
 
   private static final CallDefinition REPORT = CallDefinition.builder("Stale.report")
     .with(StaleIfErrorConfig.builder("Stale.report").maxEntries(100))
+    .invokes((target, args) -> ((Stale) target).report((String) args.a()))
+    .keys(args -> {
+      String id = (String) args.a();
+      return CallKeys.of(null, null, CallKeys.arguments(id));
+    })
     .build();
 
   private final Stale delegate;
@@ -63,34 +85,22 @@ public final class ResilientStale implements Stale {
 
   @Override
   public List<String> recommendations(String userId, int limit) throws IOException {
-    return this.recommendations.call(
-        () -> CallKeys.of(null, null, "user:" + CallKeys.part(userId, "userId", "Stale.recommendations")),
-        () -> this.delegate.recommendations(userId, limit),
-        failure -> this.delegate.none(userId, limit, (IOException) failure));
+    return this.recommendations.call(this.delegate, userId, null, null, null, limit, 0L);
   }
 
   @Override
   public String price(String sku, String... regions) {
-    return this.price.call(
-        () -> CallKeys.of(null, null, CallKeys.arguments(sku, regions)),
-        () -> this.delegate.price(sku, regions),
-        null);
+    return this.price.call(this.delegate, sku, regions, null, null, 0L, 0L);
   }
 
   @Override
   public String everything(String[] ids) {
-    return this.everything.call(
-        () -> CallKeys.of(null, null, CallKeys.arguments((Object) ids)),
-        () -> this.delegate.everything(ids),
-        null);
+    return this.everything.call(this.delegate, ids, null, null, null, 0L, 0L);
   }
 
   @Override
   public CompletableFuture<String> report(String id) {
-    return this.report.callAsync(
-        () -> CallKeys.of(null, null, CallKeys.arguments(id)),
-        () -> this.delegate.report(id),
-        null);
+    return this.report.callAsync(this.delegate, id, null, null, null, 0L, 0L);
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.brace.processor;
 
-import dev.brace.runtime.config.Kind;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
@@ -19,6 +18,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
@@ -46,6 +46,10 @@ final class WrapperWriter {
   private static final ClassName CRITICALITY_LEVEL = ClassName.get("dev.brace", "Criticality", "Level");
   private static final ClassName CALL_KEYS = ClassName.get("dev.brace.runtime.support", "CallKeys");
   private static final ClassName COMPLETABLE_FUTURE = ClassName.get("java.util.concurrent", "CompletableFuture");
+  private static final ClassName ARGUMENTS = ClassName.get("dev.brace.runtime.support", "Arguments");
+  private static final AnnotationSpec UNCHECKED = AnnotationSpec.builder(SuppressWarnings.class)
+      .addMember("value", "{$S, $S}", "unchecked", "rawtypes")
+      .build();
 
   private final Types types;
 
@@ -79,6 +83,7 @@ final class WrapperWriter {
     List<FieldSpec> constants = new ArrayList<>();
     List<FieldSpec> calls = new ArrayList<>();
     List<MethodSpec> methods = new ArrayList<>();
+    List<MethodSpec> helpers = new ArrayList<>();
     MethodSpec.Builder constructor = MethodSpec.constructorBuilder()
         .addModifiers(Modifier.PRIVATE)
         .addParameter(ifaceType, "delegate")
@@ -96,12 +101,16 @@ final class WrapperWriter {
       String name = method.method().getSimpleName().toString();
       String constant = unique(constantNames, upperSnake(name), "_");
       String call = unique(fieldNames, name, "");
-      constants.add(FieldSpec.builder(CALL_DEFINITION, constant, Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-          .initializer(definition(method))
-          .build());
+      Delegation delegation = new Delegation(method, type, new ArgumentSlots(method.method(), type, types), iface, wrapperClass);
+      FieldSpec.Builder definition = FieldSpec.builder(CALL_DEFINITION, constant, Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+          .initializer(definition(method, delegation, helpers, constantNames));
+      if (delegation.raw()) {
+        definition.addAnnotation(UNCHECKED);
+      }
+      constants.add(definition.build());
       calls.add(FieldSpec.builder(RESILIENT_CALL, call, Modifier.PRIVATE, Modifier.FINAL).build());
       constructor.addStatement("this.$N = registry.resolve($N)", call, constant);
-      methods.add(spec.addCode(handOff(method, type, call)).build());
+      methods.add(spec.addCode(handOff(method, delegation, call)).build());
     }
 
     wrapper.addFields(constants);
@@ -126,6 +135,7 @@ final class WrapperWriter {
         .build());
     wrapper.addMethods(methods);
     wrapper.addMethods(objectMethods());
+    wrapper.addMethods(helpers);
     return JavaFile.builder(model.packageName(), wrapper.build())
         .skipJavaLangImports(true)
         .indent("  ")
@@ -167,10 +177,12 @@ final class WrapperWriter {
   }
 
   /**
-   * {@code CallDefinition.builder("I.m").with(RetryConfig.builder("I.m").maxAttempts(3)).build()}:
-   * each pattern with the attributes written on it, and the type the fallback method takes.
+   * {@code CallDefinition.builder("I.m").with(RetryConfig.builder("I.m").maxAttempts(3))….build()}:
+   * each pattern with the attributes written on it, the type the fallback method takes, and the
+   * lambdas (capturing nothing) that call the delegate, the fallback and compute the keys from a
+   * call's arguments.
    */
-  private CodeBlock definition(MethodModel method) {
+  private CodeBlock definition(MethodModel method, Delegation delegation, List<MethodSpec> helpers, Set<String> names) {
     CodeBlock.Builder code = CodeBlock.builder().add("$T.builder($S)$>", CALL_DEFINITION, method.callName());
     for (PatternModel pattern : method.patterns()) {
       CodeBlock.Builder config = CodeBlock.builder().add("$T.builder($S)", ClassName.get(pattern.kind().configType()), pattern.name());
@@ -185,6 +197,9 @@ final class WrapperWriter {
     if (method.notIdempotent()) {
       code.add("\n.notIdempotent()");
     }
+    code.add("\n.invokes($L)", delegation.invoker(helpers, names));
+    method.fallback().ifPresent(fallback -> code.add("\n.fallback($L)", delegation.fallback(fallback, helpers, names)));
+    keys(method).ifPresent(keys -> code.add("\n.keys($L)", delegation.keys(keys)));
     return code.add("\n.build()$<").build();
   }
 
@@ -214,182 +229,165 @@ final class WrapperWriter {
 
 
   /**
-   * An asynchronous method hands its delegate call to the runtime's asynchronous driver: {@code
-   * return this.m.callAsync(() -> keys, () -> this.delegate.m(args), failure -> fallback)}. A
-   * synchronous one walks the runtime's steps in its own body (see {@code ResilientCall}), so its
-   * happy path allocates nothing.
+   * The generated method's one statement: {@code return this.m.call(this.delegate, a, b, c, d, x, y)}
+   * (or {@code callAsync}), the arguments in their slots.
    */
-  private CodeBlock handOff(MethodModel method, ExecutableType type, String callField) {
-    if (method.isAsync()) {
-      return asyncHandOff(method, callField);
-    }
-    return method.remembersResults() ? syncHandOff(method, callField) : syncSteps(method, type, callField);
+  private static CodeBlock handOff(MethodModel method, Delegation delegation, String callField) {
+    String form = method.isAsync() ? "callAsync" : "call";
+    CodeBlock call = CodeBlock.of("this.$N.$N(this.delegate, $L)", callField, form, delegation.slots().callArguments());
+    return delegation.returnsVoid()
+        ? CodeBlock.builder().addStatement("$L", call).build()
+        : CodeBlock.builder().addStatement("return $L", call).build();
   }
 
   /**
-   * A synchronous method with {@code @StaleIfError} hands its call over as an asynchronous one
-   * does: {@code return this.m.call(() -> keys, () -> this.delegate.m(args), failure -> fallback)}.
-   * Its happy path stores its result, which allocates anyway, so walking the steps in its own
-   * body would buy nothing.
+   * How one method reaches the delegate from a call's arguments: as lambdas in its definition, or,
+   * for a method with type parameters of its own (which a static field cannot name), through
+   * static helper methods of the wrapper that declare them.
    */
-  private CodeBlock syncHandOff(MethodModel method, String callField) {
-    String failure = localNames(method).newName("failure");
-    CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
-    List<CodeBlock> arguments = new ArrayList<>();
-    arguments.add(CodeBlock.of("() -> $L", keys(method).orElseThrow()));
-    arguments.add(CodeBlock.of("() -> $L", delegateCall));
-    arguments.add(method.fallback()
-        .map(fallback -> CodeBlock.of("$N -> $L", failure, fallbackCall(method, fallback, failure)))
-        .orElse(CodeBlock.of("null")));
-    return CodeBlock.builder()
-        .addStatement("return this.$N.call(\n$L)", callField, CodeBlock.join(arguments, ",\n"))
-        .build();
-  }
+  private final class Delegation {
+    private final MethodModel method;
+    private final ExecutableType type;
+    private final ArgumentSlots slots;
+    private final TypeElement iface;
+    private final ClassName wrapper;
+    private final boolean generic;
 
-  private CodeBlock asyncHandOff(MethodModel method, String callField) {
-    String failure = localNames(method).newName("failure");
-    CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
-    List<CodeBlock> arguments = new ArrayList<>();
-    keys(method).ifPresent(keys -> arguments.add(CodeBlock.of("() -> $L", keys)));
-    arguments.add(CodeBlock.of("() -> $L", delegateCall));
-    arguments.add(method.fallback().map(fallback -> fallbackLambda(method, fallback, failure)).orElse(CodeBlock.of("null")));
-    return CodeBlock.builder()
-        .addStatement("return this.$N.callAsync(\n$L)", callField, CodeBlock.join(arguments, ",\n"))
-        .build();
-  }
-
-  /** The loop of {@code ResilientCall}'s Javadoc, with local names that no parameter can shadow. */
-  private CodeBlock syncSteps(MethodModel method, ExecutableType type, String callField) {
-    NameAllocator names = localNames(method);
-    String call = names.newName("call");
-    String keys = names.newName("keys");
-    String started = names.newName("started");
-    String run = names.newName("run");
-    String attempt = names.newName("attempt");
-    String ticket = names.newName("ticket");
-    String result = names.newName("result");
-    String failure = names.newName("failure");
-    String cause = names.newName("cause");
-    String fallbackFailure = names.newName("fallbackFailure");
-    boolean isVoid = type.getReturnType().getKind() == TypeKind.VOID;
-    CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
-    CodeBlock attemptCall = method.pattern(Kind.TIMEOUT).isPresent()
-        ? CodeBlock.of("$N.timed($L)", call, supplier(delegateCall, isVoid))
-        : delegateCall;
-
-    CodeBlock.Builder code = CodeBlock.builder()
-        .addStatement("$T $N = this.$N.current()", RESILIENT_CALL, call, callField)
-        .beginControlFlow("if ($N.passesThrough())", call);
-    if (isVoid) {
-      code.addStatement("$L", delegateCall).addStatement("return");
-    } else {
-      code.addStatement("return $L", delegateCall);
+    Delegation(MethodModel method, ExecutableType type, ArgumentSlots slots, TypeElement iface, ClassName wrapper) {
+      this.method = method;
+      this.type = type;
+      this.slots = slots;
+      this.iface = iface;
+      this.wrapper = wrapper;
+      this.generic = !type.getTypeVariables().isEmpty();
     }
-    code.endControlFlow()
-        .addStatement("$T $N = $L", CALL_KEYS, keys, keys(method).orElse(CodeBlock.of("$T.NONE", CALL_KEYS)))
-        .addStatement("long $N = $N.begin()", started, call)
-        .addStatement("$T $N = null", Object.class, run);
-    boolean fallsBack = method.fallback().isPresent();
-    if (fallsBack) {
-      code.beginControlFlow("try");
+
+    ArgumentSlots slots() {
+      return slots;
     }
-    code.beginControlFlow("for (int $N = 1; ; $N++)", attempt, attempt)
-        .beginControlFlow("try");
-    if (method.pattern(Kind.HEDGE).isPresent()) {
-      // The hedge's attempts run on worker threads, so the delegate call is handed over.
-      CodeBlock hedged = CodeBlock.of("$N.hedged($N, $L)", call, keys, supplier(delegateCall, isVoid));
-      if (isVoid) {
-        code.addStatement("$L", hedged);
-      } else {
-        code.addStatement("$T $N = $L", TypeName.get(type.getReturnType()), result, hedged);
+
+    boolean returnsVoid() {
+      return type.getReturnType().getKind() == TypeKind.VOID;
+    }
+
+    /** @return whether its lambdas use raw types: a generic interface, or parameters of parameterized types */
+    boolean raw() {
+      return !iface.getTypeParameters().isEmpty() || type.getParameterTypes().stream()
+          .anyMatch(parameter -> !types.isSameType(parameter, types.erasure(parameter)));
+    }
+
+    /** {@code (target, args) -> ((Catalog) target).item((String) args.a())} */
+    CodeBlock invoker(List<MethodSpec> helpers, Set<String> names) {
+      CodeBlock call = CodeBlock.of("$L.$N($L)", receiver("target"), method.method().getSimpleName(),
+          slots.readAll("args", generic));
+      if (generic) {
+        return CodeBlock.of("$T::$N", wrapper, helper("invoke", call, null, helpers, names));
       }
-    } else {
-      attemptSteps(code, call, keys, ticket, result, failure, attemptCall, type, isVoid);
+      return returnsVoid()
+          ? CodeBlock.of("(target, args) -> {\n$>$L;\nreturn null;\n$<}", call)
+          : CodeBlock.of("(target, args) -> $L", call);
     }
-    code.addStatement("$N = $N.retryResult($N, $N, $N, $L)", run, call, run, attempt, started, isVoid ? "null" : result)
-        .beginControlFlow("if ($N == null)", run)
-        .addStatement(isVoid ? "return" : "return " + result)
-        .endControlFlow()
-        .nextControlFlow("catch ($T $N)", Throwable.class, failure)
-        .addStatement("$N = $N.retryOrThrow($N, $N, $N, $N)", run, call, run, attempt, started, failure)
-        .endControlFlow()
-        .endControlFlow();
-    if (fallsBack) {
-      CodeBlock fallbackCall = fallbackCall(method, method.fallback().get(), cause);
-      code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
-          .addStatement("$T $N = $N.answerable($N)", Throwable.class, cause, call, failure)
-          .beginControlFlow("if ($N == null)", cause)
-          .addStatement("throw $T.rethrow($N)", RESILIENT_CALL, failure)
-          .endControlFlow()
-          .beginControlFlow("try");
-      if (isVoid) {
-        code.addStatement("$L", fallbackCall).addStatement("return");
-      } else {
-        code.addStatement("return $L", fallbackCall);
+
+    /** {@code (target, args, failure) -> ((Catalog) target).noItem((String) args.a(), (IOException) failure)} */
+    CodeBlock fallback(FallbackModel fallback, List<MethodSpec> helpers, Set<String> names) {
+      List<CodeBlock> arguments = new ArrayList<>();
+      arguments.add(slots.readAll("args", generic));
+      fallback.failureType().ifPresent(failureType -> arguments.add(isThrowable(failureType)
+          ? CodeBlock.of("failure")
+          : CodeBlock.of("($T) failure", TypeName.get(failureType))));
+      CodeBlock receiver = fallback.isStatic()
+          ? CodeBlock.of("$T", ClassName.get(fallback.declaringInterface()))
+          : receiver("target");
+      CodeBlock call = CodeBlock.of("$L.$N($L)", receiver, fallback.methodName(),
+          CodeBlock.join(arguments.stream().filter(each -> !each.isEmpty()).toList(), ", "));
+      if (method.isAsync() && !fallback.returnsFuture()) {
+        call = CodeBlock.of("$T.completedFuture($L)", COMPLETABLE_FUTURE, call);
       }
-      code.nextControlFlow("catch ($T $N)", Throwable.class, fallbackFailure)
-          .addStatement("throw $N.fallbackFailed($N, $N)", call, fallbackFailure, failure)
-          .endControlFlow()
-          .endControlFlow();
+      if (generic) {
+        return CodeBlock.of("$T::$N", wrapper, helper("fallback", call, "failure", helpers, names));
+      }
+      return returnsVoid() && !method.isAsync()
+          ? CodeBlock.of("(target, args, failure) -> {\n$>$L;\nreturn null;\n$<}", call)
+          : CodeBlock.of("(target, args, failure) -> $L", call);
     }
-    return code.build();
-  }
 
-  /** Admission, the attempt and its outcome, on the caller's thread: the loop's body without a hedge. */
-  private static void attemptSteps(CodeBlock.Builder code, String call, String keys, String ticket, String result,
-      String failure, CodeBlock attemptCall, ExecutableType type, boolean isVoid) {
-    code.addStatement("$T $N = $N.admit($N)", Object.class, ticket, call, keys);
-    if (!isVoid) {
-      code.addStatement("$T $N", TypeName.get(type.getReturnType()), result);
+    /**
+     * {@code args -> { String userId = (String) args.a(); return CallKeys.of(…); }}, with a local
+     * for each parameter the keys read.
+     */
+    CodeBlock keys(CodeBlock keys) {
+      NameAllocator locals = new NameAllocator();
+      slots.names().forEach(name -> locals.newName(name, name));
+      String args = locals.newName("args");
+      Set<String> read = parametersTheKeysRead();
+      CodeBlock.Builder body = CodeBlock.builder();
+      List<? extends TypeMirror> parameterTypes = type.getParameterTypes();
+      for (int i = 0; i < parameterTypes.size(); i++) {
+        if (!read.contains(slots.names().get(i))) {
+          continue;
+        }
+        TypeMirror parameterType = parameterTypes.get(i);
+        TypeName local = parameterType.getKind().isPrimitive() ? TypeName.get(parameterType) : TypeName.get(types.erasure(parameterType));
+        body.addStatement("$T $N = $L", local, slots.names().get(i), slots.read(i, args, false));
+      }
+      body.addStatement("return $L", keys);
+      return CodeBlock.of("$N -> {\n$>$L$<}", args, body.build());
     }
-    code.beginControlFlow("try");
-    if (isVoid) {
-      code.addStatement("$L", attemptCall);
-    } else {
-      code.addStatement("$N = $L", result, attemptCall);
+
+    /** @return the parameters the key templates name; every one when the stale key is all arguments */
+    private Set<String> parametersTheKeysRead() {
+      if (method.remembersResults() && method.staleKey().isEmpty()) {
+        return new HashSet<>(slots.names());
+      }
+      Set<String> read = new HashSet<>();
+      Stream.of(method.breakerKey(), method.limiterKey(), method.staleKey()).flatMap(Optional::stream)
+          .flatMap(key -> key.parts().stream())
+          .filter(part -> part instanceof KeyExpression.Value)
+          .forEach(part -> read.add(((KeyExpression.Value) part).steps().get(0).code()));
+      return read;
     }
-    code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
-        .addStatement("$N.attemptFailed($N, $N)", call, ticket, failure)
-        .addStatement("throw $N", failure)
-        .endControlFlow()
-        .addStatement("$N.attemptSucceeded($N, $L)", call, ticket, isVoid ? "null" : result);
-  }
 
-  /** {@code () -> this.delegate.m(args)}, or for {@code void} a block that returns null. */
-  private static CodeBlock supplier(CodeBlock delegateCall, boolean isVoid) {
-    return isVoid
-        ? CodeBlock.of("() -> {\n$>$L;\nreturn null;\n$<}", delegateCall)
-        : CodeBlock.of("() -> $L", delegateCall);
-  }
-
-  private static NameAllocator localNames(MethodModel method) {
-    NameAllocator names = new NameAllocator();
-    for (VariableElement parameter : method.method().getParameters()) {
-      names.newName(parameter.getSimpleName().toString(), parameter);
+    /**
+     * The receiver: in a lambda, the {@code Object} it receives cast to the interface (raw for a
+     * generic one); in a helper, its typed local.
+     */
+    private CodeBlock receiver(String target) {
+      return generic ? CodeBlock.of("delegate") : CodeBlock.of("(($T) $N)", ClassName.get(iface), target);
     }
-    return names;
-  }
 
-  /** {@code failure -> this.delegate.fallback(args, (IOException) failure)}, as a future. */
-  private CodeBlock fallbackLambda(MethodModel method, FallbackModel fallback, String failure) {
-    CodeBlock call = fallbackCall(method, fallback, failure);
-    return fallback.returnsFuture()
-        ? CodeBlock.of("$N -> $L", failure, call)
-        : CodeBlock.of("$N -> $T.completedFuture($L)", failure, COMPLETABLE_FUTURE, call);
-  }
-
-  private CodeBlock fallbackCall(MethodModel method, FallbackModel fallback, String failure) {
-    List<CodeBlock> arguments = new ArrayList<>();
-    for (VariableElement parameter : method.method().getParameters()) {
-      arguments.add(CodeBlock.of("$N", parameter.getSimpleName().toString()));
+    /**
+     * A static helper that declares the interface's and the method's type parameters, so the
+     * arguments are cast to their own types: {@code static <R extends Number> Object invokeMax(Object
+     * target, Arguments args)}.
+     */
+    private String helper(String prefix, CodeBlock call, String failure, List<MethodSpec> helpers, Set<String> names) {
+      String simple = method.method().getSimpleName().toString();
+      String name = unique(names, prefix + Character.toUpperCase(simple.charAt(0)) + simple.substring(1), "_");
+      TypeName targetType = iface.getTypeParameters().isEmpty()
+          ? ClassName.get(iface)
+          : ParameterizedTypeName.get(ClassName.get(iface),
+              iface.getTypeParameters().stream().map(TypeVariableName::get).toArray(TypeName[]::new));
+      MethodSpec.Builder spec = MethodSpec.methodBuilder(name)
+          .addAnnotation(UNCHECKED)
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .returns(Object.class)
+          .addParameter(Object.class, "target")
+          .addParameter(ARGUMENTS, "args")
+          .addException(Throwable.class);
+      iface.getTypeParameters().forEach(variable -> spec.addTypeVariable(TypeVariableName.get(variable)));
+      type.getTypeVariables().forEach(variable -> spec.addTypeVariable(typeVariable(variable)));
+      if (failure != null) {
+        spec.addParameter(Throwable.class, failure);
+      }
+      spec.addStatement("$T delegate = ($T) target", targetType, targetType);
+      if (returnsVoid() && !method.isAsync()) {
+        spec.addStatement("$L", call).addStatement("return null");
+      } else {
+        spec.addStatement("return $L", call);
+      }
+      helpers.add(spec.build());
+      return name;
     }
-    fallback.failureType().ifPresent(failureType -> arguments.add(isThrowable(failureType)
-        ? CodeBlock.of("$N", failure)
-        : CodeBlock.of("($T) $N", TypeName.get(failureType), failure)));
-    CodeBlock receiver = fallback.isStatic()
-        ? CodeBlock.of("$T", ClassName.get(fallback.declaringInterface()))
-        : CodeBlock.of("this.delegate");
-    return CodeBlock.of("$L.$N($L)", receiver, fallback.methodName(), CodeBlock.join(arguments, ", "));
   }
 
   private static boolean isThrowable(TypeMirror type) {
