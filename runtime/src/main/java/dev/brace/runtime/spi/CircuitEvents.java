@@ -4,6 +4,9 @@ import dev.brace.runtime.EventKind;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ExceptionFilter;
+import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.internal.event.BoundMetrics;
+import dev.brace.runtime.internal.event.InstanceMetrics;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
@@ -12,11 +15,12 @@ import java.util.Objects;
  * The events of one circuit breaker, with the attributes every breaker gives them, so a
  * local breaker and a shared one report a transition identically. Only the breaker that made a
  * transition reports it. Each method checks first whether anyone listens, so nothing is built for
- * nobody.
+ * nobody; refusals and transitions reach a bound metrics listener without an event.
  */
 public final class CircuitEvents {
   private final EventSink events;
   private final CircuitBreakerConfig config;
+  private final BoundMetrics<InstanceMetrics> metrics;
 
   /**
    * @param events where the events go
@@ -25,6 +29,7 @@ public final class CircuitEvents {
   public CircuitEvents(EventSink events, CircuitBreakerConfig config) {
     this.events = Objects.requireNonNull(events, "events");
     this.config = Objects.requireNonNull(config, "config");
+    this.metrics = BoundMetrics.ofInstance(events, Kind.CIRCUITBREAKER, config.name());
   }
 
   /**
@@ -35,6 +40,10 @@ public final class CircuitEvents {
    * @return the refusal
    */
   public dev.brace.runtime.CircuitOpenException rejected(CircuitState refusedIn, Duration retryAfter) {
+    InstanceMetrics bound = metrics.get();
+    if (bound != null) {
+      bound.rejected();
+    }
     if (events.enabled(EventKind.CIRCUIT_REJECTED)) {
       events.emit(
           EventKind.CIRCUIT_REJECTED,
@@ -55,6 +64,7 @@ public final class CircuitEvents {
    * @param cause the failure that opened it, or null for a result
    */
   public void openedByThreshold(CircuitState from, int failures, Throwable cause) {
+    transitioned(from, CircuitState.OPEN);
     if (events.enabled(EventKind.CIRCUIT_OPENED)) {
       opened(from, cause, "failure_threshold", config.failureThreshold(), "failures", failures);
     }
@@ -65,6 +75,7 @@ public final class CircuitEvents {
    * classic way, with the latency it exceeded.
    */
   public void openedBySlowProbe() {
+    transitioned(CircuitState.HALF_OPEN, CircuitState.OPEN);
     if (events.enabled(EventKind.CIRCUIT_OPENED)) {
       opened(CircuitState.HALF_OPEN, null, "failure_threshold", config.failureThreshold(), "failures", 1,
           "slow_call_ms", config.slowCall().toMillis());
@@ -91,6 +102,7 @@ public final class CircuitEvents {
    * @param cause the failure recorded last, or null
    */
   public void openedByRates(double failureRate, double slowCallRate, long calls, Throwable cause) {
+    transitioned(CircuitState.CLOSED, CircuitState.OPEN);
     if (events.enabled(EventKind.CIRCUIT_OPENED)) {
       boolean failures = !Double.isNaN(failureRate);
       boolean slow = !Double.isNaN(slowCallRate);
@@ -116,6 +128,7 @@ public final class CircuitEvents {
 
   /** OPEN moved to HALF_OPEN. */
   public void halfOpen() {
+    transitioned(CircuitState.OPEN, CircuitState.HALF_OPEN);
     if (events.enabled(EventKind.CIRCUIT_HALF_OPEN)) {
       events.emit(EventKind.CIRCUIT_HALF_OPEN, config.name(), "from", CircuitState.OPEN.name(), "to", CircuitState.HALF_OPEN.name());
     }
@@ -127,8 +140,16 @@ public final class CircuitEvents {
    * @param from the state it left: HALF_OPEN after the probes, or any on {@code reset()}
    */
   public void closed(CircuitState from) {
+    transitioned(from, CircuitState.CLOSED);
     if (events.enabled(EventKind.CIRCUIT_CLOSED)) {
       events.emit(EventKind.CIRCUIT_CLOSED, config.name(), "from", from.name(), "to", CircuitState.CLOSED.name());
+    }
+  }
+
+  private void transitioned(CircuitState from, CircuitState to) {
+    InstanceMetrics bound = metrics.get();
+    if (bound != null) {
+      bound.transitioned(from, to);
     }
   }
 

@@ -3,13 +3,17 @@ package dev.brace.runtime.spi;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.internal.event.BoundMetrics;
+import dev.brace.runtime.internal.event.InstanceMetrics;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * What every rate limiter does the same way once its bucket has answered: a synchronous caller
  * sleeps until its reserved token arrives (giving it back if interrupted), and waits and refusals
- * are reported with the same events and exceptions.
+ * are reported with the same events and exceptions (and to a bound metrics listener, without an
+ * event).
  */
 public final class RateLimitSteps {
   private static final EventKind REJECTED = EventKind.RATELIMIT_REJECTED;
@@ -20,6 +24,7 @@ public final class RateLimitSteps {
   private final String name;
   private final TimeSource time;
   private final EventSink events;
+  private final BoundMetrics<InstanceMetrics> metrics;
   /** When {@code ratelimit.rate_changed} was last reported, and the rate it reported; NaN before the first. */
   private final java.util.concurrent.atomic.AtomicLong reportedAt = new java.util.concurrent.atomic.AtomicLong();
   private volatile double reportedRate = Double.NaN;
@@ -33,6 +38,7 @@ public final class RateLimitSteps {
     this.name = Objects.requireNonNull(name, "name");
     this.time = Objects.requireNonNull(time, "time");
     this.events = Objects.requireNonNull(events, "events");
+    this.metrics = BoundMetrics.ofInstance(events, Kind.RATELIMIT, name);
   }
 
   /**
@@ -66,6 +72,10 @@ public final class RateLimitSteps {
    * @param waitedNanos how long the caller waited
    */
   public void waited(long waitedNanos) {
+    InstanceMetrics bound = metrics.get();
+    if (bound != null) {
+      bound.waited(waitedNanos);
+    }
     if (events.enabled(WAITED)) {
       events.emit(WAITED, name, "waited_ms", waitedNanos / 1_000_000, "waited_ns", waitedNanos);
     }
@@ -105,6 +115,10 @@ public final class RateLimitSteps {
    * @return the refusal, with that as its retry-after
    */
   public RateLimitedException rejected(long waitNanos) {
+    InstanceMetrics bound = metrics.get();
+    if (bound != null) {
+      bound.rejected();
+    }
     if (events.enabled(REJECTED)) {
       // Rounded up: a caller coming back after that many milliseconds finds the token there.
       long retryAfterMillis = waitNanos / 1_000_000 + (waitNanos % 1_000_000 == 0 ? 0 : 1);

@@ -6,6 +6,8 @@ import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.ExceptionFilter;
+import dev.brace.runtime.internal.event.BoundMetrics;
+import dev.brace.runtime.internal.event.CallMetrics;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
@@ -63,6 +65,8 @@ public final class AttemptPipeline {
   /** Named in the outcomes reported to metrics listeners. */
   private final String retryName;
   private final String hedgeName;
+  /** The call's handle on the bound metrics listener: each outcome's duration, without an event. */
+  private final BoundMetrics<CallMetrics> metrics;
 
   private AttemptPipeline(Builder builder) {
     this.callName = builder.callName;
@@ -79,6 +83,7 @@ public final class AttemptPipeline {
     this.needsAdmissionTime = timeout != null || timesForBreaker || adaptiveBulkhead;
     this.retryName = builder.retryName;
     this.hedgeName = builder.hedgeName;
+    this.metrics = BoundMetrics.ofCall(events, callName);
   }
 
   /**
@@ -316,7 +321,8 @@ public final class AttemptPipeline {
    *     with it (everything is released all the same)
    */
   public void succeeded(AttemptTicket ticket, Object result) {
-    long ended = endOf(ticket);
+    boolean metered = events.metricsListening();
+    long ended = endOf(ticket, metered);
     long duration = durationOf(ticket, ended);
     RateLimiterInstance limiter = ticket.limiter;
     try {
@@ -326,11 +332,12 @@ public final class AttemptPipeline {
     } finally {
       returnPermit(ticket, null, ended);
       ticket.reset();
+      ticket.outcomeAt = ended;
     }
     if (throttling != null) {
       limiter.succeeded();
     }
-    if (events.metricsListening()) {
+    if (metered) {
       reportOutcome(EventKind.CALL_SUCCEEDED, null, duration);
     }
   }
@@ -344,7 +351,8 @@ public final class AttemptPipeline {
    * @param failure what the attempt threw
    */
   public void failed(AttemptTicket ticket, Throwable failure) {
-    long ended = endOf(ticket);
+    boolean metered = events.metricsListening();
+    long ended = endOf(ticket, metered);
     long duration = durationOf(ticket, ended);
     RateLimiterInstance limiter = ticket.limiter;
     try {
@@ -358,6 +366,7 @@ public final class AttemptPipeline {
     } finally {
       returnPermit(ticket, failure, ended);
       ticket.reset();
+      ticket.outcomeAt = ended;
     }
     if (throttling != null) {
       long blockNanos = throttling.judge(failure);
@@ -365,8 +374,8 @@ public final class AttemptPipeline {
         limiter.throttled(blockNanos);
       }
     }
-    if (events.metricsListening()) {
-      reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure), duration);
+    if (metered) {
+      reportOutcome(EventKind.CALL_FAILED, failure, duration);
     }
   }
 
@@ -417,8 +426,8 @@ public final class AttemptPipeline {
   }
 
   /** @return the end of the attempt when something times it, else {@link AttemptTicket#UNTIMED} */
-  private long endOf(AttemptTicket ticket) {
-    return ticket.admittedAt != AttemptTicket.UNTIMED && (timesForBreaker || adaptiveBulkhead || events.metricsListening())
+  private long endOf(AttemptTicket ticket, boolean metered) {
+    return ticket.admittedAt != AttemptTicket.UNTIMED && (timesForBreaker || adaptiveBulkhead || metered)
         ? time.nanoTime()
         : AttemptTicket.UNTIMED;
   }
@@ -433,10 +442,25 @@ public final class AttemptPipeline {
   }
 
   /**
-   * Tells metrics listeners which instances an attempt went through and how it ended. Listener
-   * only: a line per attempt is not worth logging, and with no listener it is never built.
+   * Tells the bound metrics listener how long an attempt took, and metrics event listeners which
+   * instances it went through and how it ended. Never logged: a line per attempt is not worth it;
+   * and the event is built only for an event listener.
    */
-  private void reportOutcome(EventKind kind, Throwable failure, long duration) {
+  private void reportOutcome(EventKind kind, Throwable thrown, long duration) {
+    CallMetrics bound = metrics.get();
+    if (bound != null && duration != AttemptTicket.UNTIMED) {
+      if (thrown == null) {
+        bound.attemptSucceeded(duration);
+      } else {
+        bound.attemptFailed(duration);
+      }
+    }
+    if (events.enabled(kind)) {
+      emitOutcome(kind, thrown == null ? null : ExceptionFilter.unwrap(thrown), duration);
+    }
+  }
+
+  private void emitOutcome(EventKind kind, Throwable failure, long duration) {
     events.emit(kind, callName,
         "duration_ns", duration == AttemptTicket.UNTIMED ? null : duration,
         "circuitbreaker", breakers == null ? null : breakers.name(),
@@ -450,6 +474,11 @@ public final class AttemptPipeline {
   }
 
   // ---- what the call sequence asks ----
+
+  /** @return the call's handle on the bound metrics listener, which its sequence reports the call's end to as well */
+  public BoundMetrics<CallMetrics> metrics() {
+    return metrics;
+  }
 
   /** @return whether the call has a timeout: an asynchronous attempt then arms a deadline before its delegate call */
   public boolean hasTimeout() {

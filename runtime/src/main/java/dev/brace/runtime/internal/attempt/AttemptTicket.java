@@ -56,6 +56,11 @@ public final class AttemptTicket {
   int inFlight;
   /** What a {@link Admission#REFUSED} carries. */
   RuntimeException refusal;
+  /**
+   * When the pipeline recorded this attempt's outcome, if it read the clock for it; {@link #UNTIMED}
+   * until then. Outlives {@link #reset}: a call that ends with that outcome ends at that instant.
+   */
+  long outcomeAt = UNTIMED;
 
   /** A ticket for a new call's attempts. */
   public AttemptTicket() {}
@@ -69,6 +74,7 @@ public final class AttemptTicket {
   public AttemptTicket start(CallKeys keys) {
     this.keys = keys;
     this.stage = Stage.BREAKER;
+    this.outcomeAt = UNTIMED;
     return this;
   }
 
@@ -85,6 +91,14 @@ public final class AttemptTicket {
   /** @return when the attempt was admitted on the registry's clock, or {@link #UNTIMED} */
   public long admittedAt() {
     return admittedAt;
+  }
+
+  /**
+   * @return when the attempt last {@linkplain #start started} had its outcome recorded, on the
+   *     registry's clock; {@link #UNTIMED} when nothing timed it or it has none (yet)
+   */
+  public long outcomeAt() {
+    return outcomeAt;
   }
 
   /** @return whether the attempt passed admission and holds what it took, until its outcome */

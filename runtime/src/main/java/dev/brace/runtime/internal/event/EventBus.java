@@ -4,7 +4,9 @@ import dev.brace.runtime.Event;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.spi.EventSink;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,12 +26,21 @@ import org.slf4j.LoggerFactory;
  * <p>Metrics-only kinds ({@link EventKind#isMetricsOnly()}) go only to listeners subscribed with
  * {@link #subscribeForMetrics}: they fire once per attempt or per created instance, which no log,
  * trace or ordinary listener wants, and only a metrics binder pays for them.
+ *
+ * <p>Meters are fed without events: a {@link MetricsListener} {@linkplain #bindMetrics bound} here
+ * is reached through {@link BoundMetrics} handles with primitive arguments
+ * ({@link MetricsListeners} redacts the names it is given), and binding one turns on no event.
  */
 public final class EventBus implements EventSink {
 
   private final CopyOnWriteArrayList<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
   /** Receive the listener-only kinds too. */
   private final CopyOnWriteArrayList<Consumer<Event>> metricListeners = new CopyOnWriteArrayList<>();
+  /** The typed listeners, changed under this bus's lock; {@link #metrics} is their current set. */
+  private final List<MetricsListener> bound = new ArrayList<>();
+  private volatile MetricsListeners metrics;
+  /** Whether anything needs calls and attempts timed: a bound metrics listener, or a metrics event listener. */
+  private volatile boolean metricsListening;
   private final Clock wallClock;
 
   /** @param wallClock the clock for event timestamps */
@@ -52,7 +63,17 @@ public final class EventBus implements EventSink {
    * @return closing it unsubscribes
    */
   public AutoCloseable subscribeForMetrics(Consumer<Event> listener) {
-    return add(metricListeners, listener);
+    Objects.requireNonNull(listener, "listener");
+    synchronized (this) {
+      metricListeners.add(listener);
+      listeningChanged();
+    }
+    return () -> {
+      synchronized (this) {
+        metricListeners.remove(listener);
+        listeningChanged();
+      }
+    };
   }
 
   private static AutoCloseable add(CopyOnWriteArrayList<Consumer<Event>> list, Consumer<Event> listener) {
@@ -62,13 +83,51 @@ public final class EventBus implements EventSink {
   }
 
   /**
-   * The check for listener-only kinds ({@code call.*}) on the happy path: one volatile read, no
+   * Binds a metrics listener: from now on every call and instance reports to it through its {@link
+   * BoundMetrics}, and calls and attempts are timed.
+   *
+   * @param listener the listener
+   * @return closing it unbinds the listener
+   */
+  public AutoCloseable bindMetrics(MetricsListener listener) {
+    Objects.requireNonNull(listener, "listener");
+    synchronized (this) {
+      bound.add(listener);
+      boundChanged();
+    }
+    return () -> {
+      synchronized (this) {
+        if (bound.remove(listener)) {
+          boundChanged();
+        }
+      }
+    };
+  }
+
+  /** Under this bus's lock: a new set, so that every handle resolved against the old one asks again. */
+  private void boundChanged() {
+    metrics = bound.isEmpty() ? null : new MetricsListeners(bound);
+    listeningChanged();
+  }
+
+  /** Under this bus's lock. */
+  private void listeningChanged() {
+    metricsListening = !bound.isEmpty() || !metricListeners.isEmpty();
+  }
+
+  /** @return the metrics listeners bound now, as one, or null; one volatile read */
+  public MetricsListener metrics() {
+    return metrics;
+  }
+
+  /**
+   * The check on the happy path before anything is timed for metrics: one volatile read, no
    * lookup by kind.
    *
-   * @return whether a metrics listener is subscribed
+   * @return whether a metrics listener is bound or a metrics event listener subscribed
    */
   public boolean metricsListening() {
-    return !metricListeners.isEmpty();
+    return metricsListening;
   }
 
   /**

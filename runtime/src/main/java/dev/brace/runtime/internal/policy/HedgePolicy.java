@@ -3,7 +3,10 @@ package dev.brace.runtime.internal.policy;
 import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.config.HedgeConfig;
+import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.internal.event.BoundMetrics;
 import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.event.InstanceMetrics;
 import java.util.Objects;
 
 /**
@@ -17,6 +20,8 @@ public final class HedgePolicy {
   /** The call this hedge belongs to, for events; its name may differ when configured apart. */
   private final String callName;
   private final EventBus events;
+  /** Hedges sent, refused and won, for a bound metrics listener. */
+  private final BoundMetrics<InstanceMetrics> metrics;
   private final RetryBudget budget;
   private final boolean depositsPerGroup;
   private final ExceptionFilter filter;
@@ -34,6 +39,7 @@ public final class HedgePolicy {
     this.config = Objects.requireNonNull(config, "config");
     this.callName = Objects.requireNonNull(callName, "callName");
     this.events = Objects.requireNonNull(events, "events");
+    this.metrics = BoundMetrics.ofInstance(events, Kind.HEDGE, config.name());
     this.budget = budget;
     this.depositsPerGroup = budget != null && depositsPerGroup;
     this.filter = new ExceptionFilter(config.on(), config.ignore());
@@ -84,6 +90,10 @@ public final class HedgePolicy {
 
   /** Reports {@code hedge.started} for attempt 2, 3, …, once the breaker, limiter and bulkhead admitted it. */
   public void started(int attempt) {
+    InstanceMetrics bound = metrics.get();
+    if (bound != null) {
+      bound.hedgeStarted();
+    }
     if (events.enabled(EventKind.HEDGE_STARTED)) {
       events.emit(EventKind.HEDGE_STARTED, config.name(), "call", callName, "attempt", attempt,
           "delay_ms", config.delay().toMillis());
@@ -97,6 +107,10 @@ public final class HedgePolicy {
    * @param started how many attempts had started
    */
   public void won(int attempt, int started) {
+    InstanceMetrics bound = metrics.get();
+    if (bound != null) {
+      bound.hedgeWon(attempt == 1);
+    }
     if (events.enabled(EventKind.HEDGE_WON)) {
       events.emit(EventKind.HEDGE_WON, config.name(), "call", callName, "attempt", attempt, "attempts", started);
     }
@@ -104,6 +118,10 @@ public final class HedgePolicy {
 
   /** Reports {@code hedge.budget_exhausted}: attempt {@code attempt} did not start. */
   public void budgetExhausted(int attempt) {
+    InstanceMetrics bound = metrics.get();
+    if (bound != null) {
+      bound.hedgeBudgetExhausted();
+    }
     if (events.enabled(EventKind.HEDGE_BUDGET_EXHAUSTED)) {
       events.emit(EventKind.HEDGE_BUDGET_EXHAUSTED, config.name(), "call", callName, "attempt", attempt,
           "budget", budget == null ? null : budget.name());

@@ -2,12 +2,15 @@ package dev.brace.runtime.internal.policy;
 
 import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.EventKind;
+import dev.brace.runtime.internal.event.BoundMetrics;
 import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.event.InstanceMetrics;
 
 import dev.brace.Retry;
 import dev.brace.runtime.Refusal;
 import dev.brace.runtime.RetryAfterHint;
 import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RetryConfig;
 import java.time.Duration;
 import java.util.Objects;
@@ -34,6 +37,8 @@ public final class RetryPolicy {
   private final String callName;
   private final TimeSource time;
   private final EventBus events;
+  /** Failed attempts, retried or not, for a bound metrics listener. */
+  private final BoundMetrics<InstanceMetrics> metrics;
   private final RetryBudget budget;
   private final ExceptionFilter filter;
   private final long delayNanos;
@@ -59,6 +64,7 @@ public final class RetryPolicy {
     this.callName = Objects.requireNonNull(callName, "callName");
     this.time = Objects.requireNonNull(time, "time");
     this.events = Objects.requireNonNull(events, "events");
+    this.metrics = BoundMetrics.ofInstance(events, Kind.RETRY, config.name());
     this.budget = budget;
     this.filter = new ExceptionFilter(config.on(), config.ignore());
     this.delayNanos = saturatedNanos(config.delay());
@@ -143,6 +149,7 @@ public final class RetryPolicy {
   public long decideOnResult(RetryRun run, int attempt, long started) {
     long delay = attempt < config.maxAttempts() ? backoff(run, attempt, null) : STOP;
     String stopReason = stopReason(attempt, started, delay);
+    reportAttemptFailed(stopReason == null);
     if (events.enabled(EventKind.RETRY_ATTEMPT_FAILED)) {
       events.emit(EventKind.RETRY_ATTEMPT_FAILED, config.name(), "call", callName, "attempt", attempt,
           "result", "retried by onResult", "delay_ms", stopReason != null ? null : TimeUnit.NANOSECONDS.toMillis(delay));
@@ -181,11 +188,19 @@ public final class RetryPolicy {
 
   /** {@code delay} is the wait before the next attempt, or {@link #STOP} when none follows. */
   private void emitAttemptFailed(int attempt, long delay, Throwable failure) {
+    reportAttemptFailed(delay != STOP);
     if (events.enabled(EventKind.RETRY_ATTEMPT_FAILED)) {
       Throwable cause = ExceptionFilter.unwrap(failure);
       events.emit(EventKind.RETRY_ATTEMPT_FAILED, config.name(), "call", callName, "attempt", attempt,
           "delay_ms", delay == STOP ? null : TimeUnit.NANOSECONDS.toMillis(delay),
           "exception", cause.getClass().getName(), "message", cause.getMessage());
+    }
+  }
+
+  private void reportAttemptFailed(boolean retried) {
+    InstanceMetrics bound = metrics.get();
+    if (bound != null) {
+      bound.attemptFailed(retried);
     }
   }
 

@@ -9,7 +9,10 @@ import dev.brace.runtime.Refusal;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.internal.event.BoundMetrics;
 import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.event.InstanceMetrics;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,6 +55,8 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
 
   private volatile BulkheadConfig config;
   private final EventBus events;
+  /** Waits and refusals, for a bound metrics listener. */
+  private final BoundMetrics<InstanceMetrics> metrics;
   private final Supplier<ScheduledExecutorService> scheduler;
   private volatile long maxWaitNanos;
   private final AtomicInteger inFlight = new AtomicInteger();
@@ -89,6 +94,7 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     this.config = Objects.requireNonNull(config, "config");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.events = Objects.requireNonNull(events, "events");
+    this.metrics = BoundMetrics.ofInstance(events, Kind.BULKHEAD, config.name());
     this.maxWaitNanos = saturatedNanos(config);
     this.adaptive = config.isAdaptive() ? new AdaptiveLimit(config, Objects.requireNonNull(time, "time"), events) : null;
     this.fixed = new Thresholds(config);
@@ -206,6 +212,10 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
    * @param waitedNanos how long the caller waited
    */
   public void waited(long waitedNanos) {
+    InstanceMetrics bound = metrics.get();
+    if (bound != null) {
+      bound.waited(waitedNanos);
+    }
     if (events.enabled(WAITED)) {
       events.emit(WAITED, name(), "waited_ms", waitedNanos / 1_000_000, "waited_ns", waitedNanos);
     }
@@ -425,6 +435,10 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
 
   private BulkheadFullException rejected(Criticality.Level level, InterruptedException cause) {
     int limit = limit();
+    InstanceMetrics bound = metrics.get();
+    if (bound != null) {
+      bound.rejected();
+    }
     if (events.enabled(REJECTED)) {
       events.emit(
           REJECTED, name(), "max_concurrent", config.maxConcurrent(), "in_flight", inFlight(),

@@ -6,8 +6,11 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.ResilienceException;
 import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.StaleIfErrorConfig;
+import dev.brace.runtime.internal.event.BoundMetrics;
 import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.event.InstanceMetrics;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -45,6 +48,8 @@ public final class StaleAnswers {
   private final String callName;
   private final TimeSource time;
   private final EventBus events;
+  /** Failures answered from memory or not, for a bound metrics listener. */
+  private final BoundMetrics<InstanceMetrics> metrics;
   private final ExceptionFilter filter;
   private final long freshNanos;
   private final long maxAgeNanos;
@@ -62,6 +67,7 @@ public final class StaleAnswers {
     this.callName = Objects.requireNonNull(callName, "callName");
     this.time = Objects.requireNonNull(time, "time");
     this.events = Objects.requireNonNull(events, "events");
+    this.metrics = BoundMetrics.ofInstance(events, Kind.STALEIFERROR, config.name());
     this.filter = new ExceptionFilter(config.on(), config.ignore());
     this.freshNanos = config.fresh().toNanos();
     this.maxAgeNanos = config.maxAge().toNanos();
@@ -164,12 +170,19 @@ public final class StaleAnswers {
     }
     Remembered latest = remembered.getIfPresent(key);
     long age = latest == null ? 0 : time.nanoTime() - latest.at;
+    InstanceMetrics bound = metrics.get();
     if (latest == null || age > maxAgeNanos) {
+      if (bound != null) {
+        bound.staleMissing();
+      }
       if (events.enabled(EventKind.STALE_MISSING)) {
         events.emit(EventKind.STALE_MISSING, config.name(), "call", callName,
             "exception", cause.getClass().getName(), "message", cause.getMessage());
       }
       return NONE;
+    }
+    if (bound != null) {
+      bound.staleServed();
     }
     if (events.enabled(EventKind.STALE_SERVED)) {
       events.emit(EventKind.STALE_SERVED, config.name(), "call", callName, "age_ms", age / 1_000_000,

@@ -3,10 +3,13 @@ package dev.brace.runtime.internal.policy;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.internal.context.CallContext;
+import dev.brace.runtime.internal.event.BoundMetrics;
 import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.event.InstanceMetrics;
 
 import dev.brace.Timeout;
 import dev.brace.runtime.TimeoutExceededException;
+import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.TimeoutConfig;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -30,6 +33,8 @@ public final class TimeoutPolicy {
   private final ScheduledExecutorService scheduler;
   private final Executor workers;
   private final EventBus events;
+  /** Attempts cut off, for a bound metrics listener. */
+  private final BoundMetrics<InstanceMetrics> metrics;
   private final long nanos;
   private final DeadlineWatchdog watchdog;
   private final ThreadLocal<AttemptDeadline> deadlines = new ThreadLocal<>();
@@ -56,6 +61,7 @@ public final class TimeoutPolicy {
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.workers = Objects.requireNonNull(workers, "workers");
     this.events = Objects.requireNonNull(events, "events");
+    this.metrics = BoundMetrics.ofInstance(events, Kind.TIMEOUT, config.name());
     this.nanos = RetryPolicy.saturatedNanos(config.duration());
     this.watchdog = new DeadlineWatchdog(time, scheduler);
   }
@@ -223,6 +229,10 @@ public final class TimeoutPolicy {
   }
 
   private void emitExceeded(TimeoutExceededException exceeded) {
+    InstanceMetrics bound = metrics.get();
+    if (bound != null) {
+      bound.timedOut();
+    }
     if (events.enabled(EventKind.TIMEOUT_EXCEEDED)) {
       events.emit(EventKind.TIMEOUT_EXCEEDED, config.name(), "call", callName, "timeout_ms", config.duration().toMillis(),
           "mode", config.mode().name(), "exception", exceeded.getClass().getName(), "message", exceeded.getMessage());

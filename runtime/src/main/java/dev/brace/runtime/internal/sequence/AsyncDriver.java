@@ -125,7 +125,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
     try {
       pipeline.succeeded(ticket, value);
       if (!sequence.retriesResult(value)) {
-        sequence.ended(started, null);
+        sequence.ended(started, ticket, null);
         return CompletableFuture.completedFuture(value);
       }
     } catch (Throwable predicateFailure) {

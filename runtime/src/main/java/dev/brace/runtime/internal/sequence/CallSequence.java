@@ -11,6 +11,9 @@ import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
+import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.event.BoundMetrics;
+import dev.brace.runtime.internal.event.CallMetrics;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
@@ -63,6 +66,8 @@ public final class CallSequence {
   private final FallbackInvoker fallbackInvoker;
   private final KeysOf keysOf;
   private final boolean keysFromCaller;
+  /** The call's handle on the bound metrics listener: how each call ended, without an event. */
+  private final BoundMetrics<CallMetrics> metrics;
 
   private CallSequence(Builder builder) {
     this.callName = builder.definition.callName();
@@ -82,6 +87,7 @@ public final class CallSequence {
     this.attempts = builder.attempts == null
         ? AttemptPipeline.builder(callName, time, events).build()
         : builder.attempts;
+    this.metrics = attempts.metrics();
   }
 
   /**
@@ -376,38 +382,84 @@ public final class CallSequence {
    * @param failure what ends the call, or null when it returns a result
    */
   public void ended(long started, Throwable failure) {
+    ended(started, null, failure);
+  }
+
+  /**
+   * As {@link #ended(long, Throwable)}, for a call that ends with the outcome of the attempt {@code
+   * last} just went through the pipeline with: the call ends at the instant that outcome was
+   * recorded, so the clock is not read again.
+   *
+   * @param last the ticket of the call's attempts, or null (a hedged call's attempts have tickets of
+   *     their own, so its ticket is never used)
+   */
+  public void ended(long started, AttemptTicket last, Throwable failure) {
     // Kept this small so it inlines into the happy path, where it costs one comparison.
     if (started != UNTIMED && events.metricsListening()) {
-      reportEnd(started, failure);
+      reportEnd(started, last == null || hedge != null ? AttemptTicket.UNTIMED : last.outcomeAt(), failure);
     }
   }
 
-  private void reportEnd(long started, Throwable failure) {
-    long duration = time.nanoTime() - started;
-    String outcome = "success";
-    String byKind = null;
+  private void reportEnd(long started, long outcomeAt, Throwable failure) {
+    long duration = (outcomeAt != AttemptTicket.UNTIMED ? outcomeAt : time.nanoTime()) - started;
+    Kind decidedBy = null;
     String by = null;
     if (failure != null) {
       Throwable cause = ExceptionFilter.unwrap(failure);
-      outcome = "failure";
       Kind refusedBy = cause instanceof Refusal ? refusedHere((Refusal) cause) : null;
       if (hasFallback() && !TimeoutPolicy.interruptedCaller(failure) && fallback.answerable(failure) != null) {
-        outcome = "fallback";
-        byKind = Kind.FALLBACK.key();
+        decidedBy = Kind.FALLBACK;
         by = fallback.config().name();
       } else if (refusedBy != null) {
-        outcome = "rejected";
-        byKind = refusedBy.key();
+        decidedBy = refusedBy;
         by = ((Refusal) cause).instance();
       } else if (cause instanceof TimeoutExceededException && attempts.timeoutName() != null
           && attempts.timeoutName().equals(((TimeoutExceededException) cause).instance())) {
-        outcome = "timeout";
-        byKind = Kind.TIMEOUT.key();
+        decidedBy = Kind.TIMEOUT;
         by = attempts.timeoutName();
       }
     }
-    events.emit(EventKind.CALL_ENDED, callName, "outcome", outcome, "duration_ns", duration,
-        "by_kind", byKind, "by", by);
+    CallMetrics bound = metrics.get();
+    if (bound != null) {
+      reportEndTo(bound, failure, decidedBy, by, duration);
+    }
+    if (events.enabled(EventKind.CALL_ENDED)) {
+      events.emit(EventKind.CALL_ENDED, callName, "outcome", outcomeOf(failure, decidedBy), "duration_ns", duration,
+          "by_kind", decidedBy == null ? null : decidedBy.key(), "by", by);
+    }
+  }
+
+  /** The outcome as the bound metrics listener takes it: one method per outcome. */
+  private static void reportEndTo(CallMetrics bound, Throwable failure, Kind decidedBy, String by, long duration) {
+    if (failure == null) {
+      bound.succeeded(duration);
+    } else if (decidedBy == null) {
+      bound.failed(duration);
+    } else if (decidedBy == Kind.FALLBACK) {
+      bound.fellBack(by, duration);
+    } else if (decidedBy == Kind.TIMEOUT) {
+      bound.timedOut(by, duration);
+    } else {
+      bound.rejected(decidedBy, by, duration);
+    }
+  }
+
+  /** @return the outcome as {@code call.ended} names it */
+  private static String outcomeOf(Throwable failure, Kind decidedBy) {
+    if (failure == null) {
+      return "success";
+    }
+    if (decidedBy == null) {
+      return "failure";
+    }
+    switch (decidedBy) {
+      case FALLBACK:
+        return "fallback";
+      case TIMEOUT:
+        return "timeout";
+      default:
+        return "rejected";
+    }
   }
 
   /** @return the kind of this call's own instance that refused, or null when the refusal came from further down */

@@ -74,12 +74,12 @@ public final class SyncDriver {
     for (int number = 1; ; number++) {
       try {
         Object result = attempt(frame, keys);
-        run = afterResult(sequence, run, number, started, result);
+        run = afterResult(sequence, run, number, started, frame.ticket(), result);
         if (run == null) {
           return result;
         }
       } catch (Throwable failure) {
-        run = afterFailure(sequence, run, number, started, failure);
+        run = afterFailure(sequence, run, number, started, frame.ticket(), failure);
       }
     }
   }
@@ -172,9 +172,10 @@ public final class SyncDriver {
    *
    * @throws RuntimeException what the result predicate threw: the attempt then failed
    */
-  private static RetryRun afterResult(CallSequence sequence, RetryRun run, int number, long started, Object result) {
+  private static RetryRun afterResult(
+      CallSequence sequence, RetryRun run, int number, long started, AttemptTicket last, Object result) {
     if (!sequence.retriesResult(result)) {
-      sequence.ended(started, null);
+      sequence.ended(started, last, null);
       return null;
     }
     RetryRun continuing = sequence.retryRun(run);
@@ -190,11 +191,12 @@ public final class SyncDriver {
    * After a failed attempt (a refusal included): sleeps the backoff and returns the run to try
    * again with, or throws the failure that ends the call, earlier failures attached.
    */
-  private static RetryRun afterFailure(CallSequence sequence, RetryRun run, int number, long started, Throwable failure) {
+  private static RetryRun afterFailure(
+      CallSequence sequence, RetryRun run, int number, long started, AttemptTicket last, Throwable failure) {
     RetryRun continuing = sequence.retryRun(run);
     long delay = sequence.retryDelay(continuing, number, started, failure);
     if (delay == RetryPolicy.STOP) {
-      sequence.ended(started, failure);
+      sequence.ended(started, last, failure);
       throw Failures.rethrow(failure);
     }
     if (!sequence.sleep(delay)) {

@@ -13,6 +13,7 @@ import dev.brace.runtime.internal.attempt.KeyedFamily;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.config.ExplainedConfig;
 import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.event.MetricsListener;
 import dev.brace.runtime.internal.policy.RetryBudget;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
@@ -208,10 +209,14 @@ final class InstanceCatalog implements InstanceSource {
    * keyed family's members come and go with their keys, so it is reported once, as the family.
    */
   private void created(InstanceConfig config) {
+    Object key = config.values().get("key");
+    boolean keyed = key != null && !((String) key).isEmpty();
+    MetricsListener bound = events.metrics();
+    if (bound != null) {
+      bound.instanceCreated(config.kind(), config.name(), keyed);
+    }
     if (events.enabled(EventKind.INSTANCE_CREATED)) {
-      Object key = config.values().get("key");
-      events.emit(EventKind.INSTANCE_CREATED, config.name(), "kind", config.kind().key(),
-          "keyed", key != null && !((String) key).isEmpty());
+      events.emit(EventKind.INSTANCE_CREATED, config.name(), "kind", config.kind().key(), "keyed", keyed);
     }
   }
 
