@@ -3,10 +3,12 @@ package dev.brace.it.matrix;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.brace.micrometer.BraceMetrics;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.Registry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -46,6 +48,8 @@ final class Cell implements AutoCloseable {
   final ManualTimeSource clock = new ManualTimeSource();
   final Script script = new Script(clock);
   final List<Event> events = new CopyOnWriteArrayList<>();
+  /** Where {@code BraceMetrics} records while the cell listens, bound as the Spring Boot starter binds it. */
+  final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   final Registry registry;
   /** The call name of the form's method, which also names the Stack. */
   final String callName;
@@ -95,6 +99,7 @@ final class Cell implements AutoCloseable {
     this.properties = Map.copyOf(properties);
     if (listening) {
       registry.subscribeForMetrics(events::add);
+      BraceMetrics.bind(registry, meters);
     }
     this.caller = form.caller(scenario, type, callName, layer == Layer.ANNOTATION, registry, script);
   }
@@ -280,6 +285,13 @@ final class Cell implements AutoCloseable {
     return events.stream().filter(event -> event.kind().equals(kind)).collect(Collectors.toList());
   }
 
+  /** With metrics bound, the meters (fed without events) must count exactly what the events tell. */
+  void checkMeters() {
+    if (listening) {
+      MeterCheck.assertAgree(events, meters);
+    }
+  }
+
   /** A backend that was chosen must really have been used for every breaker and limiter. */
   void checkBackendUsed() {
     if (backend != BackendChoice.MEMORY) {
@@ -301,6 +313,7 @@ final class Cell implements AutoCloseable {
   public void close() {
     script.close();
     background.shutdownNow();
+    meters.close();
   }
 
   @Override

@@ -18,7 +18,9 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Every behavioural scenario through every form (generated wrapper or Stack, sync or async), with
  * its settings from every layer (annotation, programmatic, environment), against the local
- * backend and a non-local one, with and without a metrics listener. Each cell is its own test; a
+ * backend and a non-local one, with and without metrics (a metrics event listener and {@code
+ * BraceMetrics} bound as the Spring Boot starter binds it, whose meters must count what the events
+ * tell: {@link MeterCheck}). Each cell is its own test; a
  * cell that cannot apply is reported as skipped with the reason. The report lands on stdout and
  * in {@code target/conformance-matrix.md}.
  */
@@ -94,6 +96,7 @@ class ConformanceMatrixTest {
         assertTimeoutPreemptively(CELL_LIMIT, () -> {
           scenario.run(cell);
           cell.checkBackendUsed();
+          cell.checkMeters();
         });
       }
     } catch (Throwable failed) {
