@@ -16,8 +16,13 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -202,6 +207,43 @@ class TypedMetersTest {
     assertEquals(0, bytes / calls, "bytes per call; " + bytes + " in all");
     assertEquals(2L * calls, timer("brace.calls", "outcome", "success").count());
     assertEquals(2L * calls, timer("brace.attempts", "outcome", "success").count());
+  }
+
+  @Test
+  void callsOnManyThreadsAreEachCountedOnceFromTheirFirstReportOn() throws Exception {
+    Registry brace = Registry.builder().build();
+    BraceMetrics.bind(brace, meters);
+    Stack<String> stack = Stack.<String>builder("Api.call")
+        .retry(r -> r.maxAttempts(3))
+        .circuitBreaker("api", b -> b.failureThreshold(5))
+        .bulkhead("api", b -> b.maxConcurrent(100))
+        .build(brace);
+    int threads = 4;
+    int calls = 5_000;
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        running.add(pool.submit(() -> {
+          // All at once: the first reports race to resolve the call's handle and register its meters.
+          start.await();
+          for (int i = 0; i < calls; i++) {
+            stack.call(() -> "ok");
+          }
+          return null;
+        }));
+      }
+      for (Future<?> thread : running) {
+        thread.get(1, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertEquals((long) threads * calls, timer("brace.calls", "outcome", "success").count());
+    assertEquals((long) threads * calls, timer("brace.attempts", "outcome", "success").count());
+    assertEquals(1, meters.find("brace.calls").timers().size(), "one series, registered once: " + ids());
   }
 
   @Test

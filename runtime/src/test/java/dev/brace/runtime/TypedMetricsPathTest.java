@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * The typed metrics path ({@link Registry#bindMetrics}): what a bound listener hears, with which
@@ -221,6 +222,21 @@ class TypedMetricsPathTest {
     registry.bindMetrics(counting);
     assertEquals(0, bytesPerCall(stack), "a typed listener: no event, no boxing, no lookup");
     assertTrue(counting.reports.get() >= 2 * 20_000, "it heard every call: " + counting.reports.get());
+  }
+
+  @Test
+  void withBraceLoggersAtInfoAHappyCallStillAllocatesNothing() throws Exception {
+    ch.qos.logback.classic.Logger brace = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("dev.brace");
+    ch.qos.logback.classic.Level before = brace.getLevel();
+    brace.setLevel(ch.qos.logback.classic.Level.INFO);
+    try {
+      Registry registry = Registry.builder().build();
+      registry.bindMetrics(new Counting());
+      // Its events are DEBUG at most (a refusal, a wait): a service's INFO log asks for none of them.
+      assertEquals(0, bytesPerCall(fourPatterns(registry, "Api.call", 3)));
+    } finally {
+      brace.setLevel(before);
+    }
   }
 
   /** Bytes this thread allocated per call once the call path is warm; rounded down. */
