@@ -55,7 +55,7 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Timers and counters are fed by the registry's typed metrics path ({@link Registry#bindMetrics}):
  * each call and instance reports with primitive arguments to meters this binding resolved once
- * per call name and instance ({@link CallMeters}, {@link InstanceMeters}), so a call with metrics
+ * per call name and instance ({@code CallMeters}, {@code InstanceMeters}), so a call with metrics
  * bound builds no event and recording a sample allocates nothing; they count from the moment of
  * binding. A keyed family ({@code name[key]}) is reported under its family name; with {@code
  * brace.metrics.per-key=true} ({@link Registry#metricsPerKey()}) every meter that names an

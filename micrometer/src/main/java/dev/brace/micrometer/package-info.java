@@ -1,5 +1,6 @@
 /**
- * Micrometer metrics for Brace: {@link dev.brace.micrometer.BraceMetrics#bind} turns a registry's
- * events into counters and its instances' state into gauges.
+ * Micrometer metrics for Brace: {@link dev.brace.micrometer.BraceMetrics#bind} feeds counters and
+ * timers from the registry's typed metrics path (no event per call) and gauges its instances'
+ * state.
  */
 package dev.brace.micrometer;
