@@ -205,7 +205,7 @@ public final class AttemptPipeline {
 
   private static RuntimeException takeRefusal(AttemptTicket ticket) {
     RuntimeException refusal = ticket.refusal;
-    ticket.reset();
+    clear(ticket);
     return refusal;
   }
 
@@ -325,7 +325,7 @@ public final class AttemptPipeline {
       }
     } finally {
       returnPermit(ticket, null, ended);
-      ticket.reset();
+      clear(ticket);
     }
     if (throttling != null) {
       limiter.succeeded();
@@ -357,7 +357,7 @@ public final class AttemptPipeline {
       }
     } finally {
       returnPermit(ticket, failure, ended);
-      ticket.reset();
+      clear(ticket);
     }
     if (throttling != null) {
       long blockNanos = throttling.judge(failure);
@@ -397,11 +397,27 @@ public final class AttemptPipeline {
     } finally {
       CircuitBreakerInstance breaker = ticket.breaker;
       Object breakerTicket = ticket.breakerTicket;
-      ticket.reset();
+      clear(ticket);
       if (breaker != null) {
         breaker.release(breakerTicket);
       }
     }
+  }
+
+  /** Forgets everything of the attempt that ended: the ticket serves the next one. */
+  private static void clear(AttemptTicket ticket) {
+    ticket.stage = AttemptTicket.Stage.BREAKER;
+    ticket.breaker = null;
+    ticket.breakerTicket = null;
+    ticket.limiter = null;
+    ticket.reserved = false;
+    ticket.holdsPermit = false;
+    ticket.permitWaitedNanos = 0;
+    ticket.waitNanos = 0;
+    ticket.waited = false;
+    ticket.admittedAt = AttemptTicket.UNTIMED;
+    ticket.inFlight = 0;
+    ticket.refusal = null;
   }
 
   /** Returns the permit; an adaptive bulkhead learns from the attempt's latency and {@code failure}. */

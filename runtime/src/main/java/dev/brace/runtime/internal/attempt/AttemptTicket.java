@@ -5,7 +5,8 @@ import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
 
 /**
- * What one attempt holds on its way through the {@link AttemptPipeline}, part by part: the
+ * What one attempt holds on its way through the {@link AttemptPipeline}, part by part (data only:
+ * the pipeline reads and writes the parts): the
  * breaker that admitted it and that breaker's ticket, the limiter it took a token from (and, while
  * it waits, the reservation of that token), whether it holds a bulkhead permit, and the instant it
  * was admitted at. Whoever ends the attempt hands the ticket back to the pipeline exactly once
@@ -90,21 +91,5 @@ public final class AttemptTicket {
   /** @return whether the attempt passed admission and holds what it took, until its outcome */
   public boolean admitted() {
     return stage == Stage.ADMITTED;
-  }
-
-  /** Forgets everything of the attempt that ended: the ticket serves the next one. */
-  void reset() {
-    stage = Stage.BREAKER;
-    breaker = null;
-    breakerTicket = null;
-    limiter = null;
-    reserved = false;
-    holdsPermit = false;
-    permitWaitedNanos = 0;
-    waitNanos = 0;
-    waited = false;
-    admittedAt = UNTIMED;
-    inFlight = 0;
-    refusal = null;
   }
 }
