@@ -489,7 +489,7 @@ public final class InstanceStore {
           patterns.limiters(resolution.shared(limiters, plans == null ? null : plans.limiters, site, explained,
               definition.site(), c -> limiterFamily((RateLimitConfig) c)));
           if (((RateLimitConfig) config).adaptive()) {
-            patterns.throttling(new Throttling((RateLimitConfig) config, maxRetryAfter));
+            patterns.throttling(new Throttling((RateLimitConfig) config, maxRetryAfter, events.wallClock()));
           }
           break;
         case BULKHEAD:
