@@ -61,10 +61,10 @@ public @interface CircuitBreaker {
   /** {@return the counters the time window is split into (constant memory)} At least 1. */
   int windowBuckets() default 10;
 
-  /** {@return the exceptions that count as failures} */
+  /** {@return the exceptions that count as failures, as the failure itself or one of its causes (at most 16 deep)} */
   Class<? extends Throwable>[] on() default {Exception.class};
 
-  /** {@return the exceptions that never count, even when they match {@link #on()}} */
+  /** {@return the exceptions that never count, as the failure or any of its causes, even when it matches {@link #on()}} */
   Class<? extends Throwable>[] ignore() default {};
 
   /**

@@ -13,8 +13,9 @@ import java.lang.annotation.Target;
  *
  * <p>The fallback method is a {@code default} or {@code static} method of the same interface with
  * the same parameters, returning the same type or a subtype, optionally with one more last
- * parameter of a {@code Throwable} type that receives the failure. A fallback that throws
- * propagates its own exception with the original attached as suppressed.
+ * parameter of a {@code Throwable} type that receives the failure (or, when that type fits only
+ * the cause that matched {@link #on()}, that cause). A fallback that throws propagates its own
+ * exception with the original attached as suppressed.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -24,9 +25,9 @@ public @interface Fallback {
   /** {@return the name of the fallback method} Required. */
   String method();
 
-  /** {@return the failures answered by the fallback} */
+  /** {@return the failures answered by the fallback, as the failure itself or one of its causes (at most 16 deep)} */
   Class<? extends Throwable>[] on() default {Exception.class};
 
-  /** {@return the failures never answered, even when they match {@link #on()}} */
+  /** {@return the failures never answered, as the failure or any of its causes, even when it matches {@link #on()}} */
   Class<? extends Throwable>[] ignore() default {};
 }

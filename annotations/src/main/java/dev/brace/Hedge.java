@@ -51,13 +51,14 @@ public @interface Hedge {
 
   /**
    * {@return the exceptions after which the next hedge starts at once (looked up by
-   * assignability)} A failure outside them decides the call. Brace's refusals ({@code
+   * assignability)} A failure matches when it or one of its causes, at most 16 deep, is one of
+   * them; a failure outside them decides the call. Brace's refusals ({@code
    * CircuitOpenException}, {@code RateLimitedException}, {@code BulkheadFullException}) from a
-   * deeper call match only when their exact class is listed.
+   * deeper call match only as themselves, when their exact class is listed.
    */
   Class<? extends Throwable>[] on() default {Exception.class};
 
-  /** {@return the exceptions that decide the call even when they match {@link #on()}} */
+  /** {@return the exceptions that decide the call, as the failure or any of its causes, even when it matches {@link #on()}} */
   Class<? extends Throwable>[] ignore() default {};
 
   /**

@@ -19,6 +19,11 @@ import java.lang.annotation.Target;
  * Retry#onResult()}, since a result means the dependency answered. Configuration cannot widen it:
  * a programmatic {@code on} beyond those types fails with a {@code ConfigurationException} when the
  * wrapper is created.
+ *
+ * <p>As every filter, the retry reads a failure through its causes: a client framework's exception
+ * caused by a {@code ConnectException} (Spring's {@code ResourceAccessException}) was never sent
+ * and is retried. A refusal counts only as the failure itself, never as the cause of another
+ * exception.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

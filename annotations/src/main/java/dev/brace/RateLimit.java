@@ -55,7 +55,8 @@ public @interface RateLimit {
   int minPermits() default 0;
 
   /**
-   * {@return the failures that say the dependency throttles} Empty means Brace's own {@code
+   * {@return the failures that say the dependency throttles, as the failure itself or one of its
+   * causes} Empty means Brace's own {@code
    * RateLimitedException} (thrown by a deeper limiter); an exception implementing {@code
    * RetryAfterHint} with a hint counts as well.
    */

@@ -51,10 +51,13 @@ public @interface Retry {
    */
   String maxDuration() default "";
 
-  /** {@return the exceptions that are retried (looked up by assignability)} */
+  /**
+   * {@return the exceptions that are retried (looked up by assignability)} A failure matches when it
+   * or one of its causes, at most 16 deep, is one of them.
+   */
   Class<? extends Throwable>[] on() default {Exception.class};
 
-  /** {@return the exceptions never retried, even when they match {@link #on()}} */
+  /** {@return the exceptions never retried, as the failure or any of its causes, even when it matches {@link #on()}} */
   Class<? extends Throwable>[] ignore() default {};
 
   /**

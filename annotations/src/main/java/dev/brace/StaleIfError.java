@@ -43,9 +43,9 @@ public @interface StaleIfError {
    */
   String key() default "";
 
-  /** {@return the failures answered from memory} */
+  /** {@return the failures answered from memory, as the failure itself or one of its causes (at most 16 deep)} */
   Class<? extends Throwable>[] on() default {Exception.class};
 
-  /** {@return the failures never answered from memory, even when they match {@link #on()}} */
+  /** {@return the failures never answered from memory, as the failure or any of its causes, even when it matches {@link #on()}} */
   Class<? extends Throwable>[] ignore() default {};
 }

@@ -81,6 +81,51 @@ class NotIdempotentTest {
     assertEquals(1, sent.get(), "the request may have been acted on: never sent again");
   }
 
+  /** What a client framework throws around the failure it met, as Spring's ResourceAccessException does. */
+  static final class ClientFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ClientFailure(Throwable cause) {
+      super("I/O error on POST request: " + cause.getMessage(), cause);
+    }
+  }
+
+  @Test
+  void aFrameworkExceptionCausedByAConnectionNeverMadeIsRetriedOneCausedByAReadIsNot() throws Exception {
+    Stack<String> charge = payment(registry(r -> { }),
+        r -> r.maxAttempts(3).delay("10ms").jitter(Retry.Jitter.NONE).on(ConnectException.class));
+    AtomicInteger sent = new AtomicInteger();
+
+    assertEquals("charged", charge.call(() -> {
+      if (sent.incrementAndGet() < 3) {
+        throw new ClientFailure(new ConnectException("Connection refused"));
+      }
+      return "charged";
+    }));
+    assertEquals(3, sent.get(), "a connection never made proves the request never left, whatever wraps it");
+
+    sent.set(0);
+    assertThrows(ClientFailure.class, () -> charge.call(() -> {
+      sent.incrementAndGet();
+      throw new ClientFailure(new SocketTimeoutException("Read timed out"));
+    }));
+    assertEquals(1, sent.get(), "the request may have been acted on: never sent again");
+  }
+
+  @Test
+  void anotherCallsRefusalInsideTheDelegatesFailureProvesNothing() {
+    Stack<String> charge = payment(registry(r -> { }),
+        r -> r.maxAttempts(3).delay("10ms").jitter(Retry.Jitter.NONE).on(CircuitOpenException.class));
+    AtomicInteger sent = new AtomicInteger();
+
+    assertThrows(ClientFailure.class, () -> charge.call(() -> {
+      sent.incrementAndGet();
+      // The delegate may have acted before a call of its own was refused.
+      throw new ClientFailure(new CircuitOpenException("ledger", java.time.Duration.ofSeconds(1)));
+    }));
+    assertEquals(1, sent.get(), "a refusal proves a call never left only as the failure itself");
+  }
+
   @Test
   void aRetryOnEveryExceptionIsRefusedNamingTheSiteAndTheLayer() {
     ConfigurationException refused = assertThrows(ConfigurationException.class, () -> payment(registry(r -> { }), r -> r.maxAttempts(2)));

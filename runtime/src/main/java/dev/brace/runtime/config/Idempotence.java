@@ -15,6 +15,13 @@ import java.util.Objects;
  * hedged. The processor checks the annotations against this list at compile time, the registry
  * checks the effective settings when a wrapper or stack is created, so configuration cannot widen
  * what the source allowed.
+ *
+ * <p>At run time nothing more is checked: the retry's {@code on} holds only these types, and its
+ * {@link ExceptionFilter} reads causes as every filter does, so a client framework's wrapper of a
+ * connection never made (Spring's {@code ResourceAccessException} caused by a {@link
+ * ConnectException}) is retried, while a wrapper of anything else is not. A refusal proves the
+ * request was never sent only as the failure itself: as the cause of another exception it is
+ * another call's refusal, inside a delegate that may have acted, and the filter does not match it.
  */
 public final class Idempotence {
   /**

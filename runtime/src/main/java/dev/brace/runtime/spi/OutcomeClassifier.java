@@ -6,7 +6,8 @@ import java.util.function.Predicate;
 
 /**
  * Which outcomes of a call a circuit breaker counts as failures: an exception matching
- * {@code on} and not {@code ignore}, never an {@link Error}; a result for which {@code onResult}
+ * {@code on} and not {@code ignore}, itself or through its causes ({@link ExceptionFilter}), never
+ * an {@link Error}; a result for which {@code onResult}
  * is true. And, when the breaker judges latency ({@code slowCall}), which outcomes are slow. The
  * one place this is decided, for local and shared breakers alike.
  */
@@ -40,7 +41,7 @@ public final class OutcomeClassifier {
   }
 
   /**
-   * @param failure what a call threw (async wrappers are looked through)
+   * @param failure what a call threw (async wrappers are looked through, causes read)
    * @return whether it is a counted failure; false means the call leaves the state as it is
    */
   public boolean counts(Throwable failure) {

@@ -8,9 +8,9 @@ package dev.brace.runtime.support;
 @FunctionalInterface
 public interface SyncFallback<T> {
   /**
-   * @param failure the failure the fallback answers: the exception that matched {@code on} (for
-   *     an async wrapper that was looked through, the cause that matched), so it is always of a
-   *     type the fallback method's parameter takes
+   * @param failure the failure the fallback answers: the exception thrown (below its async
+   *     wrappers), or, when the fallback method's parameter takes only the cause that matched
+   *     {@code on}, that cause; so it is always of a type the parameter takes
    * @return the fallback value
    * @throws Throwable the fallback's own failure
    */

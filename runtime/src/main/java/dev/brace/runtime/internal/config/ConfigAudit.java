@@ -13,11 +13,20 @@ import java.util.Set;
  * what was probably meant: {@code BRACE_CIRCUITBREAKER_RECS_APU_FAILURE_THRESHOLD: no circuit
  * breaker RECS_APU; did you mean RECS_API?}. Known names come from the processor's manifest and
  * from {@code Registry.builder()}.
+ *
+ * <p>Only keys meant for Brace are audited: those whose text after the prefix begins with a kind,
+ * or within a few edits of one ({@code circutbreaker}, {@code CIRCUIT_BREAKER}), or of Brace's
+ * other keys. The prefix alone claims nothing: a build's {@code brace.version} property, which
+ * Surefire passes on to tests as a system property, or a {@code BRACE_HOME} variable, belongs to
+ * someone else and is left alone.
  */
 public final class ConfigAudit {
   private static final String ENVIRONMENT_PREFIX = "BRACE_";
   private static final String PROPERTY_PREFIX = "brace.";
   private static final String ENABLED = "enabled";
+  /** Brace's keys that address no instance, as each layer spells them. */
+  private static final List<String> OTHER_ENVIRONMENT_KEYS = List.of("BRACE_ENABLED", ConfigKeys.METRICS_PER_KEY_ENVIRONMENT);
+  private static final List<String> OTHER_PROPERTY_KEYS = List.of("brace.enabled", ConfigKeys.METRICS_PER_KEY_PROPERTY);
 
   private final InstanceManifest known;
 
@@ -70,8 +79,7 @@ public final class ConfigAudit {
   public List<String> problems(Map<String, String> environment, Map<String, String> systemProperties) {
     List<String> problems = new ArrayList<>();
     environment.keySet().stream().sorted().forEach(key -> {
-      if (key.startsWith(ENVIRONMENT_PREFIX) && !key.equals("BRACE_ENABLED")
-          && !key.equals(ConfigKeys.METRICS_PER_KEY_ENVIRONMENT)) {
+      if (key.startsWith(ENVIRONMENT_PREFIX) && !OTHER_ENVIRONMENT_KEYS.contains(key)) {
         String problem = environmentProblem(key);
         if (problem != null) {
           problems.add(problem);
@@ -79,8 +87,7 @@ public final class ConfigAudit {
       }
     });
     systemProperties.keySet().stream().sorted().forEach(key -> {
-      if (key.startsWith(PROPERTY_PREFIX) && !key.equals("brace.enabled")
-          && !key.equals(ConfigKeys.METRICS_PER_KEY_PROPERTY)) {
+      if (key.startsWith(PROPERTY_PREFIX) && !OTHER_PROPERTY_KEYS.contains(key)) {
         String problem = propertyProblem(key);
         if (problem != null) {
           problems.add(problem);
@@ -99,7 +106,7 @@ public final class ConfigAudit {
       }
     }
     if (kind == null) {
-      return key + ": no kind " + rest.split("_")[0] + "; expected one of " + kindNames(true);
+      return unknownKindProblem(key, rest, rest.split("_")[0], true);
     }
     String nameAndProperty = rest.substring(kind.name().length() + 1);
     Map<String, String> properties = new LinkedHashMap<>();
@@ -144,7 +151,7 @@ public final class ConfigAudit {
       }
     }
     if (kind == null) {
-      return key + ": no kind " + (dot > 0 ? rest.substring(0, dot) : rest) + "; expected one of " + kindNames(false);
+      return unknownKindProblem(key, rest, dot > 0 ? rest.substring(0, dot) : rest, false);
     }
     String nameAndProperty = rest.substring(dot + 1);
     int lastDot = nameAndProperty.lastIndexOf('.');
@@ -167,18 +174,73 @@ public final class ConfigAudit {
     return null;
   }
 
+  /**
+   * A key whose kind is none of Brace's: a near miss of a kind or of another Brace key, reported
+   * with what was probably meant; or no key of Brace's at all, left alone (null).
+   *
+   * @param rest the key after the prefix
+   * @param typedKind the part of {@code rest} that stands where the kind would
+   */
+  private static String unknownKindProblem(String key, String rest, String typedKind, boolean environment) {
+    List<String> kinds = kindSpellings(environment);
+    List<String> others = environment ? OTHER_ENVIRONMENT_KEYS : OTHER_PROPERTY_KEYS;
+    List<String> words = new ArrayList<>(kinds);
+    String prefix = environment ? ENVIRONMENT_PREFIX : PROPERTY_PREFIX;
+    for (String other : others) {
+      words.add(other.substring(prefix.length()));
+    }
+    String meant = begunBy(rest, words);
+    if (meant == null) {
+      return null;
+    }
+    if (!kinds.contains(meant)) {
+      return key + ": no such key; did you mean " + prefix + meant + "?";
+    }
+    if (meant.equals(typedKind)) {
+      return key + ": expected " + (environment ? key + "_<NAME>_<PROPERTY>" : key + ".<name>.<property>");
+    }
+    return key + ": no kind " + typedKind + "; expected one of " + String.join(", ", kinds) + "; did you mean " + meant + "?";
+  }
+
+  /**
+   * @param text a key after its prefix
+   * @param words what it might begin with
+   * @return the longest of {@code words} that {@code text} begins with, or begins within as many
+   *     edits as {@link #suggestion} tolerates for that word; null when there is none
+   */
+  static String begunBy(String text, List<String> words) {
+    String meant = null;
+    for (String word : words) {
+      if ((meant == null || word.length() > meant.length()) && beginsNear(text, word)) {
+        meant = word;
+      }
+    }
+    return meant;
+  }
+
+  private static boolean beginsNear(String text, String word) {
+    int tolerance = tolerance(word);
+    int longest = Math.min(text.length(), word.length() + tolerance);
+    for (int length = Math.max(0, word.length() - tolerance); length <= longest; length++) {
+      if (editDistance(text.substring(0, length), word) <= tolerance) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static List<String> attributes(Kind kind) {
     List<String> attributes = new ArrayList<>(kind.builder("audit").textAttributes());
     attributes.add(ENABLED);
     return attributes;
   }
 
-  private static String kindNames(boolean environment) {
+  private static List<String> kindSpellings(boolean environment) {
     List<String> names = new ArrayList<>();
     for (Kind kind : Kind.values()) {
       names.add(environment ? kind.name() : kind.key());
     }
-    return String.join(", ", names);
+    return names;
   }
 
   /** "; did you mean X?" for the closest candidate within a few edits, else "". */
@@ -192,8 +254,12 @@ public final class ConfigAudit {
         bestDistance = distance;
       }
     }
-    int tolerance = Math.max(2, typed.length() / 3);
-    return best != null && bestDistance <= tolerance ? "; did you mean " + best + "?" : "";
+    return best != null && bestDistance <= tolerance(typed) ? "; did you mean " + best + "?" : "";
+  }
+
+  /** How many edits a word may be from what was meant: two, or a third of a longer word. */
+  private static int tolerance(String word) {
+    return Math.max(2, word.length() / 3);
   }
 
   static int editDistance(String a, String b) {

@@ -8,18 +8,32 @@ import dev.brace.runtime.config.FallbackConfig;
 import java.util.Objects;
 
 /**
- * Decides whether a call's fallback answers a failure: it matches {@code on}/{@code ignore} and is
- * not an {@link Error}. What the fallback method receives is the exception that matched, looked
- * through async wrappers, so it is always of a type the method's parameter takes.
+ * Decides whether a call's fallback answers a failure, and with which exception: the failure
+ * matches {@code on}/{@code ignore} (itself or through its causes) and is not an {@link Error}.
+ * The fallback method receives the exception thrown (looked through async wrappers) when its
+ * parameter takes it; when the parameter takes only the cause that matched (a {@code
+ * ResourceAccessException} caused by the {@code IOException} of {@code on = IOException.class}),
+ * that cause. The registry keeps {@code on} within what the parameter takes, so the matched
+ * exception always fits.
  */
 public final class FallbackPolicy {
   private final FallbackConfig config;
   private final String callName;
   private final ExceptionFilter filter;
+  /** The type the fallback method's failure parameter takes, or null when any failure fits. */
+  private final Class<? extends Throwable> takes;
   private final EventBus events;
 
-  public FallbackPolicy(FallbackConfig config, String callName, EventBus events) {
+  /**
+   * @param config the settings
+   * @param takes the type the fallback method's failure parameter takes, or null when it takes any
+   *     failure (or none); every type of {@code config.on()} is one it takes
+   * @param callName the call, for events
+   * @param events the event boundary
+   */
+  public FallbackPolicy(FallbackConfig config, Class<? extends Throwable> takes, String callName, EventBus events) {
     this.config = Objects.requireNonNull(config, "config");
+    this.takes = takes;
     this.callName = Objects.requireNonNull(callName, "callName");
     this.events = Objects.requireNonNull(events, "events");
     this.filter = new ExceptionFilter(config.on(), config.ignore());
@@ -32,12 +46,20 @@ public final class FallbackPolicy {
 
   /**
    * @param failure what ended the call
-   * @return the exception the fallback answers (the failure, or the cause inside its async
-   *     wrappers), or null when it does not answer this failure
+   * @return the exception the fallback receives (the failure below its async wrappers, or the
+   *     cause that matched when only that fits the fallback's parameter), or null when it does not
+   *     answer this failure
    */
   public Throwable answerable(Throwable failure) {
-    Throwable cause = ExceptionFilter.unwrap(failure);
-    return cause instanceof Error || !filter.matches(cause) ? null : cause;
+    Throwable thrown = ExceptionFilter.unwrap(failure);
+    if (thrown instanceof Error) {
+      return null;
+    }
+    Throwable matched = filter.matched(thrown);
+    if (matched == null) {
+      return null;
+    }
+    return takes == null || takes.isInstance(thrown) ? thrown : matched;
   }
 
   /**

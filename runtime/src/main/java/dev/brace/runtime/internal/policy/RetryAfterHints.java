@@ -15,10 +15,10 @@ import java.util.Optional;
  * until then) both act on. A failure carries a hint when it, or one of its causes, is a {@link
  * RetryAfterHint} with a hint or an HTTP client framework's exception whose response had a {@code
  * Retry-After} header ({@link FrameworkRetryAfter}); the first such in the cause chain decides, so
- * async wrappers and a framework's own wrapping are looked through. The walk stops after {@value
- * #MAX_DEPTH} throwables, at a cycle, and at a Brace refusal met as the cause of another exception:
- * that is another call's refusal, inside a delegate, as the exception filters judge it too; as the
- * failure itself (below its async wrappers) a refusal's hint counts.
+ * async wrappers and a framework's own wrapping are looked through. As for the exception filters,
+ * the walk starts below the async wrappers and stops {@link ExceptionFilter#MAX_CAUSE_DEPTH} causes
+ * deep, at a cause seen before, and at a Brace refusal met as the cause of another exception (that
+ * is another call's refusal, inside a delegate); as the failure itself a refusal's hint counts.
  *
  * <p>Thread-safe and stateless apart from the registry's wall clock, which an HTTP date is measured
  * against.
@@ -26,9 +26,6 @@ import java.util.Optional;
 public final class RetryAfterHints {
   /** Returned by {@link #hintNanos} for a failure that names no time. */
   public static final long NONE = -1;
-
-  /** How many throwables of a cause chain are looked at, the failure itself included. */
-  static final int MAX_DEPTH = 16;
 
   private final Clock wallClock;
 
@@ -43,23 +40,16 @@ public final class RetryAfterHints {
    *     #NONE}
    */
   public long hintNanos(Throwable failure) {
-    Throwable[] seen = null;
-    Throwable current = failure == null ? null : ExceptionFilter.unwrap(failure);
-    for (int depth = 0; current != null && depth < MAX_DEPTH; depth++) {
+    Throwable thrown = failure == null ? null : ExceptionFilter.unwrap(failure);
+    Throwable current = thrown;
+    for (int depth = 0; current != null; depth++) {
       Duration hint = hintOf(current);
       if (hint != null) {
         return RetryPolicy.saturatedNanos(hint);
       }
       Throwable cause = current.getCause();
-      if (cause == current || cause instanceof Refusal) {
-        break;
-      }
-      if (seen == null) {
-        seen = new Throwable[MAX_DEPTH];
-      }
-      seen[depth] = current;
-      if (contains(seen, depth, cause)) {
-        break;
+      if (depth == ExceptionFilter.MAX_CAUSE_DEPTH || cause instanceof Refusal || loops(thrown, depth, cause)) {
+        return NONE;
       }
       current = cause;
     }
@@ -76,11 +66,14 @@ public final class RetryAfterHints {
     return FrameworkRetryAfter.of(failure, wallClock);
   }
 
-  private static boolean contains(Throwable[] seen, int last, Throwable candidate) {
-    for (int i = 0; i <= last; i++) {
-      if (seen[i] == candidate) {
+  /** Whether {@code cause} is one of the first {@code depth + 1} throwables from {@code thrown}. */
+  private static boolean loops(Throwable thrown, int depth, Throwable cause) {
+    Throwable earlier = thrown;
+    for (int i = 0; i <= depth && earlier != null; i++) {
+      if (earlier == cause) {
         return true;
       }
+      earlier = earlier.getCause();
     }
     return false;
   }

@@ -90,8 +90,9 @@ public final class RetryPolicy {
   }
 
   /**
-   * Whether a failure is retried at all: it matches {@code on}/{@code ignore}, is not an {@link
-   * Error}, and is not a refusal unless that refusal's exact class is named in {@code on}.
+   * Whether a failure is retried at all: it matches {@code on}/{@code ignore} (itself or through
+   * its causes), is not an {@link Error}, and is not a refusal unless that refusal's exact class is
+   * named in {@code on}.
    */
   boolean eligible(Throwable failure) {
     return filter.callsForAnotherAttempt(failure);

@@ -9,17 +9,17 @@ import java.util.Objects;
 
 /**
  * Does a failure say the dependency throttles, and for how long it asked to be left alone: the
- * decision behind an adaptive rate limiter. A failure of the limiter's {@code throttledOn} types
- * (looked through async wrappers), or any carrying a retry-after hint longer than zero ({@link
- * RetryAfterHints}: a {@code RetryAfterHint}, or a client framework's exception with a {@code
- * Retry-After} header), throttles; the hint, capped by the call's {@code maxRetryAfter}, is how long
- * the bucket admits nothing.
+ * decision behind an adaptive rate limiter. A failure of the limiter's {@code throttledOn} types, or
+ * caused by one (as every filter reads causes, {@link ExceptionFilter}), or any carrying a
+ * retry-after hint longer than zero ({@link RetryAfterHints}: a {@code RetryAfterHint}, or a client
+ * framework's exception with a {@code Retry-After} header), throttles; the hint, capped by the
+ * call's {@code maxRetryAfter}, is how long the bucket admits nothing.
  */
 public final class Throttling {
   /** Returned by {@link #judge} for a failure that does not throttle. */
   public static final long NOT_THROTTLED = -1;
 
-  private final List<Class<? extends Throwable>> on;
+  private final ExceptionFilter throttledOn;
   private final long maxRetryAfterNanos;
   private final RetryAfterHints hints;
 
@@ -29,7 +29,7 @@ public final class Throttling {
    * @param wallClock the registry's wall clock, which a {@code Retry-After} HTTP date is measured against
    */
   public Throttling(RateLimitConfig config, Duration maxRetryAfter, Clock wallClock) {
-    this.on = Objects.requireNonNull(config, "config").throttledOn();
+    this.throttledOn = new ExceptionFilter(Objects.requireNonNull(config, "config").throttledOn(), List.of());
     this.maxRetryAfterNanos = RetryPolicy.saturatedNanos(Objects.requireNonNull(maxRetryAfter, "maxRetryAfter"));
     this.hints = new RetryAfterHints(wallClock);
   }
@@ -43,12 +43,6 @@ public final class Throttling {
     if (hint > 0) {
       return Math.min(hint, maxRetryAfterNanos);
     }
-    Throwable cause = ExceptionFilter.unwrap(failure);
-    for (Class<? extends Throwable> type : on) {
-      if (type.isInstance(cause)) {
-        return 0;
-      }
-    }
-    return NOT_THROTTLED;
+    return throttledOn.matches(failure) ? 0 : NOT_THROTTLED;
   }
 }

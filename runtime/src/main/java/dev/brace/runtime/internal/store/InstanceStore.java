@@ -584,7 +584,7 @@ public final class InstanceStore {
         }
       }
     }
-    return new FallbackPolicy(config, definition.callName(), events);
+    return new FallbackPolicy(config, takes, definition.callName(), events);
   }
 
   /**

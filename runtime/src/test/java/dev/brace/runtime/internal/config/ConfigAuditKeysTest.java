@@ -30,8 +30,7 @@ class ConfigAuditKeysTest {
         "brace.retry", "1"));
     assertTrue(problems.get(0).startsWith("BRACE_RETRY_SOMETHING: no retry property at the end of SOMETHING; expected one of [MAX_ATTEMPTS, DELAY, MAX_DELAY"),
         problems.get(0));
-    assertEquals("brace.retry: no kind retry; expected one of fallback, staleiferror, retry, hedge, circuitbreaker, "
-        + "ratelimit, bulkhead, timeout, retrybudget", problems.get(1));
+    assertEquals("brace.retry: expected brace.retry.<name>.<property>", problems.get(1));
     assertEquals("brace.retry..max-attempts: expected brace.retry.<name>.<property>", problems.get(2));
     assertEquals("brace.retry.RecsClient: expected brace.retry.<name>.<property>", problems.get(3));
     assertEquals(4, problems.size(), problems.toString());
@@ -40,15 +39,64 @@ class ConfigAuditKeysTest {
   @Test
   void aPropertyWithAnEmptyKindShowsAllThatFollowsThePrefix() {
     assertEquals(List.of("brace..retry.x: no kind .retry.x; expected one of fallback, staleiferror, retry, hedge, "
-            + "circuitbreaker, ratelimit, bulkhead, timeout, retrybudget"),
+            + "circuitbreaker, ratelimit, bulkhead, timeout, retrybudget; did you mean retry?"),
         audit.problems(Map.of(), Map.of("brace..retry.x", "1")));
   }
 
   @Test
   void anUnknownKindListsTheKindsAsEachLayerSpellsThem() {
     assertEquals(List.of("BRACE_RETRI_X_DELAY: no kind RETRI; expected one of FALLBACK, STALEIFERROR, RETRY, HEDGE, "
-            + "CIRCUITBREAKER, RATELIMIT, BULKHEAD, TIMEOUT, RETRYBUDGET"),
+            + "CIRCUITBREAKER, RATELIMIT, BULKHEAD, TIMEOUT, RETRYBUDGET; did you mean RETRY?"),
         audit.problems(Map.of("BRACE_RETRI_X_DELAY", "1s"), Map.of()));
+  }
+
+  @Test
+  void keysWithTheBracePrefixThatAreNoBraceKeyAreLeftAlone() {
+    // What a build passes to its tests (Surefire hands on Maven properties as system properties),
+    // and what other tools name with the same prefix.
+    assertEquals(List.of(), audit.problems(Map.of(
+        "BRACE_HOME", "/opt/brace",
+        "BRACE_VERSION", "0.1.0",
+        "BRACE_", "",
+        "BRACE_TEST_JDK21_JAVA", "/usr/bin/java"), Map.of(
+        "brace.version", "0.1.0-SNAPSHOT",
+        "brace.test.jdk21.java", "/usr/bin/java",
+        "brace.build.timestamp", "2026-11-30",
+        "brace.", "",
+        "brace.profile", "ci")));
+  }
+
+  @Test
+  void aNearMissOfAKindIsStillReportedWithTheKindMeant() {
+    assertEquals(List.of("brace.circutbreaker.recs-api.failure-rate: no kind circutbreaker; expected one of fallback, "
+            + "staleiferror, retry, hedge, circuitbreaker, ratelimit, bulkhead, timeout, retrybudget; did you mean circuitbreaker?"),
+        audit.problems(Map.of(), Map.of("brace.circutbreaker.recs-api.failure-rate", "0.5")));
+    List<String> environment = audit.problems(Map.of(
+        "BRACE_CIRCUIT_BREAKER_RECS_API_FAILURE_RATE", "0.5",
+        "BRACE_RATE_LIMIT_RECS_API_PERMITS", "10",
+        "BRACE_RETRI_RECSCLIENT_RECOMMENDATIONS_DELAY", "1s",
+        "BRACE_TIMEOUTS_RECSCLIENT_REPORT_DURATION", "1s"), Map.of());
+    assertEquals(4, environment.size(), environment.toString());
+    assertTrue(environment.get(0).startsWith("BRACE_CIRCUIT_BREAKER_RECS_API_FAILURE_RATE: no kind CIRCUIT;"), environment.get(0));
+    assertTrue(environment.get(0).endsWith("; did you mean CIRCUITBREAKER?"), environment.get(0));
+    assertTrue(environment.get(1).endsWith("; did you mean RATELIMIT?"), environment.get(1));
+    assertTrue(environment.get(2).endsWith("; did you mean RETRY?"), environment.get(2));
+    assertTrue(environment.get(3).endsWith("; did you mean TIMEOUT?"), environment.get(3));
+  }
+
+  @Test
+  void aNearMissOfBracesOtherKeysIsReportedWithTheKeyMeant() {
+    assertEquals(List.of("BRACE_ENABLE: no such key; did you mean BRACE_ENABLED?",
+            "brace.enabeld: no such key; did you mean brace.enabled?",
+            "brace.metrics.per-kye: no such key; did you mean brace.metrics.per-key?"),
+        audit.problems(Map.of("BRACE_ENABLE", "false"), Map.of(
+            "brace.enabeld", "false",
+            "brace.metrics.per-kye", "true")));
+  }
+
+  @Test
+  void aKindWithNothingAfterItSaysWhatIsExpected() {
+    assertEquals(List.of("BRACE_RETRY: expected BRACE_RETRY_<NAME>_<PROPERTY>"), audit.problems(Map.of("BRACE_RETRY", "3"), Map.of()));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.config;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -71,6 +72,12 @@ class ConfigAuditTest {
     ConfigurationException refused = assertThrows(ConfigurationException.class,
         () -> Registry.builder().environment(environment).systemProperties(Map.of()).strictConfiguration().build());
     assertTrue(refused.getMessage().contains("did you mean RECS_API?"), refused.getMessage());
+  }
+
+  @Test
+  void aBuildsOwnBracePropertyPassesEvenStrictConfiguration() {
+    assertDoesNotThrow(() -> Registry.builder().environment(Map.of("BRACE_HOME", "/opt/brace"))
+        .systemProperties(Map.of("brace.version", "0.1.0-SNAPSHOT")).strictConfiguration().build());
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.RetryAfterHint;
+import dev.brace.runtime.config.ExceptionFilter;
 import feign.FeignException;
 import feign.Request;
 import java.io.IOException;
@@ -89,13 +90,13 @@ class RetryAfterHintsTest {
     first.initCause(second);
     assertEquals(RetryAfterHints.NONE, hints.hintNanos(first), "a cycle ends the walk");
 
-    Throwable fifteenDeep = unavailable("1");
-    for (int i = 0; i < RetryAfterHints.MAX_DEPTH - 1; i++) {
-      fifteenDeep = new RuntimeException("level " + i, fifteenDeep);
+    Throwable sixteenDeep = unavailable("1");
+    for (int i = 0; i < ExceptionFilter.MAX_CAUSE_DEPTH; i++) {
+      sixteenDeep = new RuntimeException("level " + i, sixteenDeep);
     }
-    assertEquals(Duration.ofSeconds(1).toNanos(), hints.hintNanos(fifteenDeep), "the sixteenth throwable is read");
-    assertEquals(RetryAfterHints.NONE, hints.hintNanos(new RuntimeException("one more", fifteenDeep)),
-        "the seventeenth is not");
+    assertEquals(Duration.ofSeconds(1).toNanos(), hints.hintNanos(sixteenDeep), "a cause 16 deep is read");
+    assertEquals(RetryAfterHints.NONE, hints.hintNanos(new RuntimeException("one more", sixteenDeep)),
+        "one 17 deep is not, as for the exception filters");
   }
 
   @Test
