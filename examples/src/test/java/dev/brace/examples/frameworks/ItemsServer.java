@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * request until {@link #heal}. It records when each request arrived, so a test can measure the wait
  * between two attempts on the server's side.
  *
- * <p>A hanging answer holds its request until the server closes (at most 30 s), so a client's own
- * read timeout, or its reaction to an interrupt, is what ends it.
+ * <p>A hanging answer holds its request until the server is reset or closes (at most 30 s), so a
+ * client's own read timeout, or its reaction to an interrupt, is what ends it.
  */
 public final class ItemsServer implements AutoCloseable {
 
@@ -41,7 +41,10 @@ public final class ItemsServer implements AutoCloseable {
     /** The connection closed with no status line: the client reads end of stream. */
     record Drop() implements Answer {}
 
-    /** No answer until the server closes. */
+    /**
+     * No answer until the server is reset or closes; then the item, late. (Closing the connection
+     * instead would make some clients send the request again, into the next test.)
+     */
     record Hang() implements Answer {}
   }
 
@@ -55,7 +58,8 @@ public final class ItemsServer implements AutoCloseable {
   private final ConcurrentLinkedQueue<Answer> script = new ConcurrentLinkedQueue<>();
   private final AtomicReference<Answer> always = new AtomicReference<>(new Answer.Item());
   private final List<Request> requests = new CopyOnWriteArrayList<>();
-  private final CountDownLatch closing = new CountDownLatch(1);
+  /** Counted down to release the requests that hang now; replaced by {@link #reset}. */
+  private final AtomicReference<CountDownLatch> hanging = new AtomicReference<>(new CountDownLatch(1));
 
   private ItemsServer() throws IOException {
     handlers = Executors.newCachedThreadPool(task -> {
@@ -108,6 +112,14 @@ public final class ItemsServer implements AutoCloseable {
     always.set(new Answer.Item());
   }
 
+  /** Forgets the script and the requests, releases hanging ones, and heals: as if just started. */
+  public void reset() {
+    script.clear();
+    heal();
+    hanging.getAndSet(new CountDownLatch(1)).countDown();
+    requests.clear();
+  }
+
   /** @return every request so far, in arrival order */
   public List<Request> requests() {
     return List.copyOf(requests);
@@ -130,7 +142,10 @@ public final class ItemsServer implements AutoCloseable {
     String path = exchange.getRequestURI().getPath();
     requests.add(new Request(arrived, path, answer));
     try (exchange) {
-      if (answer instanceof Answer.Item) {
+      if (answer instanceof Answer.Hang) {
+        hanging.get().await(LONGEST_HANG_SECONDS, TimeUnit.SECONDS);
+      }
+      if (answer instanceof Answer.Item || answer instanceof Answer.Hang) {
         byte[] body = ("item-" + path.substring(path.lastIndexOf('/') + 1)).getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
         exchange.sendResponseHeaders(200, body.length);
@@ -143,8 +158,6 @@ public final class ItemsServer implements AutoCloseable {
           exchange.getResponseHeaders().set("Retry-After", status.retryAfter());
         }
         exchange.sendResponseHeaders(status.status(), -1);
-      } else if (answer instanceof Answer.Hang) {
-        closing.await(LONGEST_HANG_SECONDS, TimeUnit.SECONDS);
       }
       // Drop: closed without a status line.
     } catch (InterruptedException stopping) {
@@ -157,7 +170,7 @@ public final class ItemsServer implements AutoCloseable {
   /** Releases hanging requests and stops at once. */
   @Override
   public void close() {
-    closing.countDown();
+    hanging.get().countDown();
     server.stop(0);
     handlers.shutdownNow();
   }

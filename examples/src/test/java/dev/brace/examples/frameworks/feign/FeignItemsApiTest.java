@@ -49,8 +49,12 @@ class FeignItemsApiTest extends ClientFrameworkContract {
     return RetryableException.class;
   }
 
+  /**
+   * Measured: HttpURLConnection's socket read ignores an interrupt on a platform thread and waits for its read
+   * timeout; on a virtual thread (JDK 21+) the interrupt closes the socket ({@code SocketException}).
+   */
   @Override
-  protected boolean interruptEndsTheRead() {
-    return false;
+  protected boolean interruptEndsTheRead(boolean onVirtualThread) {
+    return onVirtualThread;
   }
 }

@@ -48,8 +48,12 @@ class JdkItemsApiTest extends ClientFrameworkContract {
     return HttpStatusException.TooManyRequests.class;
   }
 
+  /**
+   * Measured: {@code HttpClient.send} waits interruptibly; the client turns the interrupt into an {@code
+   * InterruptedIOException}.
+   */
   @Override
-  protected boolean interruptEndsTheRead() {
+  protected boolean interruptEndsTheRead(boolean onVirtualThread) {
     return true;
   }
 }

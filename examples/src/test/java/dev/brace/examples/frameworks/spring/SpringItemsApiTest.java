@@ -49,8 +49,12 @@ class SpringItemsApiTest extends ClientFrameworkContract {
     return HttpClientErrorException.TooManyRequests.class;
   }
 
+  /**
+   * Measured: {@code JdkClientHttpRequestFactory} waits on the JDK {@code HttpClient}'s future, which an
+   * interrupt ends ({@code ResourceAccessException} caused by an {@code IOException}).
+   */
   @Override
-  protected boolean interruptEndsTheRead() {
+  protected boolean interruptEndsTheRead(boolean onVirtualThread) {
     return true;
   }
 }
