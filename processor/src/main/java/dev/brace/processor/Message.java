@@ -18,6 +18,16 @@ enum Message {
   ASYNC_UNSUPPORTED(
       "%s returns %s; an asynchronous call must return CompletionStage<T> or CompletableFuture<T>"
           + " with a type argument that is not a wildcard"),
+  DEFERRED_RETURN_TYPE(
+      "%s returns %s%s, which Brace cannot observe: the wrapper would see only the method hand it out,"
+          + " and the request would run later, outside the wrapper and every pattern on it; return"
+          + " CompletableFuture<T> instead, or Mono<T> or Flux<T> with %s on the class path"),
+  REACTOR_MISSING(
+      "%s returns %s, which Brace protects only with %s: add it beside brace-runtime, at the same"
+          + " version, or return CompletableFuture<T>"),
+  FLUX_PATTERN_UNSUPPORTED(
+      "@%s on %s: a method returning Flux cannot have it, since %s; remove it, or return Mono<List<T>>"
+          + " to treat the whole stream as one answer"),
   INVALID_VALUE("@%s on %s: %s = %s is not accepted; expected %s"),
   INVALID_NAME("@%s on %s: %s"),
   FALLBACK_MISSING(

@@ -10,8 +10,8 @@ import javax.lang.model.element.ExecutableElement;
  *
  * @param method the method, possibly inherited
  * @param callName {@code Interface.method}
- * @param isAsync whether it returns a {@code CompletionStage} or {@code CompletableFuture}, so the
- *     asynchronous driver runs it
+ * @param returnKind how the wrapper drives the call, by what it returns; {@code VALUE} for a
+ *     method passed straight through
  * @param patterns the patterns it uses, outermost first; empty for a method passed straight through
  * @param fallback the fallback method, with {@code @Fallback}
  * @param breakerKey the circuit breaker's key, when keyed
@@ -25,7 +25,7 @@ import javax.lang.model.element.ExecutableElement;
 record MethodModel(
     ExecutableElement method,
     String callName,
-    boolean isAsync,
+    ReturnKind returnKind,
     List<PatternModel> patterns,
     Optional<FallbackModel> fallback,
     Optional<KeyExpression> breakerKey,
@@ -33,6 +33,14 @@ record MethodModel(
     Optional<String> criticality,
     Optional<KeyExpression> staleKey,
     boolean notIdempotent) {
+
+  /**
+   * @return whether it returns a {@code CompletionStage} or {@code CompletableFuture}, so the
+   *     asynchronous driver runs it
+   */
+  boolean isAsync() {
+    return returnKind == ReturnKind.COMPLETION_STAGE;
+  }
 
   /** @return whether the call goes through a guard */
   boolean isGuarded() {

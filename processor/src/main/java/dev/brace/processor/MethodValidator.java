@@ -15,9 +15,10 @@ import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
 
 /**
- * Validates one abstract method into a {@link MethodModel}: which patterns apply (a method-level
- * annotation replaces the declaring interface's of the same kind), their values, result
- * predicates, key templates and the fallback.
+ * Validates one abstract method into a {@link MethodModel}: how its return type is driven
+ * ({@link ReturnTypeValidator}), which patterns apply (a method-level annotation replaces the
+ * declaring interface's of the same kind), their values, result predicates, key templates and the
+ * fallback.
  */
 final class MethodValidator {
   private final Types types;
@@ -30,6 +31,7 @@ final class MethodValidator {
   private final ResultPredicateValidator predicates;
   private final IdempotenceValidator idempotence;
   private final PatternBoundsValidator bounds;
+  private final ReturnTypeValidator returns;
 
   MethodValidator(ProcessingEnvironment environment, Report report, NameUses nameUses) {
     this.types = environment.getTypeUtils();
@@ -42,6 +44,7 @@ final class MethodValidator {
     this.predicates = new ResultPredicateValidator(types, elements, report);
     this.idempotence = new IdempotenceValidator(types, elements, report);
     this.bounds = new PatternBoundsValidator(report);
+    this.returns = new ReturnTypeValidator(types, elements, report);
   }
 
   /** @return the annotations that apply to a method, outermost first; empty when none */
@@ -72,19 +75,18 @@ final class MethodValidator {
     List<AnnotationSite> sites = sites(method, elements);
     if (sites.isEmpty()) {
       return Optional.of(new MethodModel(
-          method, callName, false, List.of(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false));
+          method, callName, ReturnKind.VALUE, List.of(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false));
     }
-    ExecutableType methodType = (ExecutableType) types.asMemberOf(wrapped, method);
-    Optional<TypeMirror> futureValue = Optional.empty();
-    if (isFuture(methodType.getReturnType())) {
-      futureValue = futureValue(methodType.getReturnType());
-      if (futureValue.isEmpty()) {
-        report.error(method, Message.ASYNC_UNSUPPORTED, callName, methodType.getReturnType());
-        return Optional.empty();
-      }
-    }
-    TypeMirror resultType = futureValue.orElse(methodType.getReturnType());
     int problemsBefore = report.size();
+    ExecutableType methodType = (ExecutableType) types.asMemberOf(wrapped, method);
+    Optional<ReturnKind> returnKind = returns.kind(method, methodType.getReturnType(), callName);
+    if (returnKind.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<TypeMirror> futureValue = returnKind.get() == ReturnKind.COMPLETION_STAGE
+        ? returns.futureValue(methodType.getReturnType())
+        : Optional.empty();
+    TypeMirror resultType = futureValue.orElse(methodType.getReturnType());
     List<PatternModel> models = new ArrayList<>();
     for (AnnotationSite site : sites) {
       patterns.read(site, callName, Naming.interfaceName(declaring)).ifPresent(models::add);
@@ -122,6 +124,7 @@ final class MethodValidator {
       }
     }
     bounds.check(models, callName);
+    returns.checkPatterns(returnKind.get(), models, callName);
     boolean notIdempotent = idempotence.isNotIdempotent(method, (TypeElement) wrapped.asElement());
     if (notIdempotent) {
       idempotence.check(models, callName);
@@ -130,7 +133,7 @@ final class MethodValidator {
       return Optional.empty();
     }
     return Optional.of(new MethodModel(
-        method, callName, futureValue.isPresent(), List.copyOf(models), fallback, breakerKey, limiterKey,
+        method, callName, returnKind.get(), List.copyOf(models), fallback, breakerKey, limiterKey,
         criticality(method, declaring), staleKey, notIdempotent));
   }
 
@@ -152,29 +155,5 @@ final class MethodValidator {
       }
     }
     return Optional.empty();
-  }
-
-  /**
-   * @return the {@code T} of {@code CompletionStage<T>} or {@code CompletableFuture<T>}; empty for
-   *     another future type, a raw one or a wildcard, which the asynchronous driver cannot return
-   */
-  private Optional<TypeMirror> futureValue(TypeMirror type) {
-    DeclaredType declared = (DeclaredType) type;
-    String name = ((TypeElement) declared.asElement()).getQualifiedName().toString();
-    boolean supported = name.equals("java.util.concurrent.CompletionStage")
-        || name.equals("java.util.concurrent.CompletableFuture");
-    if (!supported || declared.getTypeArguments().size() != 1
-        || declared.getTypeArguments().get(0).getKind() == TypeKind.WILDCARD) {
-      return Optional.empty();
-    }
-    return Optional.of(declared.getTypeArguments().get(0));
-  }
-
-  private boolean isFuture(TypeMirror type) {
-    if (type.getKind() != TypeKind.DECLARED) {
-      return false;
-    }
-    TypeMirror stage = types.erasure(elements.getTypeElement("java.util.concurrent.CompletionStage").asType());
-    return types.isAssignable(types.erasure(type), stage);
   }
 }

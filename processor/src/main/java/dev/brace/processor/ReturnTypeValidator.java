@@ -1,0 +1,175 @@
+package dev.brace.processor;
+
+import dev.brace.runtime.config.Kind;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Decides from what an annotated method returns how its wrapper drives the call ({@link
+ * ReturnKind}), and refuses what no wrapper can protect: a deferred type, whose request runs after
+ * the method has returned — when the caller executes it, subscribes to it or waits for it —
+ * outside the wrapper, where no pattern sees it. Wrapping it would protect only the creation of
+ * the request object, silently.
+ *
+ * <p>Types are recognised by qualified name anywhere in the return type's hierarchy, so none of
+ * the libraries need be on the class path of the compilation, and a subtype counts as the type it
+ * extends.
+ */
+final class ReturnTypeValidator {
+  /** brace-reactor's entry class: on the class path, Mono and Flux methods can be protected. */
+  static final String REACTOR_SUPPORT = "dev.brace.reactor.ReactorCalls";
+  /** The artifact that protects Mono and Flux methods, as a user adds it. */
+  static final String REACTOR_ARTIFACT = "dev.brace:brace-reactor";
+
+  private static final String COMPLETION_STAGE = "java.util.concurrent.CompletionStage";
+  private static final String COMPLETABLE_FUTURE = "java.util.concurrent.CompletableFuture";
+  private static final String MONO = "reactor.core.publisher.Mono";
+  private static final String FLUX = "reactor.core.publisher.Flux";
+
+  /**
+   * The deferred types Brace cannot observe without blocking or without a library it does not
+   * have, a more specific one before a type it extends, so that a message names the most specific.
+   */
+  private static final List<String> DEFERRED = List.of(
+      "retrofit2.Call",
+      "com.google.common.util.concurrent.ListenableFuture",
+      "java.util.concurrent.Future",
+      "io.vertx.core.Future",
+      "io.reactivex.Single",
+      "io.reactivex.Maybe",
+      "io.reactivex.Completable",
+      "io.reactivex.Observable",
+      "io.reactivex.Flowable",
+      "io.reactivex.rxjava3.core.Single",
+      "io.reactivex.rxjava3.core.Maybe",
+      "io.reactivex.rxjava3.core.Completable",
+      "io.reactivex.rxjava3.core.Observable",
+      "io.reactivex.rxjava3.core.Flowable",
+      "io.smallrye.mutiny.Uni",
+      "io.smallrye.mutiny.Multi",
+      "kotlinx.coroutines.Deferred",
+      MONO,
+      FLUX,
+      "org.reactivestreams.Publisher",
+      "java.util.concurrent.Flow.Publisher");
+
+  private final Types types;
+  private final Elements elements;
+  private final Report report;
+
+  ReturnTypeValidator(Types types, Elements elements, Report report) {
+    this.types = types;
+    this.elements = elements;
+    this.report = report;
+  }
+
+  /**
+   * @param method the annotated method
+   * @param returned its return type as a member of the wrapped interface
+   * @param callName the call, for messages
+   * @return how the wrapper drives it, or empty after reporting why it cannot be wrapped at all;
+   *     a {@code Mono} or {@code Flux} without brace-reactor is reported and still returned, so
+   *     that the method's other mistakes are reported with it
+   */
+  Optional<ReturnKind> kind(ExecutableElement method, TypeMirror returned, String callName) {
+    Set<String> hierarchy = hierarchy(returned);
+    if (hierarchy.contains(COMPLETION_STAGE)) {
+      if (futureValue(returned).isEmpty()) {
+        report.error(method, Message.ASYNC_UNSUPPORTED, callName, returned);
+        return Optional.empty();
+      }
+      return Optional.of(ReturnKind.COMPLETION_STAGE);
+    }
+    String name = hierarchy.isEmpty() ? "" : hierarchy.iterator().next();
+    if (name.equals(MONO) || name.equals(FLUX)) {
+      if (elements.getTypeElement(REACTOR_SUPPORT) == null) {
+        report.error(method, Message.REACTOR_MISSING, callName, returned, REACTOR_ARTIFACT);
+      }
+      return Optional.of(name.equals(MONO) ? ReturnKind.MONO : ReturnKind.FLUX);
+    }
+    for (String deferred : DEFERRED) {
+      if (hierarchy.contains(deferred)) {
+        report.error(method, Message.DEFERRED_RETURN_TYPE, callName, returned,
+            deferred.equals(name) ? "" : ", a " + deferred, REACTOR_ARTIFACT);
+        return Optional.empty();
+      }
+    }
+    return Optional.of(ReturnKind.VALUE);
+  }
+
+  /**
+   * Refuses the patterns a stream cannot have: a hedge takes the first whole answer of several
+   * attempts, and stale answers remember one result per key, but a {@code Flux} has no one answer.
+   *
+   * @param kind what the method returns
+   * @param patterns its patterns
+   * @param callName the call, for messages
+   */
+  void checkPatterns(ReturnKind kind, List<PatternModel> patterns, String callName) {
+    if (kind != ReturnKind.FLUX) {
+      return;
+    }
+    for (PatternModel pattern : patterns) {
+      if (pattern.kind() == Kind.HEDGE || pattern.kind() == Kind.STALEIFERROR) {
+        report.error(pattern.site(), null, Message.FLUX_PATTERN_UNSUPPORTED,
+            pattern.kind().annotation().getSimpleName(), callName,
+            pattern.kind() == Kind.HEDGE
+                ? "a hedge answers with the first whole answer of several attempts, and the elements of two streams cannot be taken back once emitted"
+                : "stale answers remember one result per key, and a stream has none");
+      }
+    }
+  }
+
+  /**
+   * @return the {@code T} of {@code CompletionStage<T>} or {@code CompletableFuture<T>}; empty for
+   *     another future type, a raw one or a wildcard, which the asynchronous driver cannot return
+   */
+  Optional<TypeMirror> futureValue(TypeMirror type) {
+    if (type.getKind() != TypeKind.DECLARED) {
+      return Optional.empty();
+    }
+    DeclaredType declared = (DeclaredType) type;
+    String name = ((TypeElement) declared.asElement()).getQualifiedName().toString();
+    boolean supported = name.equals(COMPLETION_STAGE) || name.equals(COMPLETABLE_FUTURE);
+    if (!supported || declared.getTypeArguments().size() != 1
+        || declared.getTypeArguments().get(0).getKind() == TypeKind.WILDCARD) {
+      return Optional.empty();
+    }
+    return Optional.of(declared.getTypeArguments().get(0));
+  }
+
+  /**
+   * @return the qualified names of the type (first) and of every type it extends or implements;
+   *     empty for a primitive, {@code void} or an array. A type variable stands for its bound.
+   */
+  private Set<String> hierarchy(TypeMirror type) {
+    Set<String> names = new LinkedHashSet<>();
+    TypeMirror start = type.getKind() == TypeKind.TYPEVAR ? types.erasure(type) : type;
+    if (start.getKind() != TypeKind.DECLARED) {
+      return names;
+    }
+    Deque<TypeMirror> pending = new ArrayDeque<>(List.of(start));
+    while (!pending.isEmpty()) {
+      TypeMirror next = pending.removeFirst();
+      if (next.getKind() != TypeKind.DECLARED) {
+        continue;
+      }
+      String name = ((TypeElement) ((DeclaredType) next).asElement()).getQualifiedName().toString();
+      if (names.add(name)) {
+        pending.addAll(types.directSupertypes(next));
+      }
+    }
+    return names;
+  }
+}
