@@ -4,6 +4,7 @@ import dev.brace.runtime.Registry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientAdapter;
@@ -37,6 +38,15 @@ public final class SpringItems {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
     JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(http);
     requests.setReadTimeout(readTimeout);
+    return plain(baseUri, requests);
+  }
+
+  /**
+   * @param baseUri the items service
+   * @param requests the HTTP library under {@code RestClient}
+   * @return Spring's proxy on that library, not wrapped
+   */
+  public static SpringItemsApi plain(URI baseUri, ClientHttpRequestFactory requests) {
     RestClient rest = RestClient.builder().baseUrl(baseUri.toString()).requestFactory(requests).build();
     return HttpServiceProxyFactory.builderFor(RestClientAdapter.create(rest)).build().createClient(SpringItemsApi.class);
   }
