@@ -362,8 +362,11 @@ public final class Registry {
     }
 
     /**
-     * @param wallClock the clock of event timestamps
+     * @param wallClock the wall clock (default {@link Clock#systemUTC()}): it stamps events, and a
+     *     {@code Retry-After} header that gives an HTTP date is measured against it. Durations,
+     *     waits and deadlines use the {@linkplain #timeSource time source} instead.
      * @return this
+     * @throws NullPointerException when {@code wallClock} is null
      */
     public Builder wallClock(Clock wallClock) {
       this.wallClock = Objects.requireNonNull(wallClock, "wallClock");

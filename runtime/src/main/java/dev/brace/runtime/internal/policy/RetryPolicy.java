@@ -6,12 +6,10 @@ import dev.brace.runtime.internal.event.EventBus;
 
 import dev.brace.Retry;
 import dev.brace.runtime.Refusal;
-import dev.brace.runtime.RetryAfterHint;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.RetryConfig;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
@@ -36,6 +34,7 @@ public final class RetryPolicy {
   private final EventBus events;
   private final RetryBudget budget;
   private final ExceptionFilter filter;
+  private final RetryAfterHints hints;
   private final long delayNanos;
   private final long maxDelayNanos;
   private final long maxDurationNanos;
@@ -61,6 +60,7 @@ public final class RetryPolicy {
     this.events = Objects.requireNonNull(events, "events");
     this.budget = budget;
     this.filter = new ExceptionFilter(config.on(), config.ignore());
+    this.hints = new RetryAfterHints(events.wallClock());
     this.delayNanos = saturatedNanos(config.delay());
     this.maxDelayNanos = saturatedNanos(config.maxDelay());
     this.maxDurationNanos = config.maxDuration().map(RetryPolicy::saturatedNanos).orElse(0L);
@@ -221,19 +221,12 @@ public final class RetryPolicy {
     return grown >= maxDelayNanos ? maxDelayNanos : (long) grown;
   }
 
+  /** A failure's retry-after hint with a little margin, capped by {@code maxRetryAfter}; else 0. */
   private long hintedDelay(Throwable failure) {
-    if (failure == null) {
+    long hinted = hints.hintNanos(failure);
+    if (hinted == RetryAfterHints.NONE) {
       return 0;
     }
-    Throwable cause = ExceptionFilter.unwrap(failure);
-    if (!(cause instanceof RetryAfterHint)) {
-      return 0;
-    }
-    Optional<Duration> hint = ((RetryAfterHint) cause).retryAfter();
-    if (hint == null || hint.isEmpty() || hint.get().isNegative()) {
-      return 0;
-    }
-    long hinted = saturatedNanos(hint.get());
     long withMargin = hinted + hinted / 20 + HINT_MARGIN_NANOS;
     return Math.min(withMargin < 0 ? Long.MAX_VALUE : withMargin, maxRetryAfterNanos);
   }

@@ -139,7 +139,7 @@ final class CallResolver {
           SiteChecks.checkKey(site, config, definition);
           attempts.limiters(instances.obtainLimiters(site, explained, definition.site(),
                   c -> backends.limiterFamily((RateLimitConfig) c)),
-              ((RateLimitConfig) config).adaptive() ? new Throttling((RateLimitConfig) config, maxRetryAfter) : null);
+              ((RateLimitConfig) config).adaptive() ? new Throttling((RateLimitConfig) config, maxRetryAfter, events.wallClock()) : null);
           break;
         case BULKHEAD:
           attempts.bulkhead(instances.obtainBulkhead(site, explained, definition.site(),
