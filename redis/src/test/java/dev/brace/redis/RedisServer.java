@@ -26,12 +26,19 @@ public final class RedisServer implements AutoCloseable {
   private final List<String> extraArguments;
   /** What {@code --requirepass} in the arguments asks for, or null: this class's own commands send it. */
   private final String password;
+  /** A Sentinel's configuration file, which it rewrites as it learns; null for a data server. */
+  private final java.nio.file.Path sentinelConfig;
   private Process process;
 
   private RedisServer(int port, int tlsPort, List<String> extraArguments) {
+    this(port, tlsPort, extraArguments, null);
+  }
+
+  private RedisServer(int port, int tlsPort, List<String> extraArguments, java.nio.file.Path sentinelConfig) {
     this.port = port;
     this.tlsPort = tlsPort;
     this.extraArguments = extraArguments;
+    this.sentinelConfig = sentinelConfig;
     int requirepass = extraArguments.indexOf("--requirepass");
     this.password = requirepass >= 0 && requirepass + 1 < extraArguments.size() ? extraArguments.get(requirepass + 1) : null;
   }
@@ -77,6 +84,29 @@ public final class RedisServer implements AutoCloseable {
     return server;
   }
 
+  /**
+   * A Redis Sentinel ({@code redis-server <config> --sentinel}) that monitors {@code primary} as
+   * {@code master}, with a quorum of one; it answers {@code SENTINEL get-master-addr-by-name} with
+   * the primary's address from the start.
+   *
+   * @param primary the data server it watches
+   * @param master the name clients ask for ({@code spring.data.redis.sentinel.master})
+   * @return a started sentinel on a free port
+   */
+  public static RedisServer startSentinel(RedisServer primary, String master) {
+    try {
+      java.nio.file.Path config = java.nio.file.Files.createTempFile("brace-sentinel-", ".conf");
+      config.toFile().deleteOnExit();
+      java.nio.file.Files.writeString(config, "sentinel monitor " + master + " 127.0.0.1 " + primary.port() + " 1\n",
+          StandardCharsets.US_ASCII);
+      RedisServer sentinel = new RedisServer(freePort(), 0, List.of(), config);
+      sentinel.restart();
+      return sentinel;
+    } catch (IOException unwritable) {
+      throw new IllegalStateException("could not write a sentinel configuration", unwritable);
+    }
+  }
+
   /** @return the plain TCP port */
   public int port() {
     return port;
@@ -95,9 +125,14 @@ public final class RedisServer implements AutoCloseable {
   /** Starts the process again on the same port (after {@link #stop()}); data starts empty. */
   public void restart() {
     String binary = binary("redis-server");
-    List<String> command = new ArrayList<>(List.of(
-        binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-        "--save", "", "--appendonly", "no", "--protected-mode", "no"));
+    List<String> command = new ArrayList<>(List.of(binary));
+    if (sentinelConfig != null) {
+      command.addAll(List.of(sentinelConfig.toString(), "--sentinel"));
+    }
+    command.addAll(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1", "--protected-mode", "no"));
+    if (sentinelConfig == null) {
+      command.addAll(List.of("--save", "", "--appendonly", "no"));
+    }
     command.addAll(extraArguments);
     java.io.File log;
     try {
@@ -296,7 +331,7 @@ public final class RedisServer implements AutoCloseable {
   }
 
   /** @return EVAL and EVALSHA calls this server has run, from INFO commandstats */
-  long scriptCalls() {
+  public long scriptCalls() {
     long calls = 0;
     for (String line : ((String) command("INFO", "commandstats")).split("\r?\n")) {
       if (line.startsWith("cmdstat_eval:") || line.startsWith("cmdstat_evalsha:")) {
@@ -308,7 +343,7 @@ public final class RedisServer implements AutoCloseable {
   }
 
   /** @return the ids of clients whose name ({@code CLIENT SETNAME}) starts with {@code prefix} */
-  List<String> clientIds(String prefix) {
+  public List<String> clientIds(String prefix) {
     List<String> ids = new ArrayList<>();
     for (String client : ((String) command("CLIENT", "LIST")).split("\n")) {
       String id = null;
