@@ -212,6 +212,31 @@ class BraceRedisAutoConfigurationTest {
         });
   }
 
+  /**
+   * brace.redis.* (and their BRACE_REDIS_… forms) are the starter's own, not instance settings: a
+   * strict registry, which refuses every key that configures nothing, starts with them.
+   */
+  @Test
+  void theStartersKeysInEitherFormAreBoundAndNeverTakenForInstanceSettings() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(BraceRedisAutoConfiguration.class, BraceAutoConfiguration.class))
+        .withBean(BraceRegistryCustomizer.class, () -> Registry.Builder::strictConfiguration)
+        .withInitializer(context -> context.getEnvironment().getPropertySources().replace(
+            org.springframework.core.env.StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+            new org.springframework.core.env.SystemEnvironmentPropertySource(
+                org.springframework.core.env.StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                java.util.Map.of("BRACE_REDIS_RECHECK_INTERVAL", "2s", "BRACE_HEALTH_BACKEND_DOWN", "true"))))
+        .withPropertyValues("brace.redis.command-timeout=150ms", "brace.redis.when-unavailable=refuse")
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          BraceRedisProperties properties = context.getBean(BraceRedisProperties.class);
+          assertThat(properties.options()).isEqualTo(RedisBackendOptions.defaults()
+              .withCommandTimeout(Duration.ofMillis(150))
+              .withRecheckInterval(Duration.ofSeconds(2))
+              .withWhenUnavailable(RedisBackendOptions.WhenUnavailable.REFUSE));
+        });
+  }
+
   @Test
   void anOptionOutOfRangeStopsTheStartNamingItsKey() {
     runner.withPropertyValues("brace.redis.command-timeout=0s").run(context ->
