@@ -149,15 +149,17 @@ class BraceRedisAutoConfigurationTest {
     }
   }
 
-  /** The application's own backend, on a client it shuts down itself. */
+  /** The application's own backend on a Redis of its own, as the guide shows it. */
   @Configuration(proxyBeanMethods = false)
   static class OwnBackend {
-    static RedisClient client;
+    @Bean(destroyMethod = "shutdown")
+    RedisClient fleetRedisClient(org.springframework.core.env.Environment environment) {
+      return RedisClient.create(environment.getRequiredProperty("own.redis.uri"));
+    }
 
     @Bean
-    RedisBackend fleetRedis(org.springframework.core.env.Environment environment) {
-      client = RedisClient.create(environment.getRequiredProperty("own.redis.uri"));
-      return RedisBackend.create(client, RedisBackendOptions.defaults().withCommandTimeout(Duration.ofSeconds(2)));
+    RedisBackend fleetRedis(RedisClient fleetRedisClient) {
+      return RedisBackend.create(fleetRedisClient, RedisBackendOptions.defaults().withCommandTimeout(Duration.ofSeconds(2)));
     }
   }
 
@@ -176,7 +178,6 @@ class BraceRedisAutoConfigurationTest {
             assertThat(own.command("GET", "brace:ratelimit:partner-quota")).isNotNull();
             assertThat(applications.command("GET", "brace:ratelimit:partner-quota")).as("not the application's Redis").isNull();
           });
-      OwnBackend.client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
     }
   }
 
