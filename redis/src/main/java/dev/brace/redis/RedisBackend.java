@@ -38,6 +38,11 @@ import java.util.Optional;
  * <p>On a Redis Cluster ({@link #create(RedisClusterClient, RedisBackendOptions)}) each script
  * runs on the node that serves its one key; a node's outage is reported with its address in
  * {@code node} and only the instances whose keys live there fall back.
+ *
+ * <p>Its limiters and breakers take new settings while they run ({@code registry.reconfigure}),
+ * keeping the state in Redis: each script applies its caller's settings, so machines that hold
+ * different settings for a while (a rolling change) share one consistent state. {@link #status()}
+ * and each instance's {@code backendAvailable()} tell whether Redis can be reached.
  */
 public final class RedisBackend implements Backend, AutoCloseable {
   private final RedisStore store;
