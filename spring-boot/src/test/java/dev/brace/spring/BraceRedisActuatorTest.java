@@ -101,6 +101,20 @@ class BraceRedisActuatorTest {
     }
   }
 
+  /** A service must start while its Redis is down: it decides locally, and health says why. */
+  @Test
+  void theApplicationStartsWhileRedisIsDownAndDecidesLocally() throws Exception {
+    int nothingListens = RedisServer.freePort();
+    runner.withPropertyValues("spring.data.redis.port=" + nothingListens).run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context.getBean(Partners.class).name("a")).as("decided locally").isEqualTo("partner a");
+      HealthDescriptor down = backendHealth(context);
+      assertThat(down.getStatus()).isEqualTo(BraceBackendHealthIndicator.BACKEND_DOWN);
+      assertThat(((IndicatedHealthDescriptor) down).getDetails().get("outages").toString()).contains(Integer.toString(nothingListens));
+      assertThat(endpointEntry(context, "ratelimit", "partner-quota")).containsEntry("decidingLocally", true);
+    });
+  }
+
   @Test
   void whenAskedAnOutageMakesTheApplicationDown() throws Exception {
     try (RedisServer server = RedisServer.start()) {
