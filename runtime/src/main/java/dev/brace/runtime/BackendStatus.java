@@ -56,6 +56,9 @@ public record BackendStatus(List<Outage> outages, String fallback) {
    */
   public record Outage(String node, Instant since, String cause) {
     /**
+     * @param node the part, or null for the whole store
+     * @param since when the outage began
+     * @param cause what the store failed with, or null; redacted here
      * @throws NullPointerException when {@code since} is null
      */
     public Outage {
