@@ -203,7 +203,7 @@ final class RedisStore implements AutoCloseable {
           "node", health.node,
           "exception", cause == null ? null : cause.getClass().getName(),
           "message", cause == null ? null : cause.getMessage(),
-          "fallback", options.whenUnavailable() == WhenUnavailable.LOCAL ? BackendStatus.LOCAL : BackendStatus.REFUSE);
+          "fallback", fallback());
     }
   }
 
@@ -265,7 +265,8 @@ final class RedisStore implements AutoCloseable {
    */
   BackendStatus status() {
     RedisLink current = link;
-    List<String> probes = current == null ? List.of(options.keyPrefix() + "probe") : current.probeKeys(options.keyPrefix() + "probe");
+    String probePrefix = options.keyPrefix() + "probe";
+    List<String> probes = current == null ? List.of(probePrefix) : current.probeKeys(probePrefix);
     long now = System.nanoTime();
     for (String probe : probes) {
       Health health = current == null ? whole : health(current.node(probe));
@@ -283,7 +284,7 @@ final class RedisStore implements AutoCloseable {
     }
     current = link;
     if (current != null) {
-      for (String probe : current.probeKeys(options.keyPrefix() + "probe")) {
+      for (String probe : current.probeKeys(probePrefix)) {
         String node = current.node(probe);
         Health health = node == null ? null : nodes.get(node);
         if (health != null && health.down()) {
@@ -291,8 +292,12 @@ final class RedisStore implements AutoCloseable {
         }
       }
     }
-    return new BackendStatus(outages,
-        options.whenUnavailable() == WhenUnavailable.LOCAL ? BackendStatus.LOCAL : BackendStatus.REFUSE);
+    return new BackendStatus(outages, fallback());
+  }
+
+  /** @return what instances do during an outage, as events and health checks name it */
+  private String fallback() {
+    return options.whenUnavailable() == WhenUnavailable.LOCAL ? BackendStatus.LOCAL : BackendStatus.REFUSE;
   }
 
   /** Connects on a background thread, so no call waits for a connection to be set up. */
