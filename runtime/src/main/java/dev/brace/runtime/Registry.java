@@ -55,10 +55,12 @@ public final class Registry {
 
   private final InstanceStore store;
   private final boolean strictConfiguration;
+  private final Map<String, Backend> backends;
 
-  private Registry(InstanceStore store, boolean strictConfiguration) {
+  private Registry(InstanceStore store, boolean strictConfiguration, Map<String, Backend> backends) {
     this.store = store;
     this.strictConfiguration = strictConfiguration;
+    this.backends = backends;
   }
 
   /** @return the process-wide registry, on the system clock */
@@ -200,6 +202,15 @@ public final class Registry {
           kind.description(), name, store.names().getOrDefault(kind.key(), Set.of())));
     }
     return instance;
+  }
+
+  /**
+   * @return the backends this registry was built with ({@link Builder#backend}), by the name
+   *     settings use, in the order they were given; for health checks and metrics
+   *     ({@link Backend#status()})
+   */
+  public Map<String, Backend> backends() {
+    return backends;
   }
 
   /** @return every instance this registry has created, by kind ({@code circuitbreaker}, {@code ratelimit}, …) */
@@ -488,7 +499,7 @@ public final class Registry {
               new EventBus(wallClock),
               new ConfigLayers(layers, environment, properties),
               backends);
-      return new Registry(store, strictConfiguration);
+      return new Registry(store, strictConfiguration, Collections.unmodifiableMap(new LinkedHashMap<>(backends)));
     }
 
     /** Reports keys that configure nothing: one warning listing them all, or an error when strict. */
