@@ -63,6 +63,8 @@ public final class CallSequence {
   private final FallbackInvoker fallbackInvoker;
   private final KeysOf keysOf;
   private final boolean keysFromCaller;
+  /** The method's number in its wrapper, which the invokers switch on. */
+  private final int method;
 
   private CallSequence(Builder builder) {
     this.callName = builder.definition.callName();
@@ -79,6 +81,7 @@ public final class CallSequence {
     this.fallbackInvoker = builder.definition.fallback();
     this.keysOf = builder.definition.keys();
     this.keysFromCaller = builder.definition.keysFromCaller();
+    this.method = builder.definition.method();
     this.attempts = builder.attempts == null
         ? AttemptPipeline.builder(callName, time, events).build()
         : builder.attempts;
@@ -125,7 +128,7 @@ public final class CallSequence {
    * @throws Throwable what it threw, unchanged
    */
   public Object invoke(Object target, Arguments args) throws Throwable {
-    return invoker.invoke(target, args);
+    return invoker.invoke(method, target, args);
   }
 
   /** @return whether the call has a fallback method to answer with */
@@ -140,7 +143,7 @@ public final class CallSequence {
    * @throws Throwable what the fallback threw
    */
   public Object fallback(Object target, Arguments args, Throwable failure) throws Throwable {
-    return fallbackInvoker.answer(target, args, failure);
+    return fallbackInvoker.answer(method, target, args, failure);
   }
 
   /**
@@ -154,7 +157,7 @@ public final class CallSequence {
     if (keysFromCaller) {
       return keysFromCaller((String) args.a());
     }
-    return keysOf == null ? CallKeys.NONE : keysOf.keys(args);
+    return keysOf == null ? CallKeys.NONE : keysOf.keys(method, args);
   }
 
   /**
