@@ -56,6 +56,10 @@ class ConfigurationMetadataTest {
         "Whether every bean implementing an interface with a generated Resilient<Interface> is wrapped in it."));
     properties.add(property("brace.health.open-breaker-down", "java.lang.Boolean", "false",
         "Whether an OPEN circuit breaker makes the 'brace' health indicator OUT_OF_SERVICE (else it stays UP, with the breaker's state in its details)."));
+    properties.add(property("brace.deadline.enabled", "java.lang.Boolean", "true",
+        "Whether calls take part in deadlines: bounded by the deadline they run under, passing their own bounds on to the calls they make."));
+    properties.add(property("brace.deadline.header", "java.lang.String", null,
+        "A request header carrying the milliseconds a request has left (e.g. Request-Timeout, x-envoy-expected-rq-timeout-ms): each incoming request that carries it runs under that deadline, and requests sent through RestClient and WebClient inside a call with a deadline carry what is left of it. Off unless set."));
     String kind = null;
     String naming = null;
     List<String> values = new ArrayList<>();
