@@ -61,7 +61,7 @@ final class SpringEnvironmentLayers {
           continue;
         }
         String value = spring.resolvePlaceholders(String.valueOf(raw));
-        if (key.startsWith(ENVIRONMENT_PREFIX)) {
+        if (key.startsWith(ENVIRONMENT_PREFIX) && !starterKey(key)) {
           if (environment.putIfAbsent(key, value) == null) {
             environmentRank.put(key, rank);
           }
@@ -98,7 +98,8 @@ final class SpringEnvironmentLayers {
       }
     }
     for (String starterKey : STARTER_KEYS) {
-      if (lower.equals(starterKey)) {
+      // Also its environment twin: Spring binds BRACE_DEADLINE_HEADER to the property.
+      if (lower.equals(starterKey) || key.equals(environmentTwin(starterKey))) {
         return true;
       }
     }
