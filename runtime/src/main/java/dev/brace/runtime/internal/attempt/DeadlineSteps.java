@@ -208,7 +208,7 @@ final class DeadlineSteps {
   private Object untilInherited(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
     TimeoutPolicy timer = timeout != null ? timeout : policy.timer();
     try {
-      return timer.callUntil(attempt, ticket.end, () -> exceeded(ticket, time.nanoTime()));
+      return timer.callUntil(attempt, ticket.end, ticket.inheritedBudget, policy);
     } catch (DeadlineExceededException | CallerInterrupted | Error passOn) {
       throw passOn;
     } catch (Throwable failure) {

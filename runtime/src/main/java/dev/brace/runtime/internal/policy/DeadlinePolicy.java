@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  * <p>Immutable and thread-safe; the timer for calls without a timeout of their own is made on the
  * first attempt that needs it.
  */
-public final class DeadlinePolicy {
+public final class DeadlinePolicy implements TimeoutPolicy.Expiry {
   /** No deadline: what {@link #remainingNanos()} answers when the call is not under one. */
   public static final long NONE = Long.MIN_VALUE;
 
@@ -104,6 +104,12 @@ public final class DeadlinePolicy {
           "budget_ms", TimeUnit.NANOSECONDS.toMillis(budgetNanos), "overrun_ms", TimeUnit.NANOSECONDS.toMillis(overrun));
     }
     return exceeded;
+  }
+
+  /** An attempt ran past the deadline it inherited: {@link #exceeded} now. */
+  @Override
+  public DeadlineExceededException expired(long end, long budgetNanos) {
+    return exceeded(end, budgetNanos, time.nanoTime());
   }
 
   /**

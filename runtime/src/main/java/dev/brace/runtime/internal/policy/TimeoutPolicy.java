@@ -125,7 +125,7 @@ public final class TimeoutPolicy {
    */
   public Object call(SyncAttempt attempt, long startedAt) throws Throwable {
     long start = startedAt == Long.MIN_VALUE ? time.nanoTime() : startedAt;
-    return until(attempt, start + nanos, null);
+    return until(attempt, start + nanos, 0, null);
   }
 
   /**
@@ -134,26 +134,33 @@ public final class TimeoutPolicy {
    *
    * @param attempt the delegate call
    * @param at the instant it must end by, on the registry's clock
+   * @param budgetNanos the length of the deadline {@code at} ends, for the failure
    * @param expiry makes the failure of an attempt that runs past {@code at}
    * @return its result
    * @throws Throwable what it threw, what {@code expiry} made, or {@link CallerInterrupted}
    */
-  public Object callUntil(SyncAttempt attempt, long at, Expiry expiry) throws Throwable {
-    return until(attempt, at, Objects.requireNonNull(expiry, "expiry"));
+  public Object callUntil(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
+    return until(attempt, at, budgetNanos, Objects.requireNonNull(expiry, "expiry"));
   }
 
-  /** Makes the failure of an attempt whose inherited deadline passed first. */
+  /** Makes the failure of an attempt whose inherited deadline passed first; one per call, so arming it allocates nothing. */
   @FunctionalInterface
   public interface Expiry {
-    /** @return the failure, already reported */
-    TimeoutExceededException expired();
+    /**
+     * @param end the deadline that passed, on the registry's clock
+     * @param budgetNanos its length
+     * @return the failure, already reported
+     */
+    TimeoutExceededException expired(long end, long budgetNanos);
   }
 
-  private Object until(SyncAttempt attempt, long at, Expiry expiry) throws Throwable {
-    return mode == Timeout.Mode.ABANDON ? abandoning(attempt, at, expiry) : interrupting(attempt, at, expiry);
+  private Object until(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
+    return mode == Timeout.Mode.ABANDON
+        ? abandoning(attempt, at, budgetNanos, expiry)
+        : interrupting(attempt, at, budgetNanos, expiry);
   }
 
-  private Object interrupting(SyncAttempt attempt, long at, Expiry expiry) throws Throwable {
+  private Object interrupting(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
     Thread caller = Thread.currentThread();
     boolean interruptedBefore = caller.isInterrupted();
     AttemptDeadline deadline = arm(caller, at);
@@ -175,7 +182,7 @@ public final class TimeoutPolicy {
     if (interruptedBefore) {
       caller.interrupt();
     }
-    TimeoutExceededException exceeded = expiry == null ? exceeded() : expiry.expired();
+    TimeoutExceededException exceeded = expiry == null ? exceeded() : expiry.expired(at, budgetNanos);
     if (failure != null) {
       exceeded.addSuppressed(failure);
     }
@@ -219,7 +226,7 @@ public final class TimeoutPolicy {
     return deadline;
   }
 
-  private Object abandoning(SyncAttempt attempt, long at, Expiry expiry) throws Throwable {
+  private Object abandoning(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
     Thread caller = Thread.currentThread();
     boolean interruptedBefore = caller.isInterrupted();
     // The worker may outlive this attempt: it runs on a copy of what the caller will reuse.
@@ -256,7 +263,7 @@ public final class TimeoutPolicy {
     }
     worker.abandon();
     if (expiry != null) {
-      throw expiry.expired();
+      throw expiry.expired(at, budgetNanos);
     }
     TimeoutExceededException timedOut = new TimeoutExceededException(config.name(), config.duration());
     emitExceeded(timedOut);
