@@ -84,7 +84,8 @@ class NestedDeadlineOverHttpTest {
   private HttpServer server;
   private ExecutorService serverThreads;
   private final CountDownLatch released = new CountDownLatch(1);
-  private final AtomicInteger requests = new AtomicInteger();
+  private final AtomicInteger stockRequests = new AtomicInteger();
+  private final AtomicInteger priceRequests = new AtomicInteger();
   private final HttpClient http = HttpClient.newHttpClient();
   private final Registry registry = Registry.builder().environment(Map.of()).systemProperties(Map.of()).build();
   private final List<Event> exceeded = new CopyOnWriteArrayList<>();
@@ -96,8 +97,12 @@ class NestedDeadlineOverHttpTest {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     serverThreads = Executors.newCachedThreadPool();
     server.setExecutor(serverThreads);
+    server.createContext("/ping", exchange -> {
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
     server.createContext("/", exchange -> {
-      requests.incrementAndGet();
+      (exchange.getRequestURI().getPath().startsWith("/price") ? priceRequests : stockRequests).incrementAndGet();
       try {
         released.await(30, TimeUnit.SECONDS);
       } catch (InterruptedException stopping) {
@@ -108,11 +113,21 @@ class NestedDeadlineOverHttpTest {
     });
     server.start();
     base = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+    warmUp();
     registry.subscribe(event -> {
       if (event.kind().equals("deadline.exceeded")) {
         exceeded.add(event);
       }
     });
+  }
+
+  /** The client's first request sets up its connection machinery, which the budgets are not for. */
+  private void warmUp() {
+    try {
+      http.send(get("ping"), HttpResponse.BodyHandlers.discarding());
+    } catch (IOException | InterruptedException unexpected) {
+      throw new AssertionError("the local server did not answer", unexpected);
+    }
   }
 
   @AfterEach
@@ -207,6 +222,7 @@ class NestedDeadlineOverHttpTest {
     // The outer call's own timeout, whether its timer or an inner call reached the 300 ms first.
     assertInstanceOf(TimeoutExceededException.class, outer);
     assertTrue(!(outer instanceof DeadlineExceededException), "the outer call's own timeout expired: " + outer);
+    assertEquals(2, innerFailures.size(), "the sync page makes both inner calls: " + innerFailures);
     assertInnerCallsRanOutOfTime("inventory-api", "pricing-api");
   }
 
@@ -222,7 +238,9 @@ class NestedDeadlineOverHttpTest {
     assertWithinTheDeadline(took);
     assertInstanceOf(TimeoutExceededException.class, outer.getCause());
     assertTrue(!(outer.getCause() instanceof DeadlineExceededException), "the outer call's own timeout: " + outer.getCause());
-    awaitInnerFailures(2);
+    // The second inner call follows the first's failure; once the outer call has given up (its
+    // future cancelled) it is not started at all, else it fails at once for want of time.
+    awaitInnerFailures(1);
     assertInnerCallsRanOutOfTime("inventory-api-async", "pricing-api-async");
   }
 
@@ -234,7 +252,7 @@ class NestedDeadlineOverHttpTest {
     assertThrows(DeadlineExceededException.class, () -> Deadline.within(OUTER, () -> inventory.stock("p2")));
 
     assertWithinTheDeadline(Duration.ofNanos(System.nanoTime() - start));
-    assertEquals(1, requests.get(), "the retry did not try again past the deadline");
+    assertTrue(stockRequests.get() <= 1, "the retry did not try again past the deadline: " + stockRequests.get());
     assertEquals(CircuitState.CLOSED, registry.circuitBreaker("inventory-api").state());
   }
 
@@ -251,14 +269,15 @@ class NestedDeadlineOverHttpTest {
   }
 
   private void assertInnerCallsRanOutOfTime(String firstBreaker, String secondBreaker) {
-    assertEquals(2, innerFailures.size(), "failures " + innerFailures);
+    assertTrue(!innerFailures.isEmpty() && innerFailures.size() <= 2, "failures " + innerFailures);
     for (Throwable failure : innerFailures) {
       assertInstanceOf(DeadlineExceededException.class, failure, "an inner call ran out of its caller's time: " + failure);
     }
-    assertEquals(1, requests.get(), "only the first inner call reached the server; the second found no time left");
+    assertTrue(stockRequests.get() <= 1, "the first inner call's retry did not try again: " + stockRequests.get());
+    assertEquals(0, priceRequests.get(), "the second inner call found no time left and never reached the server");
     assertEquals(CircuitState.CLOSED, registry.circuitBreaker(firstBreaker).state(), "no breaker counted the deadline");
     assertEquals(CircuitState.CLOSED, registry.circuitBreaker(secondBreaker).state(), "no breaker counted the deadline");
-    assertTrue(exceeded.size() >= 2, "deadline.exceeded for each inner call: " + exceeded);
+    assertTrue(exceeded.size() >= innerFailures.size(), "deadline.exceeded for each inner call: " + exceeded);
     for (Event event : exceeded) {
       assertEquals(300L, event.attributes().get("budget_ms"), "the outer call's budget: " + event.attributes());
     }
