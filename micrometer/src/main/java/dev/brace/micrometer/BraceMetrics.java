@@ -174,6 +174,9 @@ public final class BraceMetrics implements AutoCloseable {
         ((Counter) instanceMeter("brace.timeouts", event.instance(), tags -> Counter.builder("brace.timeouts")
             .description("attempts cut off at their deadline").tags(tags))).increment();
         break;
+      case DEADLINE_EXCEEDED:
+        deadlineExceeded(event.instance());
+        break;
       case STALE_SERVED:
         countBy("brace.stale|served", "brace.stale", "failed calls answered with a remembered result, or with none young enough", event.instance(), "outcome", "served");
         break;
@@ -183,6 +186,12 @@ public final class BraceMetrics implements AutoCloseable {
       default:
         break;
     }
+  }
+
+  /** A call that ran out of its caller's deadline; its {@code brace.calls} sample carries the failure. */
+  private void deadlineExceeded(String call) {
+    ((Counter) instanceMeter("brace.deadline.exceeded", call, tags -> Counter.builder("brace.deadline.exceeded")
+        .description("calls that ran out of the deadline they run under").tags(tags))).increment();
   }
 
   /** A counter of one instance with one tag that sets it apart; {@code cacheKey} names that pair. */

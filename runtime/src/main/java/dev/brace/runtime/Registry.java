@@ -3,6 +3,7 @@ package dev.brace.runtime;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.config.DeadlineConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.InstanceConfig;
@@ -455,6 +456,19 @@ public final class Registry {
      */
     public Builder staleIfError(String name, Consumer<StaleIfErrorConfig.Builder> settings) {
       return set(Kind.STALEIFERROR, StaleIfErrorConfig.builder(name), settings);
+    }
+
+    /**
+     * How one call takes part in deadlines ({@link Deadline}): {@code d -> d.inherit(false)} lets a
+     * call that must finish once started (a write) ignore its caller's deadline, so that only its
+     * own timeout bounds it.
+     *
+     * @param call a call name ({@code Interface.method}, a stack's name)
+     * @param settings its settings
+     * @return this
+     */
+    public Builder deadline(String call, Consumer<DeadlineConfig.Builder> settings) {
+      return set(Kind.DEADLINE, DeadlineConfig.builder(call), settings);
     }
 
     /**

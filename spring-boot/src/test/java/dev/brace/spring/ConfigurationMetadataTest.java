@@ -93,6 +93,10 @@ class ConfigurationMetadataTest {
     properties.add(property("brace.health.backend-down", "java.lang.Boolean", "false",
         "Whether a backend whose store cannot be reached reports DOWN under 'braceBackends' (else BACKEND_DOWN, which leaves the application's health alone)."));
     properties.addAll(redisProperties());
+    properties.add(property("brace.deadline.enabled", "java.lang.Boolean", "true",
+        "Whether calls take part in deadlines: bounded by the deadline they run under, passing their own bounds on to the calls they make."));
+    properties.add(property("brace.deadline.header", "java.lang.String", null,
+        "A request header carrying the milliseconds a request has left (e.g. Request-Timeout, x-envoy-expected-rq-timeout-ms): each incoming request that carries it runs under that deadline, and requests sent through RestClient and WebClient inside a call with a deadline carry what is left of it. Off unless set."));
     String kind = null;
     String naming = null;
     List<String> values = new ArrayList<>();

@@ -165,12 +165,16 @@ public final class CallDefinition {
     /**
      * @param pattern a pattern as written at the site, e.g. {@code RetryConfig.builder("I.m").maxAttempts(5)}
      * @return this
-     * @throws IllegalArgumentException when the call already has a pattern of that kind, or for a retry budget
+     * @throws IllegalArgumentException when the call already has a pattern of that kind, or for a retry
+     *     budget or a deadline
      */
     public Builder with(ConfigBuilder<?> pattern) {
       Objects.requireNonNull(pattern, "pattern");
       if (pattern.kind() == Kind.RETRYBUDGET) {
         throw new IllegalArgumentException("a retry budget is not a pattern of a call; name it in the retry's budget");
+      }
+      if (pattern.kind() == Kind.DEADLINE) {
+        throw new IllegalArgumentException("a deadline is not a pattern of a call; every call has one, configured by its name");
       }
       if (patterns.putIfAbsent(pattern.kind(), pattern) != null) {
         throw new IllegalArgumentException(

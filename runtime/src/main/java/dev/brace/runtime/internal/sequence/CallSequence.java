@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.DeadlineExceededException;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Refusal;
@@ -11,6 +12,7 @@ import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
+import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
@@ -193,6 +195,19 @@ public final class CallSequence {
       }
     }
     return events.metricsListening() ? time.nanoTime() : UNTIMED;
+  }
+
+  /**
+   * As {@link #begin()}, noting in the call's ticket when its retry's {@code maxDuration} ends: the
+   * calls its attempts make inherit that as the deadline of the whole call.
+   *
+   * @param ticket the ticket the call's attempts go through the pipeline with
+   * @return the start, to pass to {@link #retryDelay}
+   */
+  public long begin(AttemptTicket ticket) {
+    long started = begin();
+    ticket.callBegan(started, retry == null ? 0 : retry.maxDurationNanos());
+    return started;
   }
 
   // ---- between attempts ----
@@ -402,7 +417,8 @@ public final class CallSequence {
         outcome = "rejected";
         byKind = refusedBy.key();
         by = ((Refusal) cause).instance();
-      } else if (cause instanceof TimeoutExceededException && attempts.timeoutName() != null
+      } else if (cause instanceof TimeoutExceededException && !(cause instanceof DeadlineExceededException)
+          && attempts.timeoutName() != null
           && attempts.timeoutName().equals(((TimeoutExceededException) cause).instance())) {
         outcome = "timeout";
         byKind = Kind.TIMEOUT.key();
