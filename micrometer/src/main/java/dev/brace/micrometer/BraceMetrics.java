@@ -1,5 +1,6 @@
 package dev.brace.micrometer;
 
+import dev.brace.runtime.Backend;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.Kind;
@@ -41,6 +42,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code brace.hedge.wins} (counter; {@code name}, {@code winner} {@code first} or {@code
  *       hedge}): races decided after hedges had started, by the original attempt or by a hedge.
  *   <li>{@code brace.timeouts} (counter; {@code name}): attempts cut off at their deadline.
+ *   <li>{@code brace.deadline.exceeded} (counter; {@code name}, the call): calls that ran out of
+ *       the deadline they run under.
  *   <li>{@code brace.stale} (counter; {@code name}, {@code outcome} {@code served} or {@code
  *       missing}): failed calls {@code @StaleIfError} answered with a remembered result, or found
  *       none young enough for.
@@ -51,6 +54,10 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code brace.bulkhead.limit} and {@code brace.ratelimiter.rate} (gauges; {@code name}): a
  *       bulkhead's current limit ({@code maxConcurrent} unless adaptive) and a limiter's current
  *       rate in permits per period ({@code permits} unless adaptive).
+ *   <li>{@code brace.backend.available} (gauge; {@code name}, the backend's as settings name it):
+ *       1 while every part of a backend's store can be reached, 0 during an outage (its instances
+ *       then decide with their fallback), NaN for a backend that cannot tell ({@link
+ *       dev.brace.runtime.Backend#status()}).
  * </ul>
  *
  * <p>Timers and counters are fed by the registry's typed metrics path ({@link Registry#bindMetrics}):
@@ -76,6 +83,7 @@ public final class BraceMetrics implements AutoCloseable {
     // Bound first, so an instance created while the existing ones are gauged is not missed.
     this.binding = brace.bindMetrics(new Listener());
     brace.names().forEach((kind, names) -> names.forEach(name -> gaugeExisting(kind, name)));
+    brace.backends().forEach(this::gaugeBackend);
   }
 
   /**
@@ -198,6 +206,15 @@ public final class BraceMetrics implements AutoCloseable {
       }
       return builder.register(meters);
     });
+  }
+
+  /** One series per backend: it is made once, with the registry, and never per key. */
+  private void gaugeBackend(String name, Backend backend) {
+    book.gauge("brace.backend.available|" + name, meters -> Gauge.builder("brace.backend.available", backend,
+            b -> b.status().map(status -> status.available() ? 1.0 : 0.0).orElse(Double.NaN))
+        .description("1 while the backend's store can be reached, 0 during an outage")
+        .tag("name", name)
+        .register(meters));
   }
 
   /** False for a keyed family's name and for an instance switched off by configuration. */

@@ -30,6 +30,8 @@ final class InstanceMeters implements InstanceMetrics {
     WON_BY_FIRST("brace.hedge.wins", Counted.HEDGE_WINS, "winner", "first"),
     WON_BY_HEDGE("brace.hedge.wins", Counted.HEDGE_WINS, "winner", "hedge"),
     TIMED_OUT("brace.timeouts", "attempts cut off at their deadline", null, null),
+    /** Its instance is the call: no breaker counts these, and the call's own sample says only {@code failure}. */
+    DEADLINE_EXCEEDED("brace.deadline.exceeded", "calls that ran out of the deadline they run under", null, null),
     STALE_SERVED("brace.stale", Counted.STALE, "outcome", "served"),
     STALE_MISSING("brace.stale", Counted.STALE, "outcome", "missing");
 
@@ -134,6 +136,11 @@ final class InstanceMeters implements InstanceMetrics {
   @Override
   public void timedOut() {
     count(Counted.TIMED_OUT);
+  }
+
+  @Override
+  public void deadlineExceeded() {
+    count(Counted.DEADLINE_EXCEEDED);
   }
 
   @Override

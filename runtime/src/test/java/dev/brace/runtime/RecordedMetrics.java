@@ -111,6 +111,11 @@ public final class RecordedMetrics implements MetricsListener {
       }
 
       @Override
+      public void deadlineExceeded() {
+        lines.add(who + " deadlineExceeded");
+      }
+
+      @Override
       public void staleServed() {
         lines.add(who + " staleServed");
       }

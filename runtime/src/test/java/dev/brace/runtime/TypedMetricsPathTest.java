@@ -346,6 +346,11 @@ class TypedMetricsPathTest {
     }
 
     @Override
+    public void deadlineExceeded() {
+      reports.incrementAndGet();
+    }
+
+    @Override
     public void staleServed() {
       reports.incrementAndGet();
     }

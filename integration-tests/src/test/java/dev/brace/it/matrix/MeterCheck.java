@@ -74,6 +74,7 @@ final class MeterCheck {
       case "hedge.won" -> add(-1, "brace.hedge.wins", "name", instance,
           "winner", Integer.valueOf(1).equals(attributes.get("attempt")) ? "first" : "hedge");
       case "timeout.exceeded" -> add(-1, "brace.timeouts", "name", instance);
+      case "deadline.exceeded" -> add(-1, "brace.deadline.exceeded", "name", instance);
       case "stale.served" -> add(-1, "brace.stale", "name", instance, "outcome", "served");
       case "stale.missing" -> add(-1, "brace.stale", "name", instance, "outcome", "missing");
       default -> {

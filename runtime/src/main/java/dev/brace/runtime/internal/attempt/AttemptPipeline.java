@@ -1,15 +1,14 @@
 package dev.brace.runtime.internal.attempt;
 
 import dev.brace.Criticality;
-import dev.brace.runtime.EventKind;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.TimeoutExceededException;
-import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.event.BoundMetrics;
 import dev.brace.runtime.internal.event.CallMetrics;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
+import dev.brace.runtime.internal.policy.DeadlinePolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.SyncAttempt;
 import dev.brace.runtime.internal.policy.Throttling;
@@ -50,11 +49,12 @@ public final class AttemptPipeline {
 
   private final String callName;
   private final TimeSource time;
-  private final EventBus events;
   private final KeyedFamily<CircuitBreakerInstance> breakers;
   private final KeyedFamily<RateLimiterInstance> limiters;
   private final SemaphoreBulkhead bulkhead;
   private final TimeoutPolicy timeout;
+  /** The caller's deadline and the call's own bounds passed on; null when the call takes no part in deadlines. */
+  private final DeadlineSteps deadlines;
   private final Throttling throttling;
   private final Criticality.Level criticality;
   /** The breaker judges latency ({@code slowCall}): every attempt is timed. */
@@ -62,28 +62,24 @@ public final class AttemptPipeline {
   private final boolean adaptiveBulkhead;
   /** A timeout, a latency-judging breaker or an adaptive bulkhead need the admission instant. */
   private final boolean needsAdmissionTime;
-  /** Named in the outcomes reported to metrics listeners. */
-  private final String retryName;
-  private final String hedgeName;
-  /** The call's handle on the bound metrics listener: each outcome's duration, without an event. */
-  private final BoundMetrics<CallMetrics> metrics;
+  /** Each outcome's duration to the bound metrics listener, and its event to a metrics event listener. */
+  private final AttemptReports reports;
 
   private AttemptPipeline(Builder builder) {
     this.callName = builder.callName;
     this.time = builder.time;
-    this.events = builder.events;
     this.breakers = builder.breakers;
     this.limiters = builder.limiters;
     this.bulkhead = builder.bulkhead;
     this.timeout = builder.timeout;
+    this.deadlines = builder.deadlines == null ? null : new DeadlineSteps(builder.deadlines, builder.timeout, builder.time);
     this.throttling = builder.limiters == null ? null : builder.throttling;
     this.criticality = builder.criticality;
     this.timesForBreaker = builder.breakers != null && builder.timesForBreaker;
     this.adaptiveBulkhead = bulkhead != null && bulkhead.isAdaptive();
     this.needsAdmissionTime = timeout != null || timesForBreaker || adaptiveBulkhead;
-    this.retryName = builder.retryName;
-    this.hedgeName = builder.hedgeName;
-    this.metrics = BoundMetrics.ofCall(events, callName);
+    this.reports = new AttemptReports(callName, builder.events, breakerName(), limiterName(), bulkheadName(), timeoutName(),
+        builder.retryName, builder.hedgeName);
   }
 
   /**
@@ -114,6 +110,9 @@ public final class AttemptPipeline {
     try {
       switch (ticket.stage) {
         case BREAKER:
+          if (deadlines != null) {
+            deadlines.enter(ticket);
+          }
           if (breakers != null) {
             Object breakerTicket = breakers.forKey(ticket.keys.breaker()).acquire();
             ticket.breakerTicket = breakerTicket;
@@ -198,7 +197,7 @@ public final class AttemptPipeline {
     }
     // A full bulkhead: wait on it, in arrival order, for the rest of its maxWait.
     long askedAt = time.nanoTime();
-    bulkhead.acquire(criticality);
+    DeadlineSteps.acquire(deadlines, ticket, bulkhead, criticality);
     ticket.holdsPermit = true;
     long waited = time.nanoTime() - askedAt;
     if (waited > 0) {
@@ -210,7 +209,7 @@ public final class AttemptPipeline {
 
   private static RuntimeException takeRefusal(AttemptTicket ticket) {
     RuntimeException refusal = ticket.refusal;
-    ticket.reset();
+    clear(ticket);
     return refusal;
   }
 
@@ -225,6 +224,9 @@ public final class AttemptPipeline {
     ticket.admittedAt = now;
     if (reservation - now <= 0) {
       return true;
+    }
+    if (deadlines != null) {
+      deadlines.checkToken(ticket, limiter, reservation, now);
     }
     ticket.reserved = true;
     ticket.reservation = reservation;
@@ -265,9 +267,11 @@ public final class AttemptPipeline {
     if (remaining <= 0) {
       throw bulkhead.full(criticality);
     }
+    long left = deadlines == null ? Long.MAX_VALUE : deadlines.waitLeft(ticket);
     ticket.stage = AttemptTicket.Stage.PERMIT;
     ticket.waited = true;
-    ticket.waitNanos = Math.min(remaining, Math.max(SHORTEST_POLL_NANOS, Math.min(PERMIT_POLL_NANOS, maxWaitNanos / 10)));
+    ticket.waitNanos = Math.min(Math.min(remaining, left),
+        Math.max(SHORTEST_POLL_NANOS, Math.min(PERMIT_POLL_NANOS, maxWaitNanos / 10)));
     return false;
   }
 
@@ -277,23 +281,34 @@ public final class AttemptPipeline {
       ticket.inFlight = bulkhead.inFlight();
     }
     if (ticket.waited || ticket.admittedAt == AttemptTicket.UNTIMED) {
-      ticket.admittedAt = needsAdmissionTime || events.metricsListening() ? time.nanoTime() : AttemptTicket.UNTIMED;
+      boolean timed = needsAdmissionTime || reports.metered() || (deadlines != null && deadlines.needsAdmissionTime(ticket));
+      ticket.admittedAt = timed ? time.nanoTime() : AttemptTicket.UNTIMED;
+    }
+    if (deadlines != null) {
+      deadlines.admitted(ticket);
     }
   }
 
   // ---- the attempt ----
 
   /**
-   * Runs an admitted attempt on the calling thread, under the call's timeout if it has one; the
-   * timeout's deadline counts from the admission instant.
+   * Runs an admitted attempt on the calling thread, under the call's timeout (counted from the
+   * admission instant) or the caller's deadline, the earlier; see {@link DeadlineSteps#invoke}.
    *
-   * @param ticket the admitted attempt's ticket
-   * @param attempt the delegate call
-   * @return its result
-   * @throws Throwable what it threw, or {@link TimeoutExceededException}
+   * @throws Throwable what it threw, {@link TimeoutExceededException} or {@code DeadlineExceededException}
    */
   public Object invoke(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
-    return timeout == null ? attempt.call() : timeout.call(attempt, ticket.admittedAt);
+    return deadlines != null ? deadlines.invoke(ticket, attempt) : timeout == null ? attempt.call() : timeout.call(attempt, ticket.admittedAt);
+  }
+
+  /** Calls an admitted asynchronous attempt's delegate with the attempt's bound as the current deadline. */
+  public Object launch(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
+    return deadlines == null ? attempt.call() : deadlines.launch(ticket, attempt);
+  }
+
+  /** @return nanoseconds from now an admitted asynchronous attempt may take (its timeout, or the caller's deadline), -1 for no bound */
+  public long attemptNanos(AttemptTicket ticket) {
+    return deadlines != null ? deadlines.attemptNanos(ticket) : timeout == null ? -1 : timeout.nanos();
   }
 
   /** @return the call's timeout, or null: an asynchronous driver arms its deadline on the scheduler */
@@ -301,12 +316,9 @@ public final class AttemptPipeline {
     return timeout;
   }
 
-  /**
-   * @return the failure of an asynchronous attempt whose deadline passed first, reported as
-   *     {@code timeout.exceeded}
-   */
-  public TimeoutExceededException timedOut() {
-    return timeout.exceeded();
+  /** @return the failure (reported) of an asynchronous attempt whose bound, timeout or caller's deadline, passed first */
+  public TimeoutExceededException timedOut(AttemptTicket ticket) {
+    return deadlines == null ? timeout.exceeded() : deadlines.timedOut(ticket);
   }
 
   // ---- the outcome ----
@@ -321,7 +333,7 @@ public final class AttemptPipeline {
    *     with it (everything is released all the same)
    */
   public void succeeded(AttemptTicket ticket, Object result) {
-    boolean metered = events.metricsListening();
+    boolean metered = reports.metered();
     long ended = endOf(ticket, metered);
     long duration = durationOf(ticket, ended);
     RateLimiterInstance limiter = ticket.limiter;
@@ -331,27 +343,33 @@ public final class AttemptPipeline {
       }
     } finally {
       returnPermit(ticket, null, ended);
-      ticket.reset();
+      clear(ticket);
       ticket.outcomeAt = ended;
     }
     if (throttling != null) {
       limiter.succeeded();
     }
     if (metered) {
-      reportOutcome(EventKind.CALL_SUCCEEDED, null, duration);
+      reports.outcome(null, duration);
     }
   }
 
   /**
    * Records a failed attempt (the breaker judges whether it counts) and releases what it holds. A
    * caller interrupted while it waited for an abandoning attempt is not an outcome of the
-   * dependency: the breaker's ticket is released without one.
+   * dependency, nor is a call out of its caller's deadline: both end as {@link #abandon} ends them.
    *
    * @param ticket the admitted attempt's ticket; ready for the next attempt afterwards
    * @param failure what the attempt threw
+   * @return the failure it ends with ({@link DeadlineSteps#judged})
    */
-  public void failed(AttemptTicket ticket, Throwable failure) {
-    boolean metered = events.metricsListening();
+  public Throwable failed(AttemptTicket ticket, Throwable failure) {
+    failure = deadlines == null ? failure : deadlines.judged(ticket, failure);
+    if (failure instanceof dev.brace.runtime.DeadlineExceededException) {
+      giveBack(ticket);
+      return failure;
+    }
+    boolean metered = reports.metered();
     long ended = endOf(ticket, metered);
     long duration = durationOf(ticket, ended);
     RateLimiterInstance limiter = ticket.limiter;
@@ -365,7 +383,7 @@ public final class AttemptPipeline {
       }
     } finally {
       returnPermit(ticket, failure, ended);
-      ticket.reset();
+      clear(ticket);
       ticket.outcomeAt = ended;
     }
     if (throttling != null) {
@@ -375,8 +393,9 @@ public final class AttemptPipeline {
       }
     }
     if (metered) {
-      reportOutcome(EventKind.CALL_FAILED, failure, duration);
+      reports.outcome(failure, duration);
     }
+    return failure;
   }
 
   /**
@@ -406,11 +425,30 @@ public final class AttemptPipeline {
     } finally {
       CircuitBreakerInstance breaker = ticket.breaker;
       Object breakerTicket = ticket.breakerTicket;
-      ticket.reset();
+      clear(ticket);
       if (breaker != null) {
         breaker.release(breakerTicket);
       }
     }
+  }
+
+  /** Forgets everything of the attempt that ended: the ticket serves the next one. */
+  private static void clear(AttemptTicket ticket) {
+    ticket.stage = AttemptTicket.Stage.BREAKER;
+    ticket.breaker = null;
+    ticket.breakerTicket = null;
+    ticket.limiter = null;
+    ticket.reserved = false;
+    ticket.holdsPermit = false;
+    ticket.permitWaitedNanos = 0;
+    ticket.waitNanos = 0;
+    ticket.waited = false;
+    ticket.admittedAt = AttemptTicket.UNTIMED;
+    ticket.inFlight = 0;
+    ticket.refusal = null;
+    ticket.inheritedEnd = AttemptTicket.NO_DEADLINE;
+    ticket.end = AttemptTicket.NO_DEADLINE;
+    ticket.endInherited = false;
   }
 
   /** Returns the permit; an adaptive bulkhead learns from the attempt's latency and {@code failure}. */
@@ -441,48 +479,16 @@ public final class AttemptPipeline {
     return timesForBreaker && ended != AttemptTicket.UNTIMED ? ended - ticket.admittedAt : OutcomeClassifier.NOT_TIMED;
   }
 
-  /**
-   * Tells the bound metrics listener how long an attempt took, and metrics event listeners which
-   * instances it went through and how it ended. Never logged: a line per attempt is not worth it;
-   * and the event is built only for an event listener.
-   */
-  private void reportOutcome(EventKind kind, Throwable thrown, long duration) {
-    CallMetrics bound = metrics.get();
-    if (bound != null && duration != AttemptTicket.UNTIMED) {
-      if (thrown == null) {
-        bound.attemptSucceeded(duration);
-      } else {
-        bound.attemptFailed(duration);
-      }
-    }
-    if (events.enabled(kind)) {
-      emitOutcome(kind, thrown == null ? null : ExceptionFilter.unwrap(thrown), duration);
-    }
-  }
-
-  private void emitOutcome(EventKind kind, Throwable failure, long duration) {
-    events.emit(kind, callName,
-        "duration_ns", duration == AttemptTicket.UNTIMED ? null : duration,
-        "circuitbreaker", breakers == null ? null : breakers.name(),
-        "ratelimit", limiters == null ? null : limiters.name(),
-        "bulkhead", bulkhead == null ? null : bulkhead.name(),
-        "timeout", timeout == null ? null : timeout.config().name(),
-        "retry", retryName,
-        "hedge", hedgeName,
-        "exception", failure == null ? null : failure.getClass().getName(),
-        "message", failure == null ? null : failure.getMessage());
-  }
-
   // ---- what the call sequence asks ----
 
   /** @return the call's handle on the bound metrics listener, which its sequence reports the call's end to as well */
   public BoundMetrics<CallMetrics> metrics() {
-    return metrics;
+    return reports.metrics();
   }
 
-  /** @return whether the call has a timeout: an asynchronous attempt then arms a deadline before its delegate call */
+  /** @return whether an attempt starting now on this thread is bounded (a timeout, an inherited deadline): an asynchronous one then arms a deadline */
   public boolean hasTimeout() {
-    return timeout != null;
+    return timeout != null || (deadlines != null && deadlines.bindsNow());
   }
 
   /** @return the name of this call's breaker (a keyed family's), or null */
@@ -524,6 +530,7 @@ public final class AttemptPipeline {
     private KeyedFamily<RateLimiterInstance> limiters;
     private SemaphoreBulkhead bulkhead;
     private TimeoutPolicy timeout;
+    private DeadlinePolicy deadlines;
     private Throttling throttling;
     private Criticality.Level criticality = Criticality.Level.DEFAULT;
     private boolean timesForBreaker;
@@ -572,6 +579,12 @@ public final class AttemptPipeline {
     /** @param timeout the timeout @return this */
     public Builder timeout(TimeoutPolicy timeout) {
       this.timeout = timeout;
+      return this;
+    }
+
+    /** @param deadlines how the call takes part in deadlines; null for not at all @return this */
+    public Builder deadlines(DeadlinePolicy deadlines) {
+      this.deadlines = deadlines;
       return this;
     }
 

@@ -46,6 +46,9 @@ public interface InstanceMetrics {
   /** A timeout cut an attempt off at its deadline. */
   void timedOut();
 
+  /** A call ran out of the deadline it runs under; the instance is that call's deadline, named for the call. */
+  void deadlineExceeded();
+
   /** {@code @StaleIfError} answered a failed call with a remembered result. */
   void staleServed();
 

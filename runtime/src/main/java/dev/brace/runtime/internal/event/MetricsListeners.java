@@ -267,6 +267,17 @@ final class MetricsListeners implements MetricsListener {
     }
 
     @Override
+    public void deadlineExceeded() {
+      for (InstanceMetrics metrics : each) {
+        try {
+          metrics.deadlineExceeded();
+        } catch (Throwable failure) {
+          ignore(metrics, "deadlineExceeded", failure);
+        }
+      }
+    }
+
+    @Override
     public void staleServed() {
       for (InstanceMetrics metrics : each) {
         try {

@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.DeadlineExceededException;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Refusal;
@@ -68,6 +69,8 @@ public final class CallSequence {
   private final boolean keysFromCaller;
   /** The call's handle on the bound metrics listener: how each call ended, without an event. */
   private final BoundMetrics<CallMetrics> metrics;
+  /** The method's number in its wrapper, which the invokers switch on. */
+  private final int method;
 
   private CallSequence(Builder builder) {
     this.callName = builder.definition.callName();
@@ -84,6 +87,7 @@ public final class CallSequence {
     this.fallbackInvoker = builder.definition.fallback();
     this.keysOf = builder.definition.keys();
     this.keysFromCaller = builder.definition.keysFromCaller();
+    this.method = builder.definition.method();
     this.attempts = builder.attempts == null
         ? AttemptPipeline.builder(callName, time, events).build()
         : builder.attempts;
@@ -131,7 +135,7 @@ public final class CallSequence {
    * @throws Throwable what it threw, unchanged
    */
   public Object invoke(Object target, Arguments args) throws Throwable {
-    return invoker.invoke(target, args);
+    return invoker.invoke(method, target, args);
   }
 
   /** @return whether the call has a fallback method to answer with */
@@ -146,7 +150,7 @@ public final class CallSequence {
    * @throws Throwable what the fallback threw
    */
   public Object fallback(Object target, Arguments args, Throwable failure) throws Throwable {
-    return fallbackInvoker.answer(target, args, failure);
+    return fallbackInvoker.answer(method, target, args, failure);
   }
 
   /**
@@ -160,7 +164,7 @@ public final class CallSequence {
     if (keysFromCaller) {
       return keysFromCaller((String) args.a());
     }
-    return keysOf == null ? CallKeys.NONE : keysOf.keys(args);
+    return keysOf == null ? CallKeys.NONE : keysOf.keys(method, args);
   }
 
   /**
@@ -196,6 +200,19 @@ public final class CallSequence {
       }
     }
     return events.metricsListening() ? time.nanoTime() : UNTIMED;
+  }
+
+  /**
+   * As {@link #begin()}, noting in the call's ticket when its retry's {@code maxDuration} ends: the
+   * calls its attempts make inherit that as the deadline of the whole call.
+   *
+   * @param ticket the ticket the call's attempts go through the pipeline with
+   * @return the start, to pass to {@link #retryDelay}
+   */
+  public long begin(AttemptTicket ticket) {
+    long started = begin();
+    ticket.callBegan(started, retry == null ? 0 : retry.maxDurationNanos());
+    return started;
   }
 
   // ---- between attempts ----
@@ -413,7 +430,8 @@ public final class CallSequence {
       } else if (refusedBy != null) {
         decidedBy = refusedBy;
         by = ((Refusal) cause).instance();
-      } else if (cause instanceof TimeoutExceededException && attempts.timeoutName() != null
+      } else if (cause instanceof TimeoutExceededException && !(cause instanceof DeadlineExceededException)
+          && attempts.timeoutName() != null
           && attempts.timeoutName().equals(((TimeoutExceededException) cause).instance())) {
         decidedBy = Kind.TIMEOUT;
         by = attempts.timeoutName();
