@@ -61,7 +61,8 @@ public final class AttemptTicket {
   RuntimeException refusal;
   /**
    * When the pipeline recorded this attempt's outcome, if it read the clock for it; {@link #UNTIMED}
-   * until then. Outlives {@link #reset}: a call that ends with that outcome ends at that instant.
+   * until then. Kept when the pipeline clears the attempt's other parts after its outcome: a call
+   * that ends with that outcome ends at that instant.
    */
   long outcomeAt = UNTIMED;
   /** The deadline the attempt inherits, as an instant of the registry's clock, and its length; read at admission. */

@@ -81,6 +81,19 @@ final class MetricsListeners implements MetricsListener {
         .warn("metrics listener {} threw on {}; ignored", listener, report, failure);
   }
 
+  /**
+   * One report to one handle, written as a lambda that captures nothing (so it is made once, not
+   * per report): the arguments travel beside it.
+   */
+  private interface CallReport {
+    void to(CallMetrics metrics, long nanos, Kind kind, String name);
+  }
+
+  /** As {@link CallReport}, for an instance's handle. */
+  private interface InstanceReport {
+    void to(InstanceMetrics metrics, long nanos, Object first, Object second);
+  }
+
   /** One call's handles, one per listener that wanted them. */
   private static final class Calls implements CallMetrics {
     private final CallMetrics[] each;
@@ -89,84 +102,49 @@ final class MetricsListeners implements MetricsListener {
       this.each = each;
     }
 
-    @Override
-    public void attemptSucceeded(long nanos) {
+    private void report(String what, CallReport report, long nanos, Kind kind, String name) {
       for (CallMetrics metrics : each) {
         try {
-          metrics.attemptSucceeded(nanos);
+          report.to(metrics, nanos, kind, name);
         } catch (Throwable failure) {
-          ignore(metrics, "attemptSucceeded", failure);
+          ignore(metrics, what, failure);
         }
       }
+    }
+
+    @Override
+    public void attemptSucceeded(long nanos) {
+      report("attemptSucceeded", (metrics, n, k, s) -> metrics.attemptSucceeded(n), nanos, null, null);
     }
 
     @Override
     public void attemptFailed(long nanos) {
-      for (CallMetrics metrics : each) {
-        try {
-          metrics.attemptFailed(nanos);
-        } catch (Throwable failure) {
-          ignore(metrics, "attemptFailed", failure);
-        }
-      }
+      report("attemptFailed", (metrics, n, k, s) -> metrics.attemptFailed(n), nanos, null, null);
     }
 
     @Override
     public void succeeded(long nanos) {
-      for (CallMetrics metrics : each) {
-        try {
-          metrics.succeeded(nanos);
-        } catch (Throwable failure) {
-          ignore(metrics, "succeeded", failure);
-        }
-      }
+      report("succeeded", (metrics, n, k, s) -> metrics.succeeded(n), nanos, null, null);
     }
 
     @Override
     public void failed(long nanos) {
-      for (CallMetrics metrics : each) {
-        try {
-          metrics.failed(nanos);
-        } catch (Throwable failure) {
-          ignore(metrics, "failed", failure);
-        }
-      }
+      report("failed", (metrics, n, k, s) -> metrics.failed(n), nanos, null, null);
     }
 
     @Override
     public void rejected(Kind by, String instance, long nanos) {
-      String name = Redactor.redact(instance);
-      for (CallMetrics metrics : each) {
-        try {
-          metrics.rejected(by, name, nanos);
-        } catch (Throwable failure) {
-          ignore(metrics, "rejected", failure);
-        }
-      }
+      report("rejected", (metrics, n, k, s) -> metrics.rejected(k, s, n), nanos, by, Redactor.redact(instance));
     }
 
     @Override
     public void timedOut(String timeout, long nanos) {
-      String name = Redactor.redact(timeout);
-      for (CallMetrics metrics : each) {
-        try {
-          metrics.timedOut(name, nanos);
-        } catch (Throwable failure) {
-          ignore(metrics, "timedOut", failure);
-        }
-      }
+      report("timedOut", (metrics, n, k, s) -> metrics.timedOut(s, n), nanos, null, Redactor.redact(timeout));
     }
 
     @Override
     public void fellBack(String fallback, long nanos) {
-      String name = Redactor.redact(fallback);
-      for (CallMetrics metrics : each) {
-        try {
-          metrics.fellBack(name, nanos);
-        } catch (Throwable failure) {
-          ignore(metrics, "fellBack", failure);
-        }
-      }
+      report("fellBack", (metrics, n, k, s) -> metrics.fellBack(s, n), nanos, null, Redactor.redact(fallback));
     }
   }
 
@@ -178,125 +156,70 @@ final class MetricsListeners implements MetricsListener {
       this.each = each;
     }
 
-    @Override
-    public void rejected() {
+    private void report(String what, InstanceReport report, long nanos, Object first, Object second) {
       for (InstanceMetrics metrics : each) {
         try {
-          metrics.rejected();
+          report.to(metrics, nanos, first, second);
         } catch (Throwable failure) {
-          ignore(metrics, "rejected", failure);
+          ignore(metrics, what, failure);
         }
       }
+    }
+
+    @Override
+    public void rejected() {
+      report("rejected", (metrics, n, a, b) -> metrics.rejected(), 0, null, null);
     }
 
     @Override
     public void waited(long nanos) {
-      for (InstanceMetrics metrics : each) {
-        try {
-          metrics.waited(nanos);
-        } catch (Throwable failure) {
-          ignore(metrics, "waited", failure);
-        }
-      }
+      report("waited", (metrics, n, a, b) -> metrics.waited(n), nanos, null, null);
     }
 
     @Override
     public void transitioned(CircuitState from, CircuitState to) {
-      for (InstanceMetrics metrics : each) {
-        try {
-          metrics.transitioned(from, to);
-        } catch (Throwable failure) {
-          ignore(metrics, "transitioned", failure);
-        }
-      }
+      report("transitioned", (metrics, n, a, b) -> metrics.transitioned((CircuitState) a, (CircuitState) b), 0, from, to);
     }
 
+    /** The flag travels as a {@code Boolean}, one of the two cached ones: nothing is allocated. */
     @Override
     public void attemptFailed(boolean retried) {
-      for (InstanceMetrics metrics : each) {
-        try {
-          metrics.attemptFailed(retried);
-        } catch (Throwable failure) {
-          ignore(metrics, "attemptFailed", failure);
-        }
-      }
+      report("attemptFailed", (metrics, n, a, b) -> metrics.attemptFailed((Boolean) a), 0, retried, null);
     }
 
     @Override
     public void hedgeStarted() {
-      for (InstanceMetrics metrics : each) {
-        try {
-          metrics.hedgeStarted();
-        } catch (Throwable failure) {
-          ignore(metrics, "hedgeStarted", failure);
-        }
-      }
+      report("hedgeStarted", (metrics, n, a, b) -> metrics.hedgeStarted(), 0, null, null);
     }
 
     @Override
     public void hedgeBudgetExhausted() {
-      for (InstanceMetrics metrics : each) {
-        try {
-          metrics.hedgeBudgetExhausted();
-        } catch (Throwable failure) {
-          ignore(metrics, "hedgeBudgetExhausted", failure);
-        }
-      }
+      report("hedgeBudgetExhausted", (metrics, n, a, b) -> metrics.hedgeBudgetExhausted(), 0, null, null);
     }
 
     @Override
     public void hedgeWon(boolean first) {
-      for (InstanceMetrics metrics : each) {
-        try {
-          metrics.hedgeWon(first);
-        } catch (Throwable failure) {
-          ignore(metrics, "hedgeWon", failure);
-        }
-      }
+      report("hedgeWon", (metrics, n, a, b) -> metrics.hedgeWon((Boolean) a), 0, first, null);
     }
 
     @Override
     public void timedOut() {
-      for (InstanceMetrics metrics : each) {
-        try {
-          metrics.timedOut();
-        } catch (Throwable failure) {
-          ignore(metrics, "timedOut", failure);
-        }
-      }
+      report("timedOut", (metrics, n, a, b) -> metrics.timedOut(), 0, null, null);
     }
 
     @Override
     public void deadlineExceeded() {
-      for (InstanceMetrics metrics : each) {
-        try {
-          metrics.deadlineExceeded();
-        } catch (Throwable failure) {
-          ignore(metrics, "deadlineExceeded", failure);
-        }
-      }
+      report("deadlineExceeded", (metrics, n, a, b) -> metrics.deadlineExceeded(), 0, null, null);
     }
 
     @Override
     public void staleServed() {
-      for (InstanceMetrics metrics : each) {
-        try {
-          metrics.staleServed();
-        } catch (Throwable failure) {
-          ignore(metrics, "staleServed", failure);
-        }
-      }
+      report("staleServed", (metrics, n, a, b) -> metrics.staleServed(), 0, null, null);
     }
 
     @Override
     public void staleMissing() {
-      for (InstanceMetrics metrics : each) {
-        try {
-          metrics.staleMissing();
-        } catch (Throwable failure) {
-          ignore(metrics, "staleMissing", failure);
-        }
-      }
+      report("staleMissing", (metrics, n, a, b) -> metrics.staleMissing(), 0, null, null);
     }
   }
 }
