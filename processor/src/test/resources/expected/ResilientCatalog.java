@@ -27,6 +27,7 @@ public final class ResilientCatalog implements Catalog {
     .with(CircuitBreakerConfig.builder("Catalog"))
     .with(TimeoutConfig.builder("Catalog.save").duration("250ms").mode(Timeout.Mode.ABANDON))
     .fallbackTakes("ignoreSave", IOException.class)
+    .throwsTypes(IOException.class)
     .invokes((target, args) -> {
       ((Catalog) target).save((String) args.a());
       return null;

@@ -22,6 +22,7 @@ public final class ResilientHedged implements Hedged {
     .with(HedgeConfig.builder("Hedged.search").delay("50ms").maxHedges(2).on(IOException.class).budget("search-api"))
     .with(CircuitBreakerConfig.builder("search-api").key("{query}"))
     .with(TimeoutConfig.builder("Hedged.search").duration("1s"))
+    .throwsTypes(IOException.class)
     .invokes((target, args) -> ((Hedged) target).search((String) args.a()))
     .fallback((target, args, failure) -> ((Hedged) target).none((String) args.a()))
     .keys(args -> {
@@ -32,6 +33,7 @@ public final class ResilientHedged implements Hedged {
 
   private static final CallDefinition PING = CallDefinition.builder("Hedged.ping")
     .with(HedgeConfig.builder("Hedged.ping"))
+    .throwsTypes(IOException.class)
     .invokes((target, args) -> {
       ((Hedged) target).ping();
       return null;

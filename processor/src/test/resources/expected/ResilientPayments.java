@@ -18,6 +18,7 @@ public final class ResilientPayments implements Payments {
     .with(RetryConfig.builder("Payments.charge").maxAttempts(3).on(ConnectException.class, UnknownHostException.class, CircuitOpenException.class))
     .with(CircuitBreakerConfig.builder("payments-api"))
     .notIdempotent()
+    .throwsTypes(ConnectException.class, UnknownHostException.class)
     .invokes((target, args) -> ((Payments) target).charge((String) args.a()))
     .build();
 

@@ -25,6 +25,7 @@ public final class ResilientRecsClient implements RecsClient {
     .with(BulkheadConfig.builder("recs-api").maxConcurrent(10))
     .with(TimeoutConfig.builder("RecsClient.recommendations").duration("1s"))
     .fallbackTakes("noRecs", Exception.class)
+    .throwsTypes(IOException.class)
     .invokes((target, args) -> ((RecsClient) target).recommendations((String) args.a()))
     .fallback((target, args, failure) -> ((RecsClient) target).noRecs((String) args.a(), (Exception) failure))
     .keys(args -> {

@@ -16,6 +16,7 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition GET = CallDefinition.builder("Repo.get")
     .with(RetryConfig.builder("Repo.get"))
+    .throwsTypes(IOException.class, TimeoutException.class)
     .invokes((target, args) -> ((Repo) target).get(args.x()))
     .build();
 

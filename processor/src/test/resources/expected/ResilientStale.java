@@ -20,6 +20,7 @@ public final class ResilientStale implements Stale {
     .with(StaleIfErrorConfig.builder("Stale.recommendations").maxAge("1h").fresh("5s").key("user:{userId}"))
     .with(RetryConfig.builder("Stale.recommendations").maxAttempts(2).on(IOException.class))
     .fallbackTakes("none", IOException.class)
+    .throwsTypes(IOException.class)
     .invokes((target, args) -> ((Stale) target).recommendations((String) args.a(), (int) args.x()))
     .fallback((target, args, failure) -> ((Stale) target).none((String) args.a(), (int) args.x(), (IOException) failure))
     .keys(args -> {

@@ -29,6 +29,10 @@ final class ManifestWriter {
   void write(WrapperModel model) throws IOException {
     Set<String> lines = new TreeSet<>();
     for (MethodModel method : model.methods()) {
+      if (!method.patterns().isEmpty()) {
+        // Fault injection may address a call by its own name, which no pattern need carry.
+        lines.add(Kind.CHAOS.key() + " " + method.callName());
+      }
       for (PatternModel pattern : method.patterns()) {
         lines.add(pattern.kind().key() + " " + pattern.name());
         for (Setting setting : pattern.settings()) {

@@ -197,6 +197,11 @@ final class WrapperWriter {
     if (method.notIdempotent()) {
       code.add("\n.notIdempotent()");
     }
+    if (!delegation.type.getThrownTypes().isEmpty()) {
+      // What the method may throw: fault injection may inject no other checked exception.
+      code.add("\n.throwsTypes($L)", CodeBlock.join(delegation.type.getThrownTypes().stream()
+          .map(thrown -> CodeBlock.of("$T.class", TypeName.get(types.erasure(thrown)))).toList(), ", "));
+    }
     code.add("\n.invokes($L)", delegation.invoker(helpers, names));
     method.fallback().ifPresent(fallback -> code.add("\n.fallback($L)", delegation.fallback(fallback, helpers, names)));
     keys(method).ifPresent(keys -> code.add("\n.keys($L)", delegation.keys(keys)));

@@ -37,6 +37,8 @@ class ErrorsPageTest {
     Map<String, String> reasons = new LinkedHashMap<>();
     reasons.put("[brace:internal-error]", "a bug in Brace: no code of yours should produce it");
     reasons.put("[brace:unresolved-type]", "javac reports the missing type as well, with an error of its own");
+    reasons.put("[brace:chaos-off]", "a warning that is logged, never thrown");
+    reasons.put("[brace:chaos-active]", "a warning that is logged, never thrown");
     return reasons;
   }
 

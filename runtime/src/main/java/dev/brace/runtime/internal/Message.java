@@ -82,6 +82,13 @@ public enum Message {
   /** A retry's {@code maxDuration} that one attempt's wait for a token or a permit can use up. */
   MAX_DURATION_BELOW_WAIT("%s: its retry's maxDuration = %s (%s) is shorter than its %s's maxWait = %s (%s): one"
       + " attempt may wait longer than the whole retry may take; lengthen maxDuration or shorten maxWait"),
+  /** A fault injection names an exception that cannot be made, or that the call's method cannot throw. */
+  CHAOS_FAULT("%s: fault injection '%s' cannot fail %s with it: %s"),
+  /** Fault injection settings while fault injection is switched off (a warning). */
+  CHAOS_OFF("fault injection is switched off, so these settings inject nothing: %s; set %s=true (or %s=true)"
+      + " to inject"),
+  /** Fault injection that is active (a warning, so a log always shows it). */
+  CHAOS_ACTIVE("fault injection '%s' is active for %s: %s (set by %s); the failures and delays are made on purpose"),
   /** What cannot happen did: a bug in Brace, not in the caller's code. */
   INTERNAL_ERROR("Brace failed on %s: %s; this is a bug in Brace, please report it");
 

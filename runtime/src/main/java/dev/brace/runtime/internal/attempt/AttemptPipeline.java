@@ -6,6 +6,7 @@ import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.ExceptionFilter;
+import dev.brace.runtime.internal.chaos.FaultInjection;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
@@ -63,6 +64,8 @@ public final class AttemptPipeline {
   /** Named in the outcomes reported to metrics listeners. */
   private final String retryName;
   private final String hedgeName;
+  /** Null unless fault injection is configured for the call: then each attempt asks it first. */
+  private final FaultInjection faults;
 
   private AttemptPipeline(Builder builder) {
     this.callName = builder.callName;
@@ -79,6 +82,7 @@ public final class AttemptPipeline {
     this.needsAdmissionTime = timeout != null || timesForBreaker || adaptiveBulkhead;
     this.retryName = builder.retryName;
     this.hedgeName = builder.hedgeName;
+    this.faults = builder.faults;
   }
 
   /**
@@ -288,7 +292,26 @@ public final class AttemptPipeline {
    * @throws Throwable what it threw, or {@link TimeoutExceededException}
    */
   public Object invoke(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
-    return timeout == null ? attempt.call() : timeout.call(attempt, ticket.admittedAt);
+    // An injected latency sleeps inside the timed attempt, so the timeout cuts it short as a real one.
+    SyncAttempt run = faults == null ? attempt : faults.intoSync(attempt);
+    return timeout == null ? run.call() : timeout.call(run, ticket.admittedAt);
+  }
+
+  /**
+   * Calls the delegate of an admitted asynchronous attempt, its deadline (if any) armed: an injected
+   * fault or latency comes first, so the deadline covers it.
+   *
+   * @param attempt the delegate call; copied before any deferral, so the caller may reuse it
+   * @return the delegate's future, or the one fault injection stands in with
+   * @throws Throwable what the delegate threw
+   */
+  public Object invokeAsync(SyncAttempt attempt) throws Throwable {
+    return faults == null ? attempt.call() : faults.intoAsync(attempt);
+  }
+
+  /** @return the call's fault injection, or null: a reactive driver applies {@link FaultInjection#next()} itself */
+  public FaultInjection faults() {
+    return faults;
   }
 
   /** @return the call's timeout, or null: an asynchronous driver arms its deadline on the scheduler */
@@ -500,6 +523,7 @@ public final class AttemptPipeline {
     private boolean timesForBreaker;
     private String retryName;
     private String hedgeName;
+    private FaultInjection faults;
 
     private Builder(String callName, TimeSource time, EventBus events) {
       this.callName = Objects.requireNonNull(callName, "callName");
@@ -554,6 +578,12 @@ public final class AttemptPipeline {
     public Builder reportedWith(String retry, String hedge) {
       this.retryName = retry;
       this.hedgeName = hedge;
+      return this;
+    }
+
+    /** @param faults the call's fault injection, or null for none @return this */
+    public Builder faults(FaultInjection faults) {
+      this.faults = faults;
       return this;
     }
 

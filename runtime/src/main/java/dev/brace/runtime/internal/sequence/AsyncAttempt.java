@@ -223,7 +223,7 @@ final class AsyncAttempt<T> {
     }
     CompletableFuture<T> returned;
     try {
-      returned = futureOf(frame.call(), frame.sequence().callName());
+      returned = futureOf(pipeline.invokeAsync(frame), frame.sequence().callName());
     } catch (Throwable thrown) {
       settle(null, thrown);
       return;

@@ -114,7 +114,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
     }
     CompletableFuture<T> inner;
     try {
-      inner = AsyncAttempt.futureOf(frame.call(), sequence.callName());
+      inner = AsyncAttempt.futureOf(pipeline.invokeAsync(frame), sequence.callName());
     } catch (Throwable thrown) {
       inner = CompletableFuture.failedFuture(thrown);
     }
