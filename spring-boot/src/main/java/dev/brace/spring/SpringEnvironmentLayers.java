@@ -20,13 +20,15 @@ import org.springframework.core.env.PropertySource;
  * <p>Keys are bound relaxed, as Spring binds its own: {@code brace.circuitBreaker.recs-api.failureRate},
  * {@code brace.circuit-breaker.recs-api.failure_rate} and {@code brace.circuitbreaker.recs-api.failure-rate}
  * are one key; the instance name is taken as written ({@code [name]} brackets removed). The
- * starter's own keys ({@code brace.spring.…}, {@code brace.health.…}) are not instance settings
+ * starter's own keys ({@code brace.spring.…}, {@code brace.health.…}, {@code brace.chaos.actuator}) are not instance settings
  * and are left out.
  */
 final class SpringEnvironmentLayers {
   private static final String PROPERTY_PREFIX = "brace.";
   private static final String ENVIRONMENT_PREFIX = "BRACE_";
   private static final String[] STARTER_PREFIXES = {"brace.spring.", "brace.health."};
+  /** The starter's switch of the actuator's fault injection operation: not a setting of the registry. */
+  private static final String CHAOS_ACTUATOR = "brace.chaos.actuator";
 
   private final Map<String, String> environment;
   private final Map<String, String> systemProperties;
@@ -58,6 +60,9 @@ final class SpringEnvironmentLayers {
           continue;
         }
         String value = spring.resolvePlaceholders(String.valueOf(raw));
+        if (key.equals("BRACE_CHAOS_ACTUATOR")) {
+          continue;
+        }
         if (key.startsWith(ENVIRONMENT_PREFIX)) {
           if (environment.putIfAbsent(key, value) == null) {
             environmentRank.put(key, rank);
@@ -89,6 +94,9 @@ final class SpringEnvironmentLayers {
 
   private static boolean starterKey(String key) {
     String lower = key.toLowerCase(Locale.ROOT);
+    if (lower.equals(CHAOS_ACTUATOR)) {
+      return true;
+    }
     for (String prefix : STARTER_PREFIXES) {
       if (lower.startsWith(prefix)) {
         return true;

@@ -41,7 +41,7 @@ class ConfigurationMetadataTest {
   @Test
   void everyKindOfTheReferenceIsThere() throws IOException {
     String metadata = Files.readString(METADATA, StandardCharsets.UTF_8);
-    for (String kind : List.of("retry", "circuitbreaker", "ratelimit", "bulkhead", "timeout", "fallback", "retrybudget")) {
+    for (String kind : List.of("retry", "circuitbreaker", "ratelimit", "bulkhead", "timeout", "fallback", "retrybudget", "chaos")) {
       assertThat(metadata).contains("\"name\": \"brace." + kind + "\"", "\"name\": \"brace." + kind + ".keys\"");
     }
     assertThat(metadata).contains("{name}.failure-rate", "{name}.max-concurrent", "{name}.duration");
@@ -56,6 +56,10 @@ class ConfigurationMetadataTest {
         "Whether every bean implementing an interface with a generated Resilient<Interface> is wrapped in it."));
     properties.add(property("brace.health.open-breaker-down", "java.lang.Boolean", "false",
         "Whether an OPEN circuit breaker makes the 'brace' health indicator OUT_OF_SERVICE (else it stays UP, with the breaker's state in its details)."));
+    properties.add(property("brace.chaos.enabled", "java.lang.Boolean", "false",
+        "Whether fault injection may inject at all; without it no brace.chaos.<name>.* setting has any effect."));
+    properties.add(property("brace.chaos.actuator", "java.lang.Boolean", "false",
+        "Whether POST /actuator/brace/chaos/{name} exists, to turn a fault injection on or off on a running service (it acts only while brace.chaos.enabled is true)."));
     String kind = null;
     String naming = null;
     List<String> values = new ArrayList<>();
