@@ -56,7 +56,8 @@ class ConformanceMatrixTest {
       new StaleAnswers(),
       new StaleSingleFlight(),
       new Reconfigured(),
-      new AttemptFitsRetry());
+      new AttemptFitsRetry(),
+      new FaultInjected());
 
   private static final MatrixReport REPORT = new MatrixReport();
 
