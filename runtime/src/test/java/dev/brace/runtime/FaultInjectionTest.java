@@ -79,8 +79,8 @@ class FaultInjectionTest {
 
   // ---- the switch ----
 
-  @Test
-  void withoutTheSwitchNoSettingHasAnyEffectAndOneWarningSaysWhy() throws Exception {
+  /** @return the WARN lines of {@code dev.brace.chaos} while {@code action} ran */
+  private static List<String> chaosWarnings(Runnable action) {
     Logger logger = (Logger) LoggerFactory.getLogger("dev.brace.chaos");
     ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();
@@ -88,28 +88,34 @@ class FaultInjectionTest {
     Level before = logger.getLevel();
     logger.setLevel(Level.WARN);
     try {
-      Registry registry = registry(Map.of("BRACE_CHAOS_RECS_API_FAULT_RATE", "1"));
-      AtomicInteger reached = new AtomicInteger();
-      Stack<String> stack = stack(registry);
-      for (int i = 0; i < 5; i++) {
-        assertEquals("ok", stack.call(() -> {
-          reached.incrementAndGet();
-          return "ok";
-        }));
-      }
-      assertEquals(5, reached.get(), "every call reached the dependency");
-      List<String> warnings = appender.list.stream().filter(line -> line.getLevel() == Level.WARN)
-          .map(ILoggingEvent::getFormattedMessage).toList();
-      assertEquals(1, warnings.size(), warnings.toString());
-      assertTrue(warnings.get(0).startsWith("[brace:chaos-off]"), warnings.get(0));
-      assertTrue(warnings.get(0).contains("BRACE_CHAOS_RECS_API_FAULT_RATE"), warnings.get(0));
-      assertTrue(warnings.get(0).contains("BRACE_CHAOS_ENABLED=true"), warnings.get(0));
-      assertTrue(registry.describe().injections().isEmpty());
-      assertFalse(registry.names().containsKey("chaos"));
+      action.run();
     } finally {
       logger.detachAppender(appender);
       logger.setLevel(before);
     }
+    return appender.list.stream().filter(line -> line.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage).toList();
+  }
+
+  @Test
+  void withoutTheSwitchNoSettingHasAnyEffectAndOneWarningSaysWhy() throws Exception {
+    Registry[] built = new Registry[1];
+    List<String> warnings = chaosWarnings(() -> built[0] = registry(Map.of("BRACE_CHAOS_RECS_API_FAULT_RATE", "1")));
+    Registry registry = built[0];
+    AtomicInteger reached = new AtomicInteger();
+    Stack<String> stack = stack(registry);
+    for (int i = 0; i < 5; i++) {
+      assertEquals("ok", stack.call(() -> {
+        reached.incrementAndGet();
+        return "ok";
+      }));
+    }
+    assertEquals(5, reached.get(), "every call reached the dependency");
+    assertEquals(1, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).startsWith("[brace:chaos-off]"), warnings.get(0));
+    assertTrue(warnings.get(0).contains("BRACE_CHAOS_RECS_API_FAULT_RATE"), warnings.get(0));
+    assertTrue(warnings.get(0).contains("BRACE_CHAOS_ENABLED=true"), warnings.get(0));
+    assertTrue(registry.describe().injections().isEmpty());
+    assertFalse(registry.names().containsKey("chaos"));
   }
 
   @Test
@@ -417,28 +423,17 @@ class FaultInjectionTest {
 
   @Test
   void aWarningSaysWhichInjectionIsActiveOnceAndAgainWhenItChanges() {
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.brace.chaos");
-    ListAppender<ILoggingEvent> appender = new ListAppender<>();
-    appender.start();
-    logger.addAppender(appender);
-    Level before = logger.getLevel();
-    logger.setLevel(Level.WARN);
-    try {
+    List<String> warnings = chaosWarnings(() -> {
       Registry registry = registry(chaos("BRACE_CHAOS_RECS_API_FAULT_RATE", "0.5"));
       stack(registry);
       Stack.<String>builder("other").circuitBreaker("recs-api", b -> b.failureThreshold(1000)).build(registry);
       registry.reconfigure(chaos("BRACE_CHAOS_RECS_API_FAULT_RATE", "0.5", "BRACE_RETRY_X_MAX_ATTEMPTS", "2"), Map.of());
       registry.reconfigure(chaos("BRACE_CHAOS_RECS_API_FAULT_RATE", "0.75"), Map.of());
-      List<String> warnings = appender.list.stream().filter(line -> line.getLevel() == Level.WARN)
-          .map(ILoggingEvent::getFormattedMessage).filter(line -> line.startsWith("[brace:chaos-active]")).toList();
-      assertEquals(2, warnings.size(), warnings.toString());
-      assertTrue(warnings.get(0).contains("fails 50% of attempts with java.io.IOException"), warnings.get(0));
-      assertTrue(warnings.get(0).contains("environment BRACE_CHAOS_RECS_API_FAULT_RATE"), warnings.get(0));
-      assertTrue(warnings.get(1).contains("fails 75% of attempts"), warnings.get(1));
-    } finally {
-      logger.detachAppender(appender);
-      logger.setLevel(before);
-    }
+    }).stream().filter(line -> line.startsWith("[brace:chaos-active]")).toList();
+    assertEquals(2, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("fails 50% of attempts with java.io.IOException"), warnings.get(0));
+    assertTrue(warnings.get(0).contains("environment BRACE_CHAOS_RECS_API_FAULT_RATE"), warnings.get(0));
+    assertTrue(warnings.get(1).contains("fails 75% of attempts"), warnings.get(1));
   }
 
   // ---- live ----

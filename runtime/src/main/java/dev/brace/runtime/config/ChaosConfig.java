@@ -193,13 +193,6 @@ public final class ChaosConfig extends InstanceConfig {
       }
     }
 
-    private double fraction(String attribute, double value) {
-      if (!(value >= 0 && value <= 1)) {
-        throw invalid(attribute, value, "a number from 0 to 1");
-      }
-      return value;
-    }
-
     @Override
     Object defaultValue(String attribute) {
       switch (attribute) {
