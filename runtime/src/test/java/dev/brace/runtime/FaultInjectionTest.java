@@ -238,6 +238,28 @@ class FaultInjectionTest {
   }
 
   @Test
+  void aCallerInterruptedInAnInjectedLatencyKeepsItsInterruptAndNothingCountsIt() {
+    Registry registry = registry(chaos("BRACE_CHAOS_RECS_API_LATENCY", "5s", "BRACE_CHAOS_RECS_API_LATENCY_RATE", "1"));
+    Stack<String> stack = Stack.<String>builder("recs").retry(r -> r.maxAttempts(3))
+        .circuitBreaker("recs-api", b -> b.failureThreshold(1)).build(registry);
+    AtomicInteger reached = new AtomicInteger();
+    Thread.currentThread().interrupt();
+    try {
+      ResilienceException stopped = assertThrows(ResilienceException.class, () -> stack.call(() -> {
+        reached.incrementAndGet();
+        return "ok";
+      }));
+      assertTrue(stopped.getMessage().contains("was interrupted"), stopped.getMessage());
+      assertTrue(Thread.currentThread().isInterrupted(), "the caller's interrupt is kept");
+    } finally {
+      Thread.interrupted();
+    }
+    assertEquals(0, reached.get());
+    assertEquals(CircuitState.CLOSED, registry.circuitBreaker("recs-api").state(), "the caller's doing, not the dependency's");
+    assertEquals(1, events("chaos.injected").size(), "not retried");
+  }
+
+  @Test
   void anAbandoningTimeoutAbandonsAnInjectedLatency() {
     Registry registry = Registry.builder().environment(chaos("BRACE_CHAOS_SLOW_LATENCY", "30s", "BRACE_CHAOS_SLOW_LATENCY_RATE", "1"))
         .systemProperties(Map.of()).build();

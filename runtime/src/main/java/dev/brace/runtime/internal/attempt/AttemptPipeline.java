@@ -298,10 +298,9 @@ public final class AttemptPipeline {
   }
 
   /**
-   * Calls the delegate of an admitted asynchronous attempt, its deadline (if any) armed: an injected
-   * fault or latency comes first, so the deadline covers it.
+   * Calls an admitted asynchronous attempt's delegate, its deadline armed: an injected fault or
+   * latency comes first, inside the deadline.
    *
-   * @param attempt the delegate call; copied before any deferral, so the caller may reuse it
    * @return the delegate's future, or the one fault injection stands in with
    * @throws Throwable what the delegate threw
    */

@@ -1,7 +1,7 @@
 package dev.brace.runtime.internal.chaos;
 
-import dev.brace.runtime.InjectedFaultException;
 import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.SyncAttempt;
 import java.time.Duration;
 
@@ -24,8 +24,9 @@ final class InjectedAttempt implements SyncAttempt {
   }
 
   /**
-   * @throws InjectedFaultException when the latency's sleep is interrupted (a deadline, or the
-   *     caller's own interrupt, which is set again): the attempt then never reached the delegate
+   * @throws CallerInterrupted when the latency's sleep is interrupted, the interrupt set again: the
+   *     attempt never reached the delegate, so no pattern takes it for the dependency's doing (a
+   *     timeout whose deadline fired reports itself instead)
    */
   @Override
   public Object call() throws Throwable {
@@ -34,10 +35,8 @@ final class InjectedAttempt implements SyncAttempt {
         time.sleep(Duration.ofNanos(injection.latencyNanos()));
       } catch (InterruptedException interrupted) {
         Thread.currentThread().interrupt();
-        InjectedFaultException cut = new InjectedFaultException(
-            "the latency injected by fault injection '" + injection.config().name() + "' was interrupted");
-        cut.initCause(interrupted);
-        throw cut;
+        throw new CallerInterrupted(
+            "the latency injected by fault injection '" + injection.config().name() + "' was interrupted", interrupted);
       }
     }
     if (drawn.fails()) {
