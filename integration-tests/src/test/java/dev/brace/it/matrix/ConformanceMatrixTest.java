@@ -57,7 +57,8 @@ class ConformanceMatrixTest {
       new StaleSingleFlight(),
       new Reconfigured(),
       new AttemptFitsRetry(),
-      new NestedUnderADeadline());
+      new NestedUnderADeadline(),
+      new FaultInjected());
 
   private static final MatrixReport REPORT = new MatrixReport();
 
