@@ -51,6 +51,8 @@ import java.util.function.ToDoubleFunction;
  *       half-open), {@code brace.bulkhead.in_flight}, {@code brace.ratelimiter.available_permits},
  *       {@code brace.retry.budget.available} ({@code name}); {@code brace.keyed.instances} ({@code
  *       kind}, {@code name}): the members a keyed family holds now.
+ *   <li>{@code brace.chaos.injections} (counter; {@code kind}, {@code name}, {@code what} {@code
+ *       latency} or {@code fault}): attempts fault injection delayed or failed (see {@link ChaosMeters}).
  *   <li>{@code brace.bulkhead.limit} and {@code brace.ratelimiter.rate} (gauges; {@code name}): a
  *       bulkhead's current limit ({@code maxConcurrent} unless adaptive) and a limiter's current
  *       rate in permits per period ({@code permits} unless adaptive).
@@ -188,7 +190,7 @@ public final class BraceMetrics implements AutoCloseable {
    * and one switched off by configuration never is; either reads as NaN rather than failing.
    */
   private void gauge(String meterName, String kind, String name, String description, ToDoubleFunction<Registry> read) {
-    book.gauge(meterName + "|" + kind + "|" + name, meters -> {
+    book.registerOnce(meterName + "|" + kind + "|" + name, meters -> {
       Gauge.Builder<Registry> builder = Gauge.builder(meterName, brace, registry -> {
             try {
               return read.applyAsDouble(registry);
@@ -210,7 +212,7 @@ public final class BraceMetrics implements AutoCloseable {
 
   /** One series per backend: it is made once, with the registry, and never per key. */
   private void gaugeBackend(String name, Backend backend) {
-    book.gauge("brace.backend.available|" + name, meters -> Gauge.builder("brace.backend.available", backend,
+    book.registerOnce("brace.backend.available|" + name, meters -> Gauge.builder("brace.backend.available", backend,
             b -> b.status().map(status -> status.available() ? 1.0 : 0.0).orElse(Double.NaN))
         .description("1 while the backend's store can be reached, 0 during an outage")
         .tag("name", name)

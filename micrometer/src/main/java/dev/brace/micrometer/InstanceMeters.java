@@ -67,6 +67,8 @@ final class InstanceMeters implements InstanceMetrics {
   /** By {@code from * states + to}. */
   private final AtomicReferenceArray<Counter> transitions = new AtomicReferenceArray<>(STATES.length * STATES.length);
   private volatile Timer waits;
+  /** A fault injection's latency (0) and fault (1) counters, each with what its name names. */
+  private final AtomicReferenceArray<Injections> injections = new AtomicReferenceArray<>(2);
 
   InstanceMeters(MeterBook book, Kind kind, String name) {
     this.book = book;
@@ -142,6 +144,24 @@ final class InstanceMeters implements InstanceMetrics {
   public void deadlineExceeded() {
     count(Counted.DEADLINE_EXCEEDED);
   }
+
+  @Override
+  public void injected(String named, boolean fault) {
+    int index = fault ? 1 : 0;
+    Injections known = injections.get(index);
+    if (known != null && known.named.equals(named)) {
+      known.counter.increment();
+      return;
+    }
+    // The first report, or a name that names a call for one call and an instance for another: rare.
+    Counter counter = ChaosMeters.counter(book, named, name, fault);
+    if (known == null) {
+      injections.set(index, new Injections(named, counter));
+    }
+    counter.increment();
+  }
+
+  private record Injections(String named, Counter counter) {}
 
   @Override
   public void staleServed() {

@@ -76,9 +76,15 @@ final class MeterBook {
     return meter;
   }
 
-  /** A gauge, registered once under {@code key}. */
-  void gauge(String key, Function<MeterRegistry, Meter> register) {
-    registered.computeIfAbsent(key, k -> register.apply(meters));
+  /**
+   * A meter with tags of its own (a gauge, a fault injection's counter), registered once under
+   * {@code key} and removed with the rest.
+   *
+   * @return the meter registered under {@code key}
+   */
+  Meter registerOnce(String key, Function<MeterRegistry, Meter> register) {
+    Meter known = registered.get(key);
+    return known != null ? known : registered.computeIfAbsent(key, k -> register.apply(meters));
   }
 
   void removeAll() {

@@ -116,6 +116,11 @@ public final class RecordedMetrics implements MetricsListener {
       }
 
       @Override
+      public void injected(String named, boolean fault) {
+        lines.add(who + " injected " + named + " " + (fault ? "fault" : "latency"));
+      }
+
+      @Override
       public void staleServed() {
         lines.add(who + " staleServed");
       }

@@ -104,6 +104,29 @@ class TypedMetricsPathTest {
   }
 
   @Test
+  void aCallOutOfItsDeadlineAndEachInjectionAreReportedToTheirInstancesHandles() throws Exception {
+    ManualTimeSource clock = new ManualTimeSource();
+    Registry registry = Registry.builder().timeSource(clock).scheduler(clock.scheduler())
+        .systemProperties(java.util.Map.of()).environment(java.util.Map.of("BRACE_CHAOS_ENABLED", "true")).build();
+    RecordedMetrics metrics = new RecordedMetrics();
+    registry.bindMetrics(metrics);
+    Stack<String> late = Stack.<String>builder("Api.late").retry(r -> r.maxAttempts(1)).build(registry);
+    Stack<String> rehearsed = Stack.<String>builder("Api.rehearsed").retry(r -> r.maxAttempts(2).delay("0ms"))
+        .chaos(c -> c.faultRate(1).latency("5ms").latencyRate(1)).build(registry);
+
+    try (Deadline.Scope request = Deadline.open(Duration.ofMillis(10), clock)) {
+      clock.advance(Duration.ofMillis(20));
+      assertThrows(DeadlineExceededException.class, () -> late.call(OK));
+    }
+    assertThrows(Exception.class, () -> rehearsed.call(OK));
+
+    assertEquals(List.of("deadline Api.late deadlineExceeded"), metrics.starting("deadline "));
+    assertEquals(List.of("chaos Api.rehearsed injected call latency", "chaos Api.rehearsed injected call fault",
+        "chaos Api.rehearsed injected call latency", "chaos Api.rehearsed injected call fault"),
+        metrics.starting("chaos "), "both attempts, each delayed and then failed");
+  }
+
+  @Test
   void theListenerHearsEachAttemptAndHowTheCallEndedWithDurationsOnTheRegistrysClock() throws Exception {
     ManualTimeSource clock = new ManualTimeSource();
     Registry registry = registry(clock, clock);
@@ -347,6 +370,11 @@ class TypedMetricsPathTest {
 
     @Override
     public void deadlineExceeded() {
+      reports.incrementAndGet();
+    }
+
+    @Override
+    public void injected(String named, boolean fault) {
       reports.incrementAndGet();
     }
 

@@ -75,6 +75,9 @@ final class MeterCheck {
           "winner", Integer.valueOf(1).equals(attributes.get("attempt")) ? "first" : "hedge");
       case "timeout.exceeded" -> add(-1, "brace.timeouts", "name", instance);
       case "deadline.exceeded" -> add(-1, "brace.deadline.exceeded", "name", instance);
+      // The settings' name as it is: never a family's, and no key tag.
+      case "chaos.injected" -> add(-1, "brace.chaos.injections", "kind", attributes.get("kind").toString(),
+          "name", event.instance(), "what", attributes.get("what").toString());
       case "stale.served" -> add(-1, "brace.stale", "name", instance, "outcome", "served");
       case "stale.missing" -> add(-1, "brace.stale", "name", instance, "outcome", "missing");
       default -> {

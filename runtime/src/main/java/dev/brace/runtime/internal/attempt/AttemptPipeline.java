@@ -4,11 +4,11 @@ import dev.brace.Criticality;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.TimeoutExceededException;
+import dev.brace.runtime.internal.chaos.FaultInjection;
 import dev.brace.runtime.internal.event.BoundMetrics;
 import dev.brace.runtime.internal.event.CallMetrics;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
-import dev.brace.runtime.internal.policy.DeadlinePolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.SyncAttempt;
 import dev.brace.runtime.internal.policy.Throttling;
@@ -17,7 +17,6 @@ import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.OutcomeClassifier;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -64,8 +63,10 @@ public final class AttemptPipeline {
   private final boolean needsAdmissionTime;
   /** Each outcome's duration to the bound metrics listener, and its event to a metrics event listener. */
   private final AttemptReports reports;
+  /** Null unless fault injection is configured for the call: then each attempt asks it first. */
+  private final FaultInjection faults;
 
-  private AttemptPipeline(Builder builder) {
+  AttemptPipeline(AttemptPipelineBuilder builder) {
     this.callName = builder.callName;
     this.time = builder.time;
     this.breakers = builder.breakers;
@@ -80,6 +81,7 @@ public final class AttemptPipeline {
     this.needsAdmissionTime = timeout != null || timesForBreaker || adaptiveBulkhead;
     this.reports = new AttemptReports(callName, builder.events, breakerName(), limiterName(), bulkheadName(), timeoutName(),
         builder.retryName, builder.hedgeName);
+    this.faults = builder.faults;
   }
 
   /**
@@ -88,8 +90,8 @@ public final class AttemptPipeline {
    * @param events the event boundary
    * @return a builder of a pipeline with no pattern yet
    */
-  public static Builder builder(String callName, TimeSource time, EventBus events) {
-    return new Builder(callName, time, events);
+  public static AttemptPipelineBuilder builder(String callName, TimeSource time, EventBus events) {
+    return new AttemptPipelineBuilder(callName, time, events);
   }
 
   // ---- admission ----
@@ -298,12 +300,26 @@ public final class AttemptPipeline {
    * @throws Throwable what it threw, {@link TimeoutExceededException} or {@code DeadlineExceededException}
    */
   public Object invoke(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
-    return deadlines != null ? deadlines.invoke(ticket, attempt) : timeout == null ? attempt.call() : timeout.call(attempt, ticket.admittedAt);
+    // An injected latency sleeps inside the timed attempt, so the timeout cuts it short as a real one.
+    SyncAttempt run = faults == null ? attempt : faults.intoSync(attempt);
+    return deadlines != null ? deadlines.invoke(ticket, run) : timeout == null ? run.call() : timeout.call(run, ticket.admittedAt);
   }
 
-  /** Calls an admitted asynchronous attempt's delegate with the attempt's bound as the current deadline. */
+  /**
+   * Calls an admitted asynchronous attempt's delegate (its deadline armed) with the attempt's bound
+   * as the current deadline; an injected fault or latency comes first, inside the deadline.
+   *
+   * @return the delegate's future, or the one fault injection stands in with
+   * @throws Throwable what the delegate threw
+   */
   public Object launch(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
-    return deadlines == null ? attempt.call() : deadlines.launch(ticket, attempt);
+    SyncAttempt run = faults == null ? attempt : () -> faults.intoAsync(attempt);
+    return deadlines == null ? run.call() : deadlines.launch(ticket, run);
+  }
+
+  /** @return the call's fault injection, or null: a reactive driver applies {@link FaultInjection#next()} itself */
+  public FaultInjection faults() {
+    return faults;
   }
 
   /** @return nanoseconds from now an admitted asynchronous attempt may take (its timeout, or the caller's deadline), -1 for no bound */
@@ -519,89 +535,5 @@ public final class AttemptPipeline {
   /** @return whether the call's rate limiter is one per key */
   public boolean limiterKeyed() {
     return limiters != null && limiters.isKeyed();
-  }
-
-  /** Collects the patterns of one call's attempts; any of them may be absent. */
-  public static final class Builder {
-    private final String callName;
-    private final TimeSource time;
-    private final EventBus events;
-    private KeyedFamily<CircuitBreakerInstance> breakers;
-    private KeyedFamily<RateLimiterInstance> limiters;
-    private SemaphoreBulkhead bulkhead;
-    private TimeoutPolicy timeout;
-    private DeadlinePolicy deadlines;
-    private Throttling throttling;
-    private Criticality.Level criticality = Criticality.Level.DEFAULT;
-    private boolean timesForBreaker;
-    private String retryName;
-    private String hedgeName;
-
-    private Builder(String callName, TimeSource time, EventBus events) {
-      this.callName = Objects.requireNonNull(callName, "callName");
-      this.time = Objects.requireNonNull(time, "time");
-      this.events = Objects.requireNonNull(events, "events");
-    }
-
-    /**
-     * @param breakers the breaker, or its keyed family
-     * @param judgesLatency whether the breaker judges latency ({@code slowCall}): every attempt is timed
-     * @return this
-     */
-    public Builder breakers(KeyedFamily<CircuitBreakerInstance> breakers, boolean judgesLatency) {
-      this.breakers = breakers;
-      this.timesForBreaker = judgesLatency;
-      return this;
-    }
-
-    /**
-     * @param limiters the limiter, or its keyed family
-     * @param throttling the judge of an adaptive limiter, null for a fixed one
-     * @return this
-     */
-    public Builder limiters(KeyedFamily<RateLimiterInstance> limiters, Throttling throttling) {
-      this.limiters = limiters;
-      this.throttling = throttling;
-      return this;
-    }
-
-    /**
-     * @param bulkhead the bulkhead
-     * @param criticality how much the call matters to it
-     * @return this
-     */
-    public Builder bulkhead(SemaphoreBulkhead bulkhead, Criticality.Level criticality) {
-      this.bulkhead = bulkhead;
-      this.criticality = Objects.requireNonNull(criticality, "criticality");
-      return this;
-    }
-
-    /** @param timeout the timeout @return this */
-    public Builder timeout(TimeoutPolicy timeout) {
-      this.timeout = timeout;
-      return this;
-    }
-
-    /** @param deadlines how the call takes part in deadlines; null for not at all @return this */
-    public Builder deadlines(DeadlinePolicy deadlines) {
-      this.deadlines = deadlines;
-      return this;
-    }
-
-    /**
-     * @param retry the retry's name, or null
-     * @param hedge the hedge's name, or null
-     * @return this
-     */
-    public Builder reportedWith(String retry, String hedge) {
-      this.retryName = retry;
-      this.hedgeName = hedge;
-      return this;
-    }
-
-    /** @return the pipeline */
-    public AttemptPipeline build() {
-      return new AttemptPipeline(this);
-    }
   }
 }

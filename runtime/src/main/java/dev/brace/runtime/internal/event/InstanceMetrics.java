@@ -49,6 +49,14 @@ public interface InstanceMetrics {
   /** A call ran out of the deadline it runs under; the instance is that call's deadline, named for the call. */
   void deadlineExceeded();
 
+  /**
+   * Fault injection delayed an attempt or failed it on purpose; the instance is the settings' name.
+   *
+   * @param named what that name names for the call: {@code call}, or an instance's kind key
+   * @param fault whether it failed the attempt (else it delayed it)
+   */
+  void injected(String named, boolean fault);
+
   /** {@code @StaleIfError} answered a failed call with a remembered result. */
   void staleServed();
 

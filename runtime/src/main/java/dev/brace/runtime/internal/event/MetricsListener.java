@@ -30,7 +30,7 @@ public interface MetricsListener {
    * Called once per instance and binding, on its first report after either appears.
    *
    * @param kind the instance's kind: a breaker, limiter, bulkhead, retry, hedge, timeout,
-   *     stale-if-error or a call's deadline
+   *     stale-if-error, a call's deadline or fault injection (by the name its settings have)
    * @param name its name; a keyed family's member is {@code name[key]}; a call's deadline is the call's
    * @return what that instance's events are reported to; null to ignore them
    */

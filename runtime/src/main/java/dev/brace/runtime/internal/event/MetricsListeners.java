@@ -213,6 +213,11 @@ final class MetricsListeners implements MetricsListener {
     }
 
     @Override
+    public void injected(String named, boolean fault) {
+      report("injected", (metrics, n, a, b) -> metrics.injected((String) a, (Boolean) b), 0, named, fault);
+    }
+
+    @Override
     public void staleServed() {
       report("staleServed", (metrics, n, a, b) -> metrics.staleServed(), 0, null, null);
     }

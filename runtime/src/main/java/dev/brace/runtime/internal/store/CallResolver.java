@@ -29,6 +29,7 @@ import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
+import dev.brace.runtime.internal.attempt.AttemptPipelineBuilder;
 import dev.brace.runtime.internal.sequence.CallSequence;
 import dev.brace.runtime.support.CallDefinition;
 import java.time.Duration;
@@ -54,6 +55,7 @@ final class CallResolver {
   private final Executor abandonedWorkers;
   private final EventBus events;
   private final Backends backends;
+  private final FaultInjections faults;
   /** Where hedged synchronous attempts run; created when the first hedge is resolved. */
   private volatile Executor hedgeWorkers;
 
@@ -71,6 +73,7 @@ final class CallResolver {
     this.abandonedWorkers = Objects.requireNonNull(abandonedWorkers, "abandonedWorkers");
     this.events = Objects.requireNonNull(events, "events");
     this.backends = Objects.requireNonNull(backends, "backends");
+    this.faults = new FaultInjections(time, scheduler, events);
   }
 
   /**
@@ -87,7 +90,7 @@ final class CallResolver {
       return call.passThrough().build();
     }
     InstanceSource instances = resolution.instances;
-    AttemptPipeline.Builder attempts = AttemptPipeline.builder(definition.callName(), time, events);
+    AttemptPipelineBuilder attempts = AttemptPipeline.builder(definition.callName(), time, events);
     // An adaptive limiter's hint is capped by the call's retry, which comes first in call order.
     Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
     RetryPolicy retry = null;
@@ -156,6 +159,7 @@ final class CallResolver {
           throw new IllegalStateException("a call has no pattern of kind " + kind);
       }
     }
+    attempts.faults(faults.resolve(definition, resolution));
     List<ConfigurationException> unfit = SiteChecks.attemptsThatDoNotFitRetry(resolution.configs, definition);
     if (refused == null && !unfit.isEmpty()) {
       throw unfit.get(0);
