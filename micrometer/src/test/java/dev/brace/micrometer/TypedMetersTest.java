@@ -182,16 +182,21 @@ class TypedMetersTest {
     assertEquals(2, ((Timer) calls).count());
   }
 
+  /** Retry, breaker, limiter and bulkhead, as the benchmarks measure them; room for every test thread. */
+  private static Stack<String> fourPatterns(Registry brace) {
+    return Stack.<String>builder("Api.call")
+        .retry(r -> r.maxAttempts(3))
+        .circuitBreaker("api", b -> b.failureThreshold(5))
+        .rateLimit("api", l -> l.permits(1_000_000_000).per("1s"))
+        .bulkhead("api", b -> b.maxConcurrent(100))
+        .build(brace);
+  }
+
   @Test
   void withBraceMetricsBoundACallAllocatesNothing() throws Exception {
     Registry brace = Registry.builder().build();
     BraceMetrics.bind(brace, meters);
-    Stack<String> stack = Stack.<String>builder("Api.call")
-        .retry(r -> r.maxAttempts(3))
-        .circuitBreaker("api", b -> b.failureThreshold(5))
-        .rateLimit("api", l -> l.permits(1_000_000_000).per("1s"))
-        .bulkhead("api", b -> b.maxConcurrent(10))
-        .build(brace);
+    Stack<String> stack = fourPatterns(brace);
     Callable<String> ok = () -> "ok";
     com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     int calls = 20_000;
@@ -213,11 +218,7 @@ class TypedMetersTest {
   void callsOnManyThreadsAreEachCountedOnceFromTheirFirstReportOn() throws Exception {
     Registry brace = Registry.builder().build();
     BraceMetrics.bind(brace, meters);
-    Stack<String> stack = Stack.<String>builder("Api.call")
-        .retry(r -> r.maxAttempts(3))
-        .circuitBreaker("api", b -> b.failureThreshold(5))
-        .bulkhead("api", b -> b.maxConcurrent(100))
-        .build(brace);
+    Stack<String> stack = fourPatterns(brace);
     int threads = 4;
     int calls = 5_000;
     CyclicBarrier start = new CyclicBarrier(threads);
