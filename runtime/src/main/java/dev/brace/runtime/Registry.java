@@ -22,7 +22,6 @@ import dev.brace.runtime.internal.config.ConfigKeys;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.config.ConfigValues;
 import dev.brace.runtime.internal.event.EventBus;
-import dev.brace.runtime.internal.event.MetricsListener;
 import dev.brace.runtime.internal.store.InstanceStore;
 import dev.brace.runtime.internal.WorkerThreads;
 import java.time.Clock;
@@ -280,16 +279,12 @@ public final class Registry {
   }
 
   /**
-   * Binds a metrics binder to the typed path ({@code brace-micrometer}'s {@code BraceMetrics} binds
-   * itself here): each call and each instance then reports what meters need to it, with primitive
-   * arguments and through handles it resolves once per call name and instance, and no {@link Event}
-   * is built for it. Calls and attempts are timed while one is bound.
-   *
+   * Binds a metrics binder ({@code BraceMetrics}) to the typed path, which builds no {@link Event} for it.
    * @param listener the binder; one that throws is logged and ignored
    * @return closing it unbinds the listener
    * @throws NullPointerException when {@code listener} is null
    */
-  public AutoCloseable bindMetrics(MetricsListener listener) {
+  public AutoCloseable bindMetrics(dev.brace.runtime.internal.event.MetricsListener listener) {
     return store.events().bindMetrics(listener);
   }
 
