@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -142,15 +141,7 @@ class AsyncAttemptLincheckTest {
         .check(Operations.class);
     report.put("strategy", "model-checking").put("named_races", 4).put("random_scenarios", iterations)
         .put("invocations_per_scenario", invocations);
-    if (Budget.longMode()) {
-      new StressOptions()
-          .iterations(30)
-          .invocationsPerIteration(2_000)
-          .threads(3)
-          .actorsPerThread(2)
-          .check(Operations.class);
-      report.put("stress_scenarios", 30);
-    }
+    RaceModelChecking.stressInLongMode(Operations.class, report);
     report.put("invariants", "one-end,ticket-completed-once,outcome-as-heard,no-permit-held,reservation-used-or-given-back,"
         + "future-cancelled-iff-stop-or-deadline-won").print();
   }

@@ -11,7 +11,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -167,15 +166,7 @@ class AsyncHedgeGroupLincheckTest {
         .check(Operations.class);
     report.put("strategy", "model-checking").put("named_races", 4).put("random_scenarios", iterations)
         .put("invocations_per_scenario", invocations);
-    if (Budget.longMode()) {
-      new StressOptions()
-          .iterations(30)
-          .invocationsPerIteration(2_000)
-          .threads(3)
-          .actorsPerThread(2)
-          .check(Operations.class);
-      report.put("stress_scenarios", 30);
-    }
+    RaceModelChecking.stressInLongMode(Operations.class, report);
     report.put("invariants", "decided-by-an-outcome-or-the-cancel,losers-ended,ticket-completed-once,no-permit-held,"
         + "reservation-used-or-given-back,no-launch-after-decision,one-winner").print();
   }

@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
+import dev.brace.reliability.Budget;
+import dev.brace.reliability.Report;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
@@ -11,6 +13,7 @@ import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.Validate;
 
 /** How the race models ({@link AsyncAttemptLincheckTest}, {@link AsyncHedgeGroupLincheckTest}) are model checked. */
@@ -51,6 +54,26 @@ final class RaceModelChecking {
         // longer than Lincheck's 30 s allowance for a hung invocation. A real hang still fails,
         // after this longer allowance.
         .invocationTimeout$lincheck(300_000);
+  }
+
+  /**
+   * In long mode only: the same operations on real threads as well (Lincheck's stress strategy),
+   * 30 scenarios of 2,000 runs each; the report says so.
+   *
+   * @param operations the model's operations class
+   * @param report the test's report line
+   */
+  static void stressInLongMode(Class<?> operations, Report report) {
+    if (!Budget.longMode()) {
+      return;
+    }
+    new StressOptions()
+        .iterations(30)
+        .invocationsPerIteration(2_000)
+        .threads(3)
+        .actorsPerThread(2)
+        .check(operations);
+    report.put("stress_scenarios", 30);
   }
 
   /**
