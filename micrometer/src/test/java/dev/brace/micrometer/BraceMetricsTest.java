@@ -158,6 +158,22 @@ class BraceMetricsTest {
   }
 
   @Test
+  void callsThatRanOutOfTheirDeadlineAreCountedAndTheirCallSampleIsAFailureNotATimeout() {
+    BraceMetrics.bind(brace, meters);
+    ResilientCall quote = guard(LambdaCalls.builder("Client.quote")
+        .with(TimeoutConfig.builder("Client.quote").duration("2s")));
+
+    try (dev.brace.runtime.Deadline.Scope request = dev.brace.runtime.Deadline.open(Duration.ofMillis(300), clock)) {
+      assertThrows(dev.brace.runtime.DeadlineExceededException.class, () -> succeed(quote, 5000));
+      assertThrows(dev.brace.runtime.DeadlineExceededException.class, () -> succeed(quote, 0));
+    }
+
+    assertEquals(2, meters.get("brace.deadline.exceeded").tag("name", "Client.quote").counter().count());
+    assertNull(meters.find("brace.timeouts").tag("name", "Client.quote").counter(), "its own timeout never expired");
+    assertEquals(2, calls("Client.quote", "call", "Client.quote", "failure").count());
+  }
+
+  @Test
   void timesWaitsForATokenAndForAPermit() {
     BraceMetrics.bind(brace, meters);
     ResilientCall quota = guard(LambdaCalls.builder("Client.list")

@@ -43,6 +43,13 @@ public enum EventKind {
   BULKHEAD_WAITED("bulkhead.waited", Level.DEBUG),
   /** An attempt ran past its timeout. */
   TIMEOUT_EXCEEDED("timeout.exceeded", Level.INFO),
+  /**
+   * A call ran out of the deadline it runs under ({@code call}; {@code budget_ms}, the deadline's
+   * length; {@code overrun_ms}, how far past it the call gave up): refused before its attempt, a
+   * wait that could not end in time, or an attempt cut short. Fires at the callers' full rate when
+   * a dependency slows, hence DEBUG.
+   */
+  DEADLINE_EXCEEDED("deadline.exceeded", Level.DEBUG),
   /** A fallback answered a failure. */
   FALLBACK_USED("fallback.used", Level.INFO),
   /** A remembered result answered a failed call ({@code @StaleIfError}); {@code age_ms} is its age. */
@@ -59,6 +66,13 @@ public enum EventKind {
   BACKEND_UNAVAILABLE("backend.unavailable", Level.WARN),
   /** A state backend is reachable again. */
   BACKEND_RECOVERED("backend.recovered", Level.INFO),
+  /**
+   * Fault injection delayed or failed an attempt ({@code call}; {@code kind} of what the name names,
+   * {@code call} for the call's own; {@code what}: {@code latency} with {@code latency_ms}, or
+   * {@code fault} with the exception's class in {@code fault}); the instance is the name it is
+   * configured under.
+   */
+  CHAOS_INJECTED("chaos.injected", Level.DEBUG),
   /** A reconfiguration changed one property of a live instance ({@code kind}, {@code property}, {@code from}, {@code to}). */
   CONFIG_CHANGED("config.changed", Level.INFO),
   /** An attempt that reached the dependency returned. */
@@ -92,7 +106,10 @@ public enum EventKind {
     this.logger = loggerOf(key.substring(0, key.indexOf('.')));
   }
 
-  /** The pattern's logger ({@code circuit.*} events go to {@code dev.brace.circuitbreaker}); {@code dev.brace} for the rest. */
+  /**
+   * The pattern's logger ({@code circuit.*} events go to {@code dev.brace.circuitbreaker}, {@code
+   * chaos.*} to {@code dev.brace.chaos}); {@code dev.brace} for the rest.
+   */
   private static String loggerOf(String prefix) {
     switch (prefix) {
       case "circuit":
@@ -102,8 +119,10 @@ public enum EventKind {
       case "ratelimit":
       case "bulkhead":
       case "timeout":
+      case "deadline":
       case "fallback":
       case "stale":
+      case "chaos":
         return "dev.brace." + prefix;
       default:
         return "dev.brace";

@@ -1,8 +1,10 @@
 package dev.brace.runtime;
 
 import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.ChaosConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.config.DeadlineConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.InstanceConfig;
@@ -458,12 +460,42 @@ public final class Registry {
     }
 
     /**
+     * How one call takes part in deadlines ({@link Deadline}): {@code d -> d.inherit(false)} lets a
+     * call that must finish once started (a write) ignore its caller's deadline, so that only its
+     * own timeout bounds it.
+     *
+     * @param call a call name ({@code Interface.method}, a stack's name)
+     * @param settings its settings
+     * @return this
+     */
+    public Builder deadline(String call, Consumer<DeadlineConfig.Builder> settings) {
+      return set(Kind.DEADLINE, DeadlineConfig.builder(call), settings);
+    }
+
+    /**
      * @param name a retry budget's name
      * @param settings its settings
      * @return this
      */
     public Builder retryBudget(String name, Consumer<RetryBudgetConfig.Builder> settings) {
       return set(Kind.RETRYBUDGET, RetryBudgetConfig.builder(name), settings);
+    }
+
+    /**
+     * Fault injection under a name: every call that has the name (its call name, or the name of a
+     * breaker, limiter, bulkhead, retry, … it uses) gets its attempts delayed and failed at these
+     * rates. Nothing is injected unless fault injection is switched on ({@code
+     * BRACE_CHAOS_ENABLED=true} or the system property {@code brace.chaos.enabled=true}); the
+     * environment and system properties override these settings as they do every other.
+     *
+     * @param name a call's name or an instance's name
+     * @param settings e.g. {@code c -> c.faultRate(0.5).fault(IOException.class)}
+     * @return this
+     * @throws dev.brace.runtime.ConfigurationException when a setting is refused
+     * @throws NullPointerException when an argument is null
+     */
+    public Builder chaos(String name, Consumer<ChaosConfig.Builder> settings) {
+      return set(Kind.CHAOS, ChaosConfig.builder(name), settings);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -1,6 +1,7 @@
 package dev.brace.runtime;
 
 import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.ChaosConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.HedgeConfig;
@@ -124,13 +125,13 @@ public final class Stack<T> {
    * the first slot): a {@code Callable} for {@link #call}, a {@code Supplier} of a future for {@link
    * #callAsync}.
    */
-  private static Object invoke(Object target, Arguments args) throws Exception {
+  private static Object invoke(int method, Object target, Arguments args) throws Exception {
     return target instanceof Callable ? ((Callable<?>) target).call() : ((Supplier<?>) target).get();
   }
 
   /** The fallback answers a synchronous call with its value, an asynchronous one with a completed future. */
   private static <T> FallbackInvoker answering(Function<? super Throwable, ? extends T> fallback) {
-    return (target, args, failure) -> target instanceof Callable
+    return (method, target, args, failure) -> target instanceof Callable
         ? fallback.apply(failure)
         : CompletableFuture.completedFuture(fallback.apply(failure));
   }
@@ -145,6 +146,7 @@ public final class Stack<T> {
     private final CallDefinition.Builder definition;
     private Function<? super Throwable, ? extends T> fallback;
     private boolean empty = true;
+    private boolean chaos;
 
     private Builder(String callName) {
       this.callName = Objects.requireNonNull(callName, "callName");
@@ -253,6 +255,30 @@ public final class Stack<T> {
     }
 
     /**
+     * Fault injection written with the stack, under its name: the lowest layer, which {@code
+     * Registry.builder().chaos(name, …)}, {@code BRACE_CHAOS_<NAME>_…} and {@code brace.chaos.<name>.…}
+     * override. Like every fault injection setting it does nothing unless fault injection is switched
+     * on ({@code BRACE_CHAOS_ENABLED=true}), so a stack may carry a rehearsal that stays off in
+     * production.
+     *
+     * @param settings e.g. {@code c -> c.faultRate(0.2).latency("2s").latencyRate(0.1)}
+     * @return this
+     * @throws dev.brace.runtime.ConfigurationException when a setting is refused
+     * @throws IllegalArgumentException when the stack already has fault injection
+     */
+    public Builder<T> chaos(Consumer<ChaosConfig.Builder> settings) {
+      if (chaos) {
+        throw new IllegalArgumentException(Message.STACK_DUPLICATE_PART.format(callName, "fault injection"));
+      }
+      chaos = true;
+      ChaosConfig.Builder written = ChaosConfig.builder(callName);
+      Objects.requireNonNull(settings, "settings").accept(written);
+      definition.chaos(written);
+      empty = false;
+      return this;
+    }
+
+    /**
      * A fallback for every {@link Exception}.
      *
      * @param fallback the value for a failure
@@ -308,7 +334,7 @@ public final class Stack<T> {
         throw new IllegalStateException(Message.STACK_EMPTY.format(
             callName, "staleIfError, retry, hedge, circuitBreaker, rateLimit, bulkhead, timeout, fallback"));
       }
-      definition.invokes(Stack::invoke);
+      definition.invokes(Stack::invoke, 0);
       if (fallback != null) {
         definition.fallback(answering(fallback));
       }

@@ -56,7 +56,9 @@ class ConformanceMatrixTest {
       new StaleAnswers(),
       new StaleSingleFlight(),
       new Reconfigured(),
-      new AttemptFitsRetry());
+      new AttemptFitsRetry(),
+      new NestedUnderADeadline(),
+      new FaultInjected());
 
   private static final MatrixReport REPORT = new MatrixReport();
 

@@ -68,7 +68,7 @@ class ConfigurationReferenceTest {
       Duration duration = (Duration) value;
       return duration.isZero() && attribute.equals("maxDuration") ? "(none)" : Durations.describe(duration);
     }
-    if ("".equals(value)) {
+    if (value == null || "".equals(value)) {
       return "(none)";
     }
     return String.valueOf(value);
@@ -124,7 +124,11 @@ class ConfigurationReferenceTest {
     String reference = Files.readString(Path.of("..", "docs", "configuration.md"));
     for (String key : List.of("BRACE_ENABLED", "-Dbrace.enabled",
         dev.brace.runtime.internal.config.ConfigKeys.METRICS_PER_KEY_ENVIRONMENT + "=true",
-        "-D" + dev.brace.runtime.internal.config.ConfigKeys.METRICS_PER_KEY_PROPERTY + "=true")) {
+        "-D" + dev.brace.runtime.internal.config.ConfigKeys.METRICS_PER_KEY_PROPERTY + "=true",
+        dev.brace.runtime.internal.config.ConfigKeys.DEADLINES_ENVIRONMENT + "=false",
+        "-D" + dev.brace.runtime.internal.config.ConfigKeys.DEADLINES_PROPERTY + "=false",
+        dev.brace.runtime.internal.config.ConfigKeys.CHAOS_ENABLED_ENVIRONMENT + "=true",
+        "-D" + dev.brace.runtime.internal.config.ConfigKeys.CHAOS_ENABLED_PROPERTY + "=true")) {
       assertTrue(reference.contains("`" + key), "docs/configuration.md does not mention " + key);
     }
   }

@@ -6,8 +6,10 @@ import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.ExceptionFilter;
+import dev.brace.runtime.internal.chaos.FaultInjection;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
+import dev.brace.runtime.internal.policy.DeadlinePolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.SyncAttempt;
 import dev.brace.runtime.internal.policy.Throttling;
@@ -53,6 +55,8 @@ public final class AttemptPipeline {
   private final KeyedFamily<RateLimiterInstance> limiters;
   private final SemaphoreBulkhead bulkhead;
   private final TimeoutPolicy timeout;
+  /** The caller's deadline and the call's own bounds passed on; null when the call takes no part in deadlines. */
+  private final DeadlineSteps deadlines;
   private final Throttling throttling;
   private final Criticality.Level criticality;
   /** The breaker judges latency ({@code slowCall}): every attempt is timed. */
@@ -63,6 +67,8 @@ public final class AttemptPipeline {
   /** Named in the outcomes reported to metrics listeners. */
   private final String retryName;
   private final String hedgeName;
+  /** Null unless fault injection is configured for the call: then each attempt asks it first. */
+  private final FaultInjection faults;
 
   private AttemptPipeline(Builder builder) {
     this.callName = builder.callName;
@@ -72,6 +78,7 @@ public final class AttemptPipeline {
     this.limiters = builder.limiters;
     this.bulkhead = builder.bulkhead;
     this.timeout = builder.timeout;
+    this.deadlines = builder.deadlines == null ? null : new DeadlineSteps(builder.deadlines, builder.timeout, builder.time);
     this.throttling = builder.limiters == null ? null : builder.throttling;
     this.criticality = builder.criticality;
     this.timesForBreaker = builder.breakers != null && builder.timesForBreaker;
@@ -79,6 +86,7 @@ public final class AttemptPipeline {
     this.needsAdmissionTime = timeout != null || timesForBreaker || adaptiveBulkhead;
     this.retryName = builder.retryName;
     this.hedgeName = builder.hedgeName;
+    this.faults = builder.faults;
   }
 
   /**
@@ -109,6 +117,9 @@ public final class AttemptPipeline {
     try {
       switch (ticket.stage) {
         case BREAKER:
+          if (deadlines != null) {
+            deadlines.enter(ticket);
+          }
           if (breakers != null) {
             Object breakerTicket = breakers.forKey(ticket.keys.breaker()).acquire();
             ticket.breakerTicket = breakerTicket;
@@ -193,7 +204,7 @@ public final class AttemptPipeline {
     }
     // A full bulkhead: wait on it, in arrival order, for the rest of its maxWait.
     long askedAt = time.nanoTime();
-    bulkhead.acquire(criticality);
+    DeadlineSteps.acquire(deadlines, ticket, bulkhead, criticality);
     ticket.holdsPermit = true;
     long waited = time.nanoTime() - askedAt;
     if (waited > 0) {
@@ -220,6 +231,9 @@ public final class AttemptPipeline {
     ticket.admittedAt = now;
     if (reservation - now <= 0) {
       return true;
+    }
+    if (deadlines != null) {
+      deadlines.checkToken(ticket, limiter, reservation, now);
     }
     ticket.reserved = true;
     ticket.reservation = reservation;
@@ -260,9 +274,11 @@ public final class AttemptPipeline {
     if (remaining <= 0) {
       throw bulkhead.full(criticality);
     }
+    long left = deadlines == null ? Long.MAX_VALUE : deadlines.waitLeft(ticket);
     ticket.stage = AttemptTicket.Stage.PERMIT;
     ticket.waited = true;
-    ticket.waitNanos = Math.min(remaining, Math.max(SHORTEST_POLL_NANOS, Math.min(PERMIT_POLL_NANOS, maxWaitNanos / 10)));
+    ticket.waitNanos = Math.min(Math.min(remaining, left),
+        Math.max(SHORTEST_POLL_NANOS, Math.min(PERMIT_POLL_NANOS, maxWaitNanos / 10)));
     return false;
   }
 
@@ -272,23 +288,48 @@ public final class AttemptPipeline {
       ticket.inFlight = bulkhead.inFlight();
     }
     if (ticket.waited || ticket.admittedAt == AttemptTicket.UNTIMED) {
-      ticket.admittedAt = needsAdmissionTime || events.metricsListening() ? time.nanoTime() : AttemptTicket.UNTIMED;
+      boolean timed = needsAdmissionTime || events.metricsListening() || (deadlines != null && deadlines.needsAdmissionTime(ticket));
+      ticket.admittedAt = timed ? time.nanoTime() : AttemptTicket.UNTIMED;
+    }
+    if (deadlines != null) {
+      deadlines.admitted(ticket);
     }
   }
 
   // ---- the attempt ----
 
   /**
-   * Runs an admitted attempt on the calling thread, under the call's timeout if it has one; the
-   * timeout's deadline counts from the admission instant.
+   * Runs an admitted attempt on the calling thread, under the call's timeout (counted from the
+   * admission instant) or the caller's deadline, the earlier; see {@link DeadlineSteps#invoke}.
    *
-   * @param ticket the admitted attempt's ticket
-   * @param attempt the delegate call
-   * @return its result
-   * @throws Throwable what it threw, or {@link TimeoutExceededException}
+   * @throws Throwable what it threw, {@link TimeoutExceededException} or {@code DeadlineExceededException}
    */
   public Object invoke(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
-    return timeout == null ? attempt.call() : timeout.call(attempt, ticket.admittedAt);
+    // An injected latency sleeps inside the timed attempt, so the timeout cuts it short as a real one.
+    SyncAttempt run = faults == null ? attempt : faults.intoSync(attempt);
+    return deadlines != null ? deadlines.invoke(ticket, run) : timeout == null ? run.call() : timeout.call(run, ticket.admittedAt);
+  }
+
+  /**
+   * Calls an admitted asynchronous attempt's delegate (its deadline armed) with the attempt's bound
+   * as the current deadline; an injected fault or latency comes first, inside the deadline.
+   *
+   * @return the delegate's future, or the one fault injection stands in with
+   * @throws Throwable what the delegate threw
+   */
+  public Object launch(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
+    SyncAttempt run = faults == null ? attempt : () -> faults.intoAsync(attempt);
+    return deadlines == null ? run.call() : deadlines.launch(ticket, run);
+  }
+
+  /** @return the call's fault injection, or null: a reactive driver applies {@link FaultInjection#next()} itself */
+  public FaultInjection faults() {
+    return faults;
+  }
+
+  /** @return nanoseconds from now an admitted asynchronous attempt may take (its timeout, or the caller's deadline), -1 for no bound */
+  public long attemptNanos(AttemptTicket ticket) {
+    return deadlines != null ? deadlines.attemptNanos(ticket) : timeout == null ? -1 : timeout.nanos();
   }
 
   /** @return the call's timeout, or null: an asynchronous driver arms its deadline on the scheduler */
@@ -296,12 +337,9 @@ public final class AttemptPipeline {
     return timeout;
   }
 
-  /**
-   * @return the failure of an asynchronous attempt whose deadline passed first, reported as
-   *     {@code timeout.exceeded}
-   */
-  public TimeoutExceededException timedOut() {
-    return timeout.exceeded();
+  /** @return the failure (reported) of an asynchronous attempt whose bound, timeout or caller's deadline, passed first */
+  public TimeoutExceededException timedOut(AttemptTicket ticket) {
+    return deadlines == null ? timeout.exceeded() : deadlines.timedOut(ticket);
   }
 
   // ---- the outcome ----
@@ -338,12 +376,18 @@ public final class AttemptPipeline {
   /**
    * Records a failed attempt (the breaker judges whether it counts) and releases what it holds. A
    * caller interrupted while it waited for an abandoning attempt is not an outcome of the
-   * dependency: the breaker's ticket is released without one.
+   * dependency, nor is a call out of its caller's deadline: both end as {@link #abandon} ends them.
    *
    * @param ticket the admitted attempt's ticket; ready for the next attempt afterwards
    * @param failure what the attempt threw
+   * @return the failure it ends with ({@link DeadlineSteps#judged})
    */
-  public void failed(AttemptTicket ticket, Throwable failure) {
+  public Throwable failed(AttemptTicket ticket, Throwable failure) {
+    failure = deadlines == null ? failure : deadlines.judged(ticket, failure);
+    if (failure instanceof dev.brace.runtime.DeadlineExceededException) {
+      giveBack(ticket);
+      return failure;
+    }
     long ended = endOf(ticket);
     long duration = durationOf(ticket, ended);
     RateLimiterInstance limiter = ticket.limiter;
@@ -368,6 +412,7 @@ public final class AttemptPipeline {
     if (events.metricsListening()) {
       reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure), duration);
     }
+    return failure;
   }
 
   /**
@@ -418,6 +463,9 @@ public final class AttemptPipeline {
     ticket.admittedAt = AttemptTicket.UNTIMED;
     ticket.inFlight = 0;
     ticket.refusal = null;
+    ticket.inheritedEnd = AttemptTicket.NO_DEADLINE;
+    ticket.end = AttemptTicket.NO_DEADLINE;
+    ticket.endInherited = false;
   }
 
   /** Returns the permit; an adaptive bulkhead learns from the attempt's latency and {@code failure}. */
@@ -467,9 +515,9 @@ public final class AttemptPipeline {
 
   // ---- what the call sequence asks ----
 
-  /** @return whether the call has a timeout: an asynchronous attempt then arms a deadline before its delegate call */
+  /** @return whether an attempt starting now on this thread is bounded (a timeout, an inherited deadline): an asynchronous one then arms a deadline */
   public boolean hasTimeout() {
-    return timeout != null;
+    return timeout != null || (deadlines != null && deadlines.bindsNow());
   }
 
   /** @return the name of this call's breaker (a keyed family's), or null */
@@ -511,11 +559,13 @@ public final class AttemptPipeline {
     private KeyedFamily<RateLimiterInstance> limiters;
     private SemaphoreBulkhead bulkhead;
     private TimeoutPolicy timeout;
+    private DeadlinePolicy deadlines;
     private Throttling throttling;
     private Criticality.Level criticality = Criticality.Level.DEFAULT;
     private boolean timesForBreaker;
     private String retryName;
     private String hedgeName;
+    private FaultInjection faults;
 
     private Builder(String callName, TimeSource time, EventBus events) {
       this.callName = Objects.requireNonNull(callName, "callName");
@@ -562,6 +612,12 @@ public final class AttemptPipeline {
       return this;
     }
 
+    /** @param deadlines how the call takes part in deadlines; null for not at all @return this */
+    public Builder deadlines(DeadlinePolicy deadlines) {
+      this.deadlines = deadlines;
+      return this;
+    }
+
     /**
      * @param retry the retry's name, or null
      * @param hedge the hedge's name, or null
@@ -570,6 +626,12 @@ public final class AttemptPipeline {
     public Builder reportedWith(String retry, String hedge) {
       this.retryName = retry;
       this.hedgeName = hedge;
+      return this;
+    }
+
+    /** @param faults the call's fault injection, or null for none @return this */
+    public Builder faults(FaultInjection faults) {
+      this.faults = faults;
       return this;
     }
 

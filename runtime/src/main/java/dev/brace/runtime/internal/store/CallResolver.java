@@ -5,6 +5,7 @@ import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.config.DeadlineConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.InstanceConfig;
@@ -18,6 +19,7 @@ import dev.brace.runtime.internal.WorkerThreads;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.config.ExplainedConfig;
 import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.policy.DeadlinePolicy;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.RetryBudget;
@@ -52,6 +54,7 @@ final class CallResolver {
   private final Executor abandonedWorkers;
   private final EventBus events;
   private final Backends backends;
+  private final FaultInjections faults;
   /** Where hedged synchronous attempts run; created when the first hedge is resolved. */
   private volatile Executor hedgeWorkers;
 
@@ -69,6 +72,7 @@ final class CallResolver {
     this.abandonedWorkers = Objects.requireNonNull(abandonedWorkers, "abandonedWorkers");
     this.events = Objects.requireNonNull(events, "events");
     this.backends = Objects.requireNonNull(backends, "backends");
+    this.faults = new FaultInjections(time, scheduler, events);
   }
 
   /**
@@ -90,6 +94,8 @@ final class CallResolver {
     Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
     RetryPolicy retry = null;
     List<ConfigurationException> refused = resolution.refused;
+    DeadlinePolicy deadlines = deadlines(definition, resolution);
+    attempts.deadlines(deadlines);
     for (Map.Entry<Kind, ConfigBuilder<?>> pattern : definition.patterns().entrySet()) {
       Kind kind = pattern.getKey();
       ConfigBuilder<?> site = pattern.getValue();
@@ -122,7 +128,7 @@ final class CallResolver {
           call.stale(staleAnswers((StaleIfErrorConfig) config, definition.callName(), resolution.before));
           break;
         case RETRY:
-          retry = retry((RetryConfig) config, definition, resolution);
+          retry = retry((RetryConfig) config, definition, resolution, deadlines);
           call.retry(retry);
           maxRetryAfter = ((RetryConfig) config).maxRetryAfter();
           break;
@@ -152,6 +158,7 @@ final class CallResolver {
           throw new IllegalStateException("a call has no pattern of kind " + kind);
       }
     }
+    attempts.faults(faults.resolve(definition, resolution));
     List<ConfigurationException> unfit = SiteChecks.attemptsThatDoNotFitRetry(resolution.configs, definition);
     if (refused == null && !unfit.isEmpty()) {
       throw unfit.get(0);
@@ -177,9 +184,39 @@ final class CallResolver {
     return earlier == null ? new StaleAnswers(config, callName, time, events) : earlier.carriedTo(config);
   }
 
-  private RetryPolicy retry(RetryConfig config, CallDefinition definition, Resolution resolution) {
+  private RetryPolicy retry(RetryConfig config, CallDefinition definition, Resolution resolution, DeadlinePolicy deadlines) {
     RetryBudget budget = budget(config.budget(), definition.site(), resolution);
-    return new RetryPolicy(config, definition.callName(), time, events, budget);
+    return new RetryPolicy(config, definition.callName(), time, events, budget, deadlines);
+  }
+
+  /**
+   * How the call takes part in deadlines: every call has its settings ({@code inherit}), named
+   * after it and recorded like a pattern's, so {@code describe()} shows them; a policy only while
+   * deadlines are switched on, globally and for the call.
+   *
+   * @return the call's policy, or null when it takes no part in deadlines (or a refused setting is
+   *     collected in a reconfiguration)
+   */
+  private DeadlinePolicy deadlines(CallDefinition definition, Resolution resolution) {
+    String call = definition.callName();
+    try {
+      if (!resolution.layers.enabled(Kind.DEADLINE, call)) {
+        resolution.off.put(Kind.DEADLINE, call);
+        return null;
+      }
+      ExplainedConfig explained = resolution.layers.explain(DeadlineConfig.builder(call), definition.site());
+      resolution.configs.put(Kind.DEADLINE, explained);
+      if (!resolution.layers.deadlinesEnabled()) {
+        return null;
+      }
+      return new DeadlinePolicy((DeadlineConfig) explained.config(), call, time, scheduler, events);
+    } catch (ConfigurationException problem) {
+      if (resolution.refused == null) {
+        throw problem;
+      }
+      resolution.refused.add(problem);
+      return null;
+    }
   }
 
   /**

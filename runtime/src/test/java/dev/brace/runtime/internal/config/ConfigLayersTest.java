@@ -80,13 +80,15 @@ class ConfigLayersTest {
       Map.entry("windowBuckets", "20"), Map.entry("maxKeys", "100"), Map.entry("backend", "redis"),
       Map.entry("permits", "7"), Map.entry("per", "2s"), Map.entry("burst", "9"), Map.entry("maxWait", "100ms"),
       Map.entry("maxConcurrent", "3"), Map.entry("value", "5s"), Map.entry("mode", "abandon"),
-      Map.entry("percentCanRetry", "0.5"), Map.entry("minRetriesPerSecond", "2"), Map.entry("ttl", "20s"),
+      Map.entry("percentCanRetry", "0.5"), Map.entry("minRetriesPerSecond", "2"), Map.entry("ttl", "20s"), Map.entry("inherit", "false"),
       Map.entry("adaptive", "true"), Map.entry("bulkhead.adaptive", "vegas"), Map.entry("minPermits", "2"), Map.entry("decrease", "0.7"),
       Map.entry("increase", "0.5"), Map.entry("minConcurrent", "2"), Map.entry("initialConcurrent", "3"),
       Map.entry("defaultShare", "0.8"), Map.entry("sheddableShare", "0.4"),
       Map.entry("slowCall", "2s"), Map.entry("slowCallRate", "0.5"), Map.entry("maxAge", "5m"), Map.entry("fresh", "5s"),
       Map.entry("maxEntries", "500"),
-      Map.entry("maxHedges", "3"));
+      Map.entry("maxHedges", "3"),
+      Map.entry("faultRate", "0.25"), Map.entry("fault", "java.net.ConnectException"), Map.entry("latency", "2s"),
+      Map.entry("latencyRate", "0.1"), Map.entry("seed", "42"));
 
   static Stream<Arguments> everyKindAndAttribute() {
     List<Arguments> all = new ArrayList<>();
