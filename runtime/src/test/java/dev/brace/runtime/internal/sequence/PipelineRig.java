@@ -78,7 +78,7 @@ final class PipelineRig {
         .bulkhead(bulkhead, Criticality.Level.DEFAULT)
         .timeout(timeout)
         .build();
-    CallDefinition definition = CallDefinition.builder(CALL).invokes((target, args) -> delegate()).build();
+    CallDefinition definition = CallDefinition.builder(CALL).invokes((method, target, args) -> delegate(), 0).build();
     CallSequence.Builder steps = CallSequence.builder(definition, time, events, time::scheduler).attempts(pipeline);
     if (more != null) {
       more.accept(steps, events);
