@@ -36,16 +36,7 @@ class SyncHedgeRacesTest {
 
   /** Each attempt on a thread of its own; each entry completes with whether that thread was left interrupted. */
   private final List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
-  private final Executor threadPerAttempt = task -> {
-    CompletableFuture<Boolean> interruptLeft = new CompletableFuture<>();
-    workers.add(interruptLeft);
-    Thread worker = new Thread(() -> {
-      task.run();
-      interruptLeft.complete(Thread.currentThread().isInterrupted());
-    }, "hedge-worker");
-    worker.setDaemon(true);
-    worker.start();
-  };
+  private final Executor threadPerAttempt = SyncHedgeTest.threadPerTask(workers);
 
   /** A hedge of one more attempt after 100 ms, answering {@code on}. */
   private PipelineRig rig(Class<? extends Throwable> on) {
