@@ -27,6 +27,12 @@ public final class Arguments {
   /**
    * Fills every slot.
    *
+   * @param a the first reference argument, or every argument as an {@code Object[]}
+   * @param b the second reference argument
+   * @param c the third reference argument
+   * @param d the fourth reference argument
+   * @param x the first primitive argument, widened to a {@code long}
+   * @param y the second primitive argument, widened to a {@code long}
    * @return this
    */
   public Arguments set(Object a, Object b, Object c, Object d, long x, long y) {
