@@ -46,6 +46,7 @@ final class WrapperWriter {
   private static final ClassName CRITICALITY_LEVEL = ClassName.get("dev.brace", "Criticality", "Level");
   private static final ClassName CALL_KEYS = ClassName.get("dev.brace.runtime.support", "CallKeys");
   private static final ClassName COMPLETABLE_FUTURE = ClassName.get("java.util.concurrent", "CompletableFuture");
+  private static final ClassName REACTOR_CALLS = ClassName.get("dev.brace.reactor", "ReactorCalls");
   private static final ClassName ARGUMENTS = ClassName.get("dev.brace.runtime.support", "Arguments");
   private static final AnnotationSpec UNCHECKED = AnnotationSpec.builder(SuppressWarnings.class)
       .addMember("value", "{$S, $S}", "unchecked", "rawtypes")
@@ -230,11 +231,18 @@ final class WrapperWriter {
 
   /**
    * The generated method's one statement: {@code return this.m.call(this.delegate, a, b, c, d, x, y)}
-   * (or {@code callAsync}), the arguments in their slots.
+   * (or {@code callAsync}; for a {@code Mono} or {@code Flux}, {@code ReactorCalls.mono(this.m,
+   * this.delegate, …)} or {@code flux}), the arguments in their slots.
    */
   private static CodeBlock handOff(MethodModel method, Delegation delegation, String callField) {
-    String form = method.isAsync() ? "callAsync" : "call";
-    CodeBlock call = CodeBlock.of("this.$N.$N(this.delegate, $L)", callField, form, delegation.slots().callArguments());
+    CodeBlock call;
+    if (method.returnKind() == ReturnKind.MONO || method.returnKind() == ReturnKind.FLUX) {
+      call = CodeBlock.of("$T.$N(this.$N, this.delegate, $L)", REACTOR_CALLS,
+          method.returnKind() == ReturnKind.MONO ? "mono" : "flux", callField, delegation.slots().callArguments());
+    } else {
+      String form = method.isAsync() ? "callAsync" : "call";
+      call = CodeBlock.of("this.$N.$N(this.delegate, $L)", callField, form, delegation.slots().callArguments());
+    }
     return delegation.returnsVoid()
         ? CodeBlock.builder().addStatement("$L", call).build()
         : CodeBlock.builder().addStatement("return $L", call).build();
@@ -300,8 +308,10 @@ final class WrapperWriter {
           : receiver("target");
       CodeBlock call = CodeBlock.of("$L.$N($L)", receiver, fallback.methodName(),
           CodeBlock.join(arguments.stream().filter(each -> !each.isEmpty()).toList(), ", "));
-      if (method.isAsync() && !fallback.returnsFuture()) {
+      if (method.isAsync() && !fallback.returnsDeferred()) {
         call = CodeBlock.of("$T.completedFuture($L)", COMPLETABLE_FUTURE, call);
+      } else if (method.returnKind() == ReturnKind.MONO && !fallback.returnsDeferred()) {
+        call = CodeBlock.of("$T.answer($L)", REACTOR_CALLS, call);
       }
       if (generic) {
         return CodeBlock.of("$T::$N", wrapper, helper("fallback", call, "failure", helpers, names));

@@ -1,0 +1,123 @@
+package p;
+
+import dev.brace.reactor.ReactorCalls;
+import dev.brace.runtime.Registry;
+import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.config.FallbackConfig;
+import dev.brace.runtime.config.HedgeConfig;
+import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.StaleIfErrorConfig;
+import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.ResilientCall;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import javax.annotation.processing.Generated;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+@Generated("dev.brace.processor.BraceProcessor")
+public final class ResilientItems implements Items {
+  private static final CallDefinition ITEM = CallDefinition.builder("Items.item")
+    .with(FallbackConfig.builder("Items.item"))
+    .with(RetryConfig.builder("Items.item").on(IOException.class))
+    .with(CircuitBreakerConfig.builder("items"))
+    .with(TimeoutConfig.builder("Items.item").duration("1s"))
+    .invokes((target, args) -> ((Items) target).item((String) args.a()))
+    .fallback((target, args, failure) -> ReactorCalls.answer(((Items) target).unknown((String) args.a())))
+    .build();
+
+  private static final CallDefinition COUNT = CallDefinition.builder("Items.count")
+    .with(FallbackConfig.builder("Items.count"))
+    .with(StaleIfErrorConfig.builder("Items.count").key("{shelf}"))
+    .with(HedgeConfig.builder("Items.count").delay("50ms"))
+    .with(CircuitBreakerConfig.builder("items"))
+    .fallbackTakes("none", Exception.class)
+    .invokes((target, args) -> ((Items) target).count((String) args.a(), (int) args.x()))
+    .fallback((target, args, failure) -> ((Items) target).none((String) args.a(), (int) args.x(), (Exception) failure))
+    .keys(args -> {
+      String shelf = (String) args.a();
+      return CallKeys.of(null, null, CallKeys.part(shelf, "shelf", "Items.count"));
+    })
+    .build();
+
+  private static final CallDefinition ENTRIES = CallDefinition.builder("Items.entries")
+    .with(FallbackConfig.builder("Items.entries"))
+    .with(RetryConfig.builder("Items.entries"))
+    .with(CircuitBreakerConfig.builder("items"))
+    .with(RateLimitConfig.builder("Items").permits(10))
+    .invokes((target, args) -> ((Items) target).entries((String) args.a()))
+    .fallback((target, args, failure) -> ((Items) target).nothing((String) args.a()))
+    .build();
+
+  private static final CallDefinition ALL = CallDefinition.builder("Items.all")
+    .with(CircuitBreakerConfig.builder("items"))
+    .with(TimeoutConfig.builder("Items.all").duration("2s"))
+    .invokes((target, args) -> ((Items) target).all())
+    .build();
+
+  private final Items delegate;
+
+  private final ResilientCall item;
+
+  private final ResilientCall count;
+
+  private final ResilientCall entries;
+
+  private final ResilientCall all;
+
+  private ResilientItems(Items delegate, Registry registry) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    Objects.requireNonNull(registry, "registry");
+    this.item = registry.resolve(ITEM);
+    this.count = registry.resolve(COUNT);
+    this.entries = registry.resolve(ENTRIES);
+    this.all = registry.resolve(ALL);
+  }
+
+  public static Items wrap(Items delegate) {
+    return wrap(delegate, Registry.defaultRegistry());
+  }
+
+  public static Items wrap(Items delegate, Registry registry) {
+    return new ResilientItems(delegate, registry);
+  }
+
+  @Override
+  public Mono<String> item(String id) {
+    return ReactorCalls.mono(this.item, this.delegate, id, null, null, null, 0L, 0L);
+  }
+
+  @Override
+  public Mono<Integer> count(String shelf, int page) {
+    return ReactorCalls.mono(this.count, this.delegate, shelf, null, null, null, page, 0L);
+  }
+
+  @Override
+  public Flux<String> entries(String feed) {
+    return ReactorCalls.flux(this.entries, this.delegate, feed, null, null, null, 0L, 0L);
+  }
+
+  @Override
+  public Mono<List<String>> all() {
+    return ReactorCalls.mono(this.all, this.delegate, null, null, null, null, 0L, 0L);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other == this || this.delegate.equals(other);
+  }
+
+  @Override
+  public int hashCode() {
+    return this.delegate.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return this.delegate.toString();
+  }
+}

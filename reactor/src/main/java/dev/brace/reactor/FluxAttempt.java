@@ -1,0 +1,64 @@
+package dev.brace.reactor;
+
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Operators;
+import reactor.util.context.Context;
+
+/**
+ * One subscription a {@link FluxCall} makes: to the {@code Flux} an attempt's delegate call
+ * returned, or to the fallback's answer. Its own object per subscription, so that a signal arriving
+ * late from an attempt that was timed out or cancelled is told apart from the next attempt's.
+ * Demand asked for before the upstream's subscription arrives is kept and passed on then.
+ *
+ * @param <T> the element type
+ */
+final class FluxAttempt<T> extends Operators.DeferredSubscription implements CoreSubscriber<T> {
+  private final FluxCall<T> call;
+  /** For the fallback's subscription: the failure it answers; null for an attempt. */
+  private final Throwable answering;
+  /** Whether this attempt has passed an element on; written and read by its signals, which are serial. */
+  boolean emitted;
+
+  FluxAttempt(FluxCall<T> call, Throwable answering) {
+    this.call = call;
+    this.answering = answering;
+  }
+
+  @Override
+  public Context currentContext() {
+    return call.context();
+  }
+
+  @Override
+  public void onSubscribe(Subscription subscription) {
+    set(subscription);
+  }
+
+  @Override
+  public void onNext(T element) {
+    if (answering == null) {
+      call.next(this, element);
+    } else {
+      call.answerNext(element);
+    }
+  }
+
+  @Override
+  public void onError(Throwable failure) {
+    if (answering == null) {
+      call.attemptFailed(this, failure);
+    } else {
+      call.answerFailed(failure, answering);
+    }
+  }
+
+  @Override
+  public void onComplete() {
+    if (answering == null) {
+      call.attemptCompleted(this);
+    } else {
+      call.answerCompleted();
+    }
+  }
+}
