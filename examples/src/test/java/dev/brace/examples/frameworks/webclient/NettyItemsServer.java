@@ -1,0 +1,111 @@
+package dev.brace.examples.frameworks.webclient;
+
+import java.net.URI;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+/**
+ * The items service on reactor-netty's HTTP server at a free loopback port: {@code GET
+ * /items/{id}} answers {@code item-{id}}, {@code GET /items/{id}/lines} three lines, as text.
+ * Scripted answers ({@link #then}) are used once each, in order, by the next requests; {@link
+ * #always} answers every request from then on. A hanging answer sends nothing and notes when the
+ * client gives the request up (its connection closes), so a test sees the request stopped, not
+ * only the call ended.
+ */
+final class NettyItemsServer implements AutoCloseable {
+
+  /** What the server does with one request. */
+  enum Answer {
+    /** 200 with the item or its lines. */
+    ITEM,
+    /** 503, no body. */
+    UNAVAILABLE,
+    /** 500, no body. */
+    BROKEN,
+    /** Nothing, until the client closes the connection. */
+    HANG
+  }
+
+  private final ConcurrentLinkedQueue<Answer> script = new ConcurrentLinkedQueue<>();
+  private final AtomicReference<Answer> always = new AtomicReference<>(Answer.ITEM);
+  private final AtomicInteger requests = new AtomicInteger();
+  private final AtomicInteger givenUp = new AtomicInteger();
+  private final CountDownLatch firstGivenUp = new CountDownLatch(1);
+  private final DisposableServer server;
+
+  NettyItemsServer() {
+    server = HttpServer.create()
+        .host("127.0.0.1")
+        .port(0)
+        .route(routes -> routes
+            .get("/items/{id}/lines", (request, response) -> answer(request, response, true))
+            .get("/items/{id}", (request, response) -> answer(request, response, false)))
+        .bindNow();
+  }
+
+  URI uri() {
+    return URI.create("http://127.0.0.1:" + server.port());
+  }
+
+  /** The next requests' answers, one each, in order. */
+  NettyItemsServer then(Answer... answers) {
+    script.addAll(java.util.List.of(answers));
+    return this;
+  }
+
+  /** Every request's answer from now on, once the scripted ones are used. */
+  NettyItemsServer always(Answer answer) {
+    always.set(answer);
+    return this;
+  }
+
+  int requests() {
+    return requests.get();
+  }
+
+  int givenUp() {
+    return givenUp.get();
+  }
+
+  /** @return whether a client gave a hanging request up within {@code seconds} */
+  boolean awaitGivenUp(long seconds) throws InterruptedException {
+    return firstGivenUp.await(seconds, TimeUnit.SECONDS);
+  }
+
+  private Publisher<Void> answer(HttpServerRequest request, HttpServerResponse response, boolean lines) {
+    requests.incrementAndGet();
+    Answer answer = script.poll();
+    if (answer == null) {
+      answer = always.get();
+    }
+    String id = request.param("id");
+    switch (answer) {
+      case UNAVAILABLE:
+        return response.status(503).send();
+      case BROKEN:
+        return response.status(500).send();
+      case HANG:
+        return response.header("Content-Type", "text/plain").sendString(Mono.<String>never().doOnCancel(() -> {
+          givenUp.incrementAndGet();
+          firstGivenUp.countDown();
+        }));
+      default:
+        String body = lines ? id + "-a\n" + id + "-b\n" + id + "-c\n" : "item-" + id;
+        return response.header("Content-Type", "text/plain").sendString(Mono.just(body));
+    }
+  }
+
+  @Override
+  public void close() {
+    server.disposeNow();
+  }
+}
