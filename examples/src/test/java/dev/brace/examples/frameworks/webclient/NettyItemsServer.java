@@ -21,10 +21,10 @@ import reactor.netty.http.server.HttpServerResponse;
  * client gives the request up (its connection closes), so a test sees the request stopped, not
  * only the call ended.
  */
-final class NettyItemsServer implements AutoCloseable {
+public final class NettyItemsServer implements AutoCloseable {
 
   /** What the server does with one request. */
-  enum Answer {
+  public enum Answer {
     /** 200 with the item or its lines. */
     ITEM,
     /** 503, no body. */
@@ -42,7 +42,8 @@ final class NettyItemsServer implements AutoCloseable {
   private final CountDownLatch firstGivenUp = new CountDownLatch(1);
   private final DisposableServer server;
 
-  NettyItemsServer() {
+  /** Starts the server on a free loopback port. */
+  public NettyItemsServer() {
     server = HttpServer.create()
         .host("127.0.0.1")
         .port(0)
@@ -52,32 +53,48 @@ final class NettyItemsServer implements AutoCloseable {
         .bindNow();
   }
 
-  URI uri() {
+  /** @return where it listens */
+  public URI uri() {
     return URI.create("http://127.0.0.1:" + server.port());
   }
 
-  /** The next requests' answers, one each, in order. */
-  NettyItemsServer then(Answer... answers) {
+  /**
+   * @param answers the next requests' answers, one each, in order
+   * @return this
+   */
+  public NettyItemsServer then(Answer... answers) {
     script.addAll(java.util.List.of(answers));
     return this;
   }
 
-  /** Every request's answer from now on, once the scripted ones are used. */
-  NettyItemsServer always(Answer answer) {
+  /**
+   * @param answer every request's answer from now on, once the scripted ones are used
+   * @return this
+   */
+  public NettyItemsServer always(Answer answer) {
     always.set(answer);
     return this;
   }
 
-  int requests() {
+  /** Forgets the script and the requests so far; every request is answered with the item again. */
+  public void reset() {
+    script.clear();
+    always.set(Answer.ITEM);
+    requests.set(0);
+  }
+
+  /** @return the requests it has had */
+  public int requests() {
     return requests.get();
   }
 
-  int givenUp() {
+  /** @return the hanging requests their clients gave up */
+  public int givenUp() {
     return givenUp.get();
   }
 
   /** @return whether a client gave a hanging request up within {@code seconds} */
-  boolean awaitGivenUp(long seconds) throws InterruptedException {
+  public boolean awaitGivenUp(long seconds) throws InterruptedException {
     return firstGivenUp.await(seconds, TimeUnit.SECONDS);
   }
 
@@ -104,6 +121,7 @@ final class NettyItemsServer implements AutoCloseable {
     }
   }
 
+  /** Stops the server; its port is free again. */
   @Override
   public void close() {
     server.disposeNow();
