@@ -107,9 +107,9 @@ public final class NettyItemsServer implements AutoCloseable {
     String id = request.param("id");
     switch (answer) {
       case UNAVAILABLE:
-        return response.status(503).send();
+        return empty(response, 503);
       case BROKEN:
-        return response.status(500).send();
+        return empty(response, 500);
       case HANG:
         return response.header("Content-Type", "text/plain").sendString(Mono.<String>never().doOnCancel(() -> {
           givenUp.incrementAndGet();
@@ -119,6 +119,14 @@ public final class NettyItemsServer implements AutoCloseable {
         String body = lines ? id + "-a\n" + id + "-b\n" + id + "-c\n" : "item-" + id;
         return response.header("Content-Type", "text/plain").sendString(Mono.just(body));
     }
+  }
+
+  /**
+   * A status with a body of length 0, said so: without the length the connection would have to
+   * close to end the body, and a client's next request on it, pooled, could meet the close.
+   */
+  private static Publisher<Void> empty(HttpServerResponse response, int status) {
+    return response.status(status).header("Content-Length", "0").send();
   }
 
   /** Stops the server; its port is free again. */

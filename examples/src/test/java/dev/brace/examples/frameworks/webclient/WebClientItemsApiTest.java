@@ -98,7 +98,7 @@ class WebClientItemsApiTest {
       assertEquals("unknown", items.item("1").block(LONGEST), "a 500 is not retried, and the fallback answers it");
     }
     assertEquals(CircuitState.OPEN, registry.circuitBreaker("items-webclient").state());
-    assertEquals(3, server.requests());
+    assertEquals(3, server.requests(), "three 500s, one request each");
 
     assertEquals("unknown", items.item("1").block(LONGEST));
     assertEquals(3, server.requests(), "refused by the open breaker: no request");
