@@ -26,12 +26,13 @@ METRICS_ORDER = [("Metrics", "meteredFloor"), ("Metrics", "braceFourPatterns"), 
                  ("Metrics", "braceFailing"), ("Metrics", "resilience4jFailing")]
 REGISTRIES = ["simple", "prometheus"]
 STACKS = ["direct", "floor", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
-          "timeoutAbandon", "fourPatterns", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
+          "timeoutAbandon", "fourPatterns", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
           "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 # Stacks that only Brace has, compared with the nearest stack the other libraries have.
 COMPARED_WITH = {"bulkheadAdaptive": "bulkhead"}
 NOTES = {
+    ("Brace", "deadlineNested"): "a 10 s timeout over the four patterns, under a deadline: two calls, the inner one bounded by the inherited deadline",
     ("Brace", "bulkheadAdaptive"): "Vegas limit, timed per call; compared with the others' fixed bulkheads (neither has an adaptive one)",
     ("Resilience4j", "sixPatterns"): "no timeout: Resilience4j's TimeLimiter only bounds futures",
     ("Failsafe", "retryAsync"): "includes a thread hop: Failsafe runs every async execution on its scheduler",

@@ -3,27 +3,28 @@ package p;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 final class ResilientBase<E> implements Base<E> {
-  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static final Invoker DELEGATE_TO = ResilientBase::delegateTo;
+
+  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_BASE = CircuitBreakerConfig.builder("base");
+
   private static final CallDefinition LOAD = CallDefinition.builder("Base.load")
     .with(RetryConfig.builder("Base.load"))
-    .with(CircuitBreakerConfig.builder("base"))
-    .invokes((target, args) -> ((Base) target).load((String) args.a()))
+    .with(CIRCUITBREAKER_BASE)
+    .invokes(DELEGATE_TO, 0)
     .build();
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition RESET = CallDefinition.builder("Base.reset")
-    .with(CircuitBreakerConfig.builder("base"))
-    .invokes((target, args) -> {
-      ((Base) target).reset();
-      return null;
-    })
+    .with(CIRCUITBREAKER_BASE)
+    .invokes(DELEGATE_TO, 1)
     .build();
 
   private final Base<E> delegate;
@@ -70,5 +71,19 @@ final class ResilientBase<E> implements Base<E> {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Base delegate = (Base) target;
+    switch (method) {
+      case 0:
+        return delegate.load((String) args.a());
+      case 1:
+        delegate.reset();
+        return null;
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
   }
 }

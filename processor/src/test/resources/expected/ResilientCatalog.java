@@ -7,7 +7,10 @@ import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.FallbackInvoker;
+import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.Objects;
@@ -15,32 +18,32 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientCatalog implements Catalog {
+  private static final Invoker DELEGATE_TO = ResilientCatalog::delegateTo;
+
+  private static final FallbackInvoker FALL_BACK_TO = ResilientCatalog::fallBackTo;
+
+  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_CATALOG = CircuitBreakerConfig.builder("Catalog");
+
   private static final CallDefinition FIND = CallDefinition.builder("Catalog.find")
     .with(RetryConfig.builder("Catalog.find").maxAttempts(5).delay("10ms").jitter(Retry.Jitter.NONE).onResult(new Catalog.IsEmpty()))
     .with(CircuitBreakerConfig.builder("catalog-db").failureRate(0.5).onResult(new Catalog.IsEmpty()))
-    .invokes((target, args) -> ((Catalog) target).find((String) args.a()))
+    .invokes(DELEGATE_TO, 0)
     .build();
 
   private static final CallDefinition SAVE = CallDefinition.builder("Catalog.save")
     .with(FallbackConfig.builder("Catalog.save").on(IOException.class))
     .with(RetryConfig.builder("Catalog.save").maxAttempts(2))
-    .with(CircuitBreakerConfig.builder("Catalog"))
+    .with(CIRCUITBREAKER_CATALOG)
     .with(TimeoutConfig.builder("Catalog.save").duration("250ms").mode(Timeout.Mode.ABANDON))
     .fallbackTakes("ignoreSave", IOException.class)
-    .invokes((target, args) -> {
-      ((Catalog) target).save((String) args.a());
-      return null;
-    })
-    .fallback((target, args, failure) -> {
-      Catalog.ignoreSave((String) args.a(), (IOException) failure);
-      return null;
-    })
+    .invokes(DELEGATE_TO, 1)
+    .fallback(FALL_BACK_TO)
     .build();
 
   private static final CallDefinition SIZE = CallDefinition.builder("Catalog.size")
     .with(RetryConfig.builder("Catalog.size").maxAttempts(2))
-    .with(CircuitBreakerConfig.builder("Catalog"))
-    .invokes((target, args) -> ((Catalog) target).size())
+    .with(CIRCUITBREAKER_CATALOG)
+    .invokes(DELEGATE_TO, 2)
     .build();
 
   private final Catalog delegate;
@@ -95,5 +98,32 @@ public final class ResilientCatalog implements Catalog {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Catalog delegate = (Catalog) target;
+    switch (method) {
+      case 0:
+        return delegate.find((String) args.a());
+      case 1:
+        delegate.save((String) args.a());
+        return null;
+      case 2:
+        return delegate.size();
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static Object fallBackTo(int method, Object target, Arguments args, Throwable failure)
+      throws Throwable {
+    Catalog delegate = (Catalog) target;
+    switch (method) {
+      case 1:
+        Catalog.ignoreSave((String) args.a(), (IOException) failure);
+        return null;
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
   }
 }

@@ -4,19 +4,26 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.FallbackInvoker;
+import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientClash implements Clash {
+  private static final Invoker DELEGATE_TO = ResilientClash::delegateTo;
+
+  private static final FallbackInvoker FALL_BACK_TO = ResilientClash::fallBackTo;
+
   private static final CallDefinition CALL = CallDefinition.builder("Clash.call")
     .with(FallbackConfig.builder("Clash.call"))
     .with(RetryConfig.builder("Clash.call").onResult(new NotNull()))
     .with(TimeoutConfig.builder("Clash.call").duration("1s"))
-    .invokes((target, args) -> ((Clash) target).call((String) ((Object[]) args.a())[0], (String) ((Object[]) args.a())[1], (Integer) ((Object[]) args.a())[2], (String) ((Object[]) args.a())[3], (Integer) ((Object[]) args.a())[4], ((Object[]) args.a())[5], (Exception) ((Object[]) args.a())[6], ((Object[]) args.a())[7], ((Object[]) args.a())[8], (Long) ((Object[]) args.a())[9], (String) ((Object[]) args.a())[10]))
-    .fallback((target, args, failure) -> ((Clash) target).fallback((String) ((Object[]) args.a())[0], (String) ((Object[]) args.a())[1], (Integer) ((Object[]) args.a())[2], (String) ((Object[]) args.a())[3], (Integer) ((Object[]) args.a())[4], ((Object[]) args.a())[5], (Exception) ((Object[]) args.a())[6], ((Object[]) args.a())[7], ((Object[]) args.a())[8], (Long) ((Object[]) args.a())[9], (String) ((Object[]) args.a())[10], failure))
+    .invokes(DELEGATE_TO, 0)
+    .fallback(FALL_BACK_TO)
     .build();
 
   private final Clash delegate;
@@ -57,5 +64,26 @@ public final class ResilientClash implements Clash {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Clash delegate = (Clash) target;
+    switch (method) {
+      case 0:
+        return delegate.call((String) ((Object[]) args.a())[0], (String) ((Object[]) args.a())[1], (Integer) ((Object[]) args.a())[2], (String) ((Object[]) args.a())[3], (Integer) ((Object[]) args.a())[4], ((Object[]) args.a())[5], (Exception) ((Object[]) args.a())[6], ((Object[]) args.a())[7], ((Object[]) args.a())[8], (Long) ((Object[]) args.a())[9], (String) ((Object[]) args.a())[10]);
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static Object fallBackTo(int method, Object target, Arguments args, Throwable failure)
+      throws Throwable {
+    Clash delegate = (Clash) target;
+    switch (method) {
+      case 0:
+        return delegate.fallback((String) ((Object[]) args.a())[0], (String) ((Object[]) args.a())[1], (Integer) ((Object[]) args.a())[2], (String) ((Object[]) args.a())[3], (Integer) ((Object[]) args.a())[4], ((Object[]) args.a())[5], (Exception) ((Object[]) args.a())[6], ((Object[]) args.a())[7], ((Object[]) args.a())[8], (Long) ((Object[]) args.a())[9], (String) ((Object[]) args.a())[10], failure);
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
   }
 }

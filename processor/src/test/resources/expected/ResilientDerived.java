@@ -4,22 +4,26 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientDerived implements Derived {
+  private static final Invoker DELEGATE_TO = ResilientDerived::delegateTo;
+
   private static final CallDefinition COUNT = CallDefinition.builder("Derived.count")
     .with(BulkheadConfig.builder("Derived"))
-    .invokes((target, args) -> ((Derived) target).count())
+    .invokes(DELEGATE_TO, 0)
     .build();
 
   private static final CallDefinition LOAD = CallDefinition.builder("Base.load")
     .with(RetryConfig.builder("Base.load"))
     .with(CircuitBreakerConfig.builder("base"))
-    .invokes((target, args) -> ((Derived) target).load((String) args.a()))
+    .invokes(DELEGATE_TO, 1)
     .build();
 
   private final Derived delegate;
@@ -71,5 +75,17 @@ public final class ResilientDerived implements Derived {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Derived delegate = (Derived) target;
+    switch (method) {
+      case 0:
+        return delegate.count();
+      case 1:
+        return delegate.load((String) args.a());
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
   }
 }

@@ -6,8 +6,12 @@ import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.FallbackInvoker;
+import dev.brace.runtime.support.Invoker;
+import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.Objects;
@@ -16,36 +20,36 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientHedged implements Hedged {
+  private static final Invoker DELEGATE_TO = ResilientHedged::delegateTo;
+
+  private static final FallbackInvoker FALL_BACK_TO = ResilientHedged::fallBackTo;
+
+  private static final KeysOf KEYS_OF = ResilientHedged::keysOf;
+
   private static final CallDefinition SEARCH = CallDefinition.builder("Hedged.search")
     .with(FallbackConfig.builder("Hedged.search"))
     .with(RetryConfig.builder("Hedged.search").maxAttempts(2))
     .with(HedgeConfig.builder("Hedged.search").delay("50ms").maxHedges(2).on(IOException.class).budget("search-api"))
     .with(CircuitBreakerConfig.builder("search-api").key("{query}"))
     .with(TimeoutConfig.builder("Hedged.search").duration("1s"))
-    .invokes((target, args) -> ((Hedged) target).search((String) args.a()))
-    .fallback((target, args, failure) -> ((Hedged) target).none((String) args.a()))
-    .keys(args -> {
-      String query = (String) args.a();
-      return CallKeys.of(CallKeys.part(query, "query", "Hedged.search"), null);
-    })
+    .invokes(DELEGATE_TO, 0)
+    .fallback(FALL_BACK_TO)
+    .keys(KEYS_OF)
     .build();
 
   private static final CallDefinition PING = CallDefinition.builder("Hedged.ping")
     .with(HedgeConfig.builder("Hedged.ping"))
-    .invokes((target, args) -> {
-      ((Hedged) target).ping();
-      return null;
-    })
+    .invokes(DELEGATE_TO, 1)
     .build();
 
   private static final CallDefinition COUNT = CallDefinition.builder("Hedged.count")
     .with(HedgeConfig.builder("Hedged.count").delay("20ms"))
-    .invokes((target, args) -> ((Hedged) target).count((String) args.a()))
+    .invokes(DELEGATE_TO, 2)
     .build();
 
   private static final CallDefinition SEARCH_ASYNC = CallDefinition.builder("Hedged.searchAsync")
     .with(HedgeConfig.builder("search-async").maxHedges(3))
-    .invokes((target, args) -> ((Hedged) target).searchAsync((String) args.a()))
+    .invokes(DELEGATE_TO, 3)
     .build();
 
   private final Hedged delegate;
@@ -108,5 +112,44 @@ public final class ResilientHedged implements Hedged {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Hedged delegate = (Hedged) target;
+    switch (method) {
+      case 0:
+        return delegate.search((String) args.a());
+      case 1:
+        delegate.ping();
+        return null;
+      case 2:
+        return delegate.count((String) args.a());
+      case 3:
+        return delegate.searchAsync((String) args.a());
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static Object fallBackTo(int method, Object target, Arguments args, Throwable failure)
+      throws Throwable {
+    Hedged delegate = (Hedged) target;
+    switch (method) {
+      case 0:
+        return delegate.none((String) args.a());
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static CallKeys keysOf(int method, Arguments args) {
+    switch (method) {
+      case 0: {
+        String query = (String) args.a();
+        return CallKeys.of(CallKeys.part(query, "query", "Hedged.search"), null);
+      }
+      default:
+        throw new IllegalArgumentException("no keyed method " + method);
+    }
   }
 }

@@ -9,8 +9,12 @@ import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.FallbackInvoker;
+import dev.brace.runtime.support.Invoker;
+import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.List;
@@ -21,42 +25,47 @@ import reactor.core.publisher.Mono;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientItems implements Items {
+  private static final Invoker DELEGATE_TO = ResilientItems::delegateTo;
+
+  private static final FallbackInvoker FALL_BACK_TO = ResilientItems::fallBackTo;
+
+  private static final KeysOf KEYS_OF = ResilientItems::keysOf;
+
+  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_ITEMS = CircuitBreakerConfig.builder("items");
+
   private static final CallDefinition ITEM = CallDefinition.builder("Items.item")
     .with(FallbackConfig.builder("Items.item"))
     .with(RetryConfig.builder("Items.item").on(IOException.class))
-    .with(CircuitBreakerConfig.builder("items"))
+    .with(CIRCUITBREAKER_ITEMS)
     .with(TimeoutConfig.builder("Items.item").duration("1s"))
-    .invokes((target, args) -> ((Items) target).item((String) args.a()))
-    .fallback((target, args, failure) -> ReactorCalls.answer(((Items) target).unknown((String) args.a())))
+    .invokes(DELEGATE_TO, 0)
+    .fallback(FALL_BACK_TO)
     .build();
 
   private static final CallDefinition COUNT = CallDefinition.builder("Items.count")
     .with(FallbackConfig.builder("Items.count"))
     .with(StaleIfErrorConfig.builder("Items.count").key("{shelf}"))
     .with(HedgeConfig.builder("Items.count").delay("50ms"))
-    .with(CircuitBreakerConfig.builder("items"))
+    .with(CIRCUITBREAKER_ITEMS)
     .fallbackTakes("none", Exception.class)
-    .invokes((target, args) -> ((Items) target).count((String) args.a(), (int) args.x()))
-    .fallback((target, args, failure) -> ((Items) target).none((String) args.a(), (int) args.x(), (Exception) failure))
-    .keys(args -> {
-      String shelf = (String) args.a();
-      return CallKeys.of(null, null, CallKeys.part(shelf, "shelf", "Items.count"));
-    })
+    .invokes(DELEGATE_TO, 1)
+    .fallback(FALL_BACK_TO)
+    .keys(KEYS_OF)
     .build();
 
   private static final CallDefinition ENTRIES = CallDefinition.builder("Items.entries")
     .with(FallbackConfig.builder("Items.entries"))
     .with(RetryConfig.builder("Items.entries"))
-    .with(CircuitBreakerConfig.builder("items"))
+    .with(CIRCUITBREAKER_ITEMS)
     .with(RateLimitConfig.builder("Items").permits(10))
-    .invokes((target, args) -> ((Items) target).entries((String) args.a()))
-    .fallback((target, args, failure) -> ((Items) target).nothing((String) args.a()))
+    .invokes(DELEGATE_TO, 2)
+    .fallback(FALL_BACK_TO)
     .build();
 
   private static final CallDefinition ALL = CallDefinition.builder("Items.all")
-    .with(CircuitBreakerConfig.builder("items"))
+    .with(CIRCUITBREAKER_ITEMS)
     .with(TimeoutConfig.builder("Items.all").duration("2s"))
-    .invokes((target, args) -> ((Items) target).all())
+    .invokes(DELEGATE_TO, 3)
     .build();
 
   private final Items delegate;
@@ -119,5 +128,47 @@ public final class ResilientItems implements Items {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Items delegate = (Items) target;
+    switch (method) {
+      case 0:
+        return delegate.item((String) args.a());
+      case 1:
+        return delegate.count((String) args.a(), (int) args.x());
+      case 2:
+        return delegate.entries((String) args.a());
+      case 3:
+        return delegate.all();
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static Object fallBackTo(int method, Object target, Arguments args, Throwable failure)
+      throws Throwable {
+    Items delegate = (Items) target;
+    switch (method) {
+      case 0:
+        return ReactorCalls.answer(delegate.unknown((String) args.a()));
+      case 1:
+        return delegate.none((String) args.a(), (int) args.x(), (Exception) failure);
+      case 2:
+        return delegate.nothing((String) args.a());
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static CallKeys keysOf(int method, Arguments args) {
+    switch (method) {
+      case 1: {
+        String shelf = (String) args.a();
+        return CallKeys.of(null, null, CallKeys.part(shelf, "shelf", "Items.count"));
+      }
+      default:
+        throw new IllegalArgumentException("no keyed method " + method);
+    }
   }
 }

@@ -3,24 +3,26 @@ package p;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.Invoker;
+import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientKeyed implements Keyed {
+  private static final Invoker DELEGATE_TO = ResilientKeyed::delegateTo;
+
+  private static final KeysOf KEYS_OF = ResilientKeyed::keysOf;
+
   private static final CallDefinition CALL = CallDefinition.builder("Keyed.call")
     .with(CircuitBreakerConfig.builder("keyed-breaker").key("{request.host}"))
     .with(RateLimitConfig.builder("keyed-limiter").permits(5).key("zone:{request.inner.zone}/{tenant}:{port}"))
-    .invokes((target, args) -> ((Keyed) target).call((Keyed.Request) args.a(), (String) args.b(), (int) args.x()))
-    .keys(args -> {
-      Keyed.Request request = (Keyed.Request) args.a();
-      String tenant = (String) args.b();
-      int port = (int) args.x();
-      return CallKeys.of(request == null ? CallKeys.part(null, "request", "Keyed.call") : CallKeys.part(request.host(), "request.host", "Keyed.call"), "zone:" + (request == null ? CallKeys.part(null, "request", "Keyed.call") : request.inner() == null ? CallKeys.part(null, "request.inner", "Keyed.call") : CallKeys.part(request.inner().getZone(), "request.inner.zone", "Keyed.call")) + "/" + CallKeys.part(tenant, "tenant", "Keyed.call") + ":" + CallKeys.part(port, "port", "Keyed.call"));
-    })
+    .invokes(DELEGATE_TO, 0)
+    .keys(KEYS_OF)
     .build();
 
   private final Keyed delegate;
@@ -59,5 +61,28 @@ public final class ResilientKeyed implements Keyed {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Keyed delegate = (Keyed) target;
+    switch (method) {
+      case 0:
+        return delegate.call((Keyed.Request) args.a(), (String) args.b(), (int) args.x());
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static CallKeys keysOf(int method, Arguments args) {
+    switch (method) {
+      case 0: {
+        Keyed.Request request = (Keyed.Request) args.a();
+        String tenant = (String) args.b();
+        int port = (int) args.x();
+        return CallKeys.of(request == null ? CallKeys.part(null, "request", "Keyed.call") : CallKeys.part(request.host(), "request.host", "Keyed.call"), "zone:" + (request == null ? CallKeys.part(null, "request", "Keyed.call") : request.inner() == null ? CallKeys.part(null, "request.inner", "Keyed.call") : CallKeys.part(request.inner().getZone(), "request.inner.zone", "Keyed.call")) + "/" + CallKeys.part(tenant, "tenant", "Keyed.call") + ":" + CallKeys.part(port, "port", "Keyed.call"));
+      }
+      default:
+        throw new IllegalArgumentException("no keyed method " + method);
+    }
   }
 }

@@ -2,19 +2,20 @@ package p;
 
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
+  private static final Invoker DELEGATE_TO = ResilientOuter_Api_Deep::delegateTo;
+
   private static final CallDefinition RUN = CallDefinition.builder("Outer.Api.Deep.run")
     .with(TimeoutConfig.builder("Outer.Api.Deep.run").duration("1s"))
-    .invokes((target, args) -> {
-      ((Outer.Api.Deep) target).run();
-      return null;
-    })
+    .invokes(DELEGATE_TO, 0)
     .build();
 
   private final Outer.Api.Deep delegate;
@@ -53,5 +54,16 @@ public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Outer.Api.Deep delegate = (Outer.Api.Deep) target;
+    switch (method) {
+      case 0:
+        delegate.run();
+        return null;
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
   }
 }

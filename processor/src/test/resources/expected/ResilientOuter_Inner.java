@@ -2,16 +2,20 @@ package p;
 
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 final class ResilientOuter_Inner implements Outer.Inner {
+  private static final Invoker DELEGATE_TO = ResilientOuter_Inner::delegateTo;
+
   private static final CallDefinition PING = CallDefinition.builder("Outer.Inner.ping")
     .with(BulkheadConfig.builder("Outer.Inner"))
-    .invokes((target, args) -> ((Outer.Inner) target).ping())
+    .invokes(DELEGATE_TO, 0)
     .build();
 
   private final Outer.Inner delegate;
@@ -50,5 +54,15 @@ final class ResilientOuter_Inner implements Outer.Inner {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Outer.Inner delegate = (Outer.Inner) target;
+    switch (method) {
+      case 0:
+        return delegate.ping();
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
   }
 }

@@ -5,7 +5,9 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
@@ -14,18 +16,22 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientPayments implements Payments {
+  private static final Invoker DELEGATE_TO = ResilientPayments::delegateTo;
+
+  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_PAYMENTS_API = CircuitBreakerConfig.builder("payments-api");
+
   private static final CallDefinition CHARGE = CallDefinition.builder("Payments.charge")
     .with(RetryConfig.builder("Payments.charge").maxAttempts(3).on(ConnectException.class, UnknownHostException.class, CircuitOpenException.class))
-    .with(CircuitBreakerConfig.builder("payments-api"))
+    .with(CIRCUITBREAKER_PAYMENTS_API)
     .notIdempotent()
-    .invokes((target, args) -> ((Payments) target).charge((String) args.a()))
+    .invokes(DELEGATE_TO, 0)
     .build();
 
   private static final CallDefinition REFUND = CallDefinition.builder("Payments.refund")
-    .with(CircuitBreakerConfig.builder("payments-api"))
+    .with(CIRCUITBREAKER_PAYMENTS_API)
     .with(TimeoutConfig.builder("Payments.refund").duration("2s"))
     .notIdempotent()
-    .invokes((target, args) -> ((Payments) target).refund((String) args.a()))
+    .invokes(DELEGATE_TO, 1)
     .build();
 
   private final Payments delegate;
@@ -72,5 +78,17 @@ public final class ResilientPayments implements Payments {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Payments delegate = (Payments) target;
+    switch (method) {
+      case 0:
+        return delegate.charge((String) args.a());
+      case 1:
+        return delegate.refund((String) args.a());
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
   }
 }

@@ -7,8 +7,12 @@ import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.FallbackInvoker;
+import dev.brace.runtime.support.Invoker;
+import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.List;
@@ -17,25 +21,30 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientRecsClient implements RecsClient {
+  private static final Invoker DELEGATE_TO = ResilientRecsClient::delegateTo;
+
+  private static final FallbackInvoker FALL_BACK_TO = ResilientRecsClient::fallBackTo;
+
+  private static final KeysOf KEYS_OF = ResilientRecsClient::keysOf;
+
+  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_RECS_API = CircuitBreakerConfig.builder("recs-api");
+
   private static final CallDefinition RECOMMENDATIONS = CallDefinition.builder("RecsClient.recommendations")
     .with(FallbackConfig.builder("RecsClient.recommendations"))
     .with(RetryConfig.builder("RecsClient.recommendations").maxAttempts(3).delay("100ms").on(IOException.class))
-    .with(CircuitBreakerConfig.builder("recs-api"))
+    .with(CIRCUITBREAKER_RECS_API)
     .with(RateLimitConfig.builder("recs-api").permits(20).per("1s").key("user:{userId}"))
     .with(BulkheadConfig.builder("recs-api").maxConcurrent(10))
     .with(TimeoutConfig.builder("RecsClient.recommendations").duration("1s"))
     .fallbackTakes("noRecs", Exception.class)
-    .invokes((target, args) -> ((RecsClient) target).recommendations((String) args.a()))
-    .fallback((target, args, failure) -> ((RecsClient) target).noRecs((String) args.a(), (Exception) failure))
-    .keys(args -> {
-      String userId = (String) args.a();
-      return CallKeys.of(null, "user:" + CallKeys.part(userId, "userId", "RecsClient.recommendations"));
-    })
+    .invokes(DELEGATE_TO, 0)
+    .fallback(FALL_BACK_TO)
+    .keys(KEYS_OF)
     .build();
 
   private static final CallDefinition COUNT = CallDefinition.builder("RecsClient.count")
-    .with(CircuitBreakerConfig.builder("recs-api"))
-    .invokes((target, args) -> ((RecsClient) target).count())
+    .with(CIRCUITBREAKER_RECS_API)
+    .invokes(DELEGATE_TO, 1)
     .build();
 
   private final RecsClient delegate;
@@ -82,5 +91,39 @@ public final class ResilientRecsClient implements RecsClient {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    RecsClient delegate = (RecsClient) target;
+    switch (method) {
+      case 0:
+        return delegate.recommendations((String) args.a());
+      case 1:
+        return delegate.count();
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static Object fallBackTo(int method, Object target, Arguments args, Throwable failure)
+      throws Throwable {
+    RecsClient delegate = (RecsClient) target;
+    switch (method) {
+      case 0:
+        return delegate.noRecs((String) args.a(), (Exception) failure);
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static CallKeys keysOf(int method, Arguments args) {
+    switch (method) {
+      case 0: {
+        String userId = (String) args.a();
+        return CallKeys.of(null, "user:" + CallKeys.part(userId, "userId", "RecsClient.recommendations"));
+      }
+      default:
+        throw new IllegalArgumentException("no keyed method " + method);
+    }
   }
 }

@@ -4,6 +4,7 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.List;
@@ -13,52 +14,43 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
-  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static final Invoker DELEGATE_TO = ResilientRepo::delegateTo;
+
+  private static final RetryConfig.Builder RETRY_REPO_FETCH = RetryConfig.builder("Repo.fetch");
+
   private static final CallDefinition GET = CallDefinition.builder("Repo.get")
     .with(RetryConfig.builder("Repo.get"))
-    .invokes((target, args) -> ((Repo) target).get(args.x()))
+    .invokes(DELEGATE_TO, 0)
     .build();
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition MAX = CallDefinition.builder("Repo.max")
     .with(RetryConfig.builder("Repo.max"))
-    .invokes(ResilientRepo::invokeMax)
+    .invokes(DELEGATE_TO, 1)
     .build();
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition PUT_ALL = CallDefinition.builder("Repo.putAll")
     .with(RetryConfig.builder("Repo.putAll"))
-    .invokes((target, args) -> {
-      ((Repo) target).putAll((String[]) args.a());
-      return null;
-    })
+    .invokes(DELEGATE_TO, 2)
     .build();
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition SIZES = CallDefinition.builder("Repo.sizes")
     .with(RetryConfig.builder("Repo.sizes"))
-    .invokes((target, args) -> ((Repo) target).sizes((byte[][]) ((Object[]) args.a())[0], (Character) ((Object[]) args.a())[1], (Boolean) ((Object[]) args.a())[2], (Double) ((Object[]) args.a())[3], (Float) ((Object[]) args.a())[4], (Short) ((Object[]) args.a())[5]))
+    .invokes(DELEGATE_TO, 3)
     .build();
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition CLEAR = CallDefinition.builder("Repo.clear")
     .with(RetryConfig.builder("Repo.clear"))
-    .invokes((target, args) -> {
-      ((Repo) target).clear();
-      return null;
-    })
+    .invokes(DELEGATE_TO, 4)
     .build();
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition FETCH = CallDefinition.builder("Repo.fetch")
-    .with(RetryConfig.builder("Repo.fetch"))
-    .invokes((target, args) -> ((Repo) target).fetch((int) args.x()))
+    .with(RETRY_REPO_FETCH)
+    .invokes(DELEGATE_TO, 5)
     .build();
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final CallDefinition FETCH_2 = CallDefinition.builder("Repo.fetch")
-    .with(RetryConfig.builder("Repo.fetch"))
-    .invokes((target, args) -> ((Repo) target).fetch((String) args.a()))
+    .with(RETRY_REPO_FETCH)
+    .invokes(DELEGATE_TO, 6)
     .build();
 
   private final Repo<T> delegate;
@@ -145,6 +137,31 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Repo delegate = (Repo) target;
+    switch (method) {
+      case 0:
+        return delegate.get(args.x());
+      case 1:
+        return invokeMax(target, args);
+      case 2:
+        delegate.putAll((String[]) args.a());
+        return null;
+      case 3:
+        return delegate.sizes((byte[][]) ((Object[]) args.a())[0], (Character) ((Object[]) args.a())[1], (Boolean) ((Object[]) args.a())[2], (Double) ((Object[]) args.a())[3], (Float) ((Object[]) args.a())[4], (Short) ((Object[]) args.a())[5]);
+      case 4:
+        delegate.clear();
+        return null;
+      case 5:
+        return delegate.fetch((int) args.x());
+      case 6:
+        return delegate.fetch((String) args.a());
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

@@ -5,8 +5,12 @@ import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.FallbackInvoker;
+import dev.brace.runtime.support.Invoker;
+import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.Objects;
@@ -16,28 +20,31 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientReports implements Reports {
+  private static final Invoker DELEGATE_TO = ResilientReports::delegateTo;
+
+  private static final FallbackInvoker FALL_BACK_TO = ResilientReports::fallBackTo;
+
+  private static final KeysOf KEYS_OF = ResilientReports::keysOf;
+
   private static final CallDefinition REPORT = CallDefinition.builder("Reports.report")
     .with(RetryConfig.builder("Reports.report"))
     .with(TimeoutConfig.builder("Reports.report").duration("2s"))
-    .invokes((target, args) -> ((Reports) target).report((String) args.a()))
+    .invokes(DELEGATE_TO, 0)
     .build();
 
   private static final CallDefinition COUNT = CallDefinition.builder("Reports.count")
     .with(FallbackConfig.builder("Reports.count"))
-    .invokes((target, args) -> ((Reports) target).count((String) args.a()))
-    .fallback((target, args, failure) -> CompletableFuture.completedFuture(((Reports) target).cached((String) args.a())))
+    .invokes(DELEGATE_TO, 1)
+    .fallback(FALL_BACK_TO)
     .build();
 
   private static final CallDefinition KEYED = CallDefinition.builder("Reports.keyed")
     .with(FallbackConfig.builder("Reports.keyed").on(IOException.class))
     .with(CircuitBreakerConfig.builder("reports").key("{id}"))
     .fallbackTakes("later", IOException.class)
-    .invokes((target, args) -> ((Reports) target).keyed((String) args.a()))
-    .fallback((target, args, failure) -> ((Reports) target).later((String) args.a(), (IOException) failure))
-    .keys(args -> {
-      String id = (String) args.a();
-      return CallKeys.of(CallKeys.part(id, "id", "Reports.keyed"), null);
-    })
+    .invokes(DELEGATE_TO, 2)
+    .fallback(FALL_BACK_TO)
+    .keys(KEYS_OF)
     .build();
 
   private final Reports delegate;
@@ -97,5 +104,43 @@ public final class ResilientReports implements Reports {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Reports delegate = (Reports) target;
+    switch (method) {
+      case 0:
+        return delegate.report((String) args.a());
+      case 1:
+        return delegate.count((String) args.a());
+      case 2:
+        return delegate.keyed((String) args.a());
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static Object fallBackTo(int method, Object target, Arguments args, Throwable failure)
+      throws Throwable {
+    Reports delegate = (Reports) target;
+    switch (method) {
+      case 1:
+        return CompletableFuture.completedFuture(delegate.cached((String) args.a()));
+      case 2:
+        return delegate.later((String) args.a(), (IOException) failure);
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static CallKeys keysOf(int method, Arguments args) {
+    switch (method) {
+      case 2: {
+        String id = (String) args.a();
+        return CallKeys.of(CallKeys.part(id, "id", "Reports.keyed"), null);
+      }
+      default:
+        throw new IllegalArgumentException("no keyed method " + method);
+    }
   }
 }

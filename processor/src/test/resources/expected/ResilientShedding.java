@@ -5,7 +5,9 @@ import dev.brace.Criticality;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.RateLimitConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -13,23 +15,27 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientShedding implements Shedding {
+  private static final Invoker DELEGATE_TO = ResilientShedding::delegateTo;
+
+  private static final BulkheadConfig.Builder BULKHEAD_SEARCH = BulkheadConfig.builder("search").maxConcurrent(40).maxWait("10ms").adaptive(Bulkhead.Adaptive.GRADIENT2).minConcurrent(4);
+
   private static final CallDefinition SUGGESTIONS = CallDefinition.builder("Shedding.suggestions")
-    .with(BulkheadConfig.builder("search").maxConcurrent(40).maxWait("10ms").adaptive(Bulkhead.Adaptive.GRADIENT2).minConcurrent(4))
+    .with(BULKHEAD_SEARCH)
     .criticality(Criticality.Level.SHEDDABLE)
-    .invokes((target, args) -> ((Shedding) target).suggestions((String) args.a()))
+    .invokes(DELEGATE_TO, 0)
     .build();
 
   private static final CallDefinition CHECKOUT = CallDefinition.builder("Shedding.checkout")
     .with(RateLimitConfig.builder("Shedding").permits(100).adaptive(true).throttledOn(IllegalStateException.class).decrease(0.7))
-    .with(BulkheadConfig.builder("search").maxConcurrent(40).maxWait("10ms").adaptive(Bulkhead.Adaptive.GRADIENT2).minConcurrent(4))
+    .with(BULKHEAD_SEARCH)
     .criticality(Criticality.Level.CRITICAL)
-    .invokes((target, args) -> ((Shedding) target).checkout((String) args.a()))
+    .invokes(DELEGATE_TO, 1)
     .build();
 
   private static final CallDefinition RECENT = CallDefinition.builder("Shedding.recent")
-    .with(BulkheadConfig.builder("search").maxConcurrent(40).maxWait("10ms").adaptive(Bulkhead.Adaptive.GRADIENT2).minConcurrent(4))
+    .with(BULKHEAD_SEARCH)
     .criticality(Criticality.Level.SHEDDABLE)
-    .invokes((target, args) -> ((Shedding) target).recent())
+    .invokes(DELEGATE_TO, 2)
     .build();
 
   private final Shedding delegate;
@@ -84,5 +90,19 @@ public final class ResilientShedding implements Shedding {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Shedding delegate = (Shedding) target;
+    switch (method) {
+      case 0:
+        return delegate.suggestions((String) args.a());
+      case 1:
+        return delegate.checkout((String) args.a());
+      case 2:
+        return delegate.recent();
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
   }
 }

@@ -4,8 +4,12 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.StaleIfErrorConfig;
+import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.FallbackInvoker;
+import dev.brace.runtime.support.Invoker;
+import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.List;
@@ -15,45 +19,38 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientStale implements Stale {
+  private static final Invoker DELEGATE_TO = ResilientStale::delegateTo;
+
+  private static final FallbackInvoker FALL_BACK_TO = ResilientStale::fallBackTo;
+
+  private static final KeysOf KEYS_OF = ResilientStale::keysOf;
+
   private static final CallDefinition RECOMMENDATIONS = CallDefinition.builder("Stale.recommendations")
     .with(FallbackConfig.builder("Stale.recommendations").on(IOException.class))
     .with(StaleIfErrorConfig.builder("Stale.recommendations").maxAge("1h").fresh("5s").key("user:{userId}"))
     .with(RetryConfig.builder("Stale.recommendations").maxAttempts(2).on(IOException.class))
     .fallbackTakes("none", IOException.class)
-    .invokes((target, args) -> ((Stale) target).recommendations((String) args.a(), (int) args.x()))
-    .fallback((target, args, failure) -> ((Stale) target).none((String) args.a(), (int) args.x(), (IOException) failure))
-    .keys(args -> {
-      String userId = (String) args.a();
-      return CallKeys.of(null, null, "user:" + CallKeys.part(userId, "userId", "Stale.recommendations"));
-    })
+    .invokes(DELEGATE_TO, 0)
+    .fallback(FALL_BACK_TO)
+    .keys(KEYS_OF)
     .build();
 
   private static final CallDefinition PRICE = CallDefinition.builder("Stale.price")
     .with(StaleIfErrorConfig.builder("Stale.price"))
-    .invokes((target, args) -> ((Stale) target).price((String) args.a(), (String[]) args.b()))
-    .keys(args -> {
-      String sku = (String) args.a();
-      String[] regions = (String[]) args.b();
-      return CallKeys.of(null, null, CallKeys.arguments(sku, regions));
-    })
+    .invokes(DELEGATE_TO, 1)
+    .keys(KEYS_OF)
     .build();
 
   private static final CallDefinition EVERYTHING = CallDefinition.builder("Stale.everything")
     .with(StaleIfErrorConfig.builder("Stale.everything"))
-    .invokes((target, args) -> ((Stale) target).everything((String[]) args.a()))
-    .keys(args -> {
-      String[] ids = (String[]) args.a();
-      return CallKeys.of(null, null, CallKeys.arguments((Object) ids));
-    })
+    .invokes(DELEGATE_TO, 2)
+    .keys(KEYS_OF)
     .build();
 
   private static final CallDefinition REPORT = CallDefinition.builder("Stale.report")
     .with(StaleIfErrorConfig.builder("Stale.report").maxEntries(100))
-    .invokes((target, args) -> ((Stale) target).report((String) args.a()))
-    .keys(args -> {
-      String id = (String) args.a();
-      return CallKeys.of(null, null, CallKeys.arguments(id));
-    })
+    .invokes(DELEGATE_TO, 3)
+    .keys(KEYS_OF)
     .build();
 
   private final Stale delegate;
@@ -116,5 +113,56 @@ public final class ResilientStale implements Stale {
   @Override
   public String toString() {
     return this.delegate.toString();
+  }
+
+  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+    Stale delegate = (Stale) target;
+    switch (method) {
+      case 0:
+        return delegate.recommendations((String) args.a(), (int) args.x());
+      case 1:
+        return delegate.price((String) args.a(), (String[]) args.b());
+      case 2:
+        return delegate.everything((String[]) args.a());
+      case 3:
+        return delegate.report((String) args.a());
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static Object fallBackTo(int method, Object target, Arguments args, Throwable failure)
+      throws Throwable {
+    Stale delegate = (Stale) target;
+    switch (method) {
+      case 0:
+        return delegate.none((String) args.a(), (int) args.x(), (IOException) failure);
+      default:
+        throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  private static CallKeys keysOf(int method, Arguments args) {
+    switch (method) {
+      case 0: {
+        String userId = (String) args.a();
+        return CallKeys.of(null, null, "user:" + CallKeys.part(userId, "userId", "Stale.recommendations"));
+      }
+      case 1: {
+        String sku = (String) args.a();
+        String[] regions = (String[]) args.b();
+        return CallKeys.of(null, null, CallKeys.arguments(sku, regions));
+      }
+      case 2: {
+        String[] ids = (String[]) args.a();
+        return CallKeys.of(null, null, CallKeys.arguments((Object) ids));
+      }
+      case 3: {
+        String id = (String) args.a();
+        return CallKeys.of(null, null, CallKeys.arguments(id));
+      }
+      default:
+        throw new IllegalArgumentException("no keyed method " + method);
+    }
   }
 }

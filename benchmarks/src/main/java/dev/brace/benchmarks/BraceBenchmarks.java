@@ -121,6 +121,31 @@ public class BraceBenchmarks {
     }
   }
 
+  /**
+   * A nested call under a deadline: each thread opens an hour-long deadline once, and every
+   * operation is an outer call (its own 10 s timeout) over the four-pattern stack, which inherits
+   * the earlier bound and is bounded by it.
+   */
+  @State(Scope.Thread)
+  public static class NestedDeadlineState {
+    BraceClients.OuterUnderDeadline client;
+    dev.brace.runtime.Deadline.Scope request;
+
+    @Setup
+    public void setUp() {
+      Registry registry = Registry.builder().build();
+      BraceClients.FourPatterns inner = ResilientBraceClients_FourPatterns.wrap(new Target(), registry);
+      client = ResilientBraceClients_OuterUnderDeadline.wrap(inner::call, registry);
+      // Opened on the benchmark's own thread, which a thread-scoped state is set up on.
+      request = dev.brace.runtime.Deadline.open(java.time.Duration.ofHours(1));
+    }
+
+    @org.openjdk.jmh.annotations.TearDown
+    public void tearDown() {
+      request.close();
+    }
+  }
+
   @State(Scope.Benchmark)
   public static class SixPatternsState {
     BraceClients.SixPatterns client;
@@ -229,6 +254,11 @@ public class BraceBenchmarks {
 
   @Benchmark
   public String fourPatterns(FourPatternsState state) {
+    return state.client.call();
+  }
+
+  @Benchmark
+  public String deadlineNested(NestedDeadlineState state) {
     return state.client.call();
   }
 

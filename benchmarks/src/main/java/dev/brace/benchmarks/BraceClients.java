@@ -98,6 +98,15 @@ public final class BraceClients {
     String call();
   }
 
+  /**
+   * A call whose delegate makes the four-pattern call: its timeout is the deadline the inner call
+   * inherits, so the inner call is bounded by it (the deadline row).
+   */
+  public interface OuterUnderDeadline {
+    @Timeout("10s")
+    String call();
+  }
+
   /** All six: Fallback(Retry(CircuitBreaker(RateLimit(Bulkhead(Timeout(call)))))). */
   public interface SixPatterns {
     @Retry

@@ -1,5 +1,6 @@
 package dev.brace.micrometer;
 
+import dev.brace.runtime.Backend;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.EventKind;
@@ -55,6 +56,10 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code brace.bulkhead.limit} and {@code brace.ratelimiter.rate} (gauges; {@code name}): a
  *       bulkhead's current limit ({@code maxConcurrent} unless adaptive) and a limiter's current
  *       rate in permits per period ({@code permits} unless adaptive).
+ *   <li>{@code brace.backend.available} (gauge; {@code name}, the backend's as settings name it):
+ *       1 while every part of a backend's store can be reached, 0 during an outage (its instances
+ *       then decide with their fallback), NaN for a backend that cannot tell ({@link
+ *       dev.brace.runtime.Backend#status()}).
  * </ul>
  *
  * <p>Timers and counters are driven by the registry's events, so they count from the moment of
@@ -84,6 +89,7 @@ public final class BraceMetrics implements AutoCloseable {
     // Subscribed first, so an instance created while the existing ones are gauged is not missed.
     this.subscription = brace.subscribeForMetrics(this::record);
     brace.names().forEach((kind, names) -> names.forEach(name -> gaugeExisting(kind, name)));
+    brace.backends().forEach(this::gaugeBackend);
   }
 
   /**
@@ -168,6 +174,9 @@ public final class BraceMetrics implements AutoCloseable {
         ((Counter) instanceMeter("brace.timeouts", event.instance(), tags -> Counter.builder("brace.timeouts")
             .description("attempts cut off at their deadline").tags(tags))).increment();
         break;
+      case DEADLINE_EXCEEDED:
+        deadlineExceeded(event.instance());
+        break;
       case STALE_SERVED:
         countBy("brace.stale|served", "brace.stale", "failed calls answered with a remembered result, or with none young enough", event.instance(), "outcome", "served");
         break;
@@ -177,6 +186,12 @@ public final class BraceMetrics implements AutoCloseable {
       default:
         break;
     }
+  }
+
+  /** A call that ran out of its caller's deadline; its {@code brace.calls} sample carries the failure. */
+  private void deadlineExceeded(String call) {
+    ((Counter) instanceMeter("brace.deadline.exceeded", call, tags -> Counter.builder("brace.deadline.exceeded")
+        .description("calls that ran out of the deadline they run under").tags(tags))).increment();
   }
 
   /** A counter of one instance with one tag that sets it apart; {@code cacheKey} names that pair. */
@@ -384,6 +399,15 @@ public final class BraceMetrics implements AutoCloseable {
       }
       return builder.register(meters);
     });
+  }
+
+  /** One series per backend: it is made once, with the registry, and never per key. */
+  private void gaugeBackend(String name, Backend backend) {
+    registered.computeIfAbsent("brace.backend.available|" + name, key -> Gauge.builder("brace.backend.available", backend,
+            b -> b.status().map(status -> status.available() ? 1.0 : 0.0).orElse(Double.NaN))
+        .description("1 while the backend's store can be reached, 0 during an outage")
+        .tag("name", name)
+        .register(meters));
   }
 
   /** False for a keyed family's name and for an instance switched off by configuration. */

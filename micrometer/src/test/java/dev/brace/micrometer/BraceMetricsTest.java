@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.Retry;
+import dev.brace.runtime.Backend;
+import dev.brace.runtime.BackendStatus;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
@@ -18,6 +20,9 @@ import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.RetryBudgetConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.spi.BackendContext;
+import dev.brace.runtime.spi.CircuitBreakerInstance;
+import dev.brace.runtime.spi.RateLimiterInstance;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
@@ -27,9 +32,11 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -148,6 +155,22 @@ class BraceMetricsTest {
     assertEquals(2, meters.get("brace.timeouts").tag("name", "Client.slow").counter().count());
     assertEquals(1, meters.get("brace.retry.attempts").tags("name", "Client.slow", "outcome", "retried").counter().count());
     assertEquals(1, meters.get("brace.retry.attempts").tags("name", "Client.slow", "outcome", "exhausted").counter().count());
+  }
+
+  @Test
+  void callsThatRanOutOfTheirDeadlineAreCountedAndTheirCallSampleIsAFailureNotATimeout() {
+    BraceMetrics.bind(brace, meters);
+    ResilientCall quote = guard(LambdaCalls.builder("Client.quote")
+        .with(TimeoutConfig.builder("Client.quote").duration("2s")));
+
+    try (dev.brace.runtime.Deadline.Scope request = dev.brace.runtime.Deadline.open(Duration.ofMillis(300), clock)) {
+      assertThrows(dev.brace.runtime.DeadlineExceededException.class, () -> succeed(quote, 5000));
+      assertThrows(dev.brace.runtime.DeadlineExceededException.class, () -> succeed(quote, 0));
+    }
+
+    assertEquals(2, meters.get("brace.deadline.exceeded").tag("name", "Client.quote").counter().count());
+    assertNull(meters.find("brace.timeouts").tag("name", "Client.quote").counter(), "its own timeout never expired");
+    assertEquals(2, calls("Client.quote", "call", "Client.quote", "failure").count());
   }
 
   @Test
@@ -329,5 +352,60 @@ class BraceMetricsTest {
 
     assertEquals(1, meters.find("brace.stale").tags("name", "Client.recs", "outcome", "served").counter().count());
     assertEquals(1, meters.find("brace.stale").tags("name", "Client.recs", "outcome", "missing").counter().count());
+  }
+
+  /** A backend whose store a test takes away and gives back: local instances, a status it is told. */
+  private static final class SwitchedBackend implements Backend {
+    volatile boolean reachable = true;
+
+    @Override
+    public RateLimiterInstance rateLimiter(RateLimitConfig config, BackendContext context) {
+      return context.localRateLimiter(config);
+    }
+
+    @Override
+    public CircuitBreakerInstance circuitBreaker(
+        CircuitBreakerConfig config, BackendContext context) {
+      return context.localCircuitBreaker(config);
+    }
+
+    @Override
+    public Optional<BackendStatus> status() {
+      List<BackendStatus.Outage> outages = reachable
+          ? List.of()
+          : List.of(new BackendStatus.Outage(null, Instant.now(), "gone"));
+      return Optional.of(new BackendStatus(outages, BackendStatus.LOCAL));
+    }
+  }
+
+  @Test
+  void eachBackendHasAnAvailabilityGaugeReadAtEachScrape() {
+    SwitchedBackend shared = new SwitchedBackend();
+    Registry withBackends = Registry.builder()
+        .timeSource(clock)
+        .backend("shared", shared)
+        .backend("silent", new Backend() {
+          @Override
+          public RateLimiterInstance rateLimiter(RateLimitConfig config, BackendContext context) {
+            return context.localRateLimiter(config);
+          }
+
+          @Override
+          public CircuitBreakerInstance circuitBreaker(
+              CircuitBreakerConfig config, BackendContext context) {
+            return context.localCircuitBreaker(config);
+          }
+        })
+        .build();
+    BraceMetrics.bind(withBackends, meters);
+
+    Gauge available = meters.get("brace.backend.available").tag("name", "shared").gauge();
+    assertEquals(1.0, available.value());
+    shared.reachable = false;
+    assertEquals(0.0, available.value(), "an outage");
+    shared.reachable = true;
+    assertEquals(1.0, available.value());
+    assertTrue(Double.isNaN(meters.get("brace.backend.available").tag("name", "silent").gauge().value()),
+        "a backend that cannot tell");
   }
 }

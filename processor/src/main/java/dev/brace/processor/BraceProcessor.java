@@ -10,6 +10,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.stream.Collectors;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.Processor;
@@ -115,31 +117,32 @@ public final class BraceProcessor extends AbstractProcessor {
 
   /** A Brace annotation anywhere but on an interface or an interface method is a mistake. */
   private void checkPlacements(RoundEnvironment round, Report report) {
+    Map<TypeElement, String> annotations = new LinkedHashMap<>();
     for (String name : annotationNames()) {
       TypeElement annotation = processingEnv.getElementUtils().getTypeElement(name);
-      if (annotation == null) {
+      if (annotation != null) {
+        annotations.put(annotation, name);
+      }
+    }
+    if (annotations.isEmpty()) {
+      return;
+    }
+    // One walk of the round for every annotation: a walk per annotation costs a build each time.
+    for (Element element : round.getElementsAnnotatedWithAny(annotations.keySet().toArray(new TypeElement[0]))) {
+      boolean onInterface = element.getKind() == ElementKind.INTERFACE
+          || (element.getKind() == ElementKind.METHOD
+              && element.getEnclosingElement().getKind() == ElementKind.INTERFACE);
+      if (onInterface) {
         continue;
       }
-      for (Element element : round.getElementsAnnotatedWith(annotation)) {
-        boolean onInterface = element.getKind() == ElementKind.INTERFACE
-            || (element.getKind() == ElementKind.METHOD
-                && element.getEnclosingElement().getKind() == ElementKind.INTERFACE);
-        if (!onInterface) {
-          report.error(element, mirror(element, name), Message.NOT_AN_INTERFACE,
-              annotation.getSimpleName(), describeKind(element), Naming.describe(element));
+      for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+        TypeElement type = (TypeElement) mirror.getAnnotationType().asElement();
+        if (annotations.containsKey(type)) {
+          report.error(element, mirror, Message.NOT_AN_INTERFACE,
+              type.getSimpleName(), describeKind(element), Naming.describe(element));
         }
       }
     }
-  }
-
-  /** @return the annotation of that name on the element, to anchor a message on; null if absent */
-  private static AnnotationMirror mirror(Element element, String annotationName) {
-    for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
-      if (mirror.getAnnotationType().asElement().toString().equals(annotationName)) {
-        return mirror;
-      }
-    }
-    return null;
   }
 
   private static String describeKind(Element element) {

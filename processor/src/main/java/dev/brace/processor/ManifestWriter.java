@@ -29,6 +29,10 @@ final class ManifestWriter {
   void write(WrapperModel model) throws IOException {
     Set<String> lines = new TreeSet<>();
     for (MethodModel method : model.methods()) {
+      if (!method.patterns().isEmpty()) {
+        // Every call takes part in deadlines under its own name (BRACE_DEADLINE_<CALL>_INHERIT).
+        lines.add(Kind.DEADLINE.key() + " " + method.callName());
+      }
       for (PatternModel pattern : method.patterns()) {
         lines.add(pattern.kind().key() + " " + pattern.name());
         for (Setting setting : pattern.settings()) {

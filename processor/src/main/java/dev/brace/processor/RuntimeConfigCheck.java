@@ -5,7 +5,12 @@ import dev.brace.runtime.ConfigurationException;
 import dev.brace.runtime.config.ConfigBuilder;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,6 +30,33 @@ final class RuntimeConfigCheck {
    */
   record Refusal(String attribute, String accepted) {}
 
+  /**
+   * Results already known, by what decides them (the kind, the name, every value checked): a type-level
+   * annotation is checked once for each of its interface's methods, and building a config is much of
+   * what the processor costs. Bounded; the processor may live as long as a build daemon.
+   */
+  private static final Map<List<Object>, Optional<Refusal>> CHECKED = Collections.synchronizedMap(
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<Object>, Optional<Refusal>> eldest) {
+          return size() > 4096;
+        }
+      });
+
+  /** Each config builder's setters by name, looked up once. */
+  private static final ClassValue<Map<String, List<Method>>> SETTERS = new ClassValue<>() {
+    @Override
+    protected Map<String, List<Method>> computeValue(Class<?> type) {
+      Map<String, List<Method>> setters = new HashMap<>();
+      for (Method method : type.getMethods()) {
+        if (method.getParameterCount() == 1) {
+          setters.computeIfAbsent(method.getName(), name -> new ArrayList<>()).add(method);
+        }
+      }
+      return setters;
+    }
+  };
+
   private RuntimeConfigCheck() {}
 
   /**
@@ -34,6 +66,25 @@ final class RuntimeConfigCheck {
    * @return the first refusal, or empty when the runtime accepts every value
    */
   static Optional<Refusal> check(Kind kind, String name, List<Setting> settings) {
+    List<Object> key = new ArrayList<>();
+    key.add(kind);
+    key.add(name);
+    for (Setting setting : settings) {
+      Setting.Value value = setting.value();
+      if (!(value instanceof Setting.Types || value instanceof Setting.NewInstance)) {
+        key.add(setting.setter());
+        key.add(value instanceof Setting.EnumConstant constant ? constant.constant() : value);
+      }
+    }
+    Optional<Refusal> known = CHECKED.get(key);
+    if (known == null) {
+      known = build(kind, name, settings);
+      CHECKED.put(key, known);
+    }
+    return known;
+  }
+
+  private static Optional<Refusal> build(Kind kind, String name, List<Setting> settings) {
     try {
       ConfigBuilder<?> builder = kind.builder(name);
       for (Setting setting : settings) {
@@ -70,10 +121,7 @@ final class RuntimeConfigCheck {
 
   private static void set(Object builder, Setting setting) throws ReflectiveOperationException {
     Setting.Value value = setting.value();
-    for (Method method : builder.getClass().getMethods()) {
-      if (!method.getName().equals(setting.setter()) || method.getParameterCount() != 1) {
-        continue;
-      }
+    for (Method method : SETTERS.get(builder.getClass()).getOrDefault(setting.setter(), List.of())) {
       Class<?> parameter = method.getParameterTypes()[0];
       if (value instanceof Setting.Number number
           && (number.number() instanceof Integer && parameter == int.class

@@ -1,5 +1,6 @@
 package dev.brace.reactor;
 
+import dev.brace.runtime.internal.policy.SyncAttempt;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Operators;
@@ -9,11 +10,12 @@ import reactor.util.context.Context;
  * One subscription a {@link FluxCall} makes: to the {@code Flux} an attempt's delegate call
  * returned, or to the fallback's answer. Its own object per subscription, so that a signal arriving
  * late from an attempt that was timed out or cancelled is told apart from the next attempt's.
- * Demand asked for before the upstream's subscription arrives is kept and passed on then.
+ * Demand asked for before the upstream's subscription arrives is kept and passed on then. As a
+ * {@link SyncAttempt}, it is the attempt's delegate call, which the attempt pipeline launches.
  *
  * @param <T> the element type
  */
-final class FluxAttempt<T> extends Operators.DeferredSubscription implements CoreSubscriber<T> {
+final class FluxAttempt<T> extends Operators.DeferredSubscription implements CoreSubscriber<T>, SyncAttempt {
   private final FluxCall<T> call;
   /** For the fallback's subscription: the failure it answers; null for an attempt. */
   private final Throwable answering;
@@ -23,6 +25,11 @@ final class FluxAttempt<T> extends Operators.DeferredSubscription implements Cor
   FluxAttempt(FluxCall<T> call, Throwable answering) {
     this.call = call;
     this.answering = answering;
+  }
+
+  @Override
+  public Object call() throws Throwable {
+    return call.invokeDelegate();
   }
 
   @Override

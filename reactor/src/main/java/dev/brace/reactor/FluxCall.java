@@ -1,6 +1,5 @@
 package dev.brace.reactor;
 
-import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.attempt.Admission;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
@@ -118,7 +117,7 @@ final class FluxCall<T> implements Subscription {
         failWith(badKey);
         return;
       }
-      started = sequence.begin();
+      started = sequence.begin(ticket);
       attempt(1);
     } catch (RuntimeException | Error unexpected) {
       failWith(unexpected);
@@ -129,6 +128,11 @@ final class FluxCall<T> implements Subscription {
 
   Context context() {
     return actual.currentContext();
+  }
+
+  /** @return what the delegate's method returns for one attempt: the attempt's publisher */
+  Object invokeDelegate() throws Throwable {
+    return sequence.invoke(target, arguments);
   }
 
   // ---- the subscriber's side ----
@@ -272,10 +276,11 @@ final class FluxCall<T> implements Subscription {
         demand = -1;
       } else {
         demand = requested;
-        if (pipeline.hasTimeout()) {
+        // The attempt's bound, its timeout or what is left of the caller's deadline, to the first element.
+        long bound = pipeline.attemptNanos(ticket);
+        if (bound >= 0) {
           try {
-            waiting = sequence.scheduler().schedule(
-                context.wrap(() -> expired(inner)), pipeline.timeout().nanos(), TimeUnit.NANOSECONDS);
+            waiting = sequence.scheduler().schedule(context.wrap(() -> expired(inner)), bound, TimeUnit.NANOSECONDS);
           } catch (RuntimeException schedulerFailure) {
             rejected = schedulerFailure;
           }
@@ -297,7 +302,9 @@ final class FluxCall<T> implements Subscription {
     }
     Publisher<T> publisher;
     try {
-      publisher = publisherOf(sequence.invoke(target, arguments), sequence.callName());
+      // Through the pipeline, which makes the attempt's bound the current deadline while the
+      // delegate's method runs, for the calls it makes.
+      publisher = publisherOf(pipeline.launch(ticket, inner), sequence.callName());
     } catch (Throwable thrown) {
       attemptFailed(inner, thrown);
       return;
@@ -321,9 +328,7 @@ final class FluxCall<T> implements Subscription {
       lock.unlock();
     }
     inner.cancel();
-    TimeoutExceededException timedOut = pipeline.timedOut();
-    pipeline.failed(ticket, timedOut);
-    afterFailure(timedOut);
+    afterFailure(pipeline.failed(ticket, pipeline.timedOut(ticket)));
   }
 
   /** An element of attempt {@code inner}; the first one settles the call on it. */
@@ -364,7 +369,7 @@ final class FluxCall<T> implements Subscription {
     }
     CallContext.Scope restored = restoreContext();
     try {
-      pipeline.failed(ticket, failure);
+      failure = pipeline.failed(ticket, failure);
       if (was == Phase.STREAMING) {
         // Elements are out: the failure ends the call as it is, with the earlier attempts' attached.
         sequence.stoppedWaiting(run, failure);

@@ -55,8 +55,8 @@ final class ReactiveFixture {
 
   private static CallDefinition.Builder wired() {
     return CallDefinition.builder(CALL)
-        .invokes((target, args) -> ((Target) target).attempt().get())
-        .fallback((target, args, failure) -> ((Target) target).fallback().apply(failure));
+        .invokes((method, target, args) -> ((Target) target).attempt().get(), 0)
+        .fallback((method, target, args, failure) -> ((Target) target).fallback().apply(failure));
   }
 
   static <T> Mono<T> mono(ResilientCall call, Supplier<? extends Mono<T>> attempt) {

@@ -22,36 +22,68 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RedisAdaptiveRateLimiter implements RateLimiterInstance {
   private static final long LONGEST_SPAN_MICROS = 1L << 51;
 
-  private final RateLimitConfig config;
+  private final String name;
   private final RedisStore store;
   private final String backendName;
   private final TimeSource time;
   private final RateLimitSteps steps;
   private final RateLimiterInstance local;
   private final String key;
-  private final long perMicros;
-  private final long capacityMicros;
   private final AtomicLong successes = new AtomicLong();
+  /** Read once per decision, so none runs on half of one configuration and half of another. */
+  private volatile Settings settings;
   /** The rate the latest reply showed, for events and {@link #currentRate()} when Redis is away. */
   private volatile double seenRate;
 
+  /** One version of the settings, as the scripts take them; every script gets all it needs. */
+  private static final class Settings {
+    final RateLimitConfig config;
+    final long perMicros;
+    final long capacityMicros;
+
+    Settings(RateLimitConfig config) {
+      this.config = config;
+      this.perMicros = Math.min(LONGEST_SPAN_MICROS, config.per().toNanos() / 1_000);
+      long interval = Math.max(1, perMicros / config.permits() + (perMicros % config.permits() == 0 ? 0 : 1));
+      this.capacityMicros = interval > LONGEST_SPAN_MICROS / config.burst() ? LONGEST_SPAN_MICROS : interval * config.burst();
+    }
+  }
+
   RedisAdaptiveRateLimiter(RateLimitConfig config, BackendContext context, RedisStore store) {
-    this.config = config;
+    this.name = config.name();
     this.store = store;
     this.backendName = context.backendName();
     this.time = context.time();
     this.steps = new RateLimitSteps(config.name(), time, context.events());
     this.local = store.options().whenUnavailable() == WhenUnavailable.LOCAL ? context.localRateLimiter(config) : null;
     this.key = store.options().keyPrefix() + "ratelimit-adaptive:" + config.name();
-    this.perMicros = Math.min(LONGEST_SPAN_MICROS, config.per().toNanos() / 1_000);
-    long interval = Math.max(1, perMicros / config.permits() + (perMicros % config.permits() == 0 ? 0 : 1));
-    this.capacityMicros = interval > LONGEST_SPAN_MICROS / config.burst() ? LONGEST_SPAN_MICROS : interval * config.burst();
+    this.settings = new Settings(config);
     this.seenRate = config.permits();
   }
 
   @Override
   public String name() {
-    return config.name();
+    return name;
+  }
+
+  /** @return true when the local fallback (if any) can take new settings too, as the registry's can */
+  @Override
+  public boolean reconfigurable() {
+    return local == null || local.reconfigurable();
+  }
+
+  /**
+   * Takes new settings from the next script on. The fleet's learnt rate stays in Redis; the next
+   * take keeps it within the new {@code minPermits} and {@code permits} (and, while machines hold
+   * different settings, within those of each machine that takes), and the bucket's instant is
+   * kept, as {@link RedisRateLimiter#reconfigure} describes.
+   */
+  @Override
+  public void reconfigure(RateLimitConfig config) {
+    if (local != null) {
+      local.reconfigure(config);
+    }
+    settings = new Settings(config);
   }
 
   @Override
@@ -98,10 +130,11 @@ final class RedisAdaptiveRateLimiter implements RateLimiterInstance {
     if (local != null) {
       local.throttled(blockNanos);
     }
+    Settings current = settings;
     try {
       List<Object> reply = store.eval(Script.RATELIMIT_ADAPTIVE_THROTTLED, key,
-          Long.toString(perMicros), Integer.toString(config.permits()), Long.toString(capacityMicros),
-          Double.toString(config.decrease()), Double.toString(config.minPermits()),
+          Long.toString(current.perMicros), Integer.toString(current.config.permits()), Long.toString(current.capacityMicros),
+          Double.toString(current.config.decrease()), Double.toString(current.config.minPermits()),
           Long.toString(Math.min(LONGEST_SPAN_MICROS, blockNanos / 1_000)));
       seen(Double.parseDouble((String) reply.get(1)));
     } catch (RedisStore.Unavailable unavailable) {
@@ -115,19 +148,20 @@ final class RedisAdaptiveRateLimiter implements RateLimiterInstance {
     if (local != null) {
       local.succeeded();
     }
-    if (seenRate < config.permits()) {
+    if (seenRate < settings.config.permits()) {
       successes.incrementAndGet();
     }
   }
 
   @Override
   public long availablePermits() {
+    Settings current = settings;
     try {
       List<Object> reply = store.eval(Script.RATELIMIT_ADAPTIVE_READ, key);
       long owed = (Long) reply.get(0);
-      double rate = rateOf(reply.get(1));
-      long interval = Math.max(1, (long) Math.ceil(perMicros / rate));
-      long capacity = Math.max(capacityMicros, interval);
+      double rate = rateOf(reply.get(1), current);
+      long interval = Math.max(1, (long) Math.ceil(current.perMicros / rate));
+      long capacity = Math.max(current.capacityMicros, interval);
       return owed >= capacity ? 0 : (capacity - owed) / interval;
     } catch (RedisStore.Unavailable unavailable) {
       return local == null ? 0 : local.availablePermits();
@@ -138,7 +172,7 @@ final class RedisAdaptiveRateLimiter implements RateLimiterInstance {
   @Override
   public double currentRate() {
     try {
-      return rateOf(store.eval(Script.RATELIMIT_ADAPTIVE_READ, key).get(1));
+      return rateOf(store.eval(Script.RATELIMIT_ADAPTIVE_READ, key).get(1), settings);
     } catch (RedisStore.Unavailable unavailable) {
       return local == null ? seenRate : local.currentRate();
     }
@@ -149,12 +183,15 @@ final class RedisAdaptiveRateLimiter implements RateLimiterInstance {
    * @throws RateLimitedException when it cannot arrive within {@code maxWait}
    */
   private long take() throws RedisStore.Unavailable {
+    Settings current = settings;
+    RateLimitConfig config = current.config;
     long pending = successes.getAndSet(0);
     List<Object> reply;
     try {
       reply = store.eval(Script.RATELIMIT_ADAPTIVE_TAKE, key,
-          Long.toString(perMicros), Integer.toString(config.permits()), Long.toString(capacityMicros),
-          Long.toString(config.maxWait().toNanos() / 1_000), Long.toString(pending), Double.toString(config.increase()));
+          Long.toString(current.perMicros), Integer.toString(config.permits()), Long.toString(current.capacityMicros),
+          Long.toString(config.maxWait().toNanos() / 1_000), Long.toString(pending), Double.toString(config.increase()),
+          Double.toString(config.minPermits()));
     } catch (RedisStore.Unavailable unavailable) {
       successes.addAndGet(pending);
       throw unavailable;
@@ -173,9 +210,17 @@ final class RedisAdaptiveRateLimiter implements RateLimiterInstance {
     steps.rateChanged(before, rate);
   }
 
-  private double rateOf(Object text) {
+  /** @return the rate Redis holds, within the caller's bounds as its next take would keep it */
+  private static double rateOf(Object text, Settings current) {
     String rate = (String) text;
-    return rate.isEmpty() ? config.permits() : Double.parseDouble(rate);
+    RateLimitConfig config = current.config;
+    return rate.isEmpty() ? config.permits() : Math.max(config.minPermits(), Math.min(config.permits(), Double.parseDouble(rate)));
+  }
+
+  /** @return false while the server (or cluster node) holding this bucket cannot be reached */
+  @Override
+  public boolean backendAvailable() {
+    return store.reachable(key);
   }
 
   private RateLimiterInstance fallback(RedisStore.Unavailable unavailable) {

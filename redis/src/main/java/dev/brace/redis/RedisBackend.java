@@ -1,6 +1,7 @@
 package dev.brace.redis;
 
 import dev.brace.runtime.Backend;
+import dev.brace.runtime.BackendStatus;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.spi.BackendContext;
@@ -14,6 +15,7 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Keeps chosen rate limiters and circuit breakers in Redis, so every machine of a fleet shares one
@@ -36,6 +38,11 @@ import java.util.Objects;
  * <p>On a Redis Cluster ({@link #create(RedisClusterClient, RedisBackendOptions)}) each script
  * runs on the node that serves its one key; a node's outage is reported with its address in
  * {@code node} and only the instances whose keys live there fall back.
+ *
+ * <p>Its limiters and breakers take new settings while they run ({@code registry.reconfigure}),
+ * keeping the state in Redis: each script applies its caller's settings, so machines that hold
+ * different settings for a while (a rolling change) share one consistent state. {@link #status()}
+ * and each instance's {@code backendAvailable()} tell whether Redis can be reached.
  */
 public final class RedisBackend implements Backend, AutoCloseable {
   private final RedisStore store;
@@ -143,6 +150,21 @@ public final class RedisBackend implements Backend, AutoCloseable {
   public CircuitBreakerInstance circuitBreaker(CircuitBreakerConfig config, BackendContext context) {
     store.observedBy(context.events(), context.backendName());
     return new RedisCircuitBreaker(config, context, store);
+  }
+
+  /**
+   * The outages now (the whole server, or cluster nodes by {@code host:port}) and the fallback in
+   * force. A server or node that no call has reached within the recheck interval is asked first,
+   * with a script that touches nothing and waits at most the command timeout, like any call: a
+   * failure starts an outage (with {@code backend.unavailable}), a success ends one. While calls
+   * flow it sends nothing, and during an outage it asks at most once per recheck interval, so a
+   * health check or a metrics scrape may ask as often as it likes.
+   *
+   * @return the status; never empty
+   */
+  @Override
+  public Optional<BackendStatus> status() {
+    return Optional.of(store.status());
   }
 
   /** Closes the connection this backend opened (not a connection it was given, nor the client). */

@@ -30,6 +30,8 @@ final class RedisLink {
   /** Null for a single server: every key is on it. */
   private final StatefulRedisClusterConnection<String, String> cluster;
   private final boolean owned;
+  /** A health check's key per cluster node id, found once (a node keeps its slots until resharding). */
+  private final java.util.Map<String, String> probeKeys = new java.util.concurrent.ConcurrentHashMap<>();
 
   private RedisLink(
       StatefulConnection<String, String> connection,
@@ -111,6 +113,39 @@ final class RedisLink {
     }
     RedisURI uri = node.getUri();
     return uri == null ? node.getNodeId() : uri.getHost() + ":" + uri.getPort();
+  }
+
+  /**
+   * @param prefix what the keys start with
+   * @return one key per server to ask in a health check: the prefix itself on a single server; on
+   *     a cluster, a key of each node that serves slots now, in the partitions' order
+   */
+  List<String> probeKeys(String prefix) {
+    if (cluster == null) {
+      return List.of(prefix);
+    }
+    List<String> keys = new ArrayList<>();
+    for (RedisClusterNode node : cluster.getPartitions()) {
+      if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
+        String key = probeKeys.get(node.getNodeId());
+        if (key == null || !node.hasSlot(SlotHash.getSlot(key))) {
+          key = keyServedBy(node, prefix);
+          probeKeys.put(node.getNodeId(), key);
+        }
+        keys.add(key);
+      }
+    }
+    return keys;
+  }
+
+  /** The first of {@code prefix:0}, {@code prefix:1}, … whose slot the node serves; a node serving any slot has one. */
+  private static String keyServedBy(RedisClusterNode node, String prefix) {
+    for (int i = 0; ; i++) {
+      String key = prefix + ":" + i;
+      if (node.hasSlot(SlotHash.getSlot(key))) {
+        return key;
+      }
+    }
   }
 
   void close() {

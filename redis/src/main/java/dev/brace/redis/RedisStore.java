@@ -1,11 +1,14 @@
 package dev.brace.redis;
 
-import dev.brace.runtime.EventKind;
 import dev.brace.redis.RedisBackendOptions.WhenUnavailable;
+import dev.brace.runtime.BackendStatus;
+import dev.brace.runtime.EventKind;
 import dev.brace.runtime.spi.EventSink;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,6 +30,7 @@ import java.util.function.Supplier;
  * only one call per recheck interval tries Redis, the others go straight to their fallback, and
  * the first success ends it with {@code backend.recovered}. On a cluster each node has its own
  * outage (the events name it in {@code node}), so instances on the other nodes are not affected.
+ * A health check ({@link #status()}) asks a server or node only when no call has lately.
  */
 final class RedisStore implements AutoCloseable {
   private final Supplier<RedisLink> connector;
@@ -181,7 +185,8 @@ final class RedisStore implements AutoCloseable {
     long now = System.nanoTime();
     health.nextTry.set(now + recheckNanos);
     Phase phase = health.phase.get();
-    if (!phase.down() && sent - phase.since() >= 0 && health.phase.compareAndSet(phase, new Phase(true, now))) {
+    if (!phase.down() && sent - phase.since() >= 0
+        && health.phase.compareAndSet(phase, new Phase(true, now, Instant.now()))) {
       health.lastFailure = cause;
       for (Observer observer : observers) {
         unavailable(observer, health);
@@ -198,12 +203,13 @@ final class RedisStore implements AutoCloseable {
           "node", health.node,
           "exception", cause == null ? null : cause.getClass().getName(),
           "message", cause == null ? null : cause.getMessage(),
-          "fallback", options.whenUnavailable() == WhenUnavailable.LOCAL ? "local" : "refuse");
+          "fallback", fallback());
     }
   }
 
   /** @param sent when the command that succeeded was sent */
   private void succeeded(Health health, long sent) {
+    health.answeredAt = System.nanoTime();
     recovered(health, sent);
     if (health != whole) {
       // A cluster that could not be reached at first is reachable now.
@@ -222,7 +228,7 @@ final class RedisStore implements AutoCloseable {
       return;
     }
     long now = System.nanoTime();
-    if (health.phase.compareAndSet(phase, new Phase(false, now))) {
+    if (health.phase.compareAndSet(phase, new Phase(false, now, Instant.now()))) {
       long outageMillis = (now - phase.since()) / 1_000_000;
       for (Observer observer : observers) {
         if (observer.events().enabled(EventKind.BACKEND_RECOVERED)) {
@@ -230,6 +236,68 @@ final class RedisStore implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * @param key a key a script would run on
+   * @return false while the server (or the cluster node serving the key) is in an outage, as the
+   *     calls found it; no command is sent
+   */
+  boolean reachable(String key) {
+    if (whole.down()) {
+      return false;
+    }
+    RedisLink current = link;
+    String node = current == null ? null : current.node(key);
+    Health health = node == null ? null : nodes.get(node);
+    return health == null || !health.down();
+  }
+
+  /**
+   * The outages now. A server or node no call has reached within the recheck interval is asked
+   * first, with a script that touches nothing, through {@link #eval} like any call (so a failure
+   * starts an outage and a success ends one, and during an outage it is asked at most once per
+   * recheck interval): a health check then sees a server that went away while nothing called it,
+   * or came back, and costs nothing while calls flow. A cluster is judged by the nodes that serve
+   * slots now, so the address of a primary that failed over is no longer counted.
+   *
+   * @return every outage, and the fallback in force
+   */
+  BackendStatus status() {
+    RedisLink current = link;
+    String probePrefix = options.keyPrefix() + "probe";
+    List<String> probes = current == null ? List.of(probePrefix) : current.probeKeys(probePrefix);
+    long now = System.nanoTime();
+    for (String probe : probes) {
+      Health health = current == null ? whole : health(current.node(probe));
+      if (health.down() || now - health.answeredAt - recheckNanos >= 0) {
+        try {
+          eval(Script.PROBE, probe);
+        } catch (Unavailable unavailable) {
+          // Now in an outage (or still, between rechecks): reported below.
+        }
+      }
+    }
+    List<BackendStatus.Outage> outages = new ArrayList<>();
+    if (whole.down()) {
+      outages.add(whole.outage());
+    }
+    current = link;
+    if (current != null) {
+      for (String probe : current.probeKeys(probePrefix)) {
+        String node = current.node(probe);
+        Health health = node == null ? null : nodes.get(node);
+        if (health != null && health.down()) {
+          outages.add(health.outage());
+        }
+      }
+    }
+    return new BackendStatus(outages, fallback());
+  }
+
+  /** @return what instances do during an outage, as events and health checks name it */
+  private String fallback() {
+    return options.whenUnavailable() == WhenUnavailable.LOCAL ? BackendStatus.LOCAL : BackendStatus.REFUSE;
   }
 
   /** Connects on a background thread, so no call waits for a connection to be set up. */
@@ -268,16 +336,24 @@ final class RedisStore implements AutoCloseable {
     }
   }
 
-  /** Up or in an outage, since when ({@link System#nanoTime()}); replaced whole, so both change at once. */
-  private record Phase(boolean down, long since) {}
+  /**
+   * Up or in an outage, since when ({@link System#nanoTime()}, and on the wall clock for health
+   * checks); replaced whole, so all change at once.
+   */
+  private record Phase(boolean down, long since, Instant at) {}
 
   /** One server's (or cluster node's) health: whether it is in an outage, and when to try it again. */
   private final class Health {
     /** The cluster node ({@code host:port}); null for a single server. */
     final String node;
-    final AtomicReference<Phase> phase = new AtomicReference<>(new Phase(false, System.nanoTime()));
+    final AtomicReference<Phase> phase = new AtomicReference<>(new Phase(false, System.nanoTime(), Instant.now()));
     final AtomicLong nextTry = new AtomicLong();
     volatile Throwable lastFailure;
+    /**
+     * When a command last succeeded here ({@link System#nanoTime()}); at first half the range of
+     * {@code long} ago (differences of nanoTime readings wrap consistently), so a health check asks.
+     */
+    volatile long answeredAt = System.nanoTime() - Long.MAX_VALUE / 2;
 
     Health(String node) {
       this.node = node;
@@ -285,6 +361,12 @@ final class RedisStore implements AutoCloseable {
 
     boolean down() {
       return phase.get().down();
+    }
+
+    /** @return this outage as a health check reports it */
+    BackendStatus.Outage outage() {
+      Throwable cause = lastFailure;
+      return new BackendStatus.Outage(node, phase.get().at(), cause == null ? null : cause.toString());
     }
 
     /** @return whether this call should ask Redis: always, except during an outage between rechecks */

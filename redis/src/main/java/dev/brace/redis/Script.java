@@ -70,4 +70,5 @@ final class Script {
   static final Script CIRCUIT_RELEASE = load("circuit-release.lua", PRELUDE, CIRCUIT_PRELUDE);
   static final Script CIRCUIT_RESET = load("circuit-reset.lua", PRELUDE, CIRCUIT_PRELUDE);
   static final Script CIRCUIT_READ = load("circuit-read.lua", PRELUDE, CIRCUIT_PRELUDE);
+  static final Script PROBE = load("probe.lua");
 }

@@ -12,5 +12,10 @@
  * than being sent again), and an interrupt while a script is in flight is held until its answer,
  * never taken for an outage. {@code docs/reliability.md} ("Redis under faults") lists what is
  * tested against real servers that are killed, frozen and cut off.
+ *
+ * <p>Every script takes its caller's settings as arguments, so instances take new settings live
+ * and keep the state in Redis, and machines holding different settings during a rolling change
+ * each apply their own to one state. {@link dev.brace.redis.RedisBackend#status()} tells the
+ * outages for health checks.
  */
 package dev.brace.redis;

@@ -3,13 +3,15 @@
 -- [5] success threshold, [6] reset timeout (us), [7] failure rate (0: classic mode),
 -- [8] minimum calls, [9] buckets, [10] bucket width (us for a time window, calls for a
 -- last-N-calls window), [11] 't' or 'n', [12] ttl (ms), [13] slow call rate (0: latency not
--- judged), [14] slow (1/0).
+-- judged), [14] slow (1/0), [15] the window's shape (mode, span, buckets). Every setting is the
+-- caller's: during a rolling change each outcome is judged by the settings of the machine that
+-- records it.
 -- Returns {0} nothing moved; {1, failures} opened by the threshold; {2, failures, calls, slow}
 -- opened by a rate; {3} closed; {4} a probe succeeded and the circuit stays HALF_OPEN; {5} a probe
 -- failed (or was slow) and re-opened it.
 local h = KEYS[1]
 local now = now_micros()
-local s = redis.call('HMGET', h, 'state', 'gen', 'lease_id')
+local s = redis.call('HMGET', h, 'state', 'gen', 'lease_id', 'shape')
 local state = s[1] or 'C'
 local gen = tonumber(s[2]) or 0
 if gen ~= tonumber(ARGV[1]) then
@@ -37,6 +39,14 @@ if state == 'H' then
 end
 if state ~= 'C' then
   return {0}
+end
+if s[4] ~= ARGV[15] then
+  if s[4] then
+    restart_window(h, gen, ARGV[15], ttl)
+  else
+    -- Counts no outcome has shaped yet (a circuit just made or just closed).
+    redis.call('HSET', h, 'shape', ARGV[15])
+  end
 end
 local rate = tonumber(ARGV[7])
 if rate == 0 then

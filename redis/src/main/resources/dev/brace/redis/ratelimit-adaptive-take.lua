@@ -2,7 +2,9 @@
 -- whose rate lives beside it in one hash, so every machine of a fleet draws at the rate they backed
 -- off to together. The successes a machine saw since its last take raise the rate first.
 -- KEYS[1] the hash {full_at, rate}; ARGV[1] per (us), ARGV[2] permits, ARGV[3] span of burst tokens
--- at the full rate (us), ARGV[4] max wait (us), ARGV[5] successes to add, ARGV[6] increase each.
+-- at the full rate (us), ARGV[4] max wait (us), ARGV[5] successes to add, ARGV[6] increase each,
+-- ARGV[7] floor (permits per period). The rate is kept within the caller's floor and permits, so
+-- new settings (or, during a rolling change, another machine's) bound it from their first take.
 -- Returns {1, wait, full_at, rate} when the token is the caller's, {0, wait, 0, rate} when refused;
 -- the rate as text, since Redis would truncate a Lua number to an integer.
 local now = now_micros()
@@ -10,7 +12,7 @@ local per = tonumber(ARGV[1])
 local permits = tonumber(ARGV[2])
 local state = redis.call('HMGET', KEYS[1], 'full_at', 'rate')
 local full_at = tonumber(state[1]) or now
-local rate = tonumber(state[2]) or permits
+local rate = math.max(tonumber(ARGV[7]), math.min(permits, tonumber(state[2]) or permits))
 local successes = tonumber(ARGV[5])
 if successes > 0 and rate < permits then
   rate = math.min(permits, rate + successes * tonumber(ARGV[6]))

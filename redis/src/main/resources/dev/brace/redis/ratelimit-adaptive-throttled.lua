@@ -7,7 +7,8 @@ local now = now_micros()
 local per = tonumber(ARGV[1])
 local state = redis.call('HMGET', KEYS[1], 'full_at', 'rate')
 local full_at = tonumber(state[1]) or now
-local from = tonumber(state[2]) or tonumber(ARGV[2])
+-- Within the caller's bounds first, as its take would keep it (new settings, a rolling change).
+local from = math.max(tonumber(ARGV[5]), math.min(tonumber(ARGV[2]), tonumber(state[2]) or tonumber(ARGV[2])))
 local rate = math.max(tonumber(ARGV[5]), from * tonumber(ARGV[4]))
 local block = tonumber(ARGV[6])
 if block > 0 then

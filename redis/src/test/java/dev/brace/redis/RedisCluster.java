@@ -15,9 +15,10 @@ import java.util.stream.Stream;
  * A Redis Cluster of real {@code redis-server} processes on free loopback ports, created by a test
  * as an operator would: each node started with {@code --cluster-enabled yes}, then {@code
  * redis-cli --cluster create … --cluster-replicas 0}. No replicas, and {@code
- * cluster-require-full-coverage no}, so a node that dies takes only its own slots with it.
+ * cluster-require-full-coverage no}, so a node that dies takes only its own slots with it. Public,
+ * and shipped in this module's test jar, as {@link RedisServer} is.
  */
-final class RedisCluster implements AutoCloseable {
+public final class RedisCluster implements AutoCloseable {
   private final Path directory;
   private final List<RedisServer> nodes;
 
@@ -27,7 +28,7 @@ final class RedisCluster implements AutoCloseable {
   }
 
   /** @return a cluster of {@code size} primaries that answers for all 16384 slots */
-  static RedisCluster start(int size) {
+  public static RedisCluster start(int size) {
     Path directory;
     try {
       directory = Files.createTempDirectory("brace-redis-cluster");
@@ -80,17 +81,17 @@ final class RedisCluster implements AutoCloseable {
     }
   }
 
-  List<RedisServer> nodes() {
+  public List<RedisServer> nodes() {
     return nodes;
   }
 
   /** @return the seed URIs a client is given: every node */
-  List<RedisURI> uris() {
+  public List<RedisURI> uris() {
     return nodes.stream().map(node -> RedisURI.create(node.uri())).toList();
   }
 
   /** @return the node that serves {@code key}'s slot, asked of the cluster itself */
-  RedisServer nodeOf(String key) {
+  public RedisServer nodeOf(String key) {
     long slot = (Long) nodes.get(0).command("CLUSTER", "KEYSLOT", key);
     if (slot != SlotHash.getSlot(key)) {
       throw new IllegalStateException("Lettuce and Redis disagree on the slot of " + key);
@@ -110,7 +111,7 @@ final class RedisCluster implements AutoCloseable {
    * @param keyOf the Redis key of a name
    * @return one name per node, in node order, whose key that node serves
    */
-  List<String> oneNamePerNode(String prefix, java.util.function.UnaryOperator<String> keyOf) {
+  public List<String> oneNamePerNode(String prefix, java.util.function.UnaryOperator<String> keyOf) {
     String[] chosen = new String[nodes.size()];
     for (int i = 0, found = 0; found < chosen.length; i++) {
       String name = prefix + i;

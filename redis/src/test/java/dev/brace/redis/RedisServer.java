@@ -15,53 +15,133 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real {@code redis-server} process on a free loopback port, without persistence, started and
- * stopped by a test. The binary must be on the PATH ({@code .ci/run} installs it): a test that
- * cannot find it fails, it does not skip.
+ * stopped by a test. The binary must be on the PATH ({@code .ci/run} installs it): under {@code
+ * CI=true} a test that cannot find it fails; elsewhere it is skipped, loudly. Public, and shipped in
+ * this module's test jar, so the Spring Boot starter's tests start their servers the same way.
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
   private final int port;
+  /** The TLS port, or 0 when the server speaks plain TCP only. */
+  private final int tlsPort;
   private final List<String> extraArguments;
+  /** What {@code --requirepass} in the arguments asks for, or null: this class's own commands send it. */
+  private final String password;
+  /** A Sentinel's configuration file, which it rewrites as it learns; null for a data server. */
+  private final java.nio.file.Path sentinelConfig;
   private Process process;
 
-  private RedisServer(int port, List<String> extraArguments) {
+  private RedisServer(int port, int tlsPort, List<String> extraArguments) {
+    this(port, tlsPort, extraArguments, null);
+  }
+
+  private RedisServer(int port, int tlsPort, List<String> extraArguments, java.nio.file.Path sentinelConfig) {
     this.port = port;
+    this.tlsPort = tlsPort;
     this.extraArguments = extraArguments;
+    this.sentinelConfig = sentinelConfig;
+    int requirepass = extraArguments.indexOf("--requirepass");
+    this.password = requirepass >= 0 && requirepass + 1 < extraArguments.size() ? extraArguments.get(requirepass + 1) : null;
   }
 
   /** @return a started server on a free port */
-  static RedisServer start() {
+  public static RedisServer start() {
     return start(List.of());
   }
 
   /**
-   * @param extraArguments more {@code redis-server} options, e.g. cluster mode
+   * @param extraArguments more {@code redis-server} options, e.g. cluster mode, or {@code
+   *     --requirepass secret} (then every command of this class authenticates first)
    * @return a started server on a free port
    */
-  static RedisServer start(List<String> extraArguments) {
-    RedisServer server = new RedisServer(freePort(), List.copyOf(extraArguments));
+  public static RedisServer start(List<String> extraArguments) {
+    RedisServer server = new RedisServer(freePort(), 0, List.copyOf(extraArguments));
     server.restart();
     return server;
   }
 
-  int port() {
+  /**
+   * A server that also speaks TLS, on {@link #tlsPort()}, with the certificate and key of {@code
+   * tls}; clients are not asked for a certificate. The plain port stays open for the test's own
+   * commands ({@link #command}), so what a client under test does is what travels over TLS.
+   *
+   * @param tls the server's certificate and key
+   * @param extraArguments more {@code redis-server} options
+   * @return a started server
+   * @throws IllegalStateException when this {@code redis-server} was built without TLS (it refuses
+   *     {@code --tls-port}); the message says so
+   */
+  public static RedisServer startWithTls(RedisTls tls, List<String> extraArguments) {
+    List<String> arguments = new ArrayList<>(List.of(
+        "--tls-cert-file", tls.certificate().toString(),
+        "--tls-key-file", tls.privateKey().toString(),
+        "--tls-ca-cert-file", tls.certificate().toString(),
+        "--tls-auth-clients", "no"));
+    arguments.addAll(extraArguments);
+    int tlsPort = freePort();
+    arguments.addAll(0, List.of("--tls-port", Integer.toString(tlsPort)));
+    RedisServer server = new RedisServer(freePort(), tlsPort, List.copyOf(arguments));
+    server.restart();
+    return server;
+  }
+
+  /**
+   * A Redis Sentinel ({@code redis-server <config> --sentinel}) that monitors {@code primary} as
+   * {@code master}, with a quorum of one; it answers {@code SENTINEL get-master-addr-by-name} with
+   * the primary's address from the start.
+   *
+   * @param primary the data server it watches
+   * @param master the name clients ask for ({@code spring.data.redis.sentinel.master})
+   * @return a started sentinel on a free port
+   */
+  public static RedisServer startSentinel(RedisServer primary, String master) {
+    try {
+      java.nio.file.Path config = java.nio.file.Files.createTempFile("brace-sentinel-", ".conf");
+      config.toFile().deleteOnExit();
+      java.nio.file.Files.writeString(config, "sentinel monitor " + master + " 127.0.0.1 " + primary.port() + " 1\n",
+          StandardCharsets.US_ASCII);
+      RedisServer sentinel = new RedisServer(freePort(), 0, List.of(), config);
+      sentinel.restart();
+      return sentinel;
+    } catch (IOException unwritable) {
+      throw new IllegalStateException("could not write a sentinel configuration", unwritable);
+    }
+  }
+
+  /** @return the plain TCP port */
+  public int port() {
     return port;
   }
 
-  String uri() {
+  /** @return the TLS port; 0 unless started by {@link #startWithTls} */
+  public int tlsPort() {
+    return tlsPort;
+  }
+
+  /** @return {@code redis://127.0.0.1:<port>}, without the password */
+  public String uri() {
     return "redis://127.0.0.1:" + port;
   }
 
   /** Starts the process again on the same port (after {@link #stop()}); data starts empty. */
-  void restart() {
+  public void restart() {
     String binary = binary("redis-server");
-    List<String> command = new ArrayList<>(List.of(
-        binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-        "--save", "", "--appendonly", "no", "--protected-mode", "no"));
+    List<String> command = new ArrayList<>(List.of(binary));
+    if (sentinelConfig != null) {
+      command.addAll(List.of(sentinelConfig.toString(), "--sentinel"));
+    }
+    command.addAll(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1", "--protected-mode", "no"));
+    if (sentinelConfig == null) {
+      command.addAll(List.of("--save", "", "--appendonly", "no"));
+    }
     command.addAll(extraArguments);
+    java.io.File log;
     try {
+      // Kept until the test ends: what the server said is the reason when it does not come up.
+      log = java.io.File.createTempFile("brace-redis-" + port + "-", ".log");
+      log.deleteOnExit();
       process = new ProcessBuilder(command)
           .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .redirectOutput(log)
           .start();
     } catch (IOException cannotStart) {
       throw new IllegalStateException("could not start " + binary, cannotStart);
@@ -69,14 +149,23 @@ final class RedisServer implements AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!answersPing()) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
-        throw new IllegalStateException("redis-server did not come up on port " + port);
+        throw new IllegalStateException("redis-server did not come up on port " + port + ": " + tail(log));
       }
       sleep(10);
     }
   }
 
+  private static String tail(java.io.File log) {
+    try {
+      String text = java.nio.file.Files.readString(log.toPath(), StandardCharsets.UTF_8);
+      return text.length() > 2_000 ? text.substring(text.length() - 2_000) : text;
+    } catch (IOException unreadable) {
+      return "(no log: " + unreadable + ")";
+    }
+  }
+
   /** Kills the process and waits until the port no longer answers. */
-  void stop() {
+  public void stop() {
     if (process == null) {
       return;
     }
@@ -117,16 +206,21 @@ final class RedisServer implements AutoCloseable {
    *     List} of those
    * @throws IllegalStateException when Redis answers with an error or cannot be reached
    */
-  Object command(String... arguments) {
+  public Object command(String... arguments) {
     try (Connection connection = connect()) {
       connection.send(arguments);
       return connection.reply();
     }
   }
 
-  /** @return a plain connection (no client library), for commands a test sends at a chosen moment */
+  /** @return a plain connection (no client library), authenticated if the server asks for a password */
   Connection connect() {
-    return new Connection(port);
+    Connection connection = new Connection(port);
+    if (password != null) {
+      connection.send("AUTH", password);
+      connection.reply();
+    }
+    return connection;
   }
 
   /** A raw RESP connection: send now, read the reply later. */
@@ -237,7 +331,7 @@ final class RedisServer implements AutoCloseable {
   }
 
   /** @return EVAL and EVALSHA calls this server has run, from INFO commandstats */
-  long scriptCalls() {
+  public long scriptCalls() {
     long calls = 0;
     for (String line : ((String) command("INFO", "commandstats")).split("\r?\n")) {
       if (line.startsWith("cmdstat_eval:") || line.startsWith("cmdstat_evalsha:")) {
@@ -249,7 +343,7 @@ final class RedisServer implements AutoCloseable {
   }
 
   /** @return the ids of clients whose name ({@code CLIENT SETNAME}) starts with {@code prefix} */
-  List<String> clientIds(String prefix) {
+  public List<String> clientIds(String prefix) {
     List<String> ids = new ArrayList<>();
     for (String client : ((String) command("CLIENT", "LIST")).split("\n")) {
       String id = null;
@@ -273,6 +367,7 @@ final class RedisServer implements AutoCloseable {
     stop();
   }
 
+  /** Up means answering, even if only to say a password is needed ({@code -NOAUTH}). */
   private boolean answersPing() {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
@@ -283,14 +378,15 @@ final class RedisServer implements AutoCloseable {
       InputStream in = socket.getInputStream();
       byte[] reply = new byte[7];
       int read = in.read(reply);
-      return read > 0 && new String(reply, 0, read, StandardCharsets.US_ASCII).startsWith("+PONG");
+      String answer = read > 0 ? new String(reply, 0, read, StandardCharsets.US_ASCII) : "";
+      return answer.startsWith("+PONG") || answer.startsWith("-NOAUTH");
     } catch (IOException notYet) {
       return false;
     }
   }
 
   /** @return the path of a Redis program ({@code redis-server}, {@code redis-cli}) on the PATH */
-  static String binary(String program) {
+  public static String binary(String program) {
     String path = System.getenv("PATH");
     for (String folder : (path == null ? "" : path).split(File.pathSeparator)) {
       File candidate = new File(folder, program);
@@ -309,7 +405,7 @@ final class RedisServer implements AutoCloseable {
     throw new org.opentest4j.TestAbortedException(missing);
   }
 
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();

@@ -5,6 +5,7 @@ import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.spi.BackendContext;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
+import java.util.Optional;
 
 /**
  * Where chosen rate limiters and circuit breakers keep their state instead of the JVM's memory,
@@ -35,4 +36,18 @@ public interface Backend {
    * @return the breaker
    */
   CircuitBreakerInstance circuitBreaker(CircuitBreakerConfig config, BackendContext context);
+
+  /**
+   * What the backend knows of its store now, for health checks and metrics. It may ask the store
+   * (within its own command timeout) when it has not heard from it lately, so a store that went
+   * away while no call used it shows; an implementation keeps that to a bounded rate, since a
+   * health check or a metrics scrape may ask often. Each instance also tells its own part ({@link
+   * CircuitBreakerHandle#backendAvailable()}, {@link RateLimiterHandle#backendAvailable()}).
+   *
+   * @return the store's reachability and the fallback in force; empty when the backend cannot
+   *     tell (the default)
+   */
+  default Optional<BackendStatus> status() {
+    return Optional.empty();
+  }
 }

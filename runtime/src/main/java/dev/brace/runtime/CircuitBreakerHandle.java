@@ -17,4 +17,13 @@ public interface CircuitBreakerHandle {
 
   /** @return the time until a probe is admitted while OPEN; empty otherwise */
   Optional<Duration> retryAfter();
+
+  /**
+   * @return false while the {@link Backend} that keeps this breaker's state cannot be reached, so its
+   *     calls are decided by the backend's fallback (local state, or refusal; {@link
+   *     BackendStatus#fallback()}); true otherwise, and always for a breaker whose state is in this JVM
+   */
+  default boolean backendAvailable() {
+    return true;
+  }
 }

@@ -43,6 +43,13 @@ public enum EventKind {
   BULKHEAD_WAITED("bulkhead.waited", Level.DEBUG),
   /** An attempt ran past its timeout. */
   TIMEOUT_EXCEEDED("timeout.exceeded", Level.INFO),
+  /**
+   * A call ran out of the deadline it runs under ({@code call}; {@code budget_ms}, the deadline's
+   * length; {@code overrun_ms}, how far past it the call gave up): refused before its attempt, a
+   * wait that could not end in time, or an attempt cut short. Fires at the callers' full rate when
+   * a dependency slows, hence DEBUG.
+   */
+  DEADLINE_EXCEEDED("deadline.exceeded", Level.DEBUG),
   /** A fallback answered a failure. */
   FALLBACK_USED("fallback.used", Level.INFO),
   /** A remembered result answered a failed call ({@code @StaleIfError}); {@code age_ms} is its age. */
@@ -102,6 +109,7 @@ public enum EventKind {
       case "ratelimit":
       case "bulkhead":
       case "timeout":
+      case "deadline":
       case "fallback":
       case "stale":
         return "dev.brace." + prefix;

@@ -14,4 +14,13 @@ public interface RateLimiterHandle {
    *     limiter's rate stands after the dependency's throttling
    */
   double currentRate();
+
+  /**
+   * @return false while the {@link Backend} that keeps this limiter's state cannot be reached, so its
+   *     calls are decided by the backend's fallback (local state, or refusal; {@link
+   *     BackendStatus#fallback()}); true otherwise, and always for a limiter whose state is in this JVM
+   */
+  default boolean backendAvailable() {
+    return true;
+  }
 }

@@ -3,6 +3,7 @@ package dev.brace.runtime;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.config.DeadlineConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.InstanceConfig;
@@ -55,10 +56,12 @@ public final class Registry {
 
   private final InstanceStore store;
   private final boolean strictConfiguration;
+  private final Map<String, Backend> backends;
 
-  private Registry(InstanceStore store, boolean strictConfiguration) {
+  private Registry(InstanceStore store, boolean strictConfiguration, Map<String, Backend> backends) {
     this.store = store;
     this.strictConfiguration = strictConfiguration;
+    this.backends = backends;
   }
 
   /** @return the process-wide registry, on the system clock */
@@ -200,6 +203,15 @@ public final class Registry {
           kind.description(), name, store.names().getOrDefault(kind.key(), Set.of())));
     }
     return instance;
+  }
+
+  /**
+   * @return the backends this registry was built with ({@link Builder#backend}), by the name
+   *     settings use, in the order they were given; for health checks and metrics
+   *     ({@link Backend#status()})
+   */
+  public Map<String, Backend> backends() {
+    return backends;
   }
 
   /** @return every instance this registry has created, by kind ({@code circuitbreaker}, {@code ratelimit}, …) */
@@ -362,8 +374,11 @@ public final class Registry {
     }
 
     /**
-     * @param wallClock the clock of event timestamps
+     * @param wallClock the wall clock (default {@link Clock#systemUTC()}): it stamps events, and a
+     *     {@code Retry-After} header that gives an HTTP date is measured against it. Durations,
+     *     waits and deadlines use the {@linkplain #timeSource time source} instead.
      * @return this
+     * @throws NullPointerException when {@code wallClock} is null
      */
     public Builder wallClock(Clock wallClock) {
       this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
@@ -444,6 +459,19 @@ public final class Registry {
     }
 
     /**
+     * How one call takes part in deadlines ({@link Deadline}): {@code d -> d.inherit(false)} lets a
+     * call that must finish once started (a write) ignore its caller's deadline, so that only its
+     * own timeout bounds it.
+     *
+     * @param call a call name ({@code Interface.method}, a stack's name)
+     * @param settings its settings
+     * @return this
+     */
+    public Builder deadline(String call, Consumer<DeadlineConfig.Builder> settings) {
+      return set(Kind.DEADLINE, DeadlineConfig.builder(call), settings);
+    }
+
+    /**
      * @param name a retry budget's name
      * @param settings its settings
      * @return this
@@ -485,7 +513,7 @@ public final class Registry {
               new EventBus(wallClock),
               new ConfigLayers(layers, environment, properties),
               backends);
-      return new Registry(store, strictConfiguration);
+      return new Registry(store, strictConfiguration, Collections.unmodifiableMap(new LinkedHashMap<>(backends)));
     }
 
     /** Reports keys that configure nothing: one warning listing them all, or an error when strict. */

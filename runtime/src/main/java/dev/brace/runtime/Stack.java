@@ -133,13 +133,13 @@ public final class Stack<T> {
    * the first slot): a {@code Callable} for {@link #call}, a {@code Supplier} of a future for {@link
    * #callAsync}.
    */
-  private static Object invoke(Object target, Arguments args) throws Exception {
+  private static Object invoke(int method, Object target, Arguments args) throws Exception {
     return target instanceof Callable ? ((Callable<?>) target).call() : ((Supplier<?>) target).get();
   }
 
   /** The fallback answers a synchronous call with its value, an asynchronous one with a completed future. */
   private static <T> FallbackInvoker answering(Function<? super Throwable, ? extends T> fallback) {
-    return (target, args, failure) -> target instanceof Callable
+    return (method, target, args, failure) -> target instanceof Callable
         ? fallback.apply(failure)
         : CompletableFuture.completedFuture(fallback.apply(failure));
   }
@@ -317,7 +317,7 @@ public final class Stack<T> {
         throw new IllegalStateException(Message.STACK_EMPTY.format(
             callName, "staleIfError, retry, hedge, circuitBreaker, rateLimit, bulkhead, timeout, fallback"));
       }
-      definition.invokes(Stack::invoke);
+      definition.invokes(Stack::invoke, 0);
       if (fallback != null) {
         definition.fallback(answering(fallback));
       }

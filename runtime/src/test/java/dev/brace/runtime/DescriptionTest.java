@@ -96,12 +96,12 @@ class DescriptionTest {
         call.patterns().stream().map(Description.Pattern::kind).collect(Collectors.toList()));
     assertFalse(call.patterns().get(3).enabled(), "the timeout is switched off by its property");
     assertEquals(List.of("other", "quotes.latest"), description.calls().stream().map(Description.Call::name).collect(Collectors.toList()));
-    assertEquals(List.of(Kind.FALLBACK, Kind.RETRY, Kind.CIRCUITBREAKER, Kind.BULKHEAD, Kind.RETRYBUDGET),
+    assertEquals(List.of(Kind.FALLBACK, Kind.RETRY, Kind.CIRCUITBREAKER, Kind.BULKHEAD, Kind.RETRYBUDGET, Kind.DEADLINE, Kind.DEADLINE),
         description.instances().stream().map(Description.Instance::kind).collect(Collectors.toList()),
-        "in call order, the budget last; the switched-off timeout was never created");
+        "in call order, the budget and each call's deadline settings last; the switched-off timeout was never created");
 
     String table = description.toString();
-    assertTrue(table.startsWith("Brace registry: 2 calls, 5 instances\n"), table);
+    assertTrue(table.startsWith("Brace registry: 2 calls, 7 instances\n"), table);
     assertTrue(table.contains("quotes.latest  fallback → retry → circuitbreaker quotes-api → timeout (off)"), table);
     assertTrue(table.matches("(?s).*circuitbreaker quotes-api +failureThreshold +3 +annotation at stack 'quotes.latest'\n.*"), table);
     assertTrue(table.matches("(?s).*\n +resetTimeout +10s +annotation at stack 'quotes.latest'\n.*"), table);
@@ -234,7 +234,8 @@ class DescriptionTest {
   @Test
   void aRefusedReconfigurationLeavesTheDescriptionAsItWas() {
     Registry registry = layered();
-    quotes(registry);
+    // Kept reachable: a reconfiguration resolves again only the calls still referenced.
+    Stack<String> quotes = quotes(registry);
     String before = registry.describe().toString();
 
     assertThrows(ConfigurationException.class, () -> registry.reconfigure(
@@ -242,6 +243,7 @@ class DescriptionTest {
         Map.of()));
 
     assertEquals(before, registry.describe().toString());
+    Reference.reachabilityFence(quotes);
   }
 
   private static Source source(Description.Instance instance, String attribute) {

@@ -1,6 +1,8 @@
 package dev.brace.spring;
 
 import dev.brace.runtime.Registry;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -8,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,7 +18,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * Actuator for Brace, when the application has Actuator: the {@code brace} health indicator
- * (breaker states; see {@link BraceHealthIndicator}) and the {@code brace} endpoint (see {@link
+ * (breaker states; see {@link BraceHealthIndicator}), one indicator per backend under {@code
+ * braceBackends} (see {@link BraceBackendHealthIndicator}) and the {@code brace} endpoint (see {@link
  * BraceEndpoint}), which like every endpoint is exposed over HTTP only when {@code
  * management.endpoints.web.exposure.include} names it.
  */
@@ -43,6 +47,24 @@ public class BraceActuatorAutoConfiguration {
     @ConditionalOnMissingBean(name = "braceHealthIndicator")
     public BraceHealthIndicator braceHealthIndicator(Registry registry, Environment environment) {
       return new BraceHealthIndicator(registry, environment.getProperty("brace.health.open-breaker-down", Boolean.class, false));
+    }
+
+    /**
+     * One indicator per backend of the registry, by the name settings use: {@code
+     * /actuator/health/braceBackends/redis}. Left out of {@code /actuator/health} when the
+     * registry has no backend.
+     *
+     * @param registry the registry whose backends are reported
+     * @param environment read for {@code brace.health.backend-down}
+     * @return the contributor, reported as {@code braceBackends}
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "braceBackendsHealthContributor")
+    public CompositeHealthContributor braceBackendsHealthContributor(Registry registry, Environment environment) {
+      boolean down = environment.getProperty("brace.health.backend-down", Boolean.class, false);
+      Map<String, HealthIndicator> indicators = new LinkedHashMap<>();
+      registry.backends().forEach((name, backend) -> indicators.put(name, new BraceBackendHealthIndicator(backend, down)));
+      return CompositeHealthContributor.fromMap(indicators);
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.brace.spring;
 
+import dev.brace.runtime.Backend;
+import dev.brace.runtime.BackendStatus;
 import dev.brace.runtime.BulkheadHandle;
 import dev.brace.runtime.CircuitBreakerHandle;
 import dev.brace.runtime.ConfigurationException;
@@ -7,10 +9,12 @@ import dev.brace.runtime.Description;
 import dev.brace.runtime.RateLimiterHandle;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.Kind;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -41,19 +45,24 @@ public final class BraceEndpoint {
   /**
    * @return by kind ({@code circuitbreaker}, {@code retry}, …), by name, the instance's state (a
    *     breaker's {@code state}, a limiter's {@code availablePermits}, a bulkhead's {@code inFlight}
-   *     and {@code available}), its {@code settings}, the {@code sources} that set each of them (as
+   *     and {@code available}; for a breaker or limiter also its {@code backend}, whether it is
+   *     {@code decidingLocally} now and, kept by a backend, whether that is {@code
+   *     backendAvailable}), its {@code settings}, the {@code sources} that set each of them (as
    *     {@code registry.describe()} gives them) and the {@code sites} that use it; a keyed family's
    *     members by {@code name[key]}, with their state only
    */
   @ReadOperation
   public Map<String, Object> instances() {
     Map<String, Object> byKind = new LinkedHashMap<>();
+    // Asked once per backend, first, so a store that went away while nothing called it shows below.
+    Map<String, Optional<BackendStatus>> backends = new HashMap<>();
+    registry.backends().forEach((name, backend) -> backends.put(name, backend.status()));
     registry.names().forEach((kind, names) -> {
       Map<String, Object> byName = new LinkedHashMap<>();
       for (String name : names) {
         Map<String, Object> instance = new LinkedHashMap<>();
         instance.put("kind", kind);
-        state(kind, name, instance);
+        state(kind, name, instance, backends);
         if (!name.endsWith("]")) {
           instance.put("settings", registry.settings(kind, name));
           provenance(kind, name, instance);
@@ -82,17 +91,19 @@ public final class BraceEndpoint {
     instance.put("sites", described.sites());
   }
 
-  private void state(String kind, String name, Map<String, Object> instance) {
+  private void state(String kind, String name, Map<String, Object> instance, Map<String, Optional<BackendStatus>> backends) {
     try {
       switch (kind) {
         case "circuitbreaker":
           CircuitBreakerHandle breaker = registry.circuitBreaker(name);
           instance.put("state", breaker.state().name());
           breaker.retryAfter().ifPresent(wait -> instance.put("retryAfterMs", wait.toMillis()));
+          decider(kind, name, breaker.backendAvailable(), instance, backends);
           break;
         case "ratelimit":
           RateLimiterHandle limiter = registry.rateLimiter(name);
           instance.put("availablePermits", limiter.availablePermits());
+          decider(kind, name, limiter.backendAvailable(), instance, backends);
           break;
         case "bulkhead":
           BulkheadHandle bulkhead = registry.bulkhead(name);
@@ -105,6 +116,26 @@ public final class BraceEndpoint {
     } catch (IllegalArgumentException goneOrFamily) {
       // A keyed family has no state of its own (its members do), and a member may have been evicted.
     }
+  }
+
+  /**
+   * Where the instance decides now: in this JVM ({@code backend: local}, deciding locally), or in a
+   * backend, locally only while that is unavailable and its fallback is local (with the fallback
+   * {@code refuse} it refuses instead). A keyed member has its family's backend.
+   */
+  private void decider(String kind, String name, boolean available, Map<String, Object> instance,
+      Map<String, Optional<BackendStatus>> backends) {
+    int open = name.indexOf('[');
+    String family = open > 0 && name.endsWith("]") ? name.substring(0, open) : name;
+    String backend = registry.settings(kind, family).getOrDefault("backend", Backend.LOCAL);
+    instance.put("backend", backend);
+    if (backend.equals(Backend.LOCAL)) {
+      instance.put("decidingLocally", true);
+      return;
+    }
+    instance.put("backendAvailable", available);
+    boolean fallsBackLocally = backends.getOrDefault(backend, Optional.empty()).map(BackendStatus::decidesLocally).orElse(false);
+    instance.put("decidingLocally", !available && fallsBackLocally);
   }
 
   /**

@@ -20,13 +20,17 @@ import org.springframework.core.env.PropertySource;
  * <p>Keys are bound relaxed, as Spring binds its own: {@code brace.circuitBreaker.recs-api.failureRate},
  * {@code brace.circuit-breaker.recs-api.failure_rate} and {@code brace.circuitbreaker.recs-api.failure-rate}
  * are one key; the instance name is taken as written ({@code [name]} brackets removed). The
- * starter's own keys ({@code brace.spring.…}, {@code brace.health.…}) are not instance settings
- * and are left out.
+ * starter's own keys ({@code brace.spring.…}, {@code brace.health.…}, {@code brace.redis.…}, and
+ * their {@code BRACE_SPRING_…} forms in the environment) are not instance settings and are left out,
+ * and so is {@code brace.deadline.header}, the starter's, though other {@code brace.deadline.…} keys
+ * are the registry's.
  */
 final class SpringEnvironmentLayers {
   private static final String PROPERTY_PREFIX = "brace.";
   private static final String ENVIRONMENT_PREFIX = "BRACE_";
-  private static final String[] STARTER_PREFIXES = {"brace.spring.", "brace.health."};
+  private static final String[] STARTER_PREFIXES = {"brace.spring.", "brace.health.", "brace.redis."};
+  /** Starter keys under a prefix the registry also reads. */
+  private static final String[] STARTER_KEYS = {BraceDeadlineAutoConfiguration.HEADER};
 
   private final Map<String, String> environment;
   private final Map<String, String> systemProperties;
@@ -58,7 +62,7 @@ final class SpringEnvironmentLayers {
           continue;
         }
         String value = spring.resolvePlaceholders(String.valueOf(raw));
-        if (key.startsWith(ENVIRONMENT_PREFIX)) {
+        if (key.startsWith(ENVIRONMENT_PREFIX) && !starterKey(key)) {
           if (environment.putIfAbsent(key, value) == null) {
             environmentRank.put(key, rank);
           }
@@ -87,10 +91,17 @@ final class SpringEnvironmentLayers {
     return systemProperties;
   }
 
+  /** @return whether the key (either form: {@code brace.redis.…}, {@code BRACE_REDIS_…}) is the starter's own */
   private static boolean starterKey(String key) {
-    String lower = key.toLowerCase(Locale.ROOT);
+    String lower = key.toLowerCase(Locale.ROOT).replace('_', '.');
     for (String prefix : STARTER_PREFIXES) {
       if (lower.startsWith(prefix)) {
+        return true;
+      }
+    }
+    for (String starterKey : STARTER_KEYS) {
+      // Also its environment twin: Spring binds BRACE_DEADLINE_HEADER to the property.
+      if (lower.equals(starterKey) || key.equals(environmentTwin(starterKey))) {
         return true;
       }
     }

@@ -2,13 +2,16 @@ package dev.brace.examples.spring;
 
 import dev.brace.CircuitBreaker;
 import dev.brace.Fallback;
+import dev.brace.RateLimit;
 import dev.brace.Retry;
 import dev.brace.Timeout;
 import java.util.List;
 
 /**
  * The recommendations service as this application calls it. The processor generates
- * {@code ResilientRecommendations}, which {@link RecsApplication} provides as a bean.
+ * {@code ResilientRecommendations}, which {@link RecsApplication} provides as a bean. The service
+ * grants the whole fleet one quota: application.yml keeps {@code recs-quota} in the application's
+ * Redis, so every instance draws on it.
  */
 @CircuitBreaker(name = "recs-api", failureThreshold = 3, resetTimeout = "1m")
 public interface Recommendations {
@@ -20,6 +23,7 @@ public interface Recommendations {
    * @return the recommendations, or {@link #EDITORS_PICKS} when the service fails
    */
   @Retry(maxAttempts = 2, delay = "10ms", on = IllegalStateException.class)
+  @RateLimit(name = "recs-quota", permits = 50)
   @Timeout("2s")
   @Fallback(method = "editorsPicks")
   List<String> forUser(String userId);

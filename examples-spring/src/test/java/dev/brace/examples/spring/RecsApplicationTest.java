@@ -11,11 +11,14 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The example application started on a random port and used over real HTTP: its API, {@code
@@ -47,6 +50,17 @@ class RecsApplicationTest {
   @AfterAll
   static void forgetImport() {
     System.clearProperty(IMPORT);
+  }
+
+  /** Skips the class, loudly, before Spring starts, when there is no redis-server to run against. */
+  @BeforeAll
+  static void redis() {
+    ExampleRedis.server();
+  }
+
+  @DynamicPropertySource
+  static void redisProperties(DynamicPropertyRegistry properties) {
+    ExampleRedis.connect(properties);
   }
 
   private final HttpClient http = HttpClient.newHttpClient();
@@ -137,6 +151,16 @@ class RecsApplicationTest {
     HttpResponse<String> refused = post("/actuator/brace/reconfigure");
     assertThat(refused.statusCode()).isEqualTo(400);
     assertThat(get("/actuator/brace").body()).contains("\"failureThreshold\":\"7\"");
+  }
+
+  @Test
+  void theQuotaIsTheFleetsOneInTheApplicationsRedis() throws Exception {
+    assertThat(get("/recs/ada").body()).contains("book-for-ada");
+    assertThat(ExampleRedis.server().command("GET", "brace:ratelimit:recs-quota")).as("the bucket in Redis").isNotNull();
+    assertThat(get("/actuator/brace").body())
+        .contains("\"recs-quota\":{\"kind\":\"ratelimit\"")
+        .contains("\"backend\":\"redis\",\"backendAvailable\":true,\"decidingLocally\":false");
+    assertThat(get("/actuator/health").body()).contains("\"braceBackends\":{\"components\":{\"redis\":{\"details\":{\"fallback\":\"local\"},\"status\":\"UP\"}}");
   }
 
   @Test

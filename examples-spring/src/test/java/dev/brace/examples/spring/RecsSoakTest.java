@@ -32,12 +32,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 
@@ -60,7 +63,9 @@ import org.springframework.context.annotation.Primary;
     // A timeout the downstream's hangs overrun, and a breaker that closes again within the soak.
     "brace.timeout.Recommendations.forUser.duration=250ms",
     "brace.circuitbreaker.recs-api.failure-threshold=4",
-    "brace.circuitbreaker.recs-api.reset-timeout=150ms"})
+    "brace.circuitbreaker.recs-api.reset-timeout=150ms",
+    // The fleet's quota (in Redis) out of the way: this soak is about the flaky downstream.
+    "brace.ratelimit.recs-quota.permits=1000000"})
 class RecsSoakTest {
   private static final String CALL = "Recommendations.forUser";
   private static final Duration GRACE = Duration.ofSeconds(10);
@@ -88,6 +93,17 @@ class RecsSoakTest {
     BraceRegistryCustomizer soakScheduler() {
       return builder -> builder.scheduler(SCHEDULER);
     }
+  }
+
+  /** Skips the class, loudly, before Spring starts, when there is no redis-server to run against. */
+  @BeforeAll
+  static void redis() {
+    ExampleRedis.server();
+  }
+
+  @DynamicPropertySource
+  static void redisProperties(DynamicPropertyRegistry properties) {
+    ExampleRedis.connect(properties);
   }
 
   @AfterAll

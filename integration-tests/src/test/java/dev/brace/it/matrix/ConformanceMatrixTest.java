@@ -57,7 +57,8 @@ class ConformanceMatrixTest {
       new StaleAnswers(),
       new StaleSingleFlight(),
       new Reconfigured(),
-      new AttemptFitsRetry());
+      new AttemptFitsRetry(),
+      new NestedUnderADeadline());
 
   private static final MatrixReport REPORT = new MatrixReport();
 

@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  * read it, so a pattern is described once.
  *
  * <p>Declared in call order, outermost first: {@code values()} lists a call's patterns as they
- * run. The retry budget is not a step of a call; it comes last.
+ * run. The retry budget and a call's deadline are not steps of a call; they come last.
  */
 public enum Kind {
   /** {@code @Fallback}. */
@@ -42,7 +42,9 @@ public enum Kind {
   /** {@code @Timeout}. */
   TIMEOUT(Timeout.class, "timeout", Scope.CALL, TimeoutConfig.class, TimeoutConfig::builder),
   /** A retry budget shared by retries that name it in {@code @Retry(budget)}. */
-  RETRYBUDGET(null, "retry budget", Scope.NAMED, RetryBudgetConfig.class, RetryBudgetConfig::builder);
+  RETRYBUDGET(null, "retry budget", Scope.NAMED, RetryBudgetConfig.class, RetryBudgetConfig::builder),
+  /** How a call takes part in deadlines ({@code inherit}); every call has one, named after it, with no annotation. */
+  DEADLINE(null, "deadline", Scope.CALL, DeadlineConfig.class, DeadlineConfig::builder);
 
   /** Whom an instance of a kind belongs to, and so what an empty {@code name} stands for. */
   public enum Scope {
@@ -96,7 +98,7 @@ public enum Kind {
     return description;
   }
 
-  /** @return the annotation that declares it, or null for the retry budget, which has none */
+  /** @return the annotation that declares it, or null for the retry budget and the deadline, which have none */
   public Class<? extends Annotation> annotation() {
     return annotation;
   }

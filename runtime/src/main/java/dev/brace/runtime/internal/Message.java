@@ -82,6 +82,10 @@ public enum Message {
   /** A retry's {@code maxDuration} that one attempt's wait for a token or a permit can use up. */
   MAX_DURATION_BELOW_WAIT("%s: its retry's maxDuration = %s (%s) is shorter than its %s's maxWait = %s (%s): one"
       + " attempt may wait longer than the whole retry may take; lengthen maxDuration or shorten maxWait"),
+  /** An exception of a known HTTP client framework whose accessors are not the ones Brace reads. */
+  RETRY_AFTER_UNREADABLE("%s is %s's HTTP exception, but Brace cannot reach its Retry-After header in this"
+      + " version of it (%s); its Retry-After gives no hint and no throttling signal, the failure itself is"
+      + " handled as usual. Please report the framework's version"),
   /** What cannot happen did: a bug in Brace, not in the caller's code. */
   INTERNAL_ERROR("Brace failed on %s: %s; this is a bug in Brace, please report it");
 

@@ -27,12 +27,12 @@ public final class Arguments {
   /**
    * Fills every slot.
    *
-   * @param a the first reference argument, or every argument as an {@code Object[]}
-   * @param b the second reference argument
-   * @param c the third reference argument
-   * @param d the fourth reference argument
-   * @param x the first primitive argument, widened to a {@code long}
-   * @param y the second primitive argument, widened to a {@code long}
+   * @param a the first reference argument, or null
+   * @param b the second, or null
+   * @param c the third, or null
+   * @param d the fourth, or null
+   * @param x the first primitive argument widened to a {@code long}, or 0
+   * @param y the second, or 0
    * @return this
    */
   public Arguments set(Object a, Object b, Object c, Object d, long x, long y) {

@@ -29,6 +29,7 @@ public final class CallDefinition {
   private final Invoker invoker;
   private final FallbackInvoker fallback;
   private final KeysOf keys;
+  private final int method;
 
   private CallDefinition(Builder builder) {
     this.callName = builder.callName;
@@ -42,6 +43,7 @@ public final class CallDefinition {
     this.invoker = builder.invoker;
     this.fallback = builder.fallback;
     this.keys = builder.keys;
+    this.method = builder.method;
   }
 
   /**
@@ -134,6 +136,11 @@ public final class CallDefinition {
     return keys;
   }
 
+  /** @return the method's number in its wrapper, which its invokers switch on */
+  public int method() {
+    return method;
+  }
+
   /** Collects the patterns of one call; each kind at most once. */
   public static final class Builder {
     private final String callName;
@@ -147,6 +154,7 @@ public final class CallDefinition {
     private Invoker invoker;
     private FallbackInvoker fallback;
     private KeysOf keys;
+    private int method;
 
     private Builder(String callName, String site, boolean keysFromCaller) {
       this.callName = Objects.requireNonNull(callName, "callName");
@@ -157,12 +165,16 @@ public final class CallDefinition {
     /**
      * @param pattern a pattern as written at the site, e.g. {@code RetryConfig.builder("I.m").maxAttempts(5)}
      * @return this
-     * @throws IllegalArgumentException when the call already has a pattern of that kind, or for a retry budget
+     * @throws IllegalArgumentException when the call already has a pattern of that kind, or for a retry
+     *     budget or a deadline
      */
     public Builder with(ConfigBuilder<?> pattern) {
       Objects.requireNonNull(pattern, "pattern");
       if (pattern.kind() == Kind.RETRYBUDGET) {
         throw new IllegalArgumentException("a retry budget is not a pattern of a call; name it in the retry's budget");
+      }
+      if (pattern.kind() == Kind.DEADLINE) {
+        throw new IllegalArgumentException("a deadline is not a pattern of a call; every call has one, configured by its name");
       }
       if (patterns.putIfAbsent(pattern.kind(), pattern) != null) {
         throw new IllegalArgumentException(
@@ -209,12 +221,14 @@ public final class CallDefinition {
     }
 
     /**
-     * @param invoker calls the delegate's method with a call's arguments
+     * @param invoker calls the delegate's methods with a call's arguments
+     * @param method this method's number, which the invokers switch on
      * @return this
      * @throws NullPointerException when {@code invoker} is null
      */
-    public Builder invokes(Invoker invoker) {
+    public Builder invokes(Invoker invoker, int method) {
       this.invoker = Objects.requireNonNull(invoker, "invoker");
+      this.method = method;
       return this;
     }
 

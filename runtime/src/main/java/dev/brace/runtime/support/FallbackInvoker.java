@@ -2,11 +2,12 @@ package dev.brace.runtime.support;
 
 /**
  * Calls a call's fallback method with the call's arguments and the failure it answers: one per
- * generated method with {@code @Fallback}, a lambda that captures nothing.
+ * generated wrapper whose methods have {@code @Fallback}, switching on the method's number.
  */
 @FunctionalInterface
 public interface FallbackInvoker {
   /**
+   * @param method the method's number in its wrapper
    * @param target the delegate (a static fallback method ignores it)
    * @param args the call's arguments
    * @param failure the failure the fallback answers: the exception that matched {@code on} (a cause
@@ -16,5 +17,5 @@ public interface FallbackInvoker {
    *     publisher (or a value) for a reactive one
    * @throws Throwable the fallback's own failure
    */
-  Object answer(Object target, Arguments args, Throwable failure) throws Throwable;
+  Object answer(int method, Object target, Arguments args, Throwable failure) throws Throwable;
 }

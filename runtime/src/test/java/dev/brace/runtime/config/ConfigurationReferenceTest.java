@@ -124,7 +124,9 @@ class ConfigurationReferenceTest {
     String reference = Files.readString(Path.of("..", "docs", "configuration.md"));
     for (String key : List.of("BRACE_ENABLED", "-Dbrace.enabled",
         dev.brace.runtime.internal.config.ConfigKeys.METRICS_PER_KEY_ENVIRONMENT + "=true",
-        "-D" + dev.brace.runtime.internal.config.ConfigKeys.METRICS_PER_KEY_PROPERTY + "=true")) {
+        "-D" + dev.brace.runtime.internal.config.ConfigKeys.METRICS_PER_KEY_PROPERTY + "=true",
+        dev.brace.runtime.internal.config.ConfigKeys.DEADLINES_ENVIRONMENT + "=false",
+        "-D" + dev.brace.runtime.internal.config.ConfigKeys.DEADLINES_PROPERTY + "=false")) {
       assertTrue(reference.contains("`" + key), "docs/configuration.md does not mention " + key);
     }
   }

@@ -47,11 +47,11 @@ public final class LambdaCalls {
 
   /** @return a stack's definition builder, wired the same way */
   public static CallDefinition.Builder forStack(String stackName) {
-    return CallDefinition.forStack(stackName).invokes(LambdaCalls::invoke);
+    return CallDefinition.forStack(stackName).invokes(LambdaCalls::invoke, 0);
   }
 
   private static CallDefinition.Builder wire(CallDefinition.Builder builder) {
-    return builder.invokes(LambdaCalls::invoke).fallback(LambdaCalls::fallBack).keys(LambdaCalls::keys);
+    return builder.invokes(LambdaCalls::invoke, 0).fallback(LambdaCalls::fallBack).keys(LambdaCalls::keys);
   }
 
   public static <T> T call(ResilientCall call, Attempt<T> attempt, Fallback<T> fallback) {
@@ -73,12 +73,12 @@ public final class LambdaCalls {
     return call.callAsync(lambdas, lambdas, null, null, null, 0L, 0L);
   }
 
-  private static Object invoke(Object target, Arguments args) throws Throwable {
+  private static Object invoke(int method, Object target, Arguments args) throws Throwable {
     Object attempt = ((Lambdas) target).attempt();
     return attempt instanceof AsyncStart ? ((AsyncStart<?>) attempt).start() : ((Attempt<?>) attempt).call();
   }
 
-  private static Object fallBack(Object target, Arguments args, Throwable failure) throws Throwable {
+  private static Object fallBack(int method, Object target, Arguments args, Throwable failure) throws Throwable {
     Lambdas lambdas = (Lambdas) target;
     if (lambdas.fallback() == null) {
       throw failure;
@@ -88,7 +88,7 @@ public final class LambdaCalls {
         : ((Fallback<?>) lambdas.fallback()).apply(failure);
   }
 
-  private static CallKeys keys(Arguments args) {
+  private static CallKeys keys(int method, Arguments args) {
     Lambdas lambdas = args.a() instanceof Lambdas given ? given : null;
     return lambdas == null || lambdas.keys() == null ? CallKeys.NONE : lambdas.keys().get();
   }

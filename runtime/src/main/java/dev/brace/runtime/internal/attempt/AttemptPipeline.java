@@ -8,6 +8,7 @@ import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
+import dev.brace.runtime.internal.policy.DeadlinePolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.SyncAttempt;
 import dev.brace.runtime.internal.policy.Throttling;
@@ -53,6 +54,8 @@ public final class AttemptPipeline {
   private final KeyedFamily<RateLimiterInstance> limiters;
   private final SemaphoreBulkhead bulkhead;
   private final TimeoutPolicy timeout;
+  /** The caller's deadline and the call's own bounds passed on; null when the call takes no part in deadlines. */
+  private final DeadlineSteps deadlines;
   private final Throttling throttling;
   private final Criticality.Level criticality;
   /** The breaker judges latency ({@code slowCall}): every attempt is timed. */
@@ -72,6 +75,7 @@ public final class AttemptPipeline {
     this.limiters = builder.limiters;
     this.bulkhead = builder.bulkhead;
     this.timeout = builder.timeout;
+    this.deadlines = builder.deadlines == null ? null : new DeadlineSteps(builder.deadlines, builder.timeout, builder.time);
     this.throttling = builder.limiters == null ? null : builder.throttling;
     this.criticality = builder.criticality;
     this.timesForBreaker = builder.breakers != null && builder.timesForBreaker;
@@ -109,6 +113,9 @@ public final class AttemptPipeline {
     try {
       switch (ticket.stage) {
         case BREAKER:
+          if (deadlines != null) {
+            deadlines.enter(ticket);
+          }
           if (breakers != null) {
             Object breakerTicket = breakers.forKey(ticket.keys.breaker()).acquire();
             ticket.breakerTicket = breakerTicket;
@@ -193,7 +200,7 @@ public final class AttemptPipeline {
     }
     // A full bulkhead: wait on it, in arrival order, for the rest of its maxWait.
     long askedAt = time.nanoTime();
-    bulkhead.acquire(criticality);
+    DeadlineSteps.acquire(deadlines, ticket, bulkhead, criticality);
     ticket.holdsPermit = true;
     long waited = time.nanoTime() - askedAt;
     if (waited > 0) {
@@ -205,7 +212,7 @@ public final class AttemptPipeline {
 
   private static RuntimeException takeRefusal(AttemptTicket ticket) {
     RuntimeException refusal = ticket.refusal;
-    ticket.reset();
+    clear(ticket);
     return refusal;
   }
 
@@ -220,6 +227,9 @@ public final class AttemptPipeline {
     ticket.admittedAt = now;
     if (reservation - now <= 0) {
       return true;
+    }
+    if (deadlines != null) {
+      deadlines.checkToken(ticket, limiter, reservation, now);
     }
     ticket.reserved = true;
     ticket.reservation = reservation;
@@ -260,9 +270,11 @@ public final class AttemptPipeline {
     if (remaining <= 0) {
       throw bulkhead.full(criticality);
     }
+    long left = deadlines == null ? Long.MAX_VALUE : deadlines.waitLeft(ticket);
     ticket.stage = AttemptTicket.Stage.PERMIT;
     ticket.waited = true;
-    ticket.waitNanos = Math.min(remaining, Math.max(SHORTEST_POLL_NANOS, Math.min(PERMIT_POLL_NANOS, maxWaitNanos / 10)));
+    ticket.waitNanos = Math.min(Math.min(remaining, left),
+        Math.max(SHORTEST_POLL_NANOS, Math.min(PERMIT_POLL_NANOS, maxWaitNanos / 10)));
     return false;
   }
 
@@ -272,23 +284,34 @@ public final class AttemptPipeline {
       ticket.inFlight = bulkhead.inFlight();
     }
     if (ticket.waited || ticket.admittedAt == AttemptTicket.UNTIMED) {
-      ticket.admittedAt = needsAdmissionTime || events.metricsListening() ? time.nanoTime() : AttemptTicket.UNTIMED;
+      boolean timed = needsAdmissionTime || events.metricsListening() || (deadlines != null && deadlines.needsAdmissionTime(ticket));
+      ticket.admittedAt = timed ? time.nanoTime() : AttemptTicket.UNTIMED;
+    }
+    if (deadlines != null) {
+      deadlines.admitted(ticket);
     }
   }
 
   // ---- the attempt ----
 
   /**
-   * Runs an admitted attempt on the calling thread, under the call's timeout if it has one; the
-   * timeout's deadline counts from the admission instant.
+   * Runs an admitted attempt on the calling thread, under the call's timeout (counted from the
+   * admission instant) or the caller's deadline, the earlier; see {@link DeadlineSteps#invoke}.
    *
-   * @param ticket the admitted attempt's ticket
-   * @param attempt the delegate call
-   * @return its result
-   * @throws Throwable what it threw, or {@link TimeoutExceededException}
+   * @throws Throwable what it threw, {@link TimeoutExceededException} or {@code DeadlineExceededException}
    */
   public Object invoke(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
-    return timeout == null ? attempt.call() : timeout.call(attempt, ticket.admittedAt);
+    return deadlines != null ? deadlines.invoke(ticket, attempt) : timeout == null ? attempt.call() : timeout.call(attempt, ticket.admittedAt);
+  }
+
+  /** Calls an admitted asynchronous attempt's delegate with the attempt's bound as the current deadline. */
+  public Object launch(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
+    return deadlines == null ? attempt.call() : deadlines.launch(ticket, attempt);
+  }
+
+  /** @return nanoseconds from now an admitted asynchronous attempt may take (its timeout, or the caller's deadline), -1 for no bound */
+  public long attemptNanos(AttemptTicket ticket) {
+    return deadlines != null ? deadlines.attemptNanos(ticket) : timeout == null ? -1 : timeout.nanos();
   }
 
   /** @return the call's timeout, or null: an asynchronous driver arms its deadline on the scheduler */
@@ -296,12 +319,9 @@ public final class AttemptPipeline {
     return timeout;
   }
 
-  /**
-   * @return the failure of an asynchronous attempt whose deadline passed first, reported as
-   *     {@code timeout.exceeded}
-   */
-  public TimeoutExceededException timedOut() {
-    return timeout.exceeded();
+  /** @return the failure (reported) of an asynchronous attempt whose bound, timeout or caller's deadline, passed first */
+  public TimeoutExceededException timedOut(AttemptTicket ticket) {
+    return deadlines == null ? timeout.exceeded() : deadlines.timedOut(ticket);
   }
 
   // ---- the outcome ----
@@ -325,7 +345,7 @@ public final class AttemptPipeline {
       }
     } finally {
       returnPermit(ticket, null, ended);
-      ticket.reset();
+      clear(ticket);
     }
     if (throttling != null) {
       limiter.succeeded();
@@ -338,12 +358,18 @@ public final class AttemptPipeline {
   /**
    * Records a failed attempt (the breaker judges whether it counts) and releases what it holds. A
    * caller interrupted while it waited for an abandoning attempt is not an outcome of the
-   * dependency: the breaker's ticket is released without one.
+   * dependency, nor is a call out of its caller's deadline: both end as {@link #abandon} ends them.
    *
    * @param ticket the admitted attempt's ticket; ready for the next attempt afterwards
    * @param failure what the attempt threw
+   * @return the failure it ends with ({@link DeadlineSteps#judged})
    */
-  public void failed(AttemptTicket ticket, Throwable failure) {
+  public Throwable failed(AttemptTicket ticket, Throwable failure) {
+    failure = deadlines == null ? failure : deadlines.judged(ticket, failure);
+    if (failure instanceof dev.brace.runtime.DeadlineExceededException) {
+      giveBack(ticket);
+      return failure;
+    }
     long ended = endOf(ticket);
     long duration = durationOf(ticket, ended);
     RateLimiterInstance limiter = ticket.limiter;
@@ -357,7 +383,7 @@ public final class AttemptPipeline {
       }
     } finally {
       returnPermit(ticket, failure, ended);
-      ticket.reset();
+      clear(ticket);
     }
     if (throttling != null) {
       long blockNanos = throttling.judge(failure);
@@ -368,6 +394,7 @@ public final class AttemptPipeline {
     if (events.metricsListening()) {
       reportOutcome(EventKind.CALL_FAILED, ExceptionFilter.unwrap(failure), duration);
     }
+    return failure;
   }
 
   /**
@@ -397,11 +424,30 @@ public final class AttemptPipeline {
     } finally {
       CircuitBreakerInstance breaker = ticket.breaker;
       Object breakerTicket = ticket.breakerTicket;
-      ticket.reset();
+      clear(ticket);
       if (breaker != null) {
         breaker.release(breakerTicket);
       }
     }
+  }
+
+  /** Forgets everything of the attempt that ended: the ticket serves the next one. */
+  private static void clear(AttemptTicket ticket) {
+    ticket.stage = AttemptTicket.Stage.BREAKER;
+    ticket.breaker = null;
+    ticket.breakerTicket = null;
+    ticket.limiter = null;
+    ticket.reserved = false;
+    ticket.holdsPermit = false;
+    ticket.permitWaitedNanos = 0;
+    ticket.waitNanos = 0;
+    ticket.waited = false;
+    ticket.admittedAt = AttemptTicket.UNTIMED;
+    ticket.inFlight = 0;
+    ticket.refusal = null;
+    ticket.inheritedEnd = AttemptTicket.NO_DEADLINE;
+    ticket.end = AttemptTicket.NO_DEADLINE;
+    ticket.endInherited = false;
   }
 
   /** Returns the permit; an adaptive bulkhead learns from the attempt's latency and {@code failure}. */
@@ -451,9 +497,9 @@ public final class AttemptPipeline {
 
   // ---- what the call sequence asks ----
 
-  /** @return whether the call has a timeout: an asynchronous attempt then arms a deadline before its delegate call */
+  /** @return whether an attempt starting now on this thread is bounded (a timeout, an inherited deadline): an asynchronous one then arms a deadline */
   public boolean hasTimeout() {
-    return timeout != null;
+    return timeout != null || (deadlines != null && deadlines.bindsNow());
   }
 
   /** @return the name of this call's breaker (a keyed family's), or null */
@@ -495,6 +541,7 @@ public final class AttemptPipeline {
     private KeyedFamily<RateLimiterInstance> limiters;
     private SemaphoreBulkhead bulkhead;
     private TimeoutPolicy timeout;
+    private DeadlinePolicy deadlines;
     private Throttling throttling;
     private Criticality.Level criticality = Criticality.Level.DEFAULT;
     private boolean timesForBreaker;
@@ -543,6 +590,12 @@ public final class AttemptPipeline {
     /** @param timeout the timeout @return this */
     public Builder timeout(TimeoutPolicy timeout) {
       this.timeout = timeout;
+      return this;
+    }
+
+    /** @param deadlines how the call takes part in deadlines; null for not at all @return this */
+    public Builder deadlines(DeadlinePolicy deadlines) {
+      this.deadlines = deadlines;
       return this;
     }
 

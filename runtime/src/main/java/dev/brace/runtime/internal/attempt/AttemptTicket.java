@@ -5,7 +5,8 @@ import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
 
 /**
- * What one attempt holds on its way through the {@link AttemptPipeline}, part by part: the
+ * What one attempt holds on its way through the {@link AttemptPipeline}, part by part (data only:
+ * the pipeline reads and writes the parts): the
  * breaker that admitted it and that breaker's ticket, the limiter it took a token from (and, while
  * it waits, the reservation of that token), whether it holds a bulkhead permit, and the instant it
  * was admitted at. Whoever ends the attempt hands the ticket back to the pipeline exactly once
@@ -21,6 +22,8 @@ import dev.brace.runtime.spi.RateLimiterInstance;
 public final class AttemptTicket {
   /** An instant nobody read: no pattern of the attempt needed the clock. */
   public static final long UNTIMED = Long.MIN_VALUE;
+  /** No deadline: neither the caller's nor one of the call's own bounds. */
+  static final long NO_DEADLINE = Long.MIN_VALUE;
 
   /** How far admission has come; a wait resumes where it stopped. */
   enum Stage {
@@ -56,6 +59,15 @@ public final class AttemptTicket {
   int inFlight;
   /** What a {@link Admission#REFUSED} carries. */
   RuntimeException refusal;
+  /** The deadline the attempt inherits, as an instant of the registry's clock, and its length; read at admission. */
+  long inheritedEnd = NO_DEADLINE;
+  long inheritedBudget;
+  /** When the attempt must end (its timeout or the inherited deadline, the earlier), and whether the deadline is the earlier. */
+  long end = NO_DEADLINE;
+  boolean endInherited;
+  /** When the call's retry's {@code maxDuration} ends, and its length: the same for every attempt of the call. */
+  long callEnd = NO_DEADLINE;
+  long callBudget;
 
   /** A ticket for a new call's attempts. */
   public AttemptTicket() {}
@@ -70,6 +82,18 @@ public final class AttemptTicket {
     this.keys = keys;
     this.stage = Stage.BREAKER;
     return this;
+  }
+
+  /**
+   * Notes when a call that begins now must end by its retry's {@code maxDuration}: the calls its
+   * attempts make inherit it, as the deadline of the whole call.
+   *
+   * @param started the call's start on the registry's clock
+   * @param maxDurationNanos the retry's {@code maxDuration}; 0 or less for none
+   */
+  public void callBegan(long started, long maxDurationNanos) {
+    callEnd = maxDurationNanos > 0 && started != UNTIMED ? started + maxDurationNanos : NO_DEADLINE;
+    callBudget = maxDurationNanos;
   }
 
   /** @return after {@link Admission#WAIT}: nanoseconds to wait before asking the pipeline again */
@@ -92,19 +116,17 @@ public final class AttemptTicket {
     return stage == Stage.ADMITTED;
   }
 
-  /** Forgets everything of the attempt that ended: the ticket serves the next one. */
-  void reset() {
-    stage = Stage.BREAKER;
-    breaker = null;
-    breakerTicket = null;
-    limiter = null;
-    reserved = false;
-    holdsPermit = false;
-    permitWaitedNanos = 0;
-    waitNanos = 0;
-    waited = false;
-    admittedAt = UNTIMED;
-    inFlight = 0;
-    refusal = null;
+  /**
+   * A ticket for an attempt of the same call on another thread (a hedge): it passes on the call's
+   * own bound as this one does.
+   *
+   * @param keys the call's keys
+   * @return a new ticket, started
+   */
+  public AttemptTicket sibling(CallKeys keys) {
+    AttemptTicket sibling = new AttemptTicket().start(keys);
+    sibling.callEnd = callEnd;
+    sibling.callBudget = callBudget;
+    return sibling;
   }
 }

@@ -25,8 +25,8 @@ public final class ConfigAudit {
   private static final String PROPERTY_PREFIX = "brace.";
   private static final String ENABLED = "enabled";
   /** Brace's keys that address no instance, as each layer spells them. */
-  private static final List<String> OTHER_ENVIRONMENT_KEYS = List.of("BRACE_ENABLED", ConfigKeys.METRICS_PER_KEY_ENVIRONMENT);
-  private static final List<String> OTHER_PROPERTY_KEYS = List.of("brace.enabled", ConfigKeys.METRICS_PER_KEY_PROPERTY);
+  private static final List<String> OTHER_ENVIRONMENT_KEYS = List.of("BRACE_ENABLED", ConfigKeys.METRICS_PER_KEY_ENVIRONMENT, ConfigKeys.DEADLINES_ENVIRONMENT);
+  private static final List<String> OTHER_PROPERTY_KEYS = List.of("brace.enabled", ConfigKeys.METRICS_PER_KEY_PROPERTY, ConfigKeys.DEADLINES_PROPERTY);
 
   private final InstanceManifest known;
 

@@ -15,6 +15,10 @@ public final class ConfigKeys {
   public static final String METRICS_PER_KEY_PROPERTY = "brace.metrics.per-key";
   /** The same switch as an environment variable. */
   public static final String METRICS_PER_KEY_ENVIRONMENT = "BRACE_METRICS_PER_KEY";
+  /** The switch for deadlines as a whole (every call's {@code inherit}, every call's own bound passed on), as a system property. */
+  public static final String DEADLINES_PROPERTY = "brace.deadline.enabled";
+  /** The same switch as an environment variable. */
+  public static final String DEADLINES_ENVIRONMENT = "BRACE_DEADLINE_ENABLED";
 
   /**
    * @param kind the instance's kind

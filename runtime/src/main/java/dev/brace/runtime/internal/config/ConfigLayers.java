@@ -186,6 +186,18 @@ public final class ConfigLayers {
     return value != null && flag(key, value);
   }
 
+  /**
+   * @return whether calls take part in deadlines: {@code brace.deadline.enabled}, else {@code
+   *     BRACE_DEADLINE_ENABLED}; true when neither is set
+   * @throws ConfigurationException when the value is neither {@code true} nor {@code false}
+   */
+  public boolean deadlinesEnabled() {
+    String property = systemProperties.get(ConfigKeys.DEADLINES_PROPERTY);
+    return property != null
+        ? flag(ConfigKeys.DEADLINES_PROPERTY, property)
+        : flag(ConfigKeys.DEADLINES_ENVIRONMENT, environment.get(ConfigKeys.DEADLINES_ENVIRONMENT));
+  }
+
   /** @return false when the instance's {@code ..._ENABLED} / {@code ....enabled} is false */
   public boolean enabled(Kind kind, String name) {
     String environmentKey = ConfigKeys.environment(kind, name, "enabled");

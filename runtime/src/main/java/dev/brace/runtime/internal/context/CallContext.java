@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.context;
 
+import dev.brace.runtime.Deadline;
 import dev.brace.runtime.internal.OptionalClasses;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -9,18 +10,19 @@ import org.slf4j.MDC;
  * The caller's context, taken when a call starts, so that every part of the call that runs on
  * another thread (an asynchronous retry on the scheduler, the outcome of a future completed
  * elsewhere, a fallback after an asynchronous failure, an abandoned or hedged attempt, the event
- * listeners those run) sees what the caller's thread held: the SLF4J MDC, the OpenTelemetry {@code
- * Context} when {@code opentelemetry-api} is on the class path, and the value of every {@code
- * ThreadLocalAccessor} registered in Micrometer's {@code ContextRegistry} when {@code
- * io.micrometer:context-propagation} is.
+ * listeners those run) sees what the caller's thread held: the SLF4J MDC, the deadline the caller
+ * is under ({@link CurrentDeadline}), the OpenTelemetry {@code Context} when {@code
+ * opentelemetry-api} is on the class path, and the value of every {@code ThreadLocalAccessor}
+ * registered in Micrometer's {@code ContextRegistry} when {@code io.micrometer:context-propagation}
+ * is.
  *
  * <p>{@link #restore()} installs it on the current thread and returns a {@link Scope} whose {@link
  * Scope#close()} puts back what the thread held before, so nothing of the caller's context is left
  * on a pool thread. A part of the call that runs on the caller's own thread, before the call has
  * returned, needs neither.
  *
- * <p>Cheap where nothing is set: a caller with an empty MDC, no current span and no registered
- * accessor gets the one {@link #EMPTY} instance, allocated once. Restoring even that one on another
+ * <p>Cheap where nothing is set: a caller with an empty MDC, no deadline, no current span and no
+ * registered accessor gets the one {@link #EMPTY} instance, allocated once. Restoring even that one on another
  * thread clears what that thread holds for the duration, as the caller's thread held nothing.
  *
  * <p>Immutable and safe to restore on several threads at once (a hedged call does).
@@ -30,7 +32,7 @@ public final class CallContext {
   private static final boolean CONTEXT_PROPAGATION = OptionalClasses.present("io.micrometer.context.ContextSnapshotFactory");
 
   /** A caller with nothing to carry. */
-  static final CallContext EMPTY = new CallContext(null, null, null);
+  static final CallContext EMPTY = new CallContext(null, null, null, null);
 
   /** A copy of the MDC; null when it was empty. */
   private final Map<String, String> mdc;
@@ -38,11 +40,14 @@ public final class CallContext {
   private final Object openTelemetry;
   /** Micrometer's {@code ContextSnapshot}; null when no accessor was registered. */
   private final Object accessors;
+  /** The deadline the caller was under; null for none. */
+  private final Deadline deadline;
 
-  private CallContext(Map<String, String> mdc, Object openTelemetry, Object accessors) {
+  private CallContext(Map<String, String> mdc, Object openTelemetry, Object accessors, Deadline deadline) {
     this.mdc = mdc;
     this.openTelemetry = openTelemetry;
     this.accessors = accessors;
+    this.deadline = deadline;
   }
 
   /** @return the current thread's context, to restore on the threads a call moves to */
@@ -53,10 +58,11 @@ public final class CallContext {
     }
     Object openTelemetry = OPEN_TELEMETRY ? OpenTelemetryContext.current() : null;
     Object accessors = CONTEXT_PROPAGATION ? PropagatedAccessors.capture() : null;
-    if (mdc == null && openTelemetry == null && accessors == null) {
+    Deadline deadline = CurrentDeadline.ofThisThread().deadline();
+    if (mdc == null && openTelemetry == null && accessors == null && deadline == null) {
       return EMPTY;
     }
-    return new CallContext(mdc, openTelemetry, accessors);
+    return new CallContext(mdc, openTelemetry, accessors, deadline);
   }
 
   /**
@@ -72,16 +78,19 @@ public final class CallContext {
     } else if (mdcChanged) {
       MDC.clear();
     }
+    CurrentDeadline current = CurrentDeadline.ofThisThread();
+    // Even none is installed: the thread holds no deadline of its own for the caller's work.
+    current.push(deadline);
     AutoCloseable openTelemetryScope = null;
     AutoCloseable accessorsScope = null;
     try {
       openTelemetryScope = OPEN_TELEMETRY ? OpenTelemetryContext.makeCurrent(openTelemetry) : null;
       accessorsScope = accessors != null ? PropagatedAccessors.restore(accessors) : null;
     } catch (RuntimeException | Error failed) {
-      new Scope(mdcChanged, previousMdc, openTelemetryScope, null).close();
+      new Scope(mdcChanged, previousMdc, openTelemetryScope, null, current).close();
       throw failed;
     }
-    return new Scope(mdcChanged, previousMdc, openTelemetryScope, accessorsScope);
+    return new Scope(mdcChanged, previousMdc, openTelemetryScope, accessorsScope, current);
   }
 
   /**
@@ -115,12 +124,15 @@ public final class CallContext {
     private final Map<String, String> previousMdc;
     private final AutoCloseable openTelemetry;
     private final AutoCloseable accessors;
+    private final CurrentDeadline deadline;
 
-    private Scope(boolean mdcChanged, Map<String, String> previousMdc, AutoCloseable openTelemetry, AutoCloseable accessors) {
+    private Scope(boolean mdcChanged, Map<String, String> previousMdc, AutoCloseable openTelemetry, AutoCloseable accessors,
+        CurrentDeadline deadline) {
       this.mdcChanged = mdcChanged;
       this.previousMdc = previousMdc;
       this.openTelemetry = openTelemetry;
       this.accessors = accessors;
+      this.deadline = deadline;
     }
 
     /** Puts back, in the reverse order of installing, what the thread held before. */
@@ -130,6 +142,7 @@ public final class CallContext {
         closeQuietly(accessors);
         closeQuietly(openTelemetry);
       } finally {
+        deadline.pop();
         if (mdcChanged) {
           if (previousMdc == null || previousMdc.isEmpty()) {
             MDC.clear();

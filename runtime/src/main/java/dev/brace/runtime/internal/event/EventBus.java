@@ -38,6 +38,14 @@ public final class EventBus implements EventSink {
   }
 
   /**
+   * @return the registry's wall clock: it stamps events, and the policies that read a {@code
+   *     Retry-After} HTTP date measure it against this clock
+   */
+  public Clock wallClock() {
+    return wallClock;
+  }
+
+  /**
    * @param listener receives every event; a listener that throws (an {@link Error} included, but
    *     not a {@link VirtualMachineError}) is logged and ignored
    * @return closing it unsubscribes

@@ -13,7 +13,7 @@ import java.util.Set;
  * <p>Text without {@code @}, {@code ?} or {@code #} cannot hold either kind of secret and is
  * returned as the same instance after one scan; a builder is made only at the first change.
  */
-final class Redactor {
+public final class Redactor {
   /** What replaces a secret parameter value. */
   public static final String REDACTED = "REDACTED";
 

@@ -6,12 +6,10 @@ import dev.brace.runtime.internal.event.EventBus;
 
 import dev.brace.Retry;
 import dev.brace.runtime.Refusal;
-import dev.brace.runtime.RetryAfterHint;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.RetryConfig;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
@@ -21,6 +19,9 @@ import java.util.random.RandomGenerator;
  * budget exhausted, and how long to wait. Stateless apart from the shared budget; per-call state
  * lives in a {@link RetryRun}. The sync driver sleeps the returned delay, the async driver
  * schedules it; neither decides anything.
+ *
+ * <p>Under a caller's deadline no backoff starts that would end past it: the retry stops as it
+ * does at {@code maxDuration}, and the last failure ends the call.
  */
 public final class RetryPolicy {
   /** Waits past a hint by a little, so the retry lands after the hinted instant, not on it. */
@@ -36,15 +37,28 @@ public final class RetryPolicy {
   private final EventBus events;
   private final RetryBudget budget;
   private final ExceptionFilter filter;
+  private final RetryAfterHints hints;
   private final long delayNanos;
   private final long maxDelayNanos;
   private final long maxDurationNanos;
   private final long maxRetryAfterNanos;
   /** Draws the jitter; null for the calling thread's {@link ThreadLocalRandom}. */
   private final RandomGenerator random;
+  /** What is left of the caller's deadline; null when the call takes no part in deadlines. */
+  private final DeadlinePolicy deadlines;
 
   public RetryPolicy(RetryConfig config, String callName, TimeSource time, EventBus events, RetryBudget budget) {
-    this(config, callName, time, events, budget, null);
+    this(config, callName, time, events, budget, null, null);
+  }
+
+  /**
+   * @param deadlines tells what is left of the caller's deadline at each decision; null when the
+   *     call takes no part in deadlines
+   */
+  public RetryPolicy(
+      RetryConfig config, String callName, TimeSource time, EventBus events, RetryBudget budget,
+      DeadlinePolicy deadlines) {
+    this(config, callName, time, events, budget, null, deadlines);
   }
 
   /**
@@ -54,13 +68,21 @@ public final class RetryPolicy {
   RetryPolicy(
       RetryConfig config, String callName, TimeSource time, EventBus events, RetryBudget budget,
       RandomGenerator random) {
+    this(config, callName, time, events, budget, random, null);
+  }
+
+  private RetryPolicy(
+      RetryConfig config, String callName, TimeSource time, EventBus events, RetryBudget budget,
+      RandomGenerator random, DeadlinePolicy deadlines) {
     this.random = random;
+    this.deadlines = deadlines;
     this.config = Objects.requireNonNull(config, "config");
     this.callName = Objects.requireNonNull(callName, "callName");
     this.time = Objects.requireNonNull(time, "time");
     this.events = Objects.requireNonNull(events, "events");
     this.budget = budget;
     this.filter = new ExceptionFilter(config.on(), config.ignore());
+    this.hints = new RetryAfterHints(events.wallClock());
     this.delayNanos = saturatedNanos(config.delay());
     this.maxDelayNanos = saturatedNanos(config.maxDelay());
     this.maxDurationNanos = config.maxDuration().map(RetryPolicy::saturatedNanos).orElse(0L);
@@ -87,6 +109,11 @@ public final class RetryPolicy {
   /** @return whether {@link #begin} reads the clock: the retry has a {@code maxDuration} */
   public boolean measuresDuration() {
     return maxDurationNanos > 0;
+  }
+
+  /** @return {@code maxDuration} in nanoseconds; 0 for none */
+  public long maxDurationNanos() {
+    return maxDurationNanos;
   }
 
   /**
@@ -162,6 +189,13 @@ public final class RetryPolicy {
     if (maxDurationNanos > 0 && time.nanoTime() - started + delay > maxDurationNanos) {
       return "maxDuration";
     }
+    if (deadlines != null) {
+      long left = deadlines.remainingNanos();
+      // The next attempt would start when the deadline has passed, with no time to end before it.
+      if (left != DeadlinePolicy.NONE && delay >= left) {
+        return "deadline";
+      }
+    }
     if (budget != null && !budget.tryWithdraw()) {
       return "budget";
     }
@@ -221,19 +255,12 @@ public final class RetryPolicy {
     return grown >= maxDelayNanos ? maxDelayNanos : (long) grown;
   }
 
+  /** A failure's retry-after hint with a little margin, capped by {@code maxRetryAfter}; else 0. */
   private long hintedDelay(Throwable failure) {
-    if (failure == null) {
+    long hinted = hints.hintNanos(failure);
+    if (hinted == RetryAfterHints.NONE) {
       return 0;
     }
-    Throwable cause = ExceptionFilter.unwrap(failure);
-    if (!(cause instanceof RetryAfterHint)) {
-      return 0;
-    }
-    Optional<Duration> hint = ((RetryAfterHint) cause).retryAfter();
-    if (hint == null || hint.isEmpty() || hint.get().isNegative()) {
-      return 0;
-    }
-    long hinted = saturatedNanos(hint.get());
     long withMargin = hinted + hinted / 20 + HINT_MARGIN_NANOS;
     return Math.min(withMargin < 0 ? Long.MAX_VALUE : withMargin, maxRetryAfterNanos);
   }

@@ -164,6 +164,33 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   }
 
   /**
+   * As {@link #acquire(Criticality.Level)}, waiting no longer than {@code limitNanos} when that is
+   * shorter than {@code maxWait} (what is left of a caller's deadline).
+   *
+   * @param level the call's criticality
+   * @param limitNanos the longest the caller may wait; positive
+   * @return false when {@code limitNanos} ran out before a permit came and before {@code maxWait}
+   *     did (nothing is reported: the caller ran out of time, the bulkhead did not refuse)
+   * @throws BulkheadFullException as {@link #acquire(Criticality.Level)}
+   */
+  public boolean acquireWithin(Criticality.Level level, long limitNanos) {
+    long maxWaitNanos = this.maxWaitNanos;
+    if (maxWaitNanos <= limitNanos) {
+      acquire(level);
+      return true;
+    }
+    if (tryTake(level)) {
+      return true;
+    }
+    try {
+      return awaitPermit(level, limitNanos);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      throw rejected(level, interrupted);
+    }
+  }
+
+  /**
    * Takes a permit up to the whole limit (as a {@code CRITICAL} call), waiting up to {@code maxWait}.
    *
    * @throws BulkheadFullException as {@link #acquire(Criticality.Level)}

@@ -22,9 +22,17 @@ import java.util.concurrent.ScheduledExecutorService;
  * path of an interrupting attempt reads the clock, writes the deadline and clears it with one
  * compare-and-set, and allocates nothing. The scheduler runs the watchdog, so manual time drives
  * deadlines in tests.
+ *
+ * <p>An attempt under a caller's deadline that falls before its own timeout runs {@linkplain
+ * #callUntil until that deadline} instead, and ends with what the deadline's {@link Expiry} makes.
+ * A call without a timeout of its own has one made {@linkplain #forDeadlines for that alone}.
  */
 public final class TimeoutPolicy {
+  /** Null for a timer that serves only inherited deadlines ({@link #forDeadlines}). */
   private final TimeoutConfig config;
+  /** The timeout's name, or the call's for a timer of deadlines alone. */
+  private final String name;
+  private final Timeout.Mode mode;
   private final String callName;
   private final TimeSource time;
   private final ScheduledExecutorService scheduler;
@@ -50,17 +58,46 @@ public final class TimeoutPolicy {
       ScheduledExecutorService scheduler,
       Executor workers,
       EventBus events) {
-    this.config = Objects.requireNonNull(config, "config");
+    this(callName, Objects.requireNonNull(config, "config"), time, scheduler, workers, events);
+  }
+
+  private TimeoutPolicy(
+      String callName,
+      TimeoutConfig config,
+      TimeSource time,
+      ScheduledExecutorService scheduler,
+      Executor workers,
+      EventBus events) {
+    this.config = config;
     this.callName = Objects.requireNonNull(callName, "callName");
+    this.name = config == null ? callName : config.name();
+    this.mode = config == null ? Timeout.Mode.INTERRUPT : config.mode();
     this.time = Objects.requireNonNull(time, "time");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.workers = Objects.requireNonNull(workers, "workers");
     this.events = Objects.requireNonNull(events, "events");
-    this.nanos = RetryPolicy.saturatedNanos(config.duration());
+    this.nanos = config == null ? Long.MAX_VALUE : RetryPolicy.saturatedNanos(config.duration());
     this.watchdog = new DeadlineWatchdog(time, scheduler);
   }
 
-  /** @return the settings */
+  /**
+   * A timer with no timeout of its own, for a call bounded only by the deadlines it inherits:
+   * {@link #callUntil} interrupts an attempt on the caller's thread, as {@code INTERRUPT} does.
+   *
+   * @param callName the call it bounds
+   * @param time the registry's clock
+   * @param scheduler runs the watchdog
+   * @param events the event boundary
+   * @return the timer
+   */
+  static TimeoutPolicy forDeadlines(String callName, TimeSource time, ScheduledExecutorService scheduler, EventBus events) {
+    Executor noWorkers = task -> {
+      throw new IllegalStateException("a timer of inherited deadlines interrupts its attempts; it runs none elsewhere");
+    };
+    return new TimeoutPolicy(callName, null, time, scheduler, noWorkers, events);
+  }
+
+  /** @return the settings; null for a timer of inherited deadlines alone */
   public TimeoutConfig config() {
     return config;
   }
@@ -88,13 +125,45 @@ public final class TimeoutPolicy {
    */
   public Object call(SyncAttempt attempt, long startedAt) throws Throwable {
     long start = startedAt == Long.MIN_VALUE ? time.nanoTime() : startedAt;
-    return config.mode() == Timeout.Mode.ABANDON ? abandoning(attempt, start) : interrupting(attempt, start);
+    return until(attempt, start + nanos, 0, null);
   }
 
-  private Object interrupting(SyncAttempt attempt, long start) throws Throwable {
+  /**
+   * Runs one attempt that must end by {@code at}, an inherited deadline earlier than this timeout's
+   * own, in this timeout's mode.
+   *
+   * @param attempt the delegate call
+   * @param at the instant it must end by, on the registry's clock
+   * @param budgetNanos the length of the deadline {@code at} ends, for the failure
+   * @param expiry makes the failure of an attempt that runs past {@code at}
+   * @return its result
+   * @throws Throwable what it threw, what {@code expiry} made, or {@link CallerInterrupted}
+   */
+  public Object callUntil(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
+    return until(attempt, at, budgetNanos, Objects.requireNonNull(expiry, "expiry"));
+  }
+
+  /** Makes the failure of an attempt whose inherited deadline passed first; one per call, so arming it allocates nothing. */
+  @FunctionalInterface
+  public interface Expiry {
+    /**
+     * @param end the deadline that passed, on the registry's clock
+     * @param budgetNanos its length
+     * @return the failure, already reported
+     */
+    TimeoutExceededException expired(long end, long budgetNanos);
+  }
+
+  private Object until(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
+    return mode == Timeout.Mode.ABANDON
+        ? abandoning(attempt, at, budgetNanos, expiry)
+        : interrupting(attempt, at, budgetNanos, expiry);
+  }
+
+  private Object interrupting(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
     Thread caller = Thread.currentThread();
     boolean interruptedBefore = caller.isInterrupted();
-    AttemptDeadline deadline = arm(caller, start);
+    AttemptDeadline deadline = arm(caller, at);
     Object result = null;
     Throwable failure = null;
     try {
@@ -113,18 +182,21 @@ public final class TimeoutPolicy {
     if (interruptedBefore) {
       caller.interrupt();
     }
-    throw exceeded(failure);
+    TimeoutExceededException exceeded = expiry == null ? exceeded() : expiry.expired(at, budgetNanos);
+    if (failure != null) {
+      exceeded.addSuppressed(failure);
+    }
+    throw exceeded;
   }
 
   /**
-   * Arms the caller's deadline, counting from {@code start}.
+   * Arms the caller's deadline for the instant {@code at}.
    *
    * @throws java.util.concurrent.RejectedExecutionException when the scheduler refuses the
    *     watchdog; nothing is left armed
    */
-  private AttemptDeadline arm(Thread caller, long start) {
+  private AttemptDeadline arm(Thread caller, long at) {
     AttemptDeadline deadline = deadlineOf(caller);
-    long at = start + nanos;
     if (!deadline.arm(at)) {
       // This timeout is already running further up the stack (a recursive call): one more deadline.
       deadline = new AttemptDeadline(caller, true);
@@ -154,13 +226,13 @@ public final class TimeoutPolicy {
     return deadline;
   }
 
-  private Object abandoning(SyncAttempt attempt, long start) throws Throwable {
+  private Object abandoning(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
     Thread caller = Thread.currentThread();
     boolean interruptedBefore = caller.isInterrupted();
     // The worker may outlive this attempt: it runs on a copy of what the caller will reuse.
     AbandonableAttempt<Object> worker = new AbandonableAttempt<>(attempt.detached(), CallContext.capture(), caller);
     // Armed before the worker starts, so the deadline counts from the call's start.
-    AttemptDeadline deadline = arm(caller, start);
+    AttemptDeadline deadline = arm(caller, at);
     try {
       workers.execute(worker);
     } catch (RuntimeException | Error rejected) {
@@ -176,7 +248,7 @@ public final class TimeoutPolicy {
         worker.abandon();
         caller.interrupt();
         throw new CallerInterrupted(
-            "'" + config.name() + "' was interrupted while waiting for its abandoned attempt", new InterruptedException());
+            "'" + name + "' was interrupted while waiting for its abandoned attempt", new InterruptedException());
       }
       return worker.outcome();
     }
@@ -190,6 +262,9 @@ public final class TimeoutPolicy {
       return worker.outcome();
     }
     worker.abandon();
+    if (expiry != null) {
+      throw expiry.expired(at, budgetNanos);
+    }
     TimeoutExceededException timedOut = new TimeoutExceededException(config.name(), config.duration());
     emitExceeded(timedOut);
     throw timedOut;
@@ -202,14 +277,6 @@ public final class TimeoutPolicy {
    */
   public static boolean interruptedCaller(Throwable failure) {
     return CallerInterrupted.is(failure);
-  }
-
-  private TimeoutExceededException exceeded(Throwable failure) {
-    TimeoutExceededException exceeded = exceeded();
-    if (failure != null) {
-      exceeded.addSuppressed(failure);
-    }
-    return exceeded;
   }
 
   /**

@@ -88,7 +88,7 @@ final class AsyncAttempt<T> {
       proceed(admission);
       return;
     }
-    if (pipeline.hasTimeout() && !armDeadline()) {
+    if (!armDeadline()) {
       returned.cancel(true);
       return;
     }
@@ -218,12 +218,12 @@ final class AsyncAttempt<T> {
       stop();
       return;
     }
-    if (pipeline.hasTimeout() && !armDeadline()) {
+    if (!armDeadline()) {
       return;
     }
     CompletableFuture<T> returned;
     try {
-      returned = futureOf(frame.call(), frame.sequence().callName());
+      returned = futureOf(pipeline.launch(ticket, frame), frame.sequence().callName());
     } catch (Throwable thrown) {
       settle(null, thrown);
       return;
@@ -231,9 +231,14 @@ final class AsyncAttempt<T> {
     awaitOutcome(returned);
   }
 
-  /** @return false when the attempt is over, or the scheduler refused the deadline (the attempt then ended) */
+  /**
+   * Arms the attempt's bound (its timeout, or what is left of the caller's deadline), if it has one.
+   *
+   * @return false when the attempt is over, or the scheduler refused the deadline (the attempt then ended)
+   */
   private boolean armDeadline() {
-    return later(this::expired, pipeline.timeout().nanos());
+    long nanos = pipeline.attemptNanos(ticket);
+    return nanos < 0 || later(this::expired, nanos);
   }
 
   /** Settles the attempt when the delegate's future completes, wherever that happens. */
@@ -269,7 +274,7 @@ final class AsyncAttempt<T> {
     if (call != null) {
       call.cancel(true);
     }
-    record(null, pipeline.timedOut());
+    record(null, pipeline.timedOut(ticket));
   }
 
   /** The delegate's future completed (or the delegate threw before returning one). */
@@ -311,8 +316,7 @@ final class AsyncAttempt<T> {
   /** The breaker records the outcome and the permit is returned; then the listener hears it. */
   private void record(T value, Throwable failure) {
     if (failure != null) {
-      pipeline.failed(ticket, failure);
-      listener.failed(failure);
+      listener.failed(pipeline.failed(ticket, failure));
       return;
     }
     try {

@@ -111,7 +111,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
         // attempts (and the retry budget's deposit) begin only when neither does.
         return new AsyncDriver<T>(frame.detach(), keys, CallSequence.UNTIMED).remembered();
       }
-      started = sequence.begin();
+      started = sequence.begin(frame.ticket());
     } catch (Throwable badKey) {
       // A null key part is the caller's mistake: it fails the call at once, never retried.
       return CompletableFuture.failedFuture(badKey);
@@ -130,7 +130,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
     }
     CompletableFuture<T> inner;
     try {
-      inner = AsyncAttempt.futureOf(frame.call(), sequence.callName());
+      inner = AsyncAttempt.futureOf(pipeline.launch(ticket, frame), sequence.callName());
     } catch (Throwable thrown) {
       inner = CompletableFuture.failedFuture(thrown);
     }
@@ -240,7 +240,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
         }
       }
       if (!returned.isDone()) {
-        started = sequence.begin();
+        started = sequence.begin(frame.ticket());
         attempt(1);
       }
     } catch (Throwable unexpected) {

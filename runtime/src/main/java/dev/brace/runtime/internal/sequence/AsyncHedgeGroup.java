@@ -1,6 +1,5 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.support.CallKeys;
 import java.util.concurrent.CompletableFuture;
@@ -60,7 +59,7 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> {
     @Override
     public void begin() {
       AsyncAttempt<T> attempt =
-          new AsyncAttempt<>(frame, new AttemptTicket().start(keys), AsyncContext.of(context), this);
+          new AsyncAttempt<>(frame, frame.ticket().sibling(keys), AsyncContext.of(context), this);
       boolean stopNow;
       synchronized (this) {
         running = attempt;

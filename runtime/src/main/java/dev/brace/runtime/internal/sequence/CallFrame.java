@@ -122,6 +122,10 @@ public final class CallFrame implements SyncAttempt {
     CallSequence calls = sequence;
     Object delegate = target;
     Arguments copy = arguments.copy();
+    StageAdapter adapting = adapter;
+    if (adapting != null) {
+      return () -> adapting.attempt(calls.invoke(delegate, copy));
+    }
     return () -> calls.invoke(delegate, copy);
   }
 

@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.DeadlineExceededException;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Refusal;
@@ -11,6 +12,7 @@ import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
+import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
@@ -63,6 +65,8 @@ public final class CallSequence {
   private final FallbackInvoker fallbackInvoker;
   private final KeysOf keysOf;
   private final boolean keysFromCaller;
+  /** The method's number in its wrapper, which the invokers switch on. */
+  private final int method;
 
   private CallSequence(Builder builder) {
     this.callName = builder.definition.callName();
@@ -79,6 +83,7 @@ public final class CallSequence {
     this.fallbackInvoker = builder.definition.fallback();
     this.keysOf = builder.definition.keys();
     this.keysFromCaller = builder.definition.keysFromCaller();
+    this.method = builder.definition.method();
     this.attempts = builder.attempts == null
         ? AttemptPipeline.builder(callName, time, events).build()
         : builder.attempts;
@@ -125,7 +130,7 @@ public final class CallSequence {
    * @throws Throwable what it threw, unchanged
    */
   public Object invoke(Object target, Arguments args) throws Throwable {
-    return invoker.invoke(target, args);
+    return invoker.invoke(method, target, args);
   }
 
   /** @return whether the call has a fallback method to answer with */
@@ -140,7 +145,7 @@ public final class CallSequence {
    * @throws Throwable what the fallback threw
    */
   public Object fallback(Object target, Arguments args, Throwable failure) throws Throwable {
-    return fallbackInvoker.answer(target, args, failure);
+    return fallbackInvoker.answer(method, target, args, failure);
   }
 
   /**
@@ -154,7 +159,7 @@ public final class CallSequence {
     if (keysFromCaller) {
       return keysFromCaller((String) args.a());
     }
-    return keysOf == null ? CallKeys.NONE : keysOf.keys(args);
+    return keysOf == null ? CallKeys.NONE : keysOf.keys(method, args);
   }
 
   /**
@@ -190,6 +195,19 @@ public final class CallSequence {
       }
     }
     return events.metricsListening() ? time.nanoTime() : UNTIMED;
+  }
+
+  /**
+   * As {@link #begin()}, noting in the call's ticket when its retry's {@code maxDuration} ends: the
+   * calls its attempts make inherit that as the deadline of the whole call.
+   *
+   * @param ticket the ticket the call's attempts go through the pipeline with
+   * @return the start, to pass to {@link #retryDelay}
+   */
+  public long begin(AttemptTicket ticket) {
+    long started = begin();
+    ticket.callBegan(started, retry == null ? 0 : retry.maxDurationNanos());
+    return started;
   }
 
   // ---- between attempts ----
@@ -399,7 +417,8 @@ public final class CallSequence {
         outcome = "rejected";
         byKind = refusedBy.key();
         by = ((Refusal) cause).instance();
-      } else if (cause instanceof TimeoutExceededException && attempts.timeoutName() != null
+      } else if (cause instanceof TimeoutExceededException && !(cause instanceof DeadlineExceededException)
+          && attempts.timeoutName() != null
           && attempts.timeoutName().equals(((TimeoutExceededException) cause).instance())) {
         outcome = "timeout";
         byKind = Kind.TIMEOUT.key();

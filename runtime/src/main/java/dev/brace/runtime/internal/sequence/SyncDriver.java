@@ -69,7 +69,7 @@ public final class SyncDriver {
    */
   private static Object attempts(CallFrame frame, CallKeys keys) throws Throwable {
     CallSequence sequence = frame.sequence();
-    long started = sequence.begin();
+    long started = sequence.begin(frame.ticket());
     RetryRun run = null;
     for (int number = 1; ; number++) {
       try {
@@ -95,7 +95,7 @@ public final class SyncDriver {
   private static Object attempt(CallFrame frame, CallKeys keys) throws Throwable {
     CallSequence sequence = frame.sequence();
     if (sequence.hedged()) {
-      return SyncHedgeGroup.run(sequence, keys, frame);
+      return SyncHedgeGroup.run(sequence, keys, frame, frame.ticket());
     }
     AttemptPipeline pipeline = sequence.attempts();
     AttemptTicket ticket = frame.ticket().start(keys);

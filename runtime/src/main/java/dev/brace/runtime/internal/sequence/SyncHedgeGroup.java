@@ -33,11 +33,14 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
   private final AttemptPipeline pipeline;
   private final Executor workers;
   private final Thread caller;
+  /** The call's own ticket: each attempt's passes on the call's bound as it does. */
+  private final AttemptTicket callTicket;
 
-  private SyncHedgeGroup(CallSequence sequence, CallKeys keys, SyncAttempt attempt) {
+  private SyncHedgeGroup(CallSequence sequence, CallKeys keys, SyncAttempt attempt, AttemptTicket callTicket) {
     super(sequence, CallContext.capture());
     this.keys = keys;
     this.attempt = attempt;
+    this.callTicket = callTicket;
     this.pipeline = sequence.attempts();
     this.workers = sequence.hedgeWorkers();
     this.caller = Thread.currentThread();
@@ -54,7 +57,12 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
    *     waiting (every attempt stopped, its interrupt flag set again)
    */
   static <T> T run(CallSequence sequence, CallKeys keys, SyncAttempt attempt) throws Throwable {
-    SyncHedgeGroup<T> group = new SyncHedgeGroup<>(sequence, keys, attempt);
+    return run(sequence, keys, attempt, new AttemptTicket());
+  }
+
+  /** As {@link #run(CallSequence, CallKeys, SyncAttempt)}, each attempt passing on the bound of the call's own ticket. */
+  static <T> T run(CallSequence sequence, CallKeys keys, SyncAttempt attempt, AttemptTicket callTicket) throws Throwable {
+    SyncHedgeGroup<T> group = new SyncHedgeGroup<>(sequence, keys, attempt, callTicket);
     group.start();
     try {
       return group.decided.get();
@@ -161,7 +169,7 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
 
     @SuppressWarnings("unchecked")
     private void attemptOnce() {
-      AttemptTicket ticket = new AttemptTicket().start(keys);
+      AttemptTicket ticket = callTicket.sibling(keys);
       try {
         pipeline.admitBlocking(ticket);
       } catch (Throwable refused) {

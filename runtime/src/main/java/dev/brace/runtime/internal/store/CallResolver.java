@@ -5,6 +5,7 @@ import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
+import dev.brace.runtime.config.DeadlineConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.InstanceConfig;
@@ -18,6 +19,7 @@ import dev.brace.runtime.internal.WorkerThreads;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.config.ExplainedConfig;
 import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.internal.policy.DeadlinePolicy;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.RetryBudget;
@@ -90,6 +92,8 @@ final class CallResolver {
     Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
     RetryPolicy retry = null;
     List<ConfigurationException> refused = resolution.refused;
+    DeadlinePolicy deadlines = deadlines(definition, resolution);
+    attempts.deadlines(deadlines);
     for (Map.Entry<Kind, ConfigBuilder<?>> pattern : definition.patterns().entrySet()) {
       Kind kind = pattern.getKey();
       ConfigBuilder<?> site = pattern.getValue();
@@ -122,7 +126,7 @@ final class CallResolver {
           call.stale(staleAnswers((StaleIfErrorConfig) config, definition.callName(), resolution.before));
           break;
         case RETRY:
-          retry = retry((RetryConfig) config, definition, resolution);
+          retry = retry((RetryConfig) config, definition, resolution, deadlines);
           call.retry(retry);
           maxRetryAfter = ((RetryConfig) config).maxRetryAfter();
           break;
@@ -139,7 +143,7 @@ final class CallResolver {
           SiteChecks.checkKey(site, config, definition);
           attempts.limiters(instances.obtainLimiters(site, explained, definition.site(),
                   c -> backends.limiterFamily((RateLimitConfig) c)),
-              ((RateLimitConfig) config).adaptive() ? new Throttling((RateLimitConfig) config, maxRetryAfter) : null);
+              ((RateLimitConfig) config).adaptive() ? new Throttling((RateLimitConfig) config, maxRetryAfter, events.wallClock()) : null);
           break;
         case BULKHEAD:
           attempts.bulkhead(instances.obtainBulkhead(site, explained, definition.site(),
@@ -177,9 +181,39 @@ final class CallResolver {
     return earlier == null ? new StaleAnswers(config, callName, time, events) : earlier.carriedTo(config);
   }
 
-  private RetryPolicy retry(RetryConfig config, CallDefinition definition, Resolution resolution) {
+  private RetryPolicy retry(RetryConfig config, CallDefinition definition, Resolution resolution, DeadlinePolicy deadlines) {
     RetryBudget budget = budget(config.budget(), definition.site(), resolution);
-    return new RetryPolicy(config, definition.callName(), time, events, budget);
+    return new RetryPolicy(config, definition.callName(), time, events, budget, deadlines);
+  }
+
+  /**
+   * How the call takes part in deadlines: every call has its settings ({@code inherit}), named
+   * after it and recorded like a pattern's, so {@code describe()} shows them; a policy only while
+   * deadlines are switched on, globally and for the call.
+   *
+   * @return the call's policy, or null when it takes no part in deadlines (or a refused setting is
+   *     collected in a reconfiguration)
+   */
+  private DeadlinePolicy deadlines(CallDefinition definition, Resolution resolution) {
+    String call = definition.callName();
+    try {
+      if (!resolution.layers.enabled(Kind.DEADLINE, call)) {
+        resolution.off.put(Kind.DEADLINE, call);
+        return null;
+      }
+      ExplainedConfig explained = resolution.layers.explain(DeadlineConfig.builder(call), definition.site());
+      resolution.configs.put(Kind.DEADLINE, explained);
+      if (!resolution.layers.deadlinesEnabled()) {
+        return null;
+      }
+      return new DeadlinePolicy((DeadlineConfig) explained.config(), call, time, scheduler, events);
+    } catch (ConfigurationException problem) {
+      if (resolution.refused == null) {
+        throw problem;
+      }
+      resolution.refused.add(problem);
+      return null;
+    }
   }
 
   /**

@@ -39,14 +39,14 @@ class ConfigAuditKeysTest {
   @Test
   void aPropertyWithAnEmptyKindShowsAllThatFollowsThePrefix() {
     assertEquals(List.of("brace..retry.x: no kind .retry.x; expected one of fallback, staleiferror, retry, hedge, "
-            + "circuitbreaker, ratelimit, bulkhead, timeout, retrybudget; did you mean retry?"),
+            + "circuitbreaker, ratelimit, bulkhead, timeout, retrybudget, deadline; did you mean retry?"),
         audit.problems(Map.of(), Map.of("brace..retry.x", "1")));
   }
 
   @Test
   void anUnknownKindListsTheKindsAsEachLayerSpellsThem() {
     assertEquals(List.of("BRACE_RETRI_X_DELAY: no kind RETRI; expected one of FALLBACK, STALEIFERROR, RETRY, HEDGE, "
-            + "CIRCUITBREAKER, RATELIMIT, BULKHEAD, TIMEOUT, RETRYBUDGET; did you mean RETRY?"),
+            + "CIRCUITBREAKER, RATELIMIT, BULKHEAD, TIMEOUT, RETRYBUDGET, DEADLINE; did you mean RETRY?"),
         audit.problems(Map.of("BRACE_RETRI_X_DELAY", "1s"), Map.of()));
   }
 
@@ -69,7 +69,7 @@ class ConfigAuditKeysTest {
   @Test
   void aNearMissOfAKindIsStillReportedWithTheKindMeant() {
     assertEquals(List.of("brace.circutbreaker.recs-api.failure-rate: no kind circutbreaker; expected one of fallback, "
-            + "staleiferror, retry, hedge, circuitbreaker, ratelimit, bulkhead, timeout, retrybudget; did you mean circuitbreaker?"),
+            + "staleiferror, retry, hedge, circuitbreaker, ratelimit, bulkhead, timeout, retrybudget, deadline; did you mean circuitbreaker?"),
         audit.problems(Map.of(), Map.of("brace.circutbreaker.recs-api.failure-rate", "0.5")));
     List<String> environment = audit.problems(Map.of(
         "BRACE_CIRCUIT_BREAKER_RECS_API_FAILURE_RATE", "0.5",

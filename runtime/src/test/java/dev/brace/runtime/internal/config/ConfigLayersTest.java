@@ -80,7 +80,7 @@ class ConfigLayersTest {
       Map.entry("windowBuckets", "20"), Map.entry("maxKeys", "100"), Map.entry("backend", "redis"),
       Map.entry("permits", "7"), Map.entry("per", "2s"), Map.entry("burst", "9"), Map.entry("maxWait", "100ms"),
       Map.entry("maxConcurrent", "3"), Map.entry("value", "5s"), Map.entry("mode", "abandon"),
-      Map.entry("percentCanRetry", "0.5"), Map.entry("minRetriesPerSecond", "2"), Map.entry("ttl", "20s"),
+      Map.entry("percentCanRetry", "0.5"), Map.entry("minRetriesPerSecond", "2"), Map.entry("ttl", "20s"), Map.entry("inherit", "false"),
       Map.entry("adaptive", "true"), Map.entry("bulkhead.adaptive", "vegas"), Map.entry("minPermits", "2"), Map.entry("decrease", "0.7"),
       Map.entry("increase", "0.5"), Map.entry("minConcurrent", "2"), Map.entry("initialConcurrent", "3"),
       Map.entry("defaultShare", "0.8"), Map.entry("sheddableShare", "0.4"),

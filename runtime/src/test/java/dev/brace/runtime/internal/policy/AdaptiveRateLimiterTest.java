@@ -11,8 +11,13 @@ import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.internal.event.RecordedEvents;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The AIMD token bucket on manual time: backs off on throttling, blocks for a hint, creeps back. */
@@ -172,7 +177,7 @@ class AdaptiveRateLimiterTest {
   @Test
   void throttlingIsAMatchingFailureOrAHintCappedByMaxRetryAfter() {
     Throttling throttling = new Throttling(
-        adaptive(10).throttledOn(IllegalStateException.class).build(), Duration.ofSeconds(2));
+        adaptive(10).throttledOn(IllegalStateException.class).build(), Duration.ofSeconds(2), Clock.systemUTC());
     assertEquals(Throttling.NOT_THROTTLED, throttling.judge(new IOException("500")));
     assertEquals(0, throttling.judge(new IllegalStateException("429")));
     assertEquals(Duration.ofSeconds(1).toNanos(),
@@ -180,8 +185,27 @@ class AdaptiveRateLimiterTest {
     assertEquals(Duration.ofSeconds(2).toNanos(),
         throttling.judge(new java.util.concurrent.CompletionException(
             new RateLimitedException("deeper", Duration.ofMinutes(5), null))), "capped, looked through");
-    Throttling byDefault = new Throttling(adaptive(10).build(), Duration.ofSeconds(60));
+    Throttling byDefault = new Throttling(adaptive(10).build(), Duration.ofSeconds(60), Clock.systemUTC());
     assertTrue(byDefault.judge(RateLimitedException.backendUnavailable("deeper", "redis", null)) >= 0,
         "RateLimitedException by default, even without a hint");
+  }
+  @Test
+  void aFrameworksRetryAfterThrottlesForItsTimeCappedAndAMalformedOneDoesNot() {
+    Instant now = Instant.parse("2026-03-02T10:00:00Z");
+    Throttling throttling = new Throttling(adaptive(10).build(), Duration.ofSeconds(5), Clock.fixed(now, ZoneOffset.UTC));
+    assertEquals(Duration.ofSeconds(2).toNanos(), throttling.judge(feignTooManyRequests("2")));
+    assertEquals(Duration.ofSeconds(3).toNanos(), throttling.judge(feignTooManyRequests("Mon, 02 Mar 2026 10:00:03 GMT")),
+        "an HTTP date, on the wall clock it was given");
+    assertEquals(Duration.ofSeconds(5).toNanos(), throttling.judge(feignTooManyRequests("3600")), "capped by maxRetryAfter");
+    assertEquals(Throttling.NOT_THROTTLED, throttling.judge(feignTooManyRequests("whenever")),
+        "malformed, and a FeignException is not in throttledOn");
+    assertEquals(Throttling.NOT_THROTTLED, throttling.judge(feignTooManyRequests("Mon, 02 Mar 2026 09:00:00 GMT")),
+        "a date past asks for no pause");
+  }
+
+  private static feign.FeignException feignTooManyRequests(String retryAfter) {
+    feign.Request request = feign.Request.create(feign.Request.HttpMethod.GET, "http://127.0.0.1/items/1", Map.of(),
+        new byte[0], StandardCharsets.UTF_8, null);
+    return new feign.FeignException.TooManyRequests("429", request, new byte[0], Map.of("Retry-After", List.of(retryAfter)));
   }
 }

@@ -20,6 +20,7 @@ import dev.brace.runtime.internal.event.RecordedEvents;
 import dev.brace.runtime.spi.OutcomeClassifier;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
@@ -144,12 +145,12 @@ class CauseChainFiltersTest {
   @Test
   void anAdaptiveLimiterIsThrottledByAFrameworkExceptionCausedByAThrottledOnType() {
     Throttling throttling = new Throttling(RateLimitConfig.builder("recs-api").permits(10).adaptive(true)
-        .throttledOn(TooManyRequests.class).build(), Duration.ofSeconds(60));
+        .throttledOn(TooManyRequests.class).build(), Duration.ofSeconds(60), Clock.systemUTC());
     assertEquals(0, throttling.judge(new IllegalStateException("HTTP 429", new TooManyRequests())));
     assertEquals(Throttling.NOT_THROTTLED, throttling.judge(accessFailure()));
 
     Throttling byDefault = new Throttling(RateLimitConfig.builder("recs-api").permits(10).adaptive(true).build(),
-        Duration.ofSeconds(60));
+        Duration.ofSeconds(60), Clock.systemUTC());
     assertEquals(Throttling.NOT_THROTTLED, byDefault.judge(new IllegalStateException("wrapped",
         new RateLimitedException("deeper", Duration.ZERO, null))), "a refusal counts as itself only");
   }

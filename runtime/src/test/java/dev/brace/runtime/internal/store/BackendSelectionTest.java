@@ -184,4 +184,26 @@ class BackendSelectionTest {
         "one permit per second: the second call is refused by the backend's limiter");
     assertEquals(2, own.acquired);
   }
+
+  @Test
+  void aRegistryNamesItsBackendsAndABackendThatCannotTellReportsNoStatus() {
+    RecordingBackend shared = new RecordingBackend();
+    ForwardingBackend own = new ForwardingBackend();
+    Registry registry = Registry.builder()
+        .timeSource(new ManualTimeSource())
+        .backend("shared", shared)
+        .backend("own", own)
+        .environment(Map.of("BRACE_CIRCUITBREAKER_API_BACKEND", "shared"))
+        .build();
+
+    assertEquals(List.of("shared", "own"), List.copyOf(registry.backends().keySet()), "in the order given");
+    assertEquals(shared, registry.backends().get("shared"));
+    assertThrows(UnsupportedOperationException.class, () -> registry.backends().put("other", own));
+    assertTrue(shared.status().isEmpty(), "a backend that says nothing of its store");
+    ResilientCall guard = registry.resolve(LambdaCalls.builder("C.call")
+        .with(CircuitBreakerConfig.builder("api"))
+        .build());
+    assertEquals("ok", LambdaCalls.call(guard, () -> CallKeys.NONE, () -> "ok", null));
+    assertTrue(registry.circuitBreaker("api").backendAvailable(), "an instance that cannot tell is taken as reachable");
+  }
 }

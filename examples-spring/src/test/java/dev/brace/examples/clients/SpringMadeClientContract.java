@@ -1,0 +1,162 @@
+package dev.brace.examples.clients;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brace.examples.frameworks.ItemsServer;
+import dev.brace.examples.frameworks.ItemsServer.Answer;
+import dev.brace.runtime.CircuitState;
+import dev.brace.runtime.Event;
+import dev.brace.runtime.Registry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * A client that Spring makes, wrapped by the starter with nothing but Brace's annotations on its
+ * interface, against the real items server: the wrapper is the bean, a 503 is retried, a dropped
+ * connection is caught by {@code on = IOException.class} through the framework's wrapper, the breaker
+ * opens and the fallback answers, {@code Retry-After: 1} delays the next attempt by about a second and
+ * halves the adaptive limiter's rate, and a timeout releases the caller from a hanging read. Each test
+ * gets a fresh application context (breakers and limiters start anew); Brace's timeout is 300 ms, the
+ * client's read timeout 1.5 s.
+ */
+@SpringBootTest(classes = ClientsApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = {
+    "spring.http.serviceclient.items.read-timeout=1500ms",
+    "spring.http.serviceclient.items.connect-timeout=500ms",
+    "spring.cloud.openfeign.client.config.cloud-items.read-timeout=1500",
+    "spring.cloud.openfeign.client.config.cloud-items.connect-timeout=500",
+    "brace.timeout.BootItemsApi.item.duration=300ms",
+    "brace.timeout.CloudItemsApi.item.duration=300ms"})
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)
+abstract class SpringMadeClientContract {
+  /** One server for every context; reset between tests. */
+  static final ItemsServer SERVER = startServer();
+
+  @Autowired
+  Registry registry;
+
+  final List<Event> events = new CopyOnWriteArrayList<>();
+  private AutoCloseable subscription;
+
+  @DynamicPropertySource
+  static void itemsService(DynamicPropertyRegistry properties) {
+    properties.add("spring.http.serviceclient.items.base-url", () -> SERVER.uri().toString());
+    properties.add("items.url", () -> SERVER.uri().toString());
+  }
+
+  /** @return the client bean, as the application injects it */
+  abstract Object bean();
+
+  /** @return one call of the client */
+  abstract String item(String id);
+
+  /** @return the generated call's name */
+  abstract String callName();
+
+  /** @return the name of its breaker and limiter */
+  abstract String instanceName();
+
+  /** @return the simple name of what the framework throws for a dropped connection */
+  abstract String ioFailureName();
+
+  @BeforeEach
+  void listen() {
+    SERVER.reset();
+    subscription = registry.subscribe(events::add);
+  }
+
+  @AfterEach
+  void stopListening() throws Exception {
+    subscription.close();
+  }
+
+  @Test
+  void theBeanIsTheGeneratedWrapper() {
+    Class<?> api = bean().getClass().getInterfaces()[0];
+    assertEquals("Resilient" + api.getSimpleName(), bean().getClass().getSimpleName(), "wrapped by the starter");
+  }
+
+  @Test
+  void a503IsRetriedAndTheSecondAttemptAnswers() {
+    SERVER.then(new Answer.Status(503, null));
+
+    assertEquals("item-1", item("1"));
+    assertEquals(2, SERVER.requests().size());
+  }
+
+  @Test
+  void anIoFailureIsCaughtByOnIoException() {
+    // Two drops: the client's own transport sends a GET again once when the connection drops.
+    SERVER.then(new Answer.Drop(), new Answer.Drop());
+
+    assertEquals("item-1", item("1"));
+    Event failed = events.stream().filter(event -> event.kind().equals("retry.attempt_failed")).findFirst().orElseThrow();
+    String thrown = String.valueOf(failed.attributes().get("exception"));
+    assertTrue(thrown.endsWith(ioFailureName()), "the framework's wrapper, retried by on = IOException.class: " + thrown);
+  }
+
+  @Test
+  void theBreakerOpensAndTheFallbackAnswers() {
+    SERVER.always(new Answer.Status(503, null));
+
+    assertEquals("unknown", item("1"));   // three attempts
+    assertEquals("unknown", item("1"));   // two more open the breaker; the third is refused
+    assertEquals(CircuitState.OPEN, registry.circuitBreaker(instanceName()).state());
+    assertEquals("unknown", item("1"));
+    assertEquals(5, SERVER.requests().size(), "nothing sent while open");
+  }
+
+  @Test
+  void a429WithRetryAfterOneWaitsASecondAndSlowsTheLimiter() {
+    SERVER.then(new Answer.Status(429, "1"));
+
+    assertEquals("item-1", item("1"));
+    assertWaitedAboutASecond();
+    assertTrue(registry.rateLimiter(instanceName()).currentRate() < 20, "the adaptive limiter backed off");
+  }
+
+  @Test
+  void a503WithRetryAfterOneWaitsASecond() {
+    SERVER.then(new Answer.Status(503, "1"));
+
+    assertEquals("item-1", item("1"));
+    assertWaitedAboutASecond();
+  }
+
+  @Test
+  void aTimeoutReleasesTheCallerFromAHangingRead() {
+    SERVER.always(new Answer.Hang());
+
+    long started = System.nanoTime();
+    assertEquals("unknown", item("1"), "timed out; TimeoutExceededException is not retried, the fallback answers");
+    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    System.out.println("[" + getClass().getSimpleName() + ", JDK " + Runtime.version().feature() + "] timeout of 300 ms,"
+        + " read timeout 1500 ms: the caller had its fallback after " + millis + " ms");
+    assertTrue(millis >= 290 && millis < 1_000, "released at Brace's deadline, not the read timeout: " + millis + " ms");
+  }
+
+  private void assertWaitedAboutASecond() {
+    assertEquals(2, SERVER.requests().size());
+    long waited = SERVER.millisBetween(0, 1);
+    assertTrue(waited >= 1_000 && waited < 1_600, "Retry-After: 1 is about a second: " + waited + " ms; " + events);
+  }
+
+  private static ItemsServer startServer() {
+    try {
+      return ItemsServer.start();
+    } catch (IOException unbound) {
+      throw new UncheckedIOException(unbound);
+    }
+  }
+}
