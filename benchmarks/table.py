@@ -18,7 +18,7 @@ import math
 import os
 import platform
 
-LIBRARIES = ["Direct", "Brace", "Resilience4j", "Failsafe", "Emission"]
+LIBRARIES = ["Direct", "Brace", "Chaos", "Resilience4j", "Failsafe", "Emission"]
 # Classes whose rows are the four-pattern stack with metrics bound, one row per meter registry.
 METRICS = ["Metrics", "MetricsLogging"]
 METRICS_ORDER = [("Metrics", "meteredFloor"), ("Metrics", "braceFourPatterns"), ("Metrics", "resilience4jFourPatterns"),
@@ -26,7 +26,7 @@ METRICS_ORDER = [("Metrics", "meteredFloor"), ("Metrics", "braceFourPatterns"), 
                  ("Metrics", "braceFailing"), ("Metrics", "resilience4jFailing")]
 REGISTRIES = ["simple", "prometheus"]
 STACKS = ["direct", "floor", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
-          "timeoutAbandon", "fourPatterns", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
+          "timeoutAbandon", "fourPatterns", "fourPatternsChaosOff", "fourPatternsChaosOnElsewhere", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
           "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 # Stacks that only Brace has, compared with the nearest stack the other libraries have.
@@ -40,6 +40,8 @@ NOTES = {
     ("Metrics", "meteredFloor"): "three clock reads, four compare-and-sets and the two timer samples BraceMetrics records on a success",
     ("Metrics", "braceFailing"): "both attempts fail, the breaker counts them without opening, the retry rethrows the last",
     ("Metrics", "resilience4jFailing"): "both attempts fail, the breaker counts them without opening, the retry rethrows the last",
+    ("Chaos", "fourPatternsChaosOff"): "Brace.fourPatterns with fault injection switched off",
+    ("Chaos", "fourPatternsChaosOnElsewhere"): "Brace.fourPatterns with fault injection switched on, injecting under another name only",
     ("MetricsLogging", "braceFourPatterns"): "slf4j-simple at INFO (every other row: no SLF4J provider)",
     ("MetricsLogging", "resilience4jFourPatterns"): "slf4j-simple at INFO (every other row: no SLF4J provider)",
 }
@@ -198,6 +200,12 @@ TARGETS = [
     ("Mono four patterns at most Resilience4j's Reactor operators, 1 thread", ("Brace", "fourPatternsMono", 1), ("Resilience4j", "fourPatternsMono", 1), 1.0, True),
     ("Mono four patterns at most Resilience4j's Reactor operators, 2 threads", ("Brace", "fourPatternsMono", 2), ("Resilience4j", "fourPatternsMono", 2), 1.0, True),
 ]
+
+# A call fault injection does not touch pays nothing for it, switched on or off.
+for _threads in (1, 2):
+    for _stack, _how in (("fourPatternsChaosOff", "off"), ("fourPatternsChaosOnElsewhere", "on elsewhere")):
+        TARGETS.append((f"four patterns, fault injection {_how}, within 1.1× four patterns, {_threads} thread{'s' if _threads > 1 else ''}",
+                        ("Chaos", _stack, _threads), ("Brace", "fourPatterns", _threads), 1.1, True))
 
 ZERO_BYTES = ["retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "timeout", "fourPatterns", "sixPatterns"]
 

@@ -36,6 +36,7 @@ public final class ResilientCatalog implements Catalog {
     .with(CIRCUITBREAKER_CATALOG)
     .with(TimeoutConfig.builder("Catalog.save").duration("250ms").mode(Timeout.Mode.ABANDON))
     .fallbackTakes("ignoreSave", IOException.class)
+    .throwsTypes(IOException.class)
     .invokes(DELEGATE_TO, 1)
     .fallback(FALL_BACK_TO)
     .build();

@@ -32,6 +32,7 @@ public final class ResilientHedged implements Hedged {
     .with(HedgeConfig.builder("Hedged.search").delay("50ms").maxHedges(2).on(IOException.class).budget("search-api"))
     .with(CircuitBreakerConfig.builder("search-api").key("{query}"))
     .with(TimeoutConfig.builder("Hedged.search").duration("1s"))
+    .throwsTypes(IOException.class)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .keys(KEYS_OF)
@@ -39,6 +40,7 @@ public final class ResilientHedged implements Hedged {
 
   private static final CallDefinition PING = CallDefinition.builder("Hedged.ping")
     .with(HedgeConfig.builder("Hedged.ping"))
+    .throwsTypes(IOException.class)
     .invokes(DELEGATE_TO, 1)
     .build();
 

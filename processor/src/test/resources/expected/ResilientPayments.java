@@ -24,6 +24,7 @@ public final class ResilientPayments implements Payments {
     .with(RetryConfig.builder("Payments.charge").maxAttempts(3).on(ConnectException.class, UnknownHostException.class, CircuitOpenException.class))
     .with(CIRCUITBREAKER_PAYMENTS_API)
     .notIdempotent()
+    .throwsTypes(ConnectException.class, UnknownHostException.class)
     .invokes(DELEGATE_TO, 0)
     .build();
 

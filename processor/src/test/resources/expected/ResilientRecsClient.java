@@ -37,6 +37,7 @@ public final class ResilientRecsClient implements RecsClient {
     .with(BulkheadConfig.builder("recs-api").maxConcurrent(10))
     .with(TimeoutConfig.builder("RecsClient.recommendations").duration("1s"))
     .fallbackTakes("noRecs", Exception.class)
+    .throwsTypes(IOException.class)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .keys(KEYS_OF)

@@ -20,6 +20,7 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   private static final CallDefinition GET = CallDefinition.builder("Repo.get")
     .with(RetryConfig.builder("Repo.get"))
+    .throwsTypes(IOException.class, TimeoutException.class)
     .invokes(DELEGATE_TO, 0)
     .build();
 

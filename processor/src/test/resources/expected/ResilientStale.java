@@ -30,6 +30,7 @@ public final class ResilientStale implements Stale {
     .with(StaleIfErrorConfig.builder("Stale.recommendations").maxAge("1h").fresh("5s").key("user:{userId}"))
     .with(RetryConfig.builder("Stale.recommendations").maxAttempts(2).on(IOException.class))
     .fallbackTakes("none", IOException.class)
+    .throwsTypes(IOException.class)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .keys(KEYS_OF)

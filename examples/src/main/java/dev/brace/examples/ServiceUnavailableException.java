@@ -16,6 +16,16 @@ public final class ServiceUnavailableException extends IOException implements Re
   private final transient Duration retryAfter;
 
   /**
+   * A 503 without {@code Retry-After}; also the constructor fault injection makes it with
+   * ({@code BRACE_CHAOS_<NAME>_FAULT=dev.brace.examples.ServiceUnavailableException}).
+   *
+   * @param message what happened
+   */
+  public ServiceUnavailableException(String message) {
+    this(message, null);
+  }
+
+  /**
    * @param message what happened
    * @param retryAfter the service's {@code Retry-After}, or null when it sent none
    */

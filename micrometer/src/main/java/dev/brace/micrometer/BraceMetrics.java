@@ -53,6 +53,8 @@ import java.util.function.ToDoubleFunction;
  *       half-open), {@code brace.bulkhead.in_flight}, {@code brace.ratelimiter.available_permits},
  *       {@code brace.retry.budget.available} ({@code name}); {@code brace.keyed.instances} ({@code
  *       kind}, {@code name}): the members a keyed family holds now.
+ *   <li>{@code brace.chaos.injections} (counter; {@code kind}, {@code name}, {@code what} {@code
+ *       latency} or {@code fault}): attempts fault injection delayed or failed (see {@link ChaosMeters}).
  *   <li>{@code brace.bulkhead.limit} and {@code brace.ratelimiter.rate} (gauges; {@code name}): a
  *       bulkhead's current limit ({@code maxConcurrent} unless adaptive) and a limiter's current
  *       rate in permits per period ({@code permits} unless adaptive).
@@ -81,11 +83,13 @@ public final class BraceMetrics implements AutoCloseable {
   /** Per meter name, then per instance (as the event names it, key included): its meters. */
   private final Map<String, Map<String, Meter>> byInstance = new ConcurrentHashMap<>();
   private final AutoCloseable subscription;
+  private final ChaosMeters chaos;
 
   private BraceMetrics(Registry brace, MeterRegistry meters) {
     this.brace = brace;
     this.meters = meters;
     this.perKey = brace.metricsPerKey();
+    this.chaos = new ChaosMeters(meters);
     // Subscribed first, so an instance created while the existing ones are gauged is not missed.
     this.subscription = brace.subscribeForMetrics(this::record);
     brace.names().forEach((kind, names) -> names.forEach(name -> gaugeExisting(kind, name)));
@@ -111,6 +115,7 @@ public final class BraceMetrics implements AutoCloseable {
   @Override
   public void close() throws Exception {
     subscription.close();
+    chaos.close();
     registered.values().forEach(meters::remove);
     registered.clear();
     calls.clear();
@@ -182,6 +187,9 @@ public final class BraceMetrics implements AutoCloseable {
         break;
       case STALE_MISSING:
         countBy("brace.stale|missing", "brace.stale", "failed calls answered with a remembered result, or with none young enough", event.instance(), "outcome", "missing");
+        break;
+      case CHAOS_INJECTED:
+        chaos.injected(event);
         break;
       default:
         break;

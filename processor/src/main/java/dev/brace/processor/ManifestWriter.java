@@ -32,6 +32,8 @@ final class ManifestWriter {
       if (!method.patterns().isEmpty()) {
         // Every call takes part in deadlines under its own name (BRACE_DEADLINE_<CALL>_INHERIT).
         lines.add(Kind.DEADLINE.key() + " " + method.callName());
+        // Fault injection may address a call by its own name, which no pattern need carry.
+        lines.add(Kind.CHAOS.key() + " " + method.callName());
       }
       for (PatternModel pattern : method.patterns()) {
         lines.add(pattern.kind().key() + " " + pattern.name());

@@ -112,7 +112,7 @@ final class WrapperWriter {
       ArgumentSlots slots = new ArgumentSlots(method.method(), type, types);
       Optional<CodeBlock> keys = DispatchWriter.keys(method);
       dispatch.add(number, method, type, slots, keys);
-      CodeBlock.Builder definition = definition(method, shared)
+      CodeBlock.Builder definition = definition(method, type, shared)
           .add("\n.invokes($N, $L)", invokers, number);
       method.fallback().ifPresent(fallback -> definition.add("\n.fallback($N)", fallbacks));
       keys.ifPresent(present -> definition.add("\n.keys($N)", keyed));
@@ -195,9 +195,9 @@ final class WrapperWriter {
   /**
    * {@code CallDefinition.builder("I.m").with(RetryConfig.builder("I.m").maxAttempts(3))…}: each
    * pattern with the attributes written on it (a pattern several methods share, such as a
-   * type-level breaker, once in a field of its own) and the type the fallback method takes.
+   * type-level breaker, once in a field of its own) the type the fallback method takes, and the exceptions the method declares.
    */
-  private CodeBlock.Builder definition(MethodModel method, SharedPatterns shared) {
+  private CodeBlock.Builder definition(MethodModel method, ExecutableType member, SharedPatterns shared) {
     CodeBlock.Builder code = CodeBlock.builder().add("$T.builder($S)$>", CALL_DEFINITION, method.callName());
     for (PatternModel pattern : method.patterns()) {
       code.add("\n.with($L)", shared.reference(pattern));
@@ -207,6 +207,11 @@ final class WrapperWriter {
     method.criticality().ifPresent(level -> code.add("\n.criticality($T.$N)", CRITICALITY_LEVEL, level));
     if (method.notIdempotent()) {
       code.add("\n.notIdempotent()");
+    }
+    if (!member.getThrownTypes().isEmpty()) {
+      // What the method may throw: fault injection may inject no other checked exception.
+      code.add("\n.throwsTypes($L)", CodeBlock.join(member.getThrownTypes().stream()
+          .map(thrown -> CodeBlock.of("$T.class", TypeName.get(types.erasure(thrown)))).toList(), ", "));
     }
     return code;
   }

@@ -29,6 +29,8 @@ class ManifestTest {
     assertThat(manifest).contains("\nratelimit recs-api\n");
     assertThat(manifest).contains("\nretry RecsClient.recommendations\n");
     assertThat(manifest).contains("\ntimeout RecsClient.recommendations\n");
+    // Fault injection may name the call itself.
+    assertThat(manifest).contains("\nchaos RecsClient.recommendations\n");
   }
 
   @Test

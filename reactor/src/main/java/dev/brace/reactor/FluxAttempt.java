@@ -1,6 +1,8 @@
 package dev.brace.reactor;
 
 import dev.brace.runtime.internal.policy.SyncAttempt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Operators;
@@ -21,6 +23,8 @@ final class FluxAttempt<T> extends Operators.DeferredSubscription implements Cor
   private final Throwable answering;
   /** Whether this attempt has passed an element on; written and read by its signals, which are serial. */
   boolean emitted;
+  /** What fault injection stands in for the delegate with, until it has answered; null when nothing does. */
+  private volatile Future<?> standIn;
 
   FluxAttempt(FluxCall<T> call, Throwable answering) {
     this.call = call;
@@ -30,6 +34,38 @@ final class FluxAttempt<T> extends Operators.DeferredSubscription implements Cor
   @Override
   public Object call() throws Throwable {
     return call.invokeDelegate();
+  }
+
+  /**
+   * The same delegate call, made later (after a latency fault injection adds) by whoever stands in
+   * for the delegate, which expects a future: the publisher is its value.
+   */
+  @Override
+  public SyncAttempt detached() {
+    return () -> CompletableFuture.completedFuture(call.invokeDelegate());
+  }
+
+  /** Holds what stands in for the delegate's call, which a cancel of this attempt cancels. */
+  void standIn(Future<?> pending) {
+    standIn = pending;
+    if (isCancelled()) {
+      pending.cancel(false);
+    }
+  }
+
+  /** @return whether this attempt was cancelled (timed out, or its call cancelled) */
+  boolean stopped() {
+    return isCancelled();
+  }
+
+  /** Also stops what stands in for the delegate's call, if anything still does. */
+  @Override
+  public void cancel() {
+    super.cancel();
+    Future<?> pending = standIn;
+    if (pending != null) {
+      pending.cancel(false);
+    }
   }
 
   @Override

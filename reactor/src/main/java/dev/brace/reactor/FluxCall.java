@@ -10,6 +10,7 @@ import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.sequence.CallSequence;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallKeys;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -300,17 +301,49 @@ final class FluxCall<T> implements Subscription {
       }
       return;
     }
-    Publisher<T> publisher;
+    if (demand > 0) {
+      inner.request(demand);
+    }
+    Object launched;
     try {
       // Through the pipeline, which makes the attempt's bound the current deadline while the
-      // delegate's method runs, for the calls it makes.
-      publisher = publisherOf(pipeline.launch(ticket, inner), sequence.callName());
+      // delegate's method runs (for the calls it makes) and injects the faults set for the call.
+      launched = pipeline.launch(ticket, inner);
     } catch (Throwable thrown) {
       attemptFailed(inner, thrown);
       return;
     }
-    if (demand > 0) {
-      inner.request(demand);
+    if (launched instanceof CompletionStage) {
+      standIn(inner, ((CompletionStage<?>) launched).toCompletableFuture());
+    } else {
+      subscribe(inner, launched);
+    }
+  }
+
+  /**
+   * Fault injection stood in for the delegate with a future: failed with the injected fault, or,
+   * after an injected latency, completed with the publisher the delegate then returned (see {@link
+   * FluxAttempt#detached()}). Cancelling the attempt cancels it.
+   */
+  private void standIn(FluxAttempt<T> inner, CompletableFuture<?> standIn) {
+    inner.standIn(standIn);
+    standIn.whenComplete((returned, failure) -> context.wrap(() -> {
+      if (failure != null) {
+        attemptFailed(inner, ExceptionFilter.unwrap(failure));
+      } else if (!inner.stopped()) {
+        subscribe(inner, returned);
+      }
+    }).run());
+  }
+
+  /** Subscribes attempt {@code inner} to what the delegate returned. */
+  private void subscribe(FluxAttempt<T> inner, Object returned) {
+    Publisher<T> publisher;
+    try {
+      publisher = publisherOf(returned, sequence.callName());
+    } catch (NullPointerException noPublisher) {
+      attemptFailed(inner, noPublisher);
+      return;
     }
     publisher.subscribe(inner);
   }

@@ -53,6 +53,14 @@ public final class Description {
     return instances;
   }
 
+  /**
+   * @return the fault injections active now, by name ({@code kind() == Kind.CHAOS}), each with the
+   *     call sites it fails and delays; empty unless fault injection is switched on and injecting
+   */
+  public List<Instance> injections() {
+    return instances.stream().filter(instance -> instance.kind() == Kind.CHAOS).collect(Collectors.toUnmodifiableList());
+  }
+
   /** @return every call whose wrapper or stack the registry has resolved, by name */
   public List<Call> calls() {
     return calls;
@@ -84,7 +92,7 @@ public final class Description {
         instance(pattern.kind(), pattern.instance()).ifPresent(used::add);
       }
       for (Instance instance : instances) {
-        if (instance.kind() == Kind.RETRYBUDGET && instance.sites().contains(call.site())) {
+        if ((instance.kind() == Kind.RETRYBUDGET || instance.kind() == Kind.CHAOS) && instance.sites().contains(call.site())) {
           used.add(instance);
         }
       }
@@ -103,6 +111,10 @@ public final class Description {
         .append(instances.size()).append(instances.size() == 1 ? " instance" : " instances");
     if (!enabled) {
       text.append(" (switched off: every call passes straight through)");
+    }
+    long injecting = instances.stream().filter(instance -> instance.kind() == Kind.CHAOS).count();
+    if (injecting > 0) {
+      text.append(" (fault injection active: ").append(injecting).append(injecting == 1 ? " name)" : " names)");
     }
     text.append('\n');
     if (!calls.isEmpty()) {

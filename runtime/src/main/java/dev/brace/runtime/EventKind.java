@@ -66,6 +66,13 @@ public enum EventKind {
   BACKEND_UNAVAILABLE("backend.unavailable", Level.WARN),
   /** A state backend is reachable again. */
   BACKEND_RECOVERED("backend.recovered", Level.INFO),
+  /**
+   * Fault injection delayed or failed an attempt ({@code call}; {@code kind} of what the name names,
+   * {@code call} for the call's own; {@code what}: {@code latency} with {@code latency_ms}, or
+   * {@code fault} with the exception's class in {@code fault}); the instance is the name it is
+   * configured under.
+   */
+  CHAOS_INJECTED("chaos.injected", Level.DEBUG),
   /** A reconfiguration changed one property of a live instance ({@code kind}, {@code property}, {@code from}, {@code to}). */
   CONFIG_CHANGED("config.changed", Level.INFO),
   /** An attempt that reached the dependency returned. */
@@ -99,7 +106,10 @@ public enum EventKind {
     this.logger = loggerOf(key.substring(0, key.indexOf('.')));
   }
 
-  /** The pattern's logger ({@code circuit.*} events go to {@code dev.brace.circuitbreaker}); {@code dev.brace} for the rest. */
+  /**
+   * The pattern's logger ({@code circuit.*} events go to {@code dev.brace.circuitbreaker}, {@code
+   * chaos.*} to {@code dev.brace.chaos}); {@code dev.brace} for the rest.
+   */
   private static String loggerOf(String prefix) {
     switch (prefix) {
       case "circuit":
@@ -112,6 +122,7 @@ public enum EventKind {
       case "deadline":
       case "fallback":
       case "stale":
+      case "chaos":
         return "dev.brace." + prefix;
       default:
         return "dev.brace";

@@ -1,6 +1,7 @@
 package dev.brace.runtime;
 
 import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.ChaosConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.DeadlineConfig;
@@ -478,6 +479,23 @@ public final class Registry {
      */
     public Builder retryBudget(String name, Consumer<RetryBudgetConfig.Builder> settings) {
       return set(Kind.RETRYBUDGET, RetryBudgetConfig.builder(name), settings);
+    }
+
+    /**
+     * Fault injection under a name: every call that has the name (its call name, or the name of a
+     * breaker, limiter, bulkhead, retry, … it uses) gets its attempts delayed and failed at these
+     * rates. Nothing is injected unless fault injection is switched on ({@code
+     * BRACE_CHAOS_ENABLED=true} or the system property {@code brace.chaos.enabled=true}); the
+     * environment and system properties override these settings as they do every other.
+     *
+     * @param name a call's name or an instance's name
+     * @param settings e.g. {@code c -> c.faultRate(0.5).fault(IOException.class)}
+     * @return this
+     * @throws dev.brace.runtime.ConfigurationException when a setting is refused
+     * @throws NullPointerException when an argument is null
+     */
+    public Builder chaos(String name, Consumer<ChaosConfig.Builder> settings) {
+      return set(Kind.CHAOS, ChaosConfig.builder(name), settings);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

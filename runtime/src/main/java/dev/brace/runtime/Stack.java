@@ -1,6 +1,7 @@
 package dev.brace.runtime;
 
 import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.ChaosConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.HedgeConfig;
@@ -154,6 +155,7 @@ public final class Stack<T> {
     private final CallDefinition.Builder definition;
     private Function<? super Throwable, ? extends T> fallback;
     private boolean empty = true;
+    private boolean chaos;
 
     private Builder(String callName) {
       this.callName = Objects.requireNonNull(callName, "callName");
@@ -259,6 +261,30 @@ public final class Stack<T> {
      */
     public Builder<T> staleIfError(Consumer<StaleIfErrorConfig.Builder> settings) {
       return part(StaleIfErrorConfig.builder(callName), settings);
+    }
+
+    /**
+     * Fault injection written with the stack, under its name: the lowest layer, which {@code
+     * Registry.builder().chaos(name, …)}, {@code BRACE_CHAOS_<NAME>_…} and {@code brace.chaos.<name>.…}
+     * override. Like every fault injection setting it does nothing unless fault injection is switched
+     * on ({@code BRACE_CHAOS_ENABLED=true}), so a stack may carry a rehearsal that stays off in
+     * production.
+     *
+     * @param settings e.g. {@code c -> c.faultRate(0.2).latency("2s").latencyRate(0.1)}
+     * @return this
+     * @throws dev.brace.runtime.ConfigurationException when a setting is refused
+     * @throws IllegalArgumentException when the stack already has fault injection
+     */
+    public Builder<T> chaos(Consumer<ChaosConfig.Builder> settings) {
+      if (chaos) {
+        throw new IllegalArgumentException(Message.STACK_DUPLICATE_PART.format(callName, "fault injection"));
+      }
+      chaos = true;
+      ChaosConfig.Builder written = ChaosConfig.builder(callName);
+      Objects.requireNonNull(settings, "settings").accept(written);
+      definition.chaos(written);
+      empty = false;
+      return this;
     }
 
     /**

@@ -9,11 +9,13 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 
 /**
@@ -85,6 +87,32 @@ public class BraceActuatorAutoConfiguration {
     @ConditionalOnMissingBean
     public BraceEndpoint braceEndpoint(Registry registry, BraceReconfigurer reconfigurer) {
       return new BraceEndpoint(registry, reconfigurer);
+    }
+  }
+
+  /**
+   * {@code POST /actuator/brace/chaos/{name}} (see {@link BraceChaosEndpointExtension}), only when the
+   * application says {@code brace.chaos.actuator=true}: without it the operation does not exist.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(Endpoint.class)
+  @ConditionalOnAvailableEndpoint(BraceEndpoint.class)
+  @ConditionalOnProperty(name = "brace.chaos.actuator", havingValue = "true")
+  public static class ChaosSwitch {
+    /** Created by Spring. */
+    public ChaosSwitch() {}
+
+    /**
+     * @param registry the registry
+     * @param environment where switched settings are kept
+     * @param reconfigurer applies them
+     * @return the endpoint's fault injection switch
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public BraceChaosEndpointExtension braceChaosEndpointExtension(Registry registry, ConfigurableEnvironment environment,
+        BraceReconfigurer reconfigurer) {
+      return new BraceChaosEndpointExtension(registry, environment, reconfigurer);
     }
   }
 }

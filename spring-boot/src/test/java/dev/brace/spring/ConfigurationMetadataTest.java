@@ -41,7 +41,7 @@ class ConfigurationMetadataTest {
   @Test
   void everyKindOfTheReferenceIsThere() throws IOException {
     String metadata = Files.readString(METADATA, StandardCharsets.UTF_8);
-    for (String kind : List.of("retry", "circuitbreaker", "ratelimit", "bulkhead", "timeout", "fallback", "retrybudget")) {
+    for (String kind : List.of("retry", "circuitbreaker", "ratelimit", "bulkhead", "timeout", "fallback", "retrybudget", "chaos")) {
       assertThat(metadata).contains("\"name\": \"brace." + kind + "\"", "\"name\": \"brace." + kind + ".keys\"");
     }
     assertThat(metadata).contains("{name}.failure-rate", "{name}.max-concurrent", "{name}.duration");
@@ -97,6 +97,10 @@ class ConfigurationMetadataTest {
         "Whether calls take part in deadlines: bounded by the deadline they run under, passing their own bounds on to the calls they make."));
     properties.add(property("brace.deadline.header", "java.lang.String", null,
         "A request header carrying the milliseconds a request has left (e.g. Request-Timeout, x-envoy-expected-rq-timeout-ms): each incoming request that carries it runs under that deadline, and requests sent through RestClient and WebClient inside a call with a deadline carry what is left of it. Off unless set."));
+    properties.add(property("brace.chaos.enabled", "java.lang.Boolean", "false",
+        "Whether fault injection may inject at all; without it no brace.chaos.<name>.* setting has any effect."));
+    properties.add(property("brace.chaos.actuator", "java.lang.Boolean", "false",
+        "Whether POST /actuator/brace/chaos/{name} exists, to turn a fault injection on or off on a running service (it acts only while brace.chaos.enabled is true)."));
     String kind = null;
     String naming = null;
     List<String> values = new ArrayList<>();

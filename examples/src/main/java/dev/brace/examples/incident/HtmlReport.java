@@ -97,11 +97,17 @@ public final class HtmlReport {
         .append(".note{color:#666;font-size:12.5px}svg text{font-family:system-ui,sans-serif}\n")
         .append(".cols{display:grid;grid-template-columns:auto 1fr;gap:40px;align-items:start}\n")
         .append("</style></head><body>\n");
-    page.append("<h1>Brace incident report</h1>\n<p class=\"lede\">")
+    page.append("<h1>").append(result.gameDay() == null ? "Brace incident report" : "Brace game day report")
+        .append("</h1>\n<p class=\"lede\">")
         .append(escape(ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z"))))
-        .append(" · the same incident twice, at the same time, against two copies of the service · ")
+        .append(result.gameDay() == null
+            ? " · the same incident twice, at the same time, against two copies of the service · "
+            : " · two healthy copies of the service; the same incident made twice, at the same time, by fault injection settings alone · ")
         .append(result.callers()).append(" concurrent callers per run · ")
         .append(phaseList(result.script())).append("</p>\n");
+    if (result.gameDay() != null) {
+      GameDayCaptions.settings(page, result.gameDay());
+    }
 
     page.append("<div class=\"cols\"><div>\n<h2>Side by side</h2>\n");
     summary(page, without, with);
@@ -120,8 +126,8 @@ public final class HtmlReport {
         .append("<span><i style=\"background:#555\"></i>service: requests</span>")
         .append("<span><i style=\"background:#e67e22\"></i>of which retries</span></div>\n");
     page.append("<p class=\"note\">Per quarter second, by the time the caller had its answer. The breaker band and the fallback causes are drawn from the registry's events (<code>circuit.opened</code>, <code>circuit.half_open</code>, <code>circuit.closed</code>, <code>fallback.used</code>); answers, stale answers (a list the caller's user was handed before), errors and latency from the callers (a success emits no event); requests from the service's access log. Both runs share every scale.</p>\n");
-    timeline(page, without, result.script(), buckets, scales);
-    timeline(page, with, result.script(), buckets, scales);
+    timeline(page, without, result.script(), result.gameDay(), buckets, scales);
+    timeline(page, with, result.script(), result.gameDay(), buckets, scales);
     page.append("</body></html>\n");
     return page.toString();
   }
@@ -200,7 +206,8 @@ public final class HtmlReport {
 
   // ---- timeline ----
 
-  private static void timeline(StringBuilder page, RunStats stats, IncidentScript script, int buckets, Scales scales) {
+  private static void timeline(StringBuilder page, RunStats stats, IncidentScript script, GameDay gameDay, int buckets,
+      Scales scales) {
     int phaseTop = 22;
     int breakerTop = phaseTop + 26;
     int stackTop = breakerTop + 30;
@@ -297,11 +304,14 @@ public final class HtmlReport {
         text(page, x, axisTop + 17, (t / 1000) + " s", "middle", 11, "#555", false);
       }
     }
-    page.append("</svg>\n<p class=\"note\">").append(caption(stats, script)).append("</p>\n");
+    page.append("</svg>\n<p class=\"note\">").append(caption(stats, script, gameDay)).append("</p>\n");
   }
 
   /** What to look at in a run's timeline, with its numbers. */
-  private static String caption(RunStats stats, IncidentScript script) {
+  private static String caption(RunStats stats, IncidentScript script, GameDay gameDay) {
+    if (gameDay != null) {
+      return GameDayCaptions.caption(stats, script);
+    }
     if (!stats.run().withBrace()) {
       return String.format(Locale.ROOT, "Every 503 and 500 reaches a caller as an error (%d in all). In the latency spike "
           + "each caller waits for the HTTP client's own %d ms timeout; in the hard down the callers keep the failing "

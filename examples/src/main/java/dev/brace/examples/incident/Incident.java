@@ -19,8 +19,13 @@ public final class Incident {
 
   private static final long TICK_MILLIS = 500;
 
-  /** Both runs, finished. */
-  public record Result(IncidentScript script, int callers, RunStats without, RunStats with) {}
+  /**
+   * Both runs, finished.
+   *
+   * @param gameDay the fault injection that made the incident against healthy services, or null
+   *     when the services misbehaved as the script says
+   */
+  public record Result(IncidentScript script, int callers, RunStats without, RunStats with, GameDay gameDay) {}
 
   private Incident() {}
 
@@ -56,15 +61,38 @@ public final class Incident {
    */
   public static Result run(IncidentScript script, Pacing pacing, int callers, Registry registry, PrintStream live)
       throws IOException, InterruptedException {
-    try (RecsService plainService = RecsService.start(script, pacing);
-        RecsService braceService = RecsService.start(script, pacing)) {
-      RecsClient plain = new Visits(new HttpRecsClient(HttpRecsClient.defaultHttpClient(), plainService.uri()), pacing);
+    return run(script, pacing, callers, registry, live, null);
+  }
+
+  /**
+   * The incident, made by the services (as the script says) or, on a game day, by fault injection
+   * in the callers against two healthy services.
+   *
+   * @param script how the service misbehaves in each phase (a game day injects the same)
+   * @param scripted the incident's clock and phases, shared by both runs and both services
+   * @param callers how many callers call at once in each run
+   * @param registry the registry of the Brace run (its configuration, its events)
+   * @param live where the line every half second goes; null for none
+   * @param gameDay the fault injection that makes the incident, or null for the scripted services;
+   *     its own registry serves the run without Brace, every pattern switched off
+   * @return what happened
+   * @throws IOException when a service cannot start
+   * @throws InterruptedException when interrupted while waiting for the callers
+   */
+  public static Result run(IncidentScript script, Pacing scripted, int callers, Registry registry, PrintStream live,
+      GameDay gameDay) throws IOException, InterruptedException {
+    Pacing pacing = gameDay == null ? scripted : gameDay.following(scripted);
+    try (RecsService plainService = RecsService.start(script, pacing, gameDay == null);
+        RecsService braceService = RecsService.start(script, pacing, gameDay == null)) {
+      RecsClient http = new Visits(new HttpRecsClient(HttpRecsClient.defaultHttpClient(), plainService.uri()), pacing);
       RecsClient plainBehindBrace =
           new Visits(new HttpRecsClient(HttpRecsClient.defaultHttpClient(), braceService.uri()), pacing);
       RecsClient resilient = ResilientRecsClient.wrap(plainBehindBrace, registry);
-      warmUp(plain, callers);
+      warmUp(http, callers);
       warmUp(plainBehindBrace, callers);
-      IncidentRun without = IncidentRun.withoutBrace("without Brace", plain, plainService, pacing);
+      RecsClient plain = gameDay == null ? http : gameDay.withoutPatterns(http);
+      IncidentRun without = IncidentRun.withoutBrace(
+          gameDay == null ? "without Brace" : "every pattern off", plain, plainService, pacing);
       IncidentRun with = IncidentRun.withBrace("with Brace", resilient, braceService, pacing, registry, BREAKER);
       if (live != null) {
         live.printf("services on %s (without Brace) and %s (with Brace); %d callers each; %s in all%n",
@@ -81,7 +109,7 @@ public final class Incident {
       }, TICK_MILLIS);
       without.awaitEnd();
       with.awaitEnd();
-      return new Result(pacing.played(), callers, new RunStats(without), new RunStats(with));
+      return new Result(pacing.played(), callers, new RunStats(without), new RunStats(with), gameDay);
     }
   }
 

@@ -39,10 +39,13 @@ public final class RecsService implements AutoCloseable {
   private final ExecutorService workers;
   private final ConcurrentLinkedQueue<Request> accessLog = new ConcurrentLinkedQueue<>();
   private final Set<String> usersSeen = ConcurrentHashMap.newKeySet();
+  /** False for a game day: the incident is made by fault injection in the callers, the service stays healthy. */
+  private final boolean misbehaves;
 
-  private RecsService(IncidentScript script, Pacing pacing) throws IOException {
+  private RecsService(IncidentScript script, Pacing pacing, boolean misbehaves) throws IOException {
     this.script = Objects.requireNonNull(script, "script");
     this.pacing = Objects.requireNonNull(pacing, "pacing");
+    this.misbehaves = misbehaves;
     for (Phase phase : Phase.values()) {
       failures.put(phase, pacing.failures(phase));
     }
@@ -78,7 +81,19 @@ public final class RecsService implements AutoCloseable {
    * @throws IOException when no port can be bound
    */
   public static RecsService start(IncidentScript script, Pacing pacing) throws IOException {
-    RecsService service = new RecsService(script, pacing);
+    return start(script, pacing, true);
+  }
+
+  /**
+   * @param script how it misbehaves in each phase, when it does
+   * @param pacing which phase it is in, and its luck
+   * @param misbehaves false for a service that stays healthy through every phase (it still logs
+   *     each request with its phase)
+   * @return the running service
+   * @throws IOException when no port can be bound
+   */
+  public static RecsService start(IncidentScript script, Pacing pacing, boolean misbehaves) throws IOException {
+    RecsService service = new RecsService(script, pacing, misbehaves);
     service.server.start();
     return service;
   }
@@ -104,7 +119,7 @@ public final class RecsService implements AutoCloseable {
       long atMillis = now.get().elapsedMillis();
       Phase phase = now.get().phase();
       boolean repeat = !usersSeen.add(user);
-      switch (phase) {
+      switch (misbehaves ? phase : Phase.HEALTHY) {
         case BROWNOUT:
           if (failures.get(phase).nextDouble() < script.brownoutShare()) {
             accessLog.add(new Request(atMillis, phase, repeat, 503));

@@ -39,6 +39,8 @@ class ErrorsPageTest {
     reasons.put("[brace:unresolved-type]", "javac reports the missing type as well, with an error of its own");
     reasons.put("[brace:retry-after-unreadable]", "a logged warning, not an exception, and no framework version Brace"
         + " is tested with produces it (runtime's FrameworkRetryAfterTest does, with a made-up class)");
+    reasons.put("[brace:chaos-off]", "a warning that is logged, never thrown");
+    reasons.put("[brace:chaos-active]", "a warning that is logged, never thrown");
     return reasons;
   }
 

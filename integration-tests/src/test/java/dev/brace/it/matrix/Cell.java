@@ -76,7 +76,7 @@ final class Cell implements AutoCloseable {
 
     Registry.Builder builder = Registry.builder().timeSource(clock);
     Map<String, String> environment = new HashMap<>();
-    Map<String, String> properties = new HashMap<>();
+    Map<String, String> properties = new HashMap<>(scenario.systemProperties());
     if (layer == Layer.ANNOTATION) {
       scenario.beyondAnnotations(builder);
     } else if (layer == Layer.PROGRAMMATIC) {

@@ -58,7 +58,8 @@ class ConformanceMatrixTest {
       new StaleSingleFlight(),
       new Reconfigured(),
       new AttemptFitsRetry(),
-      new NestedUnderADeadline());
+      new NestedUnderADeadline(),
+      new FaultInjected());
 
   private static final MatrixReport REPORT = new MatrixReport();
 

@@ -67,6 +67,19 @@ abstract class Scenario {
    */
   void beyondAnnotations(Registry.Builder registry) {}
 
+  /** @return why no annotation (nor a Stack's part) can carry the scenario's settings, or null when one can */
+  String annotationsCannot() {
+    return null;
+  }
+
+  /**
+   * @return system properties every cell of the scenario runs with, whatever its layer (a global
+   *     switch, such as {@code brace.chaos.enabled}); none by default
+   */
+  Map<String, String> systemProperties() {
+    return Map.of();
+  }
+
   /** @return why no environment variable can express {@link #programmatic}, or null when one can */
   String environmentCannot() {
     return null;
@@ -90,6 +103,9 @@ abstract class Scenario {
     }
     if (layer == Layer.ENVIRONMENT) {
       return environmentCannot();
+    }
+    if (layer == Layer.ANNOTATION) {
+      return annotationsCannot();
     }
     return null;
   }

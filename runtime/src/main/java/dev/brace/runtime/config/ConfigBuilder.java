@@ -318,6 +318,14 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     return value;
   }
 
+  /** @return {@code value}, a fraction from 0 to 1 (a share of retries, a rate of injected faults) */
+  final double fraction(String attribute, double value) {
+    if (!(value >= 0 && value <= 1)) {
+      throw invalid(attribute, value, "a number from 0 to 1");
+    }
+    return value;
+  }
+
   final double finiteAtLeast(String attribute, double value, double minimum) {
     if (Double.isNaN(value) || Double.isInfinite(value) || value < minimum) {
       throw invalid(attribute, value, "a finite number ≥ " + minimum);

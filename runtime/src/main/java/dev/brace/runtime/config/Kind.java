@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  * read it, so a pattern is described once.
  *
  * <p>Declared in call order, outermost first: {@code values()} lists a call's patterns as they
- * run. The retry budget and a call's deadline are not steps of a call; they come last.
+ * run. The retry budget, a call's deadline and fault injection are not steps a call declares; they
+ * come last.
  */
 public enum Kind {
   /** {@code @Fallback}. */
@@ -44,7 +45,13 @@ public enum Kind {
   /** A retry budget shared by retries that name it in {@code @Retry(budget)}. */
   RETRYBUDGET(null, "retry budget", Scope.NAMED, RetryBudgetConfig.class, RetryBudgetConfig::builder),
   /** How a call takes part in deadlines ({@code inherit}); every call has one, named after it, with no annotation. */
-  DEADLINE(null, "deadline", Scope.CALL, DeadlineConfig.class, DeadlineConfig::builder);
+  DEADLINE(null, "deadline", Scope.CALL, DeadlineConfig.class, DeadlineConfig::builder),
+
+  /**
+   * Faults and latency injected into the attempts of every call that has the name: its call name or
+   * the name of an instance it uses. Configuration only; there is no annotation.
+   */
+  CHAOS(null, "fault injection", Scope.NAMED, ChaosConfig.class, ChaosConfig::builder);
 
   /** Whom an instance of a kind belongs to, and so what an empty {@code name} stands for. */
   public enum Scope {
@@ -52,7 +59,7 @@ public enum Kind {
     CALL,
     /** The system a call protects: the name defaults to the interface's name, and every site that names it shares one instance. */
     SYSTEM,
-    /** Shared by an explicit name only (a retry budget); there is no annotation to default from. */
+    /** Addressed by an explicit name only (a retry budget, fault injection); there is no annotation to default from. */
     NAMED
   }
 
@@ -98,7 +105,7 @@ public enum Kind {
     return description;
   }
 
-  /** @return the annotation that declares it, or null for the retry budget and the deadline, which have none */
+  /** @return the annotation that declares it, or null for the retry budget, the deadline and fault injection, which have none */
   public Class<? extends Annotation> annotation() {
     return annotation;
   }
@@ -108,7 +115,10 @@ public enum Kind {
     return scope;
   }
 
-  /** @return whether one instance serves every site that names it (breakers, limiters, bulkheads, budgets) */
+  /**
+   * @return whether one instance serves every site that names it (breakers, limiters, bulkheads,
+   *     budgets), or, for fault injection, one setting every call that has the name
+   */
   public boolean isShared() {
     return scope != Scope.CALL;
   }

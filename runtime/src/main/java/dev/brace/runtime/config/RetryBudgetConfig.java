@@ -72,10 +72,7 @@ public final class RetryBudgetConfig extends InstanceConfig {
      * @return this
      */
     public Builder percentCanRetry(double value) {
-      if (!(value >= 0 && value <= 1)) {
-        throw invalid("percentCanRetry", value, "a number from 0 to 1");
-      }
-      return put("percentCanRetry", value);
+      return put("percentCanRetry", fraction("percentCanRetry", value));
     }
 
     /**

@@ -86,6 +86,13 @@ public enum Message {
   RETRY_AFTER_UNREADABLE("%s is %s's HTTP exception, but Brace cannot reach its Retry-After header in this"
       + " version of it (%s); its Retry-After gives no hint and no throttling signal, the failure itself is"
       + " handled as usual. Please report the framework's version"),
+  /** A fault injection names an exception that cannot be made, or that the call's method cannot throw. */
+  CHAOS_FAULT("%s: fault injection '%s' cannot fail %s with it: %s"),
+  /** Fault injection settings while fault injection is switched off (a warning). */
+  CHAOS_OFF("fault injection is switched off, so these settings inject nothing: %s; set %s=true (or %s=true)"
+      + " to inject"),
+  /** Fault injection that is active (a warning, so a log always shows it). */
+  CHAOS_ACTIVE("fault injection '%s' is active for %s: %s (set by %s); the failures and delays are made on purpose"),
   /** What cannot happen did: a bug in Brace, not in the caller's code. */
   INTERNAL_ERROR("Brace failed on %s: %s; this is a bug in Brace, please report it");
 

@@ -27,12 +27,12 @@ public final class Arguments {
   /**
    * Fills every slot.
    *
-   * @param a the first reference argument, or null
-   * @param b the second, or null
-   * @param c the third, or null
-   * @param d the fourth, or null
-   * @param x the first primitive argument widened to a {@code long}, or 0
-   * @param y the second, or 0
+   * @param a the first reference slot (or, for a method of more arguments, all of them in an {@code Object[]})
+   * @param b the second reference slot
+   * @param c the third reference slot
+   * @param d the fourth reference slot
+   * @param x the first primitive slot, widened to {@code long}
+   * @param y the second primitive slot, widened to {@code long}
    * @return this
    */
   public Arguments set(Object a, Object b, Object c, Object d, long x, long y) {

@@ -1,17 +1,19 @@
 package dev.brace.runtime.support;
 
 import dev.brace.Criticality;
+import dev.brace.runtime.config.ChaosConfig;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.Kind;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * What one call site declares: its name, each pattern with the attributes written there (and only
  * those: defaults come from the runtime), and what the site itself fixes at compile time — the
- * type its fallback method takes. A generated wrapper keeps one per method in a static field, so
+ * type its fallback method takes and the checked exceptions the method declares. A generated wrapper keeps one per method in a static field, so
  * it reads like the annotations; a {@code Stack} builds one from its parts. The registry lays
  * programmatic and external configuration over it when it resolves the call.
  *
@@ -30,6 +32,8 @@ public final class CallDefinition {
   private final FallbackInvoker fallback;
   private final KeysOf keys;
   private final int method;
+  private final List<Class<? extends Throwable>> throwsTypes;
+  private final ChaosConfig.Builder chaos;
 
   private CallDefinition(Builder builder) {
     this.callName = builder.callName;
@@ -44,6 +48,8 @@ public final class CallDefinition {
     this.fallback = builder.fallback;
     this.keys = builder.keys;
     this.method = builder.method;
+    this.throwsTypes = builder.throwsTypes;
+    this.chaos = builder.chaos;
   }
 
   /**
@@ -59,7 +65,8 @@ public final class CallDefinition {
    * @return a builder for a {@code Stack}, with no pattern yet
    */
   public static Builder forStack(String stackName) {
-    return new Builder(stackName, "stack '" + stackName + "'", true);
+    // A stack's call is a Callable or a future's supplier: it may fail with any exception.
+    return new Builder(stackName, "stack '" + stackName + "'", true).throwsTypes(Exception.class);
   }
 
   /** @return {@code Interface.method}, or the stack's name */
@@ -141,6 +148,19 @@ public final class CallDefinition {
     return method;
   }
 
+  /**
+   * @return the exceptions the method declares it throws ({@code Exception} for a {@code Stack});
+   *     an injected fault must be unchecked or one of these (or a subclass)
+   */
+  public List<Class<? extends Throwable>> throwsTypes() {
+    return throwsTypes;
+  }
+
+  /** @return the fault injection a {@code Stack} part sets under the stack's name, or null */
+  public ChaosConfig.Builder chaos() {
+    return chaos;
+  }
+
   /** Collects the patterns of one call; each kind at most once. */
   public static final class Builder {
     private final String callName;
@@ -155,6 +175,8 @@ public final class CallDefinition {
     private FallbackInvoker fallback;
     private KeysOf keys;
     private int method;
+    private List<Class<? extends Throwable>> throwsTypes = List.of();
+    private ChaosConfig.Builder chaos;
 
     private Builder(String callName, String site, boolean keysFromCaller) {
       this.callName = Objects.requireNonNull(callName, "callName");
@@ -175,6 +197,9 @@ public final class CallDefinition {
       }
       if (pattern.kind() == Kind.DEADLINE) {
         throw new IllegalArgumentException("a deadline is not a pattern of a call; every call has one, configured by its name");
+      }
+      if (pattern.kind() == Kind.CHAOS) {
+        throw new IllegalArgumentException("fault injection is not a pattern of a call; give it with chaos(...)");
       }
       if (patterns.putIfAbsent(pattern.kind(), pattern) != null) {
         throw new IllegalArgumentException(
@@ -249,6 +274,31 @@ public final class CallDefinition {
      */
     public Builder keys(KeysOf keys) {
       this.keys = Objects.requireNonNull(keys, "keys");
+      return this;
+    }
+
+    /**
+     * @param types the exceptions the method declares it throws, erased ({@code throws IOException})
+     * @return this
+     * @throws NullPointerException when a type is null
+     */
+    @SafeVarargs
+    public final Builder throwsTypes(Class<? extends Throwable>... types) {
+      this.throwsTypes = List.of(types);
+      return this;
+    }
+
+    /**
+     * @param settings fault injection written at the site (a {@code Stack} part), named after the
+     *     call; the lowest layer, under programmatic, environment and system property settings
+     * @return this
+     * @throws IllegalArgumentException when it is named otherwise than the call
+     */
+    public Builder chaos(ChaosConfig.Builder settings) {
+      if (!settings.name().equals(callName)) {
+        throw new IllegalArgumentException("fault injection written at " + site + " is named after it: " + callName);
+      }
+      this.chaos = settings;
       return this;
     }
 

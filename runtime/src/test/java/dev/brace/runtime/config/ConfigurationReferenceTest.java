@@ -68,7 +68,7 @@ class ConfigurationReferenceTest {
       Duration duration = (Duration) value;
       return duration.isZero() && attribute.equals("maxDuration") ? "(none)" : Durations.describe(duration);
     }
-    if ("".equals(value)) {
+    if (value == null || "".equals(value)) {
       return "(none)";
     }
     return String.valueOf(value);
@@ -126,7 +126,9 @@ class ConfigurationReferenceTest {
         dev.brace.runtime.internal.config.ConfigKeys.METRICS_PER_KEY_ENVIRONMENT + "=true",
         "-D" + dev.brace.runtime.internal.config.ConfigKeys.METRICS_PER_KEY_PROPERTY + "=true",
         dev.brace.runtime.internal.config.ConfigKeys.DEADLINES_ENVIRONMENT + "=false",
-        "-D" + dev.brace.runtime.internal.config.ConfigKeys.DEADLINES_PROPERTY + "=false")) {
+        "-D" + dev.brace.runtime.internal.config.ConfigKeys.DEADLINES_PROPERTY + "=false",
+        dev.brace.runtime.internal.config.ConfigKeys.CHAOS_ENABLED_ENVIRONMENT + "=true",
+        "-D" + dev.brace.runtime.internal.config.ConfigKeys.CHAOS_ENABLED_PROPERTY + "=true")) {
       assertTrue(reference.contains("`" + key), "docs/configuration.md does not mention " + key);
     }
   }

@@ -6,6 +6,7 @@ import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.ExceptionFilter;
+import dev.brace.runtime.internal.chaos.FaultInjection;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.DeadlinePolicy;
@@ -66,6 +67,8 @@ public final class AttemptPipeline {
   /** Named in the outcomes reported to metrics listeners. */
   private final String retryName;
   private final String hedgeName;
+  /** Null unless fault injection is configured for the call: then each attempt asks it first. */
+  private final FaultInjection faults;
 
   private AttemptPipeline(Builder builder) {
     this.callName = builder.callName;
@@ -83,6 +86,7 @@ public final class AttemptPipeline {
     this.needsAdmissionTime = timeout != null || timesForBreaker || adaptiveBulkhead;
     this.retryName = builder.retryName;
     this.hedgeName = builder.hedgeName;
+    this.faults = builder.faults;
   }
 
   /**
@@ -301,12 +305,26 @@ public final class AttemptPipeline {
    * @throws Throwable what it threw, {@link TimeoutExceededException} or {@code DeadlineExceededException}
    */
   public Object invoke(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
-    return deadlines != null ? deadlines.invoke(ticket, attempt) : timeout == null ? attempt.call() : timeout.call(attempt, ticket.admittedAt);
+    // An injected latency sleeps inside the timed attempt, so the timeout cuts it short as a real one.
+    SyncAttempt run = faults == null ? attempt : faults.intoSync(attempt);
+    return deadlines != null ? deadlines.invoke(ticket, run) : timeout == null ? run.call() : timeout.call(run, ticket.admittedAt);
   }
 
-  /** Calls an admitted asynchronous attempt's delegate with the attempt's bound as the current deadline. */
+  /**
+   * Calls an admitted asynchronous attempt's delegate (its deadline armed) with the attempt's bound
+   * as the current deadline; an injected fault or latency comes first, inside the deadline.
+   *
+   * @return the delegate's future, or the one fault injection stands in with
+   * @throws Throwable what the delegate threw
+   */
   public Object launch(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
-    return deadlines == null ? attempt.call() : deadlines.launch(ticket, attempt);
+    SyncAttempt run = faults == null ? attempt : () -> faults.intoAsync(attempt);
+    return deadlines == null ? run.call() : deadlines.launch(ticket, run);
+  }
+
+  /** @return the call's fault injection, or null: a reactive driver applies {@link FaultInjection#next()} itself */
+  public FaultInjection faults() {
+    return faults;
   }
 
   /** @return nanoseconds from now an admitted asynchronous attempt may take (its timeout, or the caller's deadline), -1 for no bound */
@@ -547,6 +565,7 @@ public final class AttemptPipeline {
     private boolean timesForBreaker;
     private String retryName;
     private String hedgeName;
+    private FaultInjection faults;
 
     private Builder(String callName, TimeSource time, EventBus events) {
       this.callName = Objects.requireNonNull(callName, "callName");
@@ -607,6 +626,12 @@ public final class AttemptPipeline {
     public Builder reportedWith(String retry, String hedge) {
       this.retryName = retry;
       this.hedgeName = hedge;
+      return this;
+    }
+
+    /** @param faults the call's fault injection, or null for none @return this */
+    public Builder faults(FaultInjection faults) {
+      this.faults = faults;
       return this;
     }
 

@@ -25,8 +25,10 @@ public final class ConfigAudit {
   private static final String PROPERTY_PREFIX = "brace.";
   private static final String ENABLED = "enabled";
   /** Brace's keys that address no instance, as each layer spells them. */
-  private static final List<String> OTHER_ENVIRONMENT_KEYS = List.of("BRACE_ENABLED", ConfigKeys.METRICS_PER_KEY_ENVIRONMENT, ConfigKeys.DEADLINES_ENVIRONMENT);
-  private static final List<String> OTHER_PROPERTY_KEYS = List.of("brace.enabled", ConfigKeys.METRICS_PER_KEY_PROPERTY, ConfigKeys.DEADLINES_PROPERTY);
+  private static final List<String> OTHER_ENVIRONMENT_KEYS = List.of("BRACE_ENABLED", ConfigKeys.METRICS_PER_KEY_ENVIRONMENT,
+      ConfigKeys.DEADLINES_ENVIRONMENT, ConfigKeys.CHAOS_ENABLED_ENVIRONMENT);
+  private static final List<String> OTHER_PROPERTY_KEYS = List.of("brace.enabled", ConfigKeys.METRICS_PER_KEY_PROPERTY,
+      ConfigKeys.DEADLINES_PROPERTY, ConfigKeys.CHAOS_ENABLED_PROPERTY);
 
   private final InstanceManifest known;
 
@@ -120,7 +122,7 @@ public final class ConfigAudit {
       }
     }
     Map<String, String> names = new LinkedHashMap<>();
-    for (String name : known.names(kind)) {
+    for (String name : namesOf(kind)) {
       names.put(ConfigKeys.environmentName(name), name);
     }
     if (property == null) {
@@ -164,7 +166,7 @@ public final class ConfigAudit {
     for (String attribute : attributes(kind)) {
       properties.add(ConfigKeys.kebab(kind.property(attribute)));
     }
-    Set<String> names = known.names(kind);
+    Set<String> names = namesOf(kind);
     if (!names.contains(name)) {
       return key + ": no " + kind.description() + " " + name + suggestion(name, names);
     }
@@ -227,6 +229,21 @@ public final class ConfigAudit {
       }
     }
     return false;
+  }
+
+  /**
+   * Fault injection addresses a call by its name or by any instance's name it uses, so every known
+   * name is one it may address.
+   */
+  private Set<String> namesOf(Kind kind) {
+    if (kind != Kind.CHAOS) {
+      return known.names(kind);
+    }
+    Set<String> every = new java.util.TreeSet<>();
+    for (Kind each : Kind.values()) {
+      every.addAll(known.names(each));
+    }
+    return every;
   }
 
   private static List<String> attributes(Kind kind) {

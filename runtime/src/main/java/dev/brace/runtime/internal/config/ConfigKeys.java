@@ -19,6 +19,10 @@ public final class ConfigKeys {
   public static final String DEADLINES_PROPERTY = "brace.deadline.enabled";
   /** The same switch as an environment variable. */
   public static final String DEADLINES_ENVIRONMENT = "BRACE_DEADLINE_ENABLED";
+  /** The switch without which no fault injection setting has any effect, as a system property. */
+  public static final String CHAOS_ENABLED_PROPERTY = "brace.chaos.enabled";
+  /** The same switch as an environment variable. */
+  public static final String CHAOS_ENABLED_ENVIRONMENT = "BRACE_CHAOS_ENABLED";
 
   /**
    * @param kind the instance's kind

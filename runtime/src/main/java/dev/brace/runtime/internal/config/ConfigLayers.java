@@ -198,6 +198,36 @@ public final class ConfigLayers {
         : flag(ConfigKeys.DEADLINES_ENVIRONMENT, environment.get(ConfigKeys.DEADLINES_ENVIRONMENT));
   }
 
+  /**
+   * @return whether fault injection is switched on: {@code brace.chaos.enabled}, else {@code
+   *     BRACE_CHAOS_ENABLED}; false when neither is set, so no fault injection setting has an effect
+   * @throws ConfigurationException when the value is neither {@code true} nor {@code false}
+   */
+  public boolean chaosEnabled() {
+    String property = systemProperties.get(ConfigKeys.CHAOS_ENABLED_PROPERTY);
+    String value = property != null ? property : environment.get(ConfigKeys.CHAOS_ENABLED_ENVIRONMENT);
+    String key = property != null ? ConfigKeys.CHAOS_ENABLED_PROPERTY : ConfigKeys.CHAOS_ENABLED_ENVIRONMENT;
+    return value != null && flag(key, value);
+  }
+
+  /**
+   * @return every fault injection setting these layers hold besides the switch itself, sorted: the
+   *     {@code BRACE_CHAOS_…} variables, the {@code brace.chaos.…} properties and, as {@code
+   *     Registry.builder().chaos("name", …)}, each name set in code
+   */
+  public java.util.List<String> chaosSettings() {
+    java.util.List<String> settings = new java.util.ArrayList<>();
+    String environmentPrefix = "BRACE_" + Kind.CHAOS.name() + "_";
+    String propertyPrefix = "brace." + Kind.CHAOS.key() + ".";
+    environment.keySet().stream().filter(key -> key.startsWith(environmentPrefix)
+        && !key.equals(ConfigKeys.CHAOS_ENABLED_ENVIRONMENT)).sorted().forEach(settings::add);
+    systemProperties.keySet().stream().filter(key -> key.startsWith(propertyPrefix)
+        && !key.equals(ConfigKeys.CHAOS_ENABLED_PROPERTY)).sorted().forEach(settings::add);
+    programmatic.getOrDefault(Kind.CHAOS, Map.of()).keySet().stream().sorted()
+        .forEach(name -> settings.add("Registry.builder().chaos(\"" + name + "\", …)"));
+    return settings;
+  }
+
   /** @return false when the instance's {@code ..._ENABLED} / {@code ....enabled} is false */
   public boolean enabled(Kind kind, String name) {
     String environmentKey = ConfigKeys.environment(kind, name, "enabled");

@@ -54,6 +54,7 @@ final class CallResolver {
   private final Executor abandonedWorkers;
   private final EventBus events;
   private final Backends backends;
+  private final FaultInjections faults;
   /** Where hedged synchronous attempts run; created when the first hedge is resolved. */
   private volatile Executor hedgeWorkers;
 
@@ -71,6 +72,7 @@ final class CallResolver {
     this.abandonedWorkers = Objects.requireNonNull(abandonedWorkers, "abandonedWorkers");
     this.events = Objects.requireNonNull(events, "events");
     this.backends = Objects.requireNonNull(backends, "backends");
+    this.faults = new FaultInjections(time, scheduler, events);
   }
 
   /**
@@ -156,6 +158,7 @@ final class CallResolver {
           throw new IllegalStateException("a call has no pattern of kind " + kind);
       }
     }
+    attempts.faults(faults.resolve(definition, resolution));
     List<ConfigurationException> unfit = SiteChecks.attemptsThatDoNotFitRetry(resolution.configs, definition);
     if (refused == null && !unfit.isEmpty()) {
       throw unfit.get(0);

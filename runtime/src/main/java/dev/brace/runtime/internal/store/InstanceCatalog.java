@@ -66,6 +66,8 @@ final class InstanceCatalog implements InstanceSource {
   /** Every call resolved, by call name, with its patterns in order, as it was last resolved. */
   private final Map<String, Description.Call> calls = new ConcurrentHashMap<>();
   private final Map<Kind, Set<String>> switchedOff = new ConcurrentHashMap<>();
+  /** The fault injections calls run with now. */
+  private final ActiveInjections injections = new ActiveInjections();
 
   /**
    * @param layers configuration above the call sites
@@ -76,6 +78,7 @@ final class InstanceCatalog implements InstanceSource {
   InstanceCatalog(ConfigLayers layers, Backends backends, EventBus events) {
     this.layers = Objects.requireNonNull(layers, "layers");
     this.events = Objects.requireNonNull(events, "events");
+    injections.warnIfSwitchedOff(layers);
     this.breakers = new SharedInstances<>(Kind.CIRCUITBREAKER, new FamilyReshaper<>(
         CircuitBreakerInstance::reconfigurable,
         (breaker, config) -> breaker.reconfigure((CircuitBreakerConfig) config),
@@ -108,6 +111,7 @@ final class InstanceCatalog implements InstanceSource {
   void adopt(ConfigLayers next) {
     layers = next;
     switchedOff.clear();
+    injections.warnIfSwitchedOff(next);
   }
 
   @Override
@@ -229,6 +233,7 @@ final class InstanceCatalog implements InstanceSource {
       }
     });
     resolution.off.forEach((kind, name) -> switchedOff.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(name));
+    injections.record(definition, resolution.configs.get(Kind.CHAOS), resolution.faults);
     described(definition, resolution.configs.keySet());
   }
 
@@ -272,11 +277,17 @@ final class InstanceCatalog implements InstanceSource {
     shared(Kind.RATELIMIT, limiters, action);
     shared(Kind.BULKHEAD, bulkheads, action);
     shared(Kind.RETRYBUDGET, budgets, action);
+    injections.forEach(action);
     callScoped.forEach((kind, byName) -> byName.forEach((name, scoped) -> action.accept(kind, name, scoped.explained.config())));
   }
 
   private static void shared(Kind kind, SharedInstances<?> instances, InstanceSettings action) {
     instances.all().keySet().forEach(name -> action.accept(kind, name, instances.config(name)));
+  }
+
+  /** @return the name of every call resolved */
+  Set<String> callNames() {
+    return Set.copyOf(calls.keySet());
   }
 
   /** Tells {@code action} of every name configuration switched off, by kind. */
@@ -310,6 +321,7 @@ final class InstanceCatalog implements InstanceSource {
     instances.addAll(limiters.describe());
     instances.addAll(bulkheads.describe());
     instances.addAll(budgets.describe());
+    instances.addAll(injections.describe());
     return new Description(layers.globallyEnabled(), instances, new ArrayList<>(calls.values()));
   }
 
@@ -324,6 +336,7 @@ final class InstanceCatalog implements InstanceSource {
     familyNames(Kind.RATELIMIT, limiters.all(), byKind);
     byKind.computeIfAbsent(Kind.BULKHEAD, k -> new TreeSet<>()).addAll(bulkheads.all().keySet());
     byKind.computeIfAbsent(Kind.RETRYBUDGET, k -> new TreeSet<>()).addAll(budgets.all().keySet());
+    byKind.computeIfAbsent(Kind.CHAOS, k -> new TreeSet<>()).addAll(injections.names());
     Map<String, Set<String>> copy = new LinkedHashMap<>();
     byKind.forEach((kind, names) -> {
       if (!names.isEmpty()) {
@@ -376,6 +389,8 @@ final class InstanceCatalog implements InstanceSource {
         return bulkheads.config(name);
       case RETRYBUDGET:
         return budgets.config(name);
+      case CHAOS:
+        return injections.config(name);
       default:
         CallScoped scoped = callScoped.getOrDefault(kind, Map.of()).get(name);
         return scoped == null ? null : scoped.explained.config();

@@ -125,6 +125,8 @@ final class Reconfiguration {
     next.programmaticNames().forEach((kind, names) -> known.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(names));
     catalog.names().forEach((kind, names) -> known.computeIfAbsent(kindOf(kind), k -> new TreeSet<>()).addAll(names));
     catalog.forEachSwitchedOff((kind, names) -> known.computeIfAbsent(kind, k -> new TreeSet<>()).addAll(names));
+    // Fault injection may address a call by its own name.
+    known.computeIfAbsent(Kind.CHAOS, k -> new TreeSet<>()).addAll(catalog.callNames());
     return known;
   }
 

@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.store;
 
 import dev.brace.runtime.ConfigurationException;
 import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.internal.chaos.FaultInjection;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.config.ExplainedConfig;
 import dev.brace.runtime.internal.sequence.CallSequence;
@@ -34,6 +35,8 @@ final class Resolution {
    * Null when the call is first resolved: the first refusal is thrown at once.
    */
   final List<ConfigurationException> refused;
+  /** The call's fault injection, or null; its settings are in {@link #configs} under {@code CHAOS}. */
+  FaultInjection faults;
 
   private Resolution(ConfigLayers layers, InstanceSource instances, CallDefinition definition, CallSequence before,
       List<ConfigurationException> refused) {

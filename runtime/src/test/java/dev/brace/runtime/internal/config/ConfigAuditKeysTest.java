@@ -37,16 +37,30 @@ class ConfigAuditKeysTest {
   }
 
   @Test
+  void faultInjectionMayNameAnyInstanceOrCallAndItsSwitchIsKnown() {
+    assertEquals(List.of(), audit.problems(Map.of(
+        "BRACE_CHAOS_ENABLED", "true",
+        "BRACE_CHAOS_RECS_API_FAULT_RATE", "0.5",
+        "BRACE_CHAOS_RECSCLIENT_REPORT_LATENCY", "2s",
+        "BRACE_CHAOS_RECS_API_ENABLED", "false"), Map.of(
+        "brace.chaos.enabled", "true",
+        "brace.chaos.RecsClient.recommendations.seed", "7")));
+    assertEquals(List.of("BRACE_CHAOS_RECS_APU_FAULT_RATE: no fault injection RECS_APU; did you mean RECS_API?",
+            "brace.chaos.recs-api.fault-rat: a fault injection has no property fault-rat; did you mean fault-rate?"),
+        audit.problems(Map.of("BRACE_CHAOS_RECS_APU_FAULT_RATE", "0.5"), Map.of("brace.chaos.recs-api.fault-rat", "0.5")));
+  }
+
+  @Test
   void aPropertyWithAnEmptyKindShowsAllThatFollowsThePrefix() {
     assertEquals(List.of("brace..retry.x: no kind .retry.x; expected one of fallback, staleiferror, retry, hedge, "
-            + "circuitbreaker, ratelimit, bulkhead, timeout, retrybudget, deadline; did you mean retry?"),
+            + "circuitbreaker, ratelimit, bulkhead, timeout, retrybudget, deadline, chaos; did you mean retry?"),
         audit.problems(Map.of(), Map.of("brace..retry.x", "1")));
   }
 
   @Test
   void anUnknownKindListsTheKindsAsEachLayerSpellsThem() {
     assertEquals(List.of("BRACE_RETRI_X_DELAY: no kind RETRI; expected one of FALLBACK, STALEIFERROR, RETRY, HEDGE, "
-            + "CIRCUITBREAKER, RATELIMIT, BULKHEAD, TIMEOUT, RETRYBUDGET, DEADLINE; did you mean RETRY?"),
+            + "CIRCUITBREAKER, RATELIMIT, BULKHEAD, TIMEOUT, RETRYBUDGET, DEADLINE, CHAOS; did you mean RETRY?"),
         audit.problems(Map.of("BRACE_RETRI_X_DELAY", "1s"), Map.of()));
   }
 
@@ -69,7 +83,7 @@ class ConfigAuditKeysTest {
   @Test
   void aNearMissOfAKindIsStillReportedWithTheKindMeant() {
     assertEquals(List.of("brace.circutbreaker.recs-api.failure-rate: no kind circutbreaker; expected one of fallback, "
-            + "staleiferror, retry, hedge, circuitbreaker, ratelimit, bulkhead, timeout, retrybudget, deadline; did you mean circuitbreaker?"),
+            + "staleiferror, retry, hedge, circuitbreaker, ratelimit, bulkhead, timeout, retrybudget, deadline, chaos; did you mean circuitbreaker?"),
         audit.problems(Map.of(), Map.of("brace.circutbreaker.recs-api.failure-rate", "0.5")));
     List<String> environment = audit.problems(Map.of(
         "BRACE_CIRCUIT_BREAKER_RECS_API_FAILURE_RATE", "0.5",

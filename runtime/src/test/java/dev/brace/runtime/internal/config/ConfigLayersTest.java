@@ -86,7 +86,9 @@ class ConfigLayersTest {
       Map.entry("defaultShare", "0.8"), Map.entry("sheddableShare", "0.4"),
       Map.entry("slowCall", "2s"), Map.entry("slowCallRate", "0.5"), Map.entry("maxAge", "5m"), Map.entry("fresh", "5s"),
       Map.entry("maxEntries", "500"),
-      Map.entry("maxHedges", "3"));
+      Map.entry("maxHedges", "3"),
+      Map.entry("faultRate", "0.25"), Map.entry("fault", "java.net.ConnectException"), Map.entry("latency", "2s"),
+      Map.entry("latencyRate", "0.1"), Map.entry("seed", "42"));
 
   static Stream<Arguments> everyKindAndAttribute() {
     List<Arguments> all = new ArrayList<>();
