@@ -1,8 +1,10 @@
 package dev.brace.reactor;
 
+import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.policy.SyncAttempt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
+import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Operators;
@@ -45,17 +47,37 @@ final class FluxAttempt<T> extends Operators.DeferredSubscription implements Cor
     return () -> CompletableFuture.completedFuture(call.invokeDelegate());
   }
 
-  /** Holds what stands in for the delegate's call, which a cancel of this attempt cancels. */
-  void standIn(Future<?> pending) {
+  /** Subscribes to what the delegate returned for this attempt; anything but a publisher fails it. */
+  void subscribeTo(Object returned) {
+    Publisher<T> publisher;
+    try {
+      publisher = FluxCall.publisherOf(returned, call.callName());
+    } catch (NullPointerException noPublisher) {
+      onError(noPublisher);
+      return;
+    }
+    publisher.subscribe(this);
+  }
+
+  /**
+   * Fault injection stood in for the delegate with a future: failed with the injected fault, or,
+   * after an injected latency, completed with the publisher the delegate then returned (see {@link
+   * #detached()}), to which this attempt then subscribes in the caller's context. A cancel of this
+   * attempt cancels the future.
+   */
+  void follow(CompletableFuture<?> pending) {
     standIn = pending;
     if (isCancelled()) {
       pending.cancel(false);
+      return;
     }
-  }
-
-  /** @return whether this attempt was cancelled (timed out, or its call cancelled) */
-  boolean stopped() {
-    return isCancelled();
+    pending.whenComplete((returned, failure) -> call.inCallersContext(() -> {
+      if (failure != null) {
+        onError(ExceptionFilter.unwrap(failure));
+      } else if (!isCancelled()) {
+        subscribeTo(returned);
+      }
+    }).run());
   }
 
   /** Also stops what stands in for the delegate's call, if anything still does. */

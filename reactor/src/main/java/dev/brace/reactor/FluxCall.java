@@ -10,7 +10,6 @@ import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.sequence.CallSequence;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallKeys;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -134,6 +133,15 @@ final class FluxCall<T> implements Subscription {
   /** @return what the delegate's method returns for one attempt: the attempt's publisher */
   Object invokeDelegate() throws Throwable {
     return sequence.invoke(target, arguments);
+  }
+
+  String callName() {
+    return sequence.callName();
+  }
+
+  /** @return {@code step}, to run on another thread in the caller's context */
+  Runnable inCallersContext(Runnable step) {
+    return context.wrap(step);
   }
 
   // ---- the subscriber's side ----
@@ -314,38 +322,10 @@ final class FluxCall<T> implements Subscription {
       return;
     }
     if (launched instanceof CompletionStage) {
-      standIn(inner, ((CompletionStage<?>) launched).toCompletableFuture());
+      inner.follow(((CompletionStage<?>) launched).toCompletableFuture());
     } else {
-      subscribe(inner, launched);
+      inner.subscribeTo(launched);
     }
-  }
-
-  /**
-   * Fault injection stood in for the delegate with a future: failed with the injected fault, or,
-   * after an injected latency, completed with the publisher the delegate then returned (see {@link
-   * FluxAttempt#detached()}). Cancelling the attempt cancels it.
-   */
-  private void standIn(FluxAttempt<T> inner, CompletableFuture<?> standIn) {
-    inner.standIn(standIn);
-    standIn.whenComplete((returned, failure) -> context.wrap(() -> {
-      if (failure != null) {
-        attemptFailed(inner, ExceptionFilter.unwrap(failure));
-      } else if (!inner.stopped()) {
-        subscribe(inner, returned);
-      }
-    }).run());
-  }
-
-  /** Subscribes attempt {@code inner} to what the delegate returned. */
-  private void subscribe(FluxAttempt<T> inner, Object returned) {
-    Publisher<T> publisher;
-    try {
-      publisher = publisherOf(returned, sequence.callName());
-    } catch (NullPointerException noPublisher) {
-      attemptFailed(inner, noPublisher);
-      return;
-    }
-    publisher.subscribe(inner);
   }
 
   /** The attempt's timeout passed before its first element. */
