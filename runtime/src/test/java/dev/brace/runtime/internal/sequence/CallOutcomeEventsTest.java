@@ -217,4 +217,24 @@ class CallOutcomeEventsTest {
     assertEquals(map("outcome", "success", "duration_ns", 40_000_000L), ended.get(1).attributes());
     assertEquals(map("outcome", "failure", "duration_ns", 0L), ended.get(2).attributes());
   }
+
+  @Test
+  void anAsyncCallWhoseResultsAreRetriedUntilTheRetryRunsOutIsHeardToEndOnceWithTheLastResult() {
+    Stack<String> stack = Stack.<String>builder("S.asyncResults")
+        .retry(r -> r.maxAttempts(2).delay("100ms").jitter(Retry.Jitter.NONE).onResult("busy"::equals))
+        .build(registry);
+    AtomicInteger calls = new AtomicInteger();
+
+    CompletableFuture<String> result = stack.callAsync(() -> {
+      calls.incrementAndGet();
+      return CompletableFuture.completedFuture("busy");
+    });
+    time.advance(Duration.ofMillis(100));
+
+    assertEquals("busy", result.getNow(null), "the last result is the call's answer");
+    assertEquals(2, calls.get());
+    List<Event> ended = all("call.ended");
+    assertEquals(1, ended.size(), "heard to end once, when the retry ran out on the scheduler's thread");
+    assertEquals(map("outcome", "success", "duration_ns", 100_000_000L), ended.get(0).attributes());
+  }
 }

@@ -653,7 +653,7 @@ class SyncHedgeTest {
    * Runs each task on a new thread, counted in {@code handedOut} when handed over; each entry
    * completes, once its task has returned, with whether the thread was left interrupted.
    */
-  private static java.util.concurrent.Executor threadPerTask(List<CompletableFuture<Boolean>> handedOut) {
+  static java.util.concurrent.Executor threadPerTask(List<CompletableFuture<Boolean>> handedOut) {
     return task -> {
       CompletableFuture<Boolean> interruptLeft = new CompletableFuture<>();
       handedOut.add(interruptLeft);
