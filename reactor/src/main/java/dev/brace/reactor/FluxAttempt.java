@@ -51,7 +51,7 @@ final class FluxAttempt<T> extends Operators.DeferredSubscription implements Cor
   void subscribeTo(Object returned) {
     Publisher<T> publisher;
     try {
-      publisher = FluxCall.publisherOf(returned, call.callName());
+      publisher = Publishers.of(returned, call.callName());
     } catch (NullPointerException noPublisher) {
       onError(noPublisher);
       return;

@@ -17,7 +17,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
-import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
 import reactor.util.context.Context;
 
@@ -483,7 +482,7 @@ final class FluxCall<T> implements Subscription {
     }
     Publisher<T> answer;
     try {
-      answer = answerOf(sequence.fallback(target, arguments, answered));
+      answer = answers.answer(sequence.fallback(target, arguments, answered), sequence.callName());
     } catch (Throwable fallbackFailure) {
       failWith(CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
       return;
@@ -520,26 +519,6 @@ final class FluxCall<T> implements Subscription {
     if (terminate()) {
       actual.onComplete();
     }
-  }
-
-  @SuppressWarnings("unchecked")
-  private Publisher<T> answerOf(Object answered) {
-    if (answers == FallbackAnswers.STAGE) {
-      return Mono.fromCompletionStage((CompletionStage<T>) answered).flux();
-    }
-    return publisherOf(answered, "the fallback of " + sequence.callName());
-  }
-
-  /**
-   * @return what a delegate or a fallback returned, as the publisher it is
-   * @throws NullPointerException naming {@code source} when it returned null
-   */
-  @SuppressWarnings("unchecked")
-  static <T> Publisher<T> publisherOf(Object returned, String source) {
-    if (returned == null) {
-      throw new NullPointerException(source + " returned null instead of a Flux");
-    }
-    return (Publisher<T>) returned;
   }
 
   // ---- the phase ----

@@ -35,7 +35,7 @@ final class ResilientFlux<T> extends Flux<T> {
     if (sequence.passesThrough()) {
       Publisher<T> direct;
       try {
-        direct = (Publisher<T>) FluxCall.publisherOf(sequence.invoke(target, arguments), sequence.callName());
+        direct = (Publisher<T>) Publishers.of(sequence.invoke(target, arguments), sequence.callName());
       } catch (Throwable thrown) {
         Operators.error(actual, thrown);
         return;
