@@ -27,7 +27,7 @@ METRICS_ORDER = [("Metrics", "meteredFloor"), ("Metrics", "braceFourPatterns"), 
 REGISTRIES = ["simple", "prometheus"]
 STACKS = ["direct", "floor", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
           "timeoutAbandon", "fourPatterns", "fourPatternsChaosOff", "fourPatternsChaosOnElsewhere", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
-          "hedgeAsync",
+          "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 # Stacks that only Brace has, compared with the nearest stack the other libraries have.
 COMPARED_WITH = {"bulkheadAdaptive": "bulkhead"}
@@ -195,6 +195,10 @@ TARGETS = [
     ("async retry at most Resilience4j's, 2 threads", ("Brace", "retryAsync", 2), ("Resilience4j", "retryAsync", 2), 1.0, True),
     ("async four patterns at most Resilience4j's, 1 thread", ("Brace", "fourPatternsAsync", 1), ("Resilience4j", "fourPatternsAsync", 1), 1.0, True),
     ("async four patterns at most Resilience4j's, 2 threads", ("Brace", "fourPatternsAsync", 2), ("Resilience4j", "fourPatternsAsync", 2), 1.0, True),
+    ("Mono retry at most Resilience4j's Reactor operator, 1 thread", ("Brace", "monoRetry", 1), ("Resilience4j", "monoRetry", 1), 1.0, True),
+    ("Mono retry at most Resilience4j's Reactor operator, 2 threads", ("Brace", "monoRetry", 2), ("Resilience4j", "monoRetry", 2), 1.0, True),
+    ("Mono four patterns at most Resilience4j's Reactor operators, 1 thread", ("Brace", "fourPatternsMono", 1), ("Resilience4j", "fourPatternsMono", 1), 1.0, True),
+    ("Mono four patterns at most Resilience4j's Reactor operators, 2 threads", ("Brace", "fourPatternsMono", 2), ("Resilience4j", "fourPatternsMono", 2), 1.0, True),
 ]
 
 # A call fault injection does not touch pays nothing for it, switched on or off.

@@ -13,7 +13,9 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Brace's generated wrappers around {@link Target}, one registry per stack. The wrapper classes
  * are written by the Brace processor during this module's own compilation. The async benchmarks
- * wait for the returned future ({@code join}), which {@link AsyncTarget} completes at once.
+ * wait for the returned future ({@code join}), which {@link AsyncTarget} completes at once; the
+ * Mono benchmarks subscribe to the wrapper's {@code Mono} and block on it, which {@link MonoTarget}
+ * answers at once.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -184,6 +186,26 @@ public class BraceBenchmarks {
     }
   }
 
+  @State(Scope.Benchmark)
+  public static class MonoRetryState {
+    BraceClients.MonoRetryOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_MonoRetryOnly.wrap(new MonoTarget(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class MonoFourPatternsState {
+    BraceClients.MonoFourPatterns client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_MonoFourPatterns.wrap(new MonoTarget(), Registry.builder().build());
+    }
+  }
+
   @Benchmark
   public String retry(RetryState state) {
     return state.client.call();
@@ -258,5 +280,16 @@ public class BraceBenchmarks {
   @Benchmark
   public String hedgeAsync(AsyncHedgeState state) {
     return state.client.call().join();
+  }
+
+  /** One subscription of the wrapper's {@code Mono}, blocked on: one call through the retry. */
+  @Benchmark
+  public String monoRetry(MonoRetryState state) {
+    return state.client.call().block();
+  }
+
+  @Benchmark
+  public String fourPatternsMono(MonoFourPatternsState state) {
+    return state.client.call().block();
   }
 }

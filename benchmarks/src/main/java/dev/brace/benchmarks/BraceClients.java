@@ -8,6 +8,7 @@ import dev.brace.RateLimit;
 import dev.brace.Retry;
 import dev.brace.Timeout;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
 
 /**
  * The annotated interfaces whose generated wrappers ({@code ResilientBraceClients_RetryOnly} …)
@@ -134,6 +135,21 @@ public final class BraceClients {
     @RateLimit(name = "bench-four-async", permits = 1_000_000_000, per = "1s")
     @Bulkhead(name = "bench-four-async", maxConcurrent = 10)
     CompletableFuture<String> call();
+  }
+
+  /** Retry alone on a method returning {@code Mono}: the wrapper hands it to {@code ReactorCalls.mono}. */
+  public interface MonoRetryOnly {
+    @Retry
+    Mono<String> call();
+  }
+
+  /** The four-pattern stack on a method returning {@code Mono}. */
+  public interface MonoFourPatterns {
+    @Retry
+    @CircuitBreaker(name = "bench-four-mono")
+    @RateLimit(name = "bench-four-mono", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "bench-four-mono", maxConcurrent = 10)
+    Mono<String> call();
   }
 
   /**

@@ -10,7 +10,8 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * What every other result is read against: the target called with nothing around it ({@code
- * direct}; {@code directAsync} for its already complete future), and the least an exact
+ * direct}; {@code directAsync} for its already complete future, {@code directMono} for its {@code
+ * Mono.just}), and the least an exact
  * four-pattern stack can do ({@code floor}).
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -19,6 +20,7 @@ import org.openjdk.jmh.annotations.State;
 public class DirectBenchmarks {
   private final Target target = new Target();
   private final AsyncTarget asyncTarget = new AsyncTarget();
+  private final MonoTarget monoTarget = new MonoTarget();
   private final FloorCounters counters = new FloorCounters();
 
   @Benchmark
@@ -30,6 +32,12 @@ public class DirectBenchmarks {
   @Benchmark
   public String directAsync() {
     return asyncTarget.call().join();
+  }
+
+  /** The reactive floor: the target's {@code Mono}, subscribed and blocked on as the Mono rows do. */
+  @Benchmark
+  public String directMono() {
+    return monoTarget.call().block();
   }
 
   /**

@@ -1,6 +1,10 @@
 package dev.brace.benchmarks;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.reactor.bulkhead.operator.BulkheadOperator;
+import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
+import io.github.resilience4j.reactor.ratelimiter.operator.RateLimiterOperator;
+import io.github.resilience4j.reactor.retry.RetryOperator;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -31,7 +35,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * future), so there is no {@code timeout} benchmark here and {@code sixPatterns} has five
  * patterns plus the fallback. The async stacks decorate a {@code CompletionStage} supplier
  * ({@code decorateCompletionStage}); their retry needs a scheduler for its backoff, which the
- * happy path never uses.
+ * happy path never uses. The Mono stacks apply {@code resilience4j-reactor}'s operators to the
+ * target's {@code Mono} per call, with {@code transformDeferred}, and block on it as Brace's rows do.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -139,6 +144,35 @@ public class Resilience4jBenchmarks {
     }
   }
 
+  /** The Reactor operators, made once, applied to each call's {@code Mono} as a user of {@code resilience4j-reactor} writes it. */
+  @State(Scope.Benchmark)
+  public static class MonoRetryState {
+    final MonoTarget target = new MonoTarget();
+    RetryOperator<String> retry;
+
+    @Setup
+    public void setUp() {
+      retry = RetryOperator.of(retry("retry-mono"));
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class MonoFourPatternsState {
+    final MonoTarget target = new MonoTarget();
+    BulkheadOperator<String> bulkhead;
+    RateLimiterOperator<String> limiter;
+    CircuitBreakerOperator<String> breaker;
+    RetryOperator<String> retry;
+
+    @Setup
+    public void setUp() {
+      bulkhead = BulkheadOperator.of(bulkhead("four-mono"));
+      limiter = RateLimiterOperator.of(limiter("four-mono"));
+      breaker = CircuitBreakerOperator.of(classicBreaker("four-mono"));
+      retry = RetryOperator.of(retry("four-mono"));
+    }
+  }
+
   @Benchmark
   public String retry(RetryState state) {
     return state.call.get();
@@ -182,6 +216,22 @@ public class Resilience4jBenchmarks {
   @Benchmark
   public String fourPatternsAsync(AsyncFourPatternsState state) {
     return state.call.get().toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public String monoRetry(MonoRetryState state) {
+    return state.target.call().transformDeferred(state.retry).block();
+  }
+
+  @Benchmark
+  public String fourPatternsMono(MonoFourPatternsState state) {
+    // Innermost first, so the retry is outermost, as in Brace's order.
+    return state.target.call()
+        .transformDeferred(state.bulkhead)
+        .transformDeferred(state.limiter)
+        .transformDeferred(state.breaker)
+        .transformDeferred(state.retry)
+        .block();
   }
 
   /** The four-pattern stack around {@link Target}, in Brace's order: retry outermost, bulkhead innermost. */

@@ -37,6 +37,7 @@ final class DispatchWriter {
   static final ClassName ARGUMENTS = ClassName.get("dev.brace.runtime.support", "Arguments");
   static final ClassName CALL_KEYS = ClassName.get("dev.brace.runtime.support", "CallKeys");
   private static final ClassName COMPLETABLE_FUTURE = ClassName.get("java.util.concurrent", "CompletableFuture");
+  private static final ClassName REACTOR_CALLS = ClassName.get("dev.brace.reactor", "ReactorCalls");
   static final AnnotationSpec UNCHECKED = AnnotationSpec.builder(SuppressWarnings.class)
       .addMember("value", "{$S, $S}", "unchecked", "rawtypes")
       .build();
@@ -101,8 +102,11 @@ final class DispatchWriter {
           : CodeBlock.of("($T) failure", TypeName.get(failureType))));
       CodeBlock receiver = fallback.isStatic() ? CodeBlock.of("$T", ClassName.get(fallback.declaringInterface())) : CodeBlock.of("delegate");
       CodeBlock answer = CodeBlock.of("$L.$N($L)", receiver, fallback.methodName(), CodeBlock.join(arguments, ", "));
-      if (method.isAsync() && !fallback.returnsFuture()) {
+      if (method.isAsync() && !fallback.returnsDeferred()) {
         answer = CodeBlock.of("$T.completedFuture($L)", COMPLETABLE_FUTURE, answer);
+      } else if (method.returnKind() == ReturnKind.MONO && !fallback.returnsDeferred()) {
+        // Only the compiler knows whether the fallback method returns the value or a Mono of it.
+        answer = CodeBlock.of("$T.answer($L)", REACTOR_CALLS, answer);
       }
       boolean statement = returnsVoid && !method.isAsync();
       if (generic) {

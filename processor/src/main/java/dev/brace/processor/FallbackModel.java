@@ -9,7 +9,8 @@ import javax.lang.model.type.TypeMirror;
  *
  * @param methodName its name
  * @param isStatic called on the interface rather than on the delegate
- * @param returnsFuture for an asynchronous call: whether it returns a future (else a plain value)
+ * @param returnsDeferred for an asynchronous or reactive call: whether it returns what the call
+ *     returns (a future, a {@code Mono}, a publisher) rather than a plain value
  * @param declaringInterface the interface that declares it (the receiver of a static call)
  * @param failureType the type of its last, failure-receiving parameter when it has one; empty when
  *     it has none; the failure is cast to it unless it is {@code Throwable}
@@ -17,6 +18,6 @@ import javax.lang.model.type.TypeMirror;
 record FallbackModel(
     String methodName,
     boolean isStatic,
-    boolean returnsFuture,
+    boolean returnsDeferred,
     TypeElement declaringInterface,
     Optional<TypeMirror> failureType) {}

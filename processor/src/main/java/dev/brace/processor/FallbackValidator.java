@@ -23,6 +23,11 @@ import javax.lang.model.util.Types;
  * every {@code on} type is assignable to, returning the call's type or a subtype.
  */
 final class FallbackValidator {
+  private static final String STAGE = "java.util.concurrent.CompletionStage";
+  private static final String MONO = "reactor.core.publisher.Mono";
+  private static final String FLUX = "reactor.core.publisher.Flux";
+  private static final String PUBLISHER = "org.reactivestreams.Publisher";
+
   private final Types types;
   private final Elements elements;
   private final Report report;
@@ -38,8 +43,10 @@ final class FallbackValidator {
    * @param declaringInterface the interface that declares the call (and, so, the fallback)
    * @param wrapped the wrapped interface's type, to see inherited members with its type arguments
    * @param call the call's type as a member of {@code wrapped}
-   * @param futureValue for an asynchronous call, the future's value type: the fallback may return
-   *     a future of it or a plain value
+   * @param returnKind how the call is driven: an asynchronous call's fallback may return a future of its
+   *     value or the value, a {@code Mono} call's a {@code Mono} of it or the value, a {@code Flux}
+   *     call's a {@code Flux} or another publisher of its elements
+   * @param valueType for an asynchronous or reactive call, the type of its value or elements
    * @param callDescription the call name, for messages
    * @return the fallback, or empty after reporting why not
    */
@@ -48,7 +55,8 @@ final class FallbackValidator {
       TypeElement declaringInterface,
       DeclaredType wrapped,
       ExecutableType call,
-      Optional<TypeMirror> futureValue,
+      ReturnKind returnKind,
+      Optional<TypeMirror> valueType,
       String callDescription) {
     AnnotationSite site = fallback.site();
     String name = (String) site.value("method");
@@ -97,14 +105,10 @@ final class FallbackValidator {
       }
     }
     TypeMirror returned = chosenType.getReturnType();
-    boolean returnsFuture = futureValue.isPresent() && isFuture(returned);
-    boolean fits = futureValue.isEmpty()
-        ? returnFits(returned, call.getReturnType())
-        : returnsFuture ? returnFits(returned, futureOf(futureValue.get())) : returnFits(boxed(returned), futureValue.get());
-    if (!fits) {
-      String expected = futureValue.map(value -> call.getReturnType() + " or " + value).orElse(call.getReturnType().toString());
+    Answer answer = answer(returnKind, returned, call.getReturnType(), valueType);
+    if (!answer.fits()) {
       report.error(site, "method", Message.FALLBACK_RETURN_TYPE, name, callDescription,
-          chosenDescription, returned, expected);
+          chosenDescription, returned, answer.expected());
       return Optional.empty();
     }
     Optional<TypeMirror> failureType = Optional.empty();
@@ -128,23 +132,57 @@ final class FallbackValidator {
         new FallbackModel(
             name,
             chosen.getModifiers().contains(Modifier.STATIC),
-            returnsFuture,
+            answer.deferred(),
             (TypeElement) chosen.getEnclosingElement(),
             failureType));
   }
 
-  private boolean isFuture(TypeMirror type) {
-    return type.getKind() == TypeKind.DECLARED
-        && types.isAssignable(types.erasure(type), types.erasure(stage().asType()));
+  /**
+   * Whether a fallback's return type fits the call, and how it answers.
+   *
+   * @param fits whether it may answer the call
+   * @param deferred whether it answers with the call's own deferred type rather than a plain value
+   * @param expected what it may return, for the message when it does not fit
+   */
+  private record Answer(boolean fits, boolean deferred, String expected) {}
+
+  private Answer answer(ReturnKind kind, TypeMirror returned, TypeMirror callReturn, Optional<TypeMirror> valueType) {
+    switch (kind) {
+      case COMPLETION_STAGE: {
+        TypeMirror value = valueType.orElseThrow();
+        boolean future = isA(returned, STAGE);
+        boolean fits = future ? returnFits(returned, ofValue(STAGE, value, false)) : returnFits(boxed(returned), value);
+        return new Answer(fits, future, callReturn + " or " + value);
+      }
+      case MONO: {
+        TypeMirror value = valueType.orElseThrow();
+        boolean mono = isA(returned, MONO);
+        boolean fits = mono ? returnFits(returned, ofValue(MONO, value, true)) : returnFits(boxed(returned), value);
+        return new Answer(fits, mono, callReturn + " or " + value);
+      }
+      case FLUX: {
+        // Any publisher of the elements answers a stream: a Flux, a Mono of one element, another library's.
+        TypeMirror value = valueType.orElseThrow();
+        String publisher = elements.getTypeElement(PUBLISHER) != null ? PUBLISHER : FLUX;
+        return new Answer(isA(returned, publisher) && returnFits(returned, ofValue(publisher, value, true)), true,
+            ofValue(FLUX, value, false) + " or " + ofValue(publisher, value, false));
+      }
+      default:
+        return new Answer(returnFits(returned, callReturn), false, callReturn.toString());
+    }
   }
 
-  private TypeElement stage() {
-    return elements.getTypeElement("java.util.concurrent.CompletionStage");
+  /** @return whether {@code type} is {@code qualifiedName} or a subtype of it */
+  private boolean isA(TypeMirror type, String qualifiedName) {
+    TypeElement element = elements.getTypeElement(qualifiedName);
+    return element != null && type.getKind() == TypeKind.DECLARED
+        && types.isAssignable(types.erasure(type), types.erasure(element.asType()));
   }
 
-  /** {@code CompletionStage<value>}: what an asynchronous fallback may return. */
-  private TypeMirror futureOf(TypeMirror value) {
-    return types.getDeclaredType(stage(), value);
+  /** {@code Type<value>}, or {@code Type<? extends value>}: what a fallback of a deferred call may return. */
+  private TypeMirror ofValue(String qualifiedName, TypeMirror value, boolean orSubtype) {
+    TypeMirror argument = orSubtype ? types.getWildcardType(value, null) : value;
+    return types.getDeclaredType(elements.getTypeElement(qualifiedName), argument);
   }
 
   private TypeMirror boxed(TypeMirror type) {

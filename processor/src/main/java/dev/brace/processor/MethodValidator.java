@@ -83,10 +83,8 @@ final class MethodValidator {
     if (returnKind.isEmpty()) {
       return Optional.empty();
     }
-    Optional<TypeMirror> futureValue = returnKind.get() == ReturnKind.COMPLETION_STAGE
-        ? returns.futureValue(methodType.getReturnType())
-        : Optional.empty();
-    TypeMirror resultType = futureValue.orElse(methodType.getReturnType());
+    Optional<TypeMirror> valueType = returns.valueType(returnKind.get(), methodType.getReturnType());
+    TypeMirror resultType = valueType.orElse(methodType.getReturnType());
     List<PatternModel> models = new ArrayList<>();
     for (AnnotationSite site : sites) {
       patterns.read(site, callName, Naming.interfaceName(declaring)).ifPresent(models::add);
@@ -115,7 +113,7 @@ final class MethodValidator {
         }
       }
       if (pattern.kind() == Kind.FALLBACK) {
-        fallback = fallbacks.validate(pattern, declaring, wrapped, methodType, futureValue, callName);
+        fallback = fallbacks.validate(pattern, declaring, wrapped, methodType, returnKind.get(), valueType, callName);
       }
       if (pattern.kind().scope() == Kind.Scope.SYSTEM) {
         nameUses.claim(pattern).ifPresent(first -> report.error(pattern.site(), "name",

@@ -110,7 +110,8 @@ final class ReturnTypeValidator {
 
   /**
    * Refuses the patterns a stream cannot have: a hedge takes the first whole answer of several
-   * attempts, and stale answers remember one result per key, but a {@code Flux} has no one answer.
+   * attempts, stale answers remember one result per key and a result predicate tests one result,
+   * but a {@code Flux} has no one answer.
    *
    * @param kind what the method returns
    * @param patterns its patterns
@@ -121,6 +122,11 @@ final class ReturnTypeValidator {
       return;
     }
     for (PatternModel pattern : patterns) {
+      if (pattern.resultPredicate().isPresent()) {
+        report.error(pattern.site(), "onResult", Message.FLUX_PATTERN_UNSUPPORTED,
+            pattern.kind().annotation().getSimpleName() + "(onResult)", callName,
+            "a result predicate tests one result, and a stream has none");
+      }
       if (pattern.kind() == Kind.HEDGE || pattern.kind() == Kind.STALEIFERROR) {
         report.error(pattern.site(), null, Message.FLUX_PATTERN_UNSUPPORTED,
             pattern.kind().annotation().getSimpleName(), callName,
@@ -129,6 +135,55 @@ final class ReturnTypeValidator {
                 : "stale answers remember one result per key, and a stream has none");
       }
     }
+  }
+
+  /**
+   * @param kind how the call is driven
+   * @param type the method's return type
+   * @return the type of the call's value, which results predicates test and a fallback may return
+   *     plainly: the {@code T} of a {@code CompletionStage<T>} or a {@code Mono<T>}, the element
+   *     type of a {@code Flux<T>}; empty for a plain value, which is its own
+   */
+  Optional<TypeMirror> valueType(ReturnKind kind, TypeMirror type) {
+    switch (kind) {
+      case COMPLETION_STAGE:
+        return futureValue(type);
+      case MONO:
+        return Optional.of(reactiveValue(type, MONO));
+      case FLUX:
+        return Optional.of(reactiveValue(type, FLUX));
+      default:
+        return Optional.empty();
+    }
+  }
+
+  /**
+   * @return the type argument of {@code publisher} (Mono or Flux) as {@code type} extends it: a
+   *     wildcard's bound, {@code Object} for a raw type or an unbounded wildcard
+   */
+  private TypeMirror reactiveValue(TypeMirror type, String publisher) {
+    TypeMirror object = elements.getTypeElement("java.lang.Object").asType();
+    Deque<TypeMirror> pending = new ArrayDeque<>(List.of(type.getKind() == TypeKind.TYPEVAR ? types.erasure(type) : type));
+    while (!pending.isEmpty()) {
+      TypeMirror next = pending.removeFirst();
+      if (next.getKind() != TypeKind.DECLARED) {
+        continue;
+      }
+      DeclaredType declared = (DeclaredType) next;
+      if (((TypeElement) declared.asElement()).getQualifiedName().contentEquals(publisher)) {
+        if (declared.getTypeArguments().size() != 1) {
+          return object;
+        }
+        TypeMirror argument = declared.getTypeArguments().get(0);
+        if (argument.getKind() == TypeKind.WILDCARD) {
+          TypeMirror bound = ((javax.lang.model.type.WildcardType) argument).getExtendsBound();
+          return bound == null ? object : bound;
+        }
+        return argument;
+      }
+      pending.addAll(types.directSupertypes(next));
+    }
+    return object;
   }
 
   /**

@@ -47,6 +47,7 @@ final class WrapperWriter {
   private static final ClassName INVOKER = ClassName.get("dev.brace.runtime.support", "Invoker");
   private static final ClassName FALLBACK_INVOKER = ClassName.get("dev.brace.runtime.support", "FallbackInvoker");
   private static final ClassName KEYS_OF = ClassName.get("dev.brace.runtime.support", "KeysOf");
+  private static final ClassName REACTOR_CALLS = ClassName.get("dev.brace.reactor", "ReactorCalls");
 
   private final Types types;
 
@@ -293,11 +294,18 @@ final class WrapperWriter {
 
   /**
    * The generated method's one statement: {@code return this.m.call(this.delegate, a, b, c, d, x, y)}
-   * (or {@code callAsync}), the arguments in their slots.
+   * (or {@code callAsync}; for a {@code Mono} or {@code Flux}, {@code ReactorCalls.mono(this.m,
+   * this.delegate, …)} or {@code flux}), the arguments in their slots.
    */
   private static CodeBlock handOff(MethodModel method, ExecutableType type, ArgumentSlots slots, String callField) {
-    String form = method.isAsync() ? "callAsync" : "call";
-    CodeBlock call = CodeBlock.of("this.$N.$N(this.delegate, $L)", callField, form, slots.callArguments());
+    CodeBlock call;
+    if (method.returnKind() == ReturnKind.MONO || method.returnKind() == ReturnKind.FLUX) {
+      call = CodeBlock.of("$T.$N(this.$N, this.delegate, $L)", REACTOR_CALLS,
+          method.returnKind() == ReturnKind.MONO ? "mono" : "flux", callField, slots.callArguments());
+    } else {
+      String form = method.isAsync() ? "callAsync" : "call";
+      call = CodeBlock.of("this.$N.$N(this.delegate, $L)", callField, form, slots.callArguments());
+    }
     return type.getReturnType().getKind() == TypeKind.VOID
         ? CodeBlock.builder().addStatement("$L", call).build()
         : CodeBlock.builder().addStatement("return $L", call).build();

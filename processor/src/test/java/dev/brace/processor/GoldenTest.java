@@ -110,4 +110,11 @@ class GoldenTest {
   void asynchronousMethodsRunThroughTheAsyncDriver() throws IOException {
     assertGenerates("Reports", "ResilientReports");
   }
+
+  @Test
+  void monoAndFluxMethodsHandTheirCallToBraceReactorAndAValueFallbackIsWrapped() throws IOException {
+    Compilation compilation = compile(good("Items"), JavaFileObjects.forResource("stubs/dev/brace/reactor/ReactorCalls.java"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertGolden(compilation, "ResilientItems");
+  }
 }

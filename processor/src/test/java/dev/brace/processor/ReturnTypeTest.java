@@ -26,8 +26,8 @@ class ReturnTypeTest {
       "package reactor.core.publisher;\npublic abstract class Mono<T> implements org.reactivestreams.Publisher<T> {}");
   private static final JavaFileObject FLUX = stub("reactor.core.publisher.Flux",
       "package reactor.core.publisher;\npublic abstract class Flux<T> implements org.reactivestreams.Publisher<T> {}");
-  private static final JavaFileObject BRACE_REACTOR = stub("dev.brace.reactor.ReactorCalls",
-      "package dev.brace.reactor;\npublic final class ReactorCalls {}");
+  /** brace-reactor's entry class with the signatures generated code calls. */
+  private static final JavaFileObject BRACE_REACTOR = JavaFileObjects.forResource("stubs/dev/brace/reactor/ReactorCalls.java");
 
   private static final List<JavaFileObject> LIBRARIES = List.of(
       PUBLISHER, MONO, FLUX,
@@ -207,5 +207,64 @@ class ReturnTypeTest {
             + " Flux cannot have it, since stale answers remember one result per key, and a stream has none")
         .inFile(client).onLineContaining("@StaleIfError");
     assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aResultPredicateOnAFluxMethodIsRefusedOnItsAttribute() {
+    JavaFileObject client = source("public interface Client {\n"
+        + "  class Empty implements java.util.function.Predicate<Object> { public boolean test(Object o) { return o == null; } }\n"
+        + "  @Retry(onResult = Empty.class)\n  reactor.core.publisher.Flux<String> items();\n}");
+    Compilation compilation = compile(client, true);
+    assertThat(compilation).hadErrorContaining("[brace:flux-pattern-unsupported] @Retry(onResult) on Client.items: a method"
+            + " returning Flux cannot have it, since a result predicate tests one result, and a stream has none")
+        .inFile(client).onLineContaining("@Retry(onResult");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aMonoMethodsFallbackReturnsAMonoOrTheValueAndItsResultPredicateTestsTheValue() {
+    JavaFileObject client = source("public interface Client {\n"
+        + "  class Blank implements java.util.function.Predicate<String> { public boolean test(String s) { return s.isEmpty(); } }\n"
+        + "  @Retry(onResult = Blank.class) @Fallback(method = \"plain\")\n  reactor.core.publisher.Mono<String> item(String id);\n"
+        + "  default String plain(String id) { return id; }\n"
+        + "  @Fallback(method = \"deferred\")\n  reactor.core.publisher.Mono<CharSequence> name(String id);\n"
+        + "  default reactor.core.publisher.Mono<String> deferred(String id, Exception cause) { return null; }\n"
+        + "  @Fallback(method = \"zero\")\n  reactor.core.publisher.Mono<Integer> count();\n"
+        + "  default int zero() { return 0; }\n}");
+    assertThat(compile(client, true)).succeededWithoutWarnings();
+  }
+
+  @Test
+  void aMonoMethodsFallbackOfAnotherTypeIsRefused() {
+    JavaFileObject client = source("public interface Client {\n"
+        + "  @Fallback(method = \"other\")\n  reactor.core.publisher.Mono<String> item(String id);\n"
+        + "  default reactor.core.publisher.Mono<Integer> other(String id) { return null; }\n}");
+    Compilation compilation = compile(client, true);
+    assertThat(compilation).hadErrorContaining("[brace:fallback-return-type] @Fallback(method = \"other\") on Client.item:"
+            + " other(java.lang.String) returns reactor.core.publisher.Mono<java.lang.Integer>, which is not"
+            + " reactor.core.publisher.Mono<java.lang.String> or java.lang.String or a subtype of it")
+        .inFile(client).onLineContaining("@Fallback");
+  }
+
+  @Test
+  void aFluxMethodsFallbackReturnsAPublisherOfItsElements() {
+    JavaFileObject client = source("public interface Client {\n"
+        + "  @Fallback(method = \"none\")\n  reactor.core.publisher.Flux<String> items();\n"
+        + "  default org.reactivestreams.Publisher<String> none() { return null; }\n"
+        + "  @Fallback(method = \"cached\")\n  reactor.core.publisher.Flux<CharSequence> names();\n"
+        + "  default reactor.core.publisher.Flux<String> cached(Exception cause) { return null; }\n}");
+    assertThat(compile(client, true)).succeededWithoutWarnings();
+  }
+
+  @Test
+  void aFluxMethodsFallbackReturningAPlainValueIsRefused() {
+    JavaFileObject client = source("public interface Client {\n"
+        + "  @Fallback(method = \"none\")\n  reactor.core.publisher.Flux<String> items();\n"
+        + "  default String none() { return \"\"; }\n}");
+    Compilation compilation = compile(client, true);
+    assertThat(compilation).hadErrorContaining("[brace:fallback-return-type] @Fallback(method = \"none\") on Client.items:"
+            + " none() returns java.lang.String, which is not reactor.core.publisher.Flux<java.lang.String> or"
+            + " org.reactivestreams.Publisher<java.lang.String> or a subtype of it")
+        .inFile(client).onLineContaining("@Fallback");
   }
 }

@@ -66,6 +66,15 @@ public final class Stack<T> {
   }
 
   /**
+   * @return the stack's resolved call, through which a module that adds forms of call to a stack
+   *     runs them (brace-reactor's {@code ReactiveStack}: {@code Mono} and {@code Flux}); not meant
+   *     for application code, which calls {@link #call} and {@link #callAsync}
+   */
+  public ResilientCall resilientCall() {
+    return resilient;
+  }
+
+  /**
    * Runs {@code call} through every part of the stack.
    *
    * @param call the protected call

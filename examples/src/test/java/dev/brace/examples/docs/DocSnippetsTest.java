@@ -22,7 +22,8 @@ import org.opentest4j.AssertionFailedError;
  * Every {@code java} block of README.md, the other root pages and docs/*.md behaves as its marker
  * says (see {@link SnippetMarker}; the conventions are in CONTRIBUTING.md): one test per block,
  * named after its page and line. The blocks that must compile are compiled in one javac run, with
- * the Brace processor; those that must not, in a second. A failure names the page, the line and
+ * the Brace processor; those that must not, in a second (those that show {@code
+ * [brace:reactor-missing]} in a third, on the class path without brace-reactor). A failure names the page, the line and
  * column, and javac's message, with the page's line under it.
  *
  * <p>The files javac read are kept in {@code examples/target/doc-snippets} for a closer look.
@@ -30,6 +31,9 @@ import org.opentest4j.AssertionFailedError;
 class DocSnippetsTest {
   private static final Path ROOT = RepositoryFiles.root();
   private static final Path WORK = Path.of("target", "doc-snippets").toAbsolutePath();
+  private static final String REACTOR_MISSING = "[brace:reactor-missing]";
+  /** brace-reactor's class whose presence the processor checks. */
+  private static final String REACTOR_ENTRY_CLASS = "dev.brace.reactor.ReactorCalls";
 
   @TestFactory
   List<DynamicNode> everyJavaBlockOfTheDocsBehavesAsMarked() throws IOException {
@@ -44,7 +48,18 @@ class DocSnippetsTest {
     long started = System.nanoTime();
     SnippetBatch accepted = SnippetBatch.compile(
         blocks(pages, SnippetMarker.Kind.COMPILES, SnippetMarker.Kind.IMPORTS, SnippetMarker.Kind.THROWS), WORK.resolve("accepted"), false);
-    SnippetBatch rejected = SnippetBatch.compile(blocks(pages, SnippetMarker.Kind.MUST_NOT_COMPILE), WORK.resolve("rejected"), true);
+    Map<Snippet, List<String>> mistakes = blocks(pages, SnippetMarker.Kind.MUST_NOT_COMPILE);
+    Map<Snippet, List<String>> withoutReactor = new LinkedHashMap<>();
+    for (Snippet snippet : List.copyOf(mistakes.keySet())) {
+      if (snippet.marker().tags().contains(REACTOR_MISSING)) {
+        withoutReactor.put(snippet, mistakes.remove(snippet));
+      }
+    }
+    SnippetBatch rejected = SnippetBatch.compile(mistakes, WORK.resolve("rejected"), true);
+    // brace-reactor is on this module's class path (the WebClient example needs it); a block that
+    // shows its absence is compiled as the build of a user who has not added it.
+    SnippetBatch rejectedWithoutReactor = SnippetBatch.compile(withoutReactor, WORK.resolve("rejected-without-reactor"), true,
+        TestClassPath.without(REACTOR_ENTRY_CLASS));
     printSummary(pages, (System.nanoTime() - started) / 1_000_000);
 
     List<DynamicNode> tests = new ArrayList<>();
@@ -66,7 +81,7 @@ class DocSnippetsTest {
               Fragments.check(ROOT, snippet).ifPresent(failures::add);
               break;
             case MUST_NOT_COMPILE:
-              failures.addAll(rejectedForItsReason(rejected, snippet));
+              failures.addAll(rejectedForItsReason(withoutReactor.containsKey(snippet) ? rejectedWithoutReactor : rejected, snippet));
               break;
             case THROWS:
               failures.addAll(compiles(accepted, snippet));
@@ -93,6 +108,7 @@ class DocSnippetsTest {
     }
     List<String> outside = new ArrayList<>(accepted.errorsOutsideBlocks());
     outside.addAll(rejected.errorsOutsideBlocks());
+    outside.addAll(rejectedWithoutReactor.errorsOutsideBlocks());
     if (!outside.isEmpty()) {
       tests.add(failing("errors in no block (generated code, or javac about no file)", String.join("\n", outside)));
     }

@@ -42,6 +42,19 @@ final class SnippetBatch {
    * @throws IOException when a file cannot be written
    */
   static SnippetBatch compile(Map<Snippet, List<String>> blocks, Path directory, boolean alone) throws IOException {
+    return compile(blocks, directory, alone, TestClassPath.whole());
+  }
+
+  /**
+   * @param blocks each block with the page imports it gets
+   * @param directory a fresh directory for sources, classes and generated wrappers
+   * @param alone whether each block gets a package of its own (see {@link SnippetSource#of})
+   * @param classPath what javac compiles them against
+   * @return the compiled batch
+   * @throws IOException when a file cannot be written
+   */
+  static SnippetBatch compile(Map<Snippet, List<String>> blocks, Path directory, boolean alone, String classPath)
+      throws IOException {
     SnippetBatch batch = new SnippetBatch(directory.resolve("src").toAbsolutePath().normalize(),
         directory.resolve("out").resolve("classes").toAbsolutePath());
     Map<Path, Snippet> byFile = new HashMap<>();
@@ -65,7 +78,7 @@ final class SnippetBatch {
     if (byFile.isEmpty()) {
       return batch;
     }
-    for (Diagnostic<? extends JavaFileObject> error : SnippetCompiler.errors(byFile.keySet(), directory.resolve("out"))) {
+    for (Diagnostic<? extends JavaFileObject> error : SnippetCompiler.errors(byFile.keySet(), directory.resolve("out"), classPath)) {
       Path file = SnippetCompiler.fileOf(error);
       if (file != null && byFile.containsKey(file)) {
         batch.errorsByFile.computeIfAbsent(file, f -> new ArrayList<>()).add(error);

@@ -28,10 +28,12 @@ final class SnippetCompiler {
   /**
    * @param sources the files
    * @param output a fresh directory for classes and generated sources
+   * @param classPath what javac compiles them against ({@link TestClassPath})
    * @return javac's errors (warnings are not the docs' business)
    * @throws IOException when the output cannot be created
    */
-  static List<Diagnostic<? extends JavaFileObject>> errors(Collection<Path> sources, Path output) throws IOException {
+  static List<Diagnostic<? extends JavaFileObject>> errors(Collection<Path> sources, Path output, String classPath)
+      throws IOException {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     if (javac == null) {
       throw new IllegalStateException("no system Java compiler: run the tests on a JDK, not a JRE");
@@ -40,7 +42,7 @@ final class SnippetCompiler {
     Path generated = Files.createDirectories(output.resolve("generated"));
     List<String> options = new ArrayList<>(List.of(
         "--release", "17",
-        "-classpath", System.getProperty("java.class.path"),
+        "-classpath", classPath,
         "-d", classes.toString(),
         "-s", generated.toString(),
         "-implicit:none",

@@ -13,6 +13,8 @@ import dev.brace.runtime.Stack;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * An adaptive bulkhead admits SHEDDABLE calls up to half its limit and refuses the rest, and its
@@ -29,6 +31,12 @@ final class AdaptiveBulkheadSheds extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @Criticality(Criticality.Level.SHEDDABLE)
@@ -39,6 +47,12 @@ final class AdaptiveBulkheadSheds extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   AdaptiveBulkheadSheds() {

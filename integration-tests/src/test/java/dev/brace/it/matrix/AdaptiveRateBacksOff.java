@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * An adaptive limiter hears the dependency throttle: the rate halves, nothing is admitted until
@@ -30,6 +32,12 @@ final class AdaptiveRateBacksOff extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @RateLimit(name = LIMITER + DECOY, permits = 10, per = "1s")
@@ -39,6 +47,12 @@ final class AdaptiveRateBacksOff extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   AdaptiveRateBacksOff() {

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * One attempt must fit in the retry's {@code maxDuration}. Annotations that break the rule do not
@@ -39,6 +41,12 @@ final class AttemptFitsRetry extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @Retry(maxAttempts = 1, delay = "10ms", jitter = Retry.Jitter.NONE, maxDuration = "10s", on = IOException.class)
@@ -51,6 +59,12 @@ final class AttemptFitsRetry extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   AttemptFitsRetry() {

@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /** The breaker opens on consecutive failures, refuses, re-opens on a failed probe and closes after enough good ones. */
 final class BreakerCycle extends Scenario {
@@ -27,6 +29,12 @@ final class BreakerCycle extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @CircuitBreaker(name = BREAKER + DECOY, failureThreshold = 5, successThreshold = 1, resetTimeout = "1m")
@@ -36,6 +44,12 @@ final class BreakerCycle extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   BreakerCycle() {

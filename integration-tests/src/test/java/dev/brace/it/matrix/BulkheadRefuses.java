@@ -11,6 +11,8 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.Stack;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /** Beyond maxConcurrent calls in flight the bulkhead refuses at once, the retry leaves it at that, and permits come back. */
 final class BulkheadRefuses extends Scenario {
@@ -24,6 +26,12 @@ final class BulkheadRefuses extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @Retry(maxAttempts = 3, delay = "10ms", jitter = Retry.Jitter.NONE)
@@ -34,6 +42,12 @@ final class BulkheadRefuses extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   BulkheadRefuses() {

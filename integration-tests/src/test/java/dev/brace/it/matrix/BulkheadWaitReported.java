@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * A call behind a timeout and a limiter that waits for its bulkhead's permit is admitted when one
@@ -37,6 +39,12 @@ final class BulkheadWaitReported extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @Timeout("10m")
@@ -48,6 +56,12 @@ final class BulkheadWaitReported extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   BulkheadWaitReported() {

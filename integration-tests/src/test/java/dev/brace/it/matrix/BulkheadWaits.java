@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * A caller waits for a permit up to maxWait: admitted when one comes free in time, refused once
@@ -29,6 +31,12 @@ final class BulkheadWaits extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @Bulkhead(name = BULKHEAD + DECOY, maxConcurrent = 3, maxWait = "0ms")
@@ -38,6 +46,12 @@ final class BulkheadWaits extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   BulkheadWaits() {

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every behavioural scenario through every form (generated wrapper or Stack, sync or async), with
+ * Every behavioural scenario through every form (generated wrapper or Stack; sync, async, Mono or
+ * Flux), with
  * its settings from every layer (annotation, programmatic, environment), against the local
  * backend and a non-local one, with and without metrics (a metrics event listener and {@code
  * BraceMetrics} bound as the Spring Boot starter binds it, whose meters must count what the events
@@ -86,7 +87,7 @@ class ConformanceMatrixTest {
   }
 
   private static void run(Scenario scenario, Form form, Layer layer, BackendChoice backend, boolean listening) throws Throwable {
-    String notApplicable = scenario.notApplicable(layer, backend);
+    String notApplicable = scenario.notApplicable(form, layer, backend);
     if (notApplicable != null) {
       REPORT.add(new MatrixReport.Entry(scenario, form, layer, backend, listening, MatrixReport.Result.NOT_APPLICABLE, notApplicable));
       Assumptions.abort("not applicable: " + notApplicable);

@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.MDC;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * The caller's MDC and OpenTelemetry context, as they were when the call started, are what the
@@ -49,12 +51,24 @@ final class ContextFollowsTheCall extends Scenario {
     @Fallback(method = "fallbackAsync")
     CompletableFuture<String> callAsync(String key, String input);
 
+    @Override
+    @Fallback(method = "fallback")
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlux")
+    Flux<String> callFlux(String key, String input);
+
     default String fallback(String key, String input, Exception cause) {
       return "fallback saw " + seen();
     }
 
     default CompletableFuture<String> fallbackAsync(String key, String input, Exception cause) {
       return CompletableFuture.completedFuture("fallback saw " + seen());
+    }
+
+    default Flux<String> fallbackFlux(String key, String input, Exception cause) {
+      return Flux.just("fallback saw " + seen());
     }
   }
 
@@ -70,12 +84,24 @@ final class ContextFollowsTheCall extends Scenario {
     @Fallback(method = "fallbackAsync")
     CompletableFuture<String> callAsync(String key, String input);
 
+    @Override
+    @Fallback(method = "fallback")
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlux")
+    Flux<String> callFlux(String key, String input);
+
     default String fallback(String key, String input, Exception cause) {
       return "fallback saw " + seen();
     }
 
     default CompletableFuture<String> fallbackAsync(String key, String input, Exception cause) {
       return CompletableFuture.completedFuture("fallback saw " + seen());
+    }
+
+    default Flux<String> fallbackFlux(String key, String input, Exception cause) {
+      return Flux.just("fallback saw " + seen());
     }
   }
 

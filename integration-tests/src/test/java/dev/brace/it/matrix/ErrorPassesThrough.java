@@ -17,6 +17,8 @@ import dev.brace.runtime.Stack;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * An Error passes through untouched though every filter names Throwable: not retried, no fallback,
@@ -39,12 +41,24 @@ final class ErrorPassesThrough extends Scenario {
     @Fallback(method = "fallbackAsync", on = Throwable.class)
     CompletableFuture<String> callAsync(String key, String input);
 
+    @Override
+    @Fallback(method = "fallback", on = Throwable.class)
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlux", on = Throwable.class)
+    Flux<String> callFlux(String key, String input);
+
     default String fallback(String key, String input, Throwable cause) {
       return "fallback:" + cause.getClass().getSimpleName();
     }
 
     default CompletableFuture<String> fallbackAsync(String key, String input, Throwable cause) {
       return CompletableFuture.completedFuture("fallback:" + cause.getClass().getSimpleName());
+    }
+
+    default Flux<String> fallbackFlux(String key, String input, Throwable cause) {
+      return Flux.just("fallback:" + cause.getClass().getSimpleName());
     }
   }
 
@@ -60,12 +74,24 @@ final class ErrorPassesThrough extends Scenario {
     @Fallback(method = "fallbackAsync", on = Throwable.class)
     CompletableFuture<String> callAsync(String key, String input);
 
+    @Override
+    @Fallback(method = "fallback", on = Throwable.class)
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlux", on = Throwable.class)
+    Flux<String> callFlux(String key, String input);
+
     default String fallback(String key, String input, Throwable cause) {
       return "fallback:" + cause.getClass().getSimpleName();
     }
 
     default CompletableFuture<String> fallbackAsync(String key, String input, Throwable cause) {
       return CompletableFuture.completedFuture("fallback:" + cause.getClass().getSimpleName());
+    }
+
+    default Flux<String> fallbackFlux(String key, String input, Throwable cause) {
+      return Flux.just("fallback:" + cause.getClass().getSimpleName());
     }
   }
 

@@ -13,6 +13,8 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * The fallback answers a failure matching {@code on} and receives the exception that matched,
@@ -28,12 +30,24 @@ final class FallbackWithCause extends Scenario {
     @Fallback(method = "fallbackAsync", on = IOException.class)
     CompletableFuture<String> callAsync(String key, String input);
 
+    @Override
+    @Fallback(method = "fallback", on = IOException.class)
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlux", on = IOException.class)
+    Flux<String> callFlux(String key, String input);
+
     default String fallback(String key, String input, IOException cause) {
       return "fallback:" + cause.getMessage();
     }
 
     default CompletableFuture<String> fallbackAsync(String key, String input, IOException cause) {
       return CompletableFuture.completedFuture("fallback:" + cause.getMessage());
+    }
+
+    default Flux<String> fallbackFlux(String key, String input, IOException cause) {
+      return Flux.just("fallback:" + cause.getMessage());
     }
   }
 
@@ -47,12 +61,24 @@ final class FallbackWithCause extends Scenario {
     @Fallback(method = "fallbackAsync", on = FileNotFoundException.class)
     CompletableFuture<String> callAsync(String key, String input);
 
+    @Override
+    @Fallback(method = "fallback", on = FileNotFoundException.class)
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlux", on = FileNotFoundException.class)
+    Flux<String> callFlux(String key, String input);
+
     default String fallback(String key, String input, IOException cause) {
       return "fallback:" + cause.getMessage();
     }
 
     default CompletableFuture<String> fallbackAsync(String key, String input, IOException cause) {
       return CompletableFuture.completedFuture("fallback:" + cause.getMessage());
+    }
+
+    default Flux<String> fallbackFlux(String key, String input, IOException cause) {
+      return Flux.just("fallback:" + cause.getMessage());
     }
   }
 

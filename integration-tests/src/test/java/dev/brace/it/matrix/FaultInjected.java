@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * Fault injection configured under the breaker's name: the retry retries the injected faults, the
@@ -23,7 +25,8 @@ import java.util.concurrent.CompletableFuture;
  * called. Then, reconfigured live, an injected latency past the timeout is cut short by it on every
  * attempt, one below it only delays a call that then reaches the dependency, and a name switched off
  * injects nothing. Fault injection has no annotation, so the annotation layer does not apply; the
- * switch ({@code brace.chaos.enabled}) is a system property in every cell.
+ * switch ({@code brace.chaos.enabled}) is a system property in every cell. The {@code Mono} and
+ * {@code Flux} forms take the same faults and latencies at each attempt, before the first element.
  */
 final class FaultInjected extends Scenario {
   static final String BREAKER = "chaos-breaker";
@@ -41,12 +44,24 @@ final class FaultInjected extends Scenario {
     @Fallback(method = "fallbackAsync")
     CompletableFuture<String> callAsync(String key, String input);
 
+    @Override
+    @Fallback(method = "fallback")
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlux")
+    Flux<String> callFlux(String key, String input);
+
     default String fallback(String key, String input, Exception cause) {
       return "fallback";
     }
 
     default CompletableFuture<String> fallbackAsync(String key, String input, Exception cause) {
       return CompletableFuture.completedFuture("fallback");
+    }
+
+    default Flux<String> fallbackFlux(String key, String input, Exception cause) {
+      return Flux.just("fallback");
     }
   }
 
@@ -62,12 +77,24 @@ final class FaultInjected extends Scenario {
     @Fallback(method = "fallbackAsync")
     CompletableFuture<String> callAsync(String key, String input);
 
+    @Override
+    @Fallback(method = "fallback")
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlux")
+    Flux<String> callFlux(String key, String input);
+
     default String fallback(String key, String input, Exception cause) {
       return "fallback";
     }
 
     default CompletableFuture<String> fallbackAsync(String key, String input, Exception cause) {
       return CompletableFuture.completedFuture("fallback");
+    }
+
+    default Flux<String> fallbackFlux(String key, String input, Exception cause) {
+      return Flux.just("fallback");
     }
   }
 

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
+import reactor.core.publisher.Mono;
 
 /**
  * A hedge starts once its delay has passed without an answer and the first answer wins, the slow
@@ -35,6 +36,9 @@ final class HedgeRace extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
   }
 
   /** A hedge that would start only after ten seconds: the layer's delay must replace it. */
@@ -46,6 +50,9 @@ final class HedgeRace extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
   }
 
   HedgeRace() {
@@ -104,5 +111,10 @@ final class HedgeRace extends Scenario {
   private static List<Object> attempts(Cell cell, String kind) {
     return cell.events(kind).stream().map(Event::attributes).map(attributes -> attributes.get("attempt"))
         .collect(Collectors.toList());
+  }
+
+  @Override
+  String fluxCannot() {
+    return "a hedge on a Flux method is a compile error ([brace:flux-pattern-unsupported]): a stream has no one answer to race";
   }
 }

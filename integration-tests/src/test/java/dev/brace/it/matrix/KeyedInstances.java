@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /** A key template makes one breaker and one bucket per key value, sharing the name's settings. */
 final class KeyedInstances extends Scenario {
@@ -29,6 +31,12 @@ final class KeyedInstances extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @CircuitBreaker(name = BREAKER + DECOY, failureThreshold = 3, resetTimeout = "1m", key = "{key}")
@@ -39,6 +47,12 @@ final class KeyedInstances extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   KeyedInstances() {

@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /** Without a token and without maxWait the limiter refuses with a retry-after, and the retry leaves it at that. */
 final class LimiterRefuses extends Scenario {
@@ -26,6 +28,12 @@ final class LimiterRefuses extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @Retry(maxAttempts = 3, delay = "10ms", jitter = Retry.Jitter.NONE)
@@ -36,6 +44,12 @@ final class LimiterRefuses extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   LimiterRefuses() {

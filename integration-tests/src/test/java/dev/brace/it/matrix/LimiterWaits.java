@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /** A caller waits up to maxWait for its token; one whose token cannot come in time is refused at once. */
 final class LimiterWaits extends Scenario {
@@ -24,6 +26,12 @@ final class LimiterWaits extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @RateLimit(name = LIMITER + DECOY, permits = 10, per = "1s", maxWait = "0ms")
@@ -33,6 +41,12 @@ final class LimiterWaits extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   LimiterWaits() {

@@ -19,13 +19,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * A call nested under a 300 ms deadline, with a 2 s timeout, a retry and a breaker of its own,
  * against a dependency that hangs: the attempt is cut at the deadline, not at 2 s; the call fails
  * with DeadlineExceededException, not retried, not counted by the breaker; a further call once the
  * deadline has passed fails at once without reaching the dependency. The decoy's 100 ms timeout
- * would beat the deadline and be counted: only the layer's 2 s lets the deadline decide.
+ * would beat the deadline and be counted: only the layer's 2 s lets the deadline decide. A {@code
+ * Mono} or {@code Flux} subscribed under the deadline is bound by it in the same way (a stream to
+ * its first element, as by its timeout), and cancels the subscription it cut.
  */
 final class NestedUnderADeadline extends Scenario {
   static final String BREAKER = "deadline-breaker";
@@ -40,6 +44,12 @@ final class NestedUnderADeadline extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @Retry(maxAttempts = 3, delay = "10ms", jitter = Retry.Jitter.NONE, on = Exception.class)
@@ -51,6 +61,12 @@ final class NestedUnderADeadline extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   NestedUnderADeadline() {

@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * A call marked not idempotent is retried on a connection that was never made and on nothing
@@ -30,6 +32,12 @@ final class NotIdempotentRetry extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @NotIdempotent
@@ -40,6 +48,12 @@ final class NotIdempotentRetry extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   NotIdempotentRetry() {

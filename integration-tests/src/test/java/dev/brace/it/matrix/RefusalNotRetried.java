@@ -13,6 +13,8 @@ import dev.brace.runtime.Stack;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * The wrapper's own breaker refusing a later attempt ends the call with that refusal (the earlier
@@ -30,6 +32,12 @@ final class RefusalNotRetried extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @Retry(maxAttempts = 5, delay = "10ms", jitter = Retry.Jitter.NONE)
@@ -40,6 +48,12 @@ final class RefusalNotRetried extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   RefusalNotRetried() {

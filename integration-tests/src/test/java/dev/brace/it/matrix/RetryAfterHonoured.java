@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * A retry waits at least a failure's Retry-After hint, capped by maxRetryAfter: a refusal named in
@@ -34,6 +36,12 @@ final class RetryAfterHonoured extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @Retry(maxAttempts = 3, delay = "10ms", jitter = Retry.Jitter.NONE, on = {IOException.class, CircuitOpenException.class},
@@ -45,6 +53,12 @@ final class RetryAfterHonoured extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   RetryAfterHonoured() {

@@ -10,6 +10,8 @@ import dev.brace.runtime.Stack;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /** A shared budget caps retries: when it is empty the last failure is returned at once. */
 final class RetryBudget extends Scenario {
@@ -22,6 +24,12 @@ final class RetryBudget extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   /** No budget: the layer must name one. */
@@ -32,6 +40,12 @@ final class RetryBudget extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   RetryBudget() {

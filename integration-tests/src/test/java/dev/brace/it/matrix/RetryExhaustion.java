@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /** The last failure is rethrown as itself, the earlier ones suppressed in order; a transient one is ridden out. */
 final class RetryExhaustion extends Scenario {
@@ -24,6 +26,12 @@ final class RetryExhaustion extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @Retry(maxAttempts = 6, delay = "1ms", jitter = Retry.Jitter.NONE)
@@ -33,6 +41,12 @@ final class RetryExhaustion extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   RetryExhaustion() {

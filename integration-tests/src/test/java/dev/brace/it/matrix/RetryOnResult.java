@@ -8,6 +8,7 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.Stack;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
 
 /** A result {@code onResult} rejects is retried; when attempts run out, that last result is returned. */
 final class RetryOnResult extends Scenario {
@@ -18,6 +19,9 @@ final class RetryOnResult extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
   }
 
   /** No predicate: only the programmatic layer can give one, and a generated method must honour it. */
@@ -28,6 +32,9 @@ final class RetryOnResult extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
   }
 
   RetryOnResult() {
@@ -67,5 +74,10 @@ final class RetryOnResult extends Scenario {
     cell.script.then(EMPTY);
     assertEquals("v5", cell.call("v"));
     assertEquals(5, cell.script.invocations.get());
+  }
+
+  @Override
+  String fluxCannot() {
+    return "onResult on a Flux method is a compile error ([brace:flux-pattern-unsupported]): a stream has no one result to test";
   }
 }

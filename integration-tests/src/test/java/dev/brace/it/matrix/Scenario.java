@@ -88,8 +88,16 @@ abstract class Scenario {
   /** Drives the scenario through the cell's form and asserts what every form must do. */
   abstract void run(Cell cell) throws Exception;
 
+  /** @return why the scenario cannot run through a {@code Flux} method, or null when it can */
+  String fluxCannot() {
+    return null;
+  }
+
   /** @return why the cell cannot apply, or null */
-  final String notApplicable(Layer layer, BackendChoice backend) {
+  final String notApplicable(Form form, Layer layer, BackendChoice backend) {
+    if (form.flux() && fluxCannot() != null) {
+      return fluxCannot();
+    }
     if (backend == BackendChoice.MEMORY && breakers().isEmpty() && limiters().isEmpty()) {
       return "no circuit breaker or rate limiter in this scenario, and a Backend holds only their state";
     }

@@ -18,6 +18,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * The dependency behind every form: a queue of steps, one per invocation (then {@link Step#OK}),
@@ -219,6 +221,20 @@ final class Script implements AutoCloseable {
     }
   }
 
+  /**
+   * One invocation of a reactive method: the step taken now, as {@link #async} takes it, and its
+   * outcome as a {@code Mono}. Cancelling the subscription cancels the step's future, so a step
+   * left hanging is seen cancelled as an async one is.
+   */
+  Mono<String> mono(String key, String input) {
+    return Mono.fromFuture(async(key, input));
+  }
+
+  /** One invocation of a {@code Flux} method: {@link #mono}'s one element, or its failure. */
+  Flux<String> flux(String key, String input) {
+    return mono(key, input).flux();
+  }
+
   private DependencyError error(int n) {
     DependencyError error = new DependencyError("error" + n);
     errors.add(error);
@@ -274,6 +290,10 @@ final class Script implements AutoCloseable {
         return sync((String) args[0], (String) args[1]);
       case "callAsync":
         return async((String) args[0], (String) args[1]);
+      case "callMono":
+        return mono((String) args[0], (String) args[1]);
+      case "callFlux":
+        return flux((String) args[0], (String) args[1]);
       case "toString":
         return "script delegate";
       case "hashCode":

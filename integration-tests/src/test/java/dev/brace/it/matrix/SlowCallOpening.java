@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * A dependency that answers, but slowly, opens the breaker: half of the last four attempts took
@@ -31,6 +33,12 @@ final class SlowCallOpening extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   /** Judges latency too, but so leniently that no attempt of the script is slow. */
@@ -41,6 +49,12 @@ final class SlowCallOpening extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   SlowCallOpening() {

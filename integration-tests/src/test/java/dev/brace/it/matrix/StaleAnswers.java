@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
 
 /**
  * {@code @StaleIfError}: a fresh result answers without a call; once retries are spent, a failure
@@ -33,6 +34,12 @@ final class StaleAnswers extends Scenario {
     @Retry(maxAttempts = 2, delay = "0ms")
     @Fallback(method = "fallbackAsync")
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    @StaleIfError(maxAge = "1m", fresh = "10s", key = "{key}")
+    @Retry(maxAttempts = 2, delay = "0ms")
+    @Fallback(method = "fallback")
+    Mono<String> callMono(String key, String input);
 
     default String fallback(String key, String input) {
       return "fallback";
@@ -56,6 +63,12 @@ final class StaleAnswers extends Scenario {
     @Retry(maxAttempts = 2, delay = "0ms")
     @Fallback(method = "fallbackAsync")
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    @StaleIfError(maxAge = "1s", key = "{key}")
+    @Retry(maxAttempts = 2, delay = "0ms")
+    @Fallback(method = "fallback")
+    Mono<String> callMono(String key, String input);
 
     default String fallback(String key, String input) {
       return "fallback";
@@ -119,5 +132,10 @@ final class StaleAnswers extends Scenario {
       assertEquals(2, cell.events("stale.missing").size());
       assertEquals(2, cell.events("fallback.used").size());
     }
+  }
+
+  @Override
+  String fluxCannot() {
+    return "stale answers on a Flux method are a compile error ([brace:flux-pattern-unsupported]): a stream has no one result to remember";
   }
 }

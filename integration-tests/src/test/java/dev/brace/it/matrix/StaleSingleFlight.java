@@ -10,6 +10,7 @@ import dev.brace.runtime.Stack;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
+import reactor.core.publisher.Mono;
 
 /**
  * {@code @StaleIfError} with {@code fresh}: while one call of a key is in flight, a second call of
@@ -25,6 +26,10 @@ final class StaleSingleFlight extends Scenario {
     @Override
     @StaleIfError(fresh = "10s", key = "{key}")
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    @StaleIfError(fresh = "10s", key = "{key}")
+    Mono<String> callMono(String key, String input);
   }
 
   /** Never answers without calling, so every call calls. */
@@ -36,6 +41,10 @@ final class StaleSingleFlight extends Scenario {
     @Override
     @StaleIfError(key = "{key}")
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    @StaleIfError(key = "{key}")
+    Mono<String> callMono(String key, String input);
   }
 
   StaleSingleFlight() {
@@ -74,5 +83,10 @@ final class StaleSingleFlight extends Scenario {
     assertEquals("v1", cell.settle(leader));
     assertEquals("v1", cell.settle(follower), "the follower shares the leader's answer");
     assertEquals(2, cell.script.invocations.get());
+  }
+
+  @Override
+  String fluxCannot() {
+    return "stale answers on a Flux method are a compile error ([brace:flux-pattern-unsupported]): a stream has no one result to remember";
   }
 }

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * An ABANDON timeout releases the caller at the deadline even from a call that ignores
@@ -32,6 +34,12 @@ final class TimeoutAbandons extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   /** INTERRUPT cannot free a caller from a call that ignores interrupts: only the layer's ABANDON can. */
@@ -43,6 +51,12 @@ final class TimeoutAbandons extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   TimeoutAbandons() {

@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Flux;
 
 /**
  * An INTERRUPT timeout bounds each attempt: the caller gets TimeoutExceededException at the
@@ -37,6 +39,12 @@ final class TimeoutInterrupts extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   @Retry(maxAttempts = 3, delay = "10ms", jitter = Retry.Jitter.NONE, on = IOException.class)
@@ -48,6 +56,12 @@ final class TimeoutInterrupts extends Scenario {
 
     @Override
     CompletableFuture<String> callAsync(String key, String input);
+
+    @Override
+    Mono<String> callMono(String key, String input);
+
+    @Override
+    Flux<String> callFlux(String key, String input);
   }
 
   TimeoutInterrupts() {

@@ -8,6 +8,7 @@ import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.StageAdapter;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -73,7 +74,22 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
    */
   public static <T> CompletableFuture<T> call(
       CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
-    CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
+    return call(sequence, null, target, a, b, c, d, x, y);
+  }
+
+  /**
+   * Runs a call whose delegate returns something other than a {@code CompletionStage} (a Reactor
+   * {@code Mono}) through every step of its sequence without blocking a thread.
+   *
+   * @param sequence the call's policies
+   * @param adapter turns each attempt's return value and the fallback's answer into a stage; null
+   *     when they are stages already
+   * @param target the delegate
+   * @return the call's future; never null, nothing thrown
+   */
+  public static <T> CompletableFuture<T> call(
+      CallSequence sequence, StageAdapter adapter, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y).adapt(adapter);
     try {
       return call(frame);
     } finally {
@@ -431,8 +447,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
     }
     CompletableFuture<T> answer;
     try {
-      answer = AsyncAttempt.futureOf(
-          sequence.fallback(frame.target(), frame.arguments(), answered), "the fallback of " + sequence.callName());
+      answer = AsyncAttempt.futureOf(frame.answer(answered), "the fallback of " + sequence.callName());
     } catch (Throwable fallbackFailure) {
       returned.completeExceptionally(CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
       return;

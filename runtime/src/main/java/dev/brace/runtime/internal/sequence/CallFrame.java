@@ -3,6 +3,7 @@ package dev.brace.runtime.internal.sequence;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.policy.SyncAttempt;
 import dev.brace.runtime.support.Arguments;
+import dev.brace.runtime.support.StageAdapter;
 
 /**
  * What one call works with while it runs: the delegate, the call's arguments, the call's sequence
@@ -23,6 +24,8 @@ public final class CallFrame implements SyncAttempt {
   private Object target;
   private final Arguments arguments;
   private AttemptTicket ticket;
+  /** For a return type the runtime does not know (a Reactor {@code Mono}): what turns the delegate's into a stage; else null. */
+  private StageAdapter adapter;
 
   private CallFrame(Frames owner, Arguments arguments, AttemptTicket ticket) {
     this.owner = owner;
@@ -47,6 +50,7 @@ public final class CallFrame implements SyncAttempt {
   public void exit() {
     sequence = null;
     target = null;
+    adapter = null;
     arguments.clear();
     owner.depth--;
   }
@@ -59,6 +63,7 @@ public final class CallFrame implements SyncAttempt {
     CallFrame detached = new CallFrame(null, arguments.copy(), ticket);
     detached.sequence = sequence;
     detached.target = target;
+    detached.adapter = adapter;
     ticket = new AttemptTicket();
     return detached;
   }
@@ -83,10 +88,32 @@ public final class CallFrame implements SyncAttempt {
     return ticket;
   }
 
+  /**
+   * @param adapter what turns the delegate's return value and the fallback's answer into stages
+   *     for the asynchronous driver, or null when they are stages already
+   * @return this
+   */
+  public CallFrame adapt(StageAdapter adapter) {
+    this.adapter = adapter;
+    return this;
+  }
+
   /** Calls the delegate once with the call's arguments. */
   @Override
   public Object call() throws Throwable {
-    return sequence.invoke(target, arguments);
+    Object returned = sequence.invoke(target, arguments);
+    return adapter == null ? returned : adapter.attempt(returned);
+  }
+
+  /**
+   * Calls the fallback method with the call's arguments.
+   *
+   * @param failure what {@link CallSequence#answerable} returned
+   * @throws Throwable what the fallback threw
+   */
+  public Object answer(Throwable failure) throws Throwable {
+    Object answered = sequence.fallback(target, arguments, failure);
+    return adapter == null ? answered : adapter.answer(answered);
   }
 
   /** @return a copy that keeps the arguments after this frame has been given back and reused */
@@ -95,6 +122,10 @@ public final class CallFrame implements SyncAttempt {
     CallSequence calls = sequence;
     Object delegate = target;
     Arguments copy = arguments.copy();
+    StageAdapter adapting = adapter;
+    if (adapting != null) {
+      return () -> adapting.attempt(calls.invoke(delegate, copy));
+    }
     return () -> calls.invoke(delegate, copy);
   }
 
