@@ -16,14 +16,15 @@ import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.internal.LazyScheduler;
 import dev.brace.runtime.internal.Message;
+import dev.brace.runtime.internal.WorkerThreads;
 import dev.brace.runtime.internal.config.ConfigAudit;
 import dev.brace.runtime.internal.config.ConfigKeys;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.config.ConfigValues;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.store.InstanceStore;
-import dev.brace.runtime.internal.WorkerThreads;
 import java.time.Clock;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -36,8 +37,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.slf4j.LoggerFactory;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -569,35 +568,5 @@ public final class Registry {
       }
     });
     return brace;
-  }
-
-  /**
-   * One daemon scheduler thread per registry, started only when a deadline or async wait needs it.
-   * Created under a lock rather than a monitor, so virtual threads racing to create it never pin
-   * their carriers.
-   */
-  private static final class LazyScheduler implements Supplier<ScheduledExecutorService> {
-    private final ReentrantLock creating = new ReentrantLock();
-    private volatile ScheduledExecutorService scheduler;
-
-    @Override
-    public ScheduledExecutorService get() {
-      ScheduledExecutorService current = scheduler;
-      if (current == null) {
-        creating.lock();
-        try {
-          current = scheduler;
-          if (current == null) {
-            ScheduledThreadPoolExecutor created =
-                new ScheduledThreadPoolExecutor(1, WorkerThreads.daemon("brace-scheduler"));
-            created.setRemoveOnCancelPolicy(true);
-            scheduler = current = created;
-          }
-        } finally {
-          creating.unlock();
-        }
-      }
-      return current;
-    }
   }
 }
