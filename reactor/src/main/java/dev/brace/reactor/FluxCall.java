@@ -463,7 +463,6 @@ final class FluxCall<T> implements Subscription {
       finish(failure);
       return;
     }
-    run.recordFailure(failure);
     int next = number + 1;
     if (delay <= 0) {
       attempt(next);

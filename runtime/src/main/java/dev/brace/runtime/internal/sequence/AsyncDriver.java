@@ -364,7 +364,6 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
       finish(failure);
       return;
     }
-    run.recordFailure(failure);
     retryAfter(attempt + 1, delay);
   }
 

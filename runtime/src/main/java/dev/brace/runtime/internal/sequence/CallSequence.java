@@ -237,14 +237,19 @@ public final class CallSequence {
    * @param attempt the attempt that failed, from 1
    * @param started from {@link #begin}
    * @param failure what it threw (a refusal included)
-   * @return the nanoseconds to wait before the next attempt, or {@link RetryPolicy#STOP}: the call
-   *     ends with {@code failure}, earlier failures attached to it
+   * @return the nanoseconds to wait before the next attempt (the failure is then remembered in
+   *     {@code run}, to be attached to the one that ends the call), or {@link RetryPolicy#STOP}: the
+   *     call ends with {@code failure}, earlier failures attached to it
    */
   public long retryDelay(RetryRun run, int attempt, long started, Throwable failure) {
     if (retry == null || TimeoutPolicy.interruptedCaller(failure)) {
       return RetryPolicy.STOP;
     }
-    return retry.decide(run, attempt, started, failure);
+    long delay = retry.decide(run, attempt, started, failure);
+    if (delay != RetryPolicy.STOP) {
+      run.recordFailure(failure);
+    }
+    return delay;
   }
 
   /**

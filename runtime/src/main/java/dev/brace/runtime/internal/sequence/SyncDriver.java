@@ -204,7 +204,6 @@ public final class SyncDriver {
       sequence.ended(started, failure);
       throw Failures.rethrow(failure);
     }
-    continuing.recordFailure(failure);
     return continuing;
   }
 }
