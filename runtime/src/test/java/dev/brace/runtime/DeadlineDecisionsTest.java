@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -399,5 +400,27 @@ class DeadlineDecisionsTest {
     clock.advance(Duration.ofMillis(100));
     assertEquals("v", future.join());
     assertEquals(List.of(Duration.ofMillis(1000), Duration.ofMillis(900)), remaining, "the retry on the scheduler saw it");
+  }
+
+  @Test
+  void anAsyncAttemptThatWaitedPassesItsBoundOnOnTheThreadThatRunsIt() throws Exception {
+    Stack<String> stack = Stack.<String>builder("Async.waited")
+        .rateLimit("waited", l -> l.permits(1).per("1s").maxWait("5s"))
+        .timeout(t -> t.duration("2s"))
+        .build(registry);
+    assertEquals("first", stack.call(() -> "first"));
+    List<Optional<Deadline>> seen = new CopyOnWriteArrayList<>();
+    CompletableFuture<String> future = stack.callAsync(() -> {
+      seen.add(Deadline.current());
+      return CompletableFuture.completedFuture("second");
+    });
+    assertTrue(seen.isEmpty(), "the attempt waits for its token");
+    // The token arrives on another thread: the attempt's ticket, begun on this one, must pass the
+    // attempt's bound on where the attempt runs, not to this thread's deadline.
+    CompletableFuture.runAsync(() -> clock.advance(Duration.ofSeconds(1))).get(5, TimeUnit.SECONDS);
+    assertEquals("second", future.get(5, TimeUnit.SECONDS));
+    assertEquals(1, seen.size());
+    assertEquals(Duration.ofSeconds(2), seen.get(0).orElseThrow(() -> new AssertionError("no bound passed on")).remaining());
+    assertNull(Deadline.current().orElse(null), "nothing was left on the caller's thread");
   }
 }

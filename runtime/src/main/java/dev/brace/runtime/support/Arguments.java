@@ -36,10 +36,20 @@ public final class Arguments {
    * @return this
    */
   public Arguments set(Object a, Object b, Object c, Object d, long x, long y) {
-    this.a = a;
-    this.b = b;
-    this.c = c;
-    this.d = d;
+    // A reference store into a long-lived object costs a garbage collector's barrier; most calls
+    // leave most slots empty, and a slot that keeps its value is not written.
+    if (this.a != a) {
+      this.a = a;
+    }
+    if (this.b != b) {
+      this.b = b;
+    }
+    if (this.c != c) {
+      this.c = c;
+    }
+    if (this.d != d) {
+      this.d = d;
+    }
     this.x = x;
     this.y = y;
     return this;
@@ -47,10 +57,18 @@ public final class Arguments {
 
   /** Empties the reference slots, so a reused instance keeps nothing of a call that ended alive. */
   public void clear() {
-    a = null;
-    b = null;
-    c = null;
-    d = null;
+    if (a != null) {
+      a = null;
+    }
+    if (b != null) {
+      b = null;
+    }
+    if (c != null) {
+      c = null;
+    }
+    if (d != null) {
+      d = null;
+    }
   }
 
   /** @return the same arguments in an instance of their own */

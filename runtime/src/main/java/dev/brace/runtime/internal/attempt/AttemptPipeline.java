@@ -106,38 +106,44 @@ public final class AttemptPipeline {
    * @throws Error as it came; everything taken is given back
    */
   public Admission admit(AttemptTicket ticket) {
-    if (ticket.stage == AttemptTicket.Stage.ADMITTED) {
+    if (ticket.stage == AttemptTicket.ADMITTED) {
       throw new IllegalStateException("attempt of " + callName + " already admitted");
     }
     try {
       switch (ticket.stage) {
-        case BREAKER:
+        case AttemptTicket.BREAKER:
           if (deadlines != null) {
             deadlines.enter(ticket);
           }
           if (breakers != null) {
             Object breakerTicket = breakers.forKey(ticket.keys.breaker()).acquire();
-            ticket.breakerTicket = breakerTicket;
             // The ticket names the breaker that judges the outcome: a shared breaker deciding
             // locally during an outage hands out its local breaker's tickets.
-            ticket.breaker = CircuitBreakerInstance.ownerOf(breakerTicket);
+            CircuitBreakerInstance owner = CircuitBreakerInstance.ownerOf(breakerTicket);
+            if (ticket.breakerTicket != breakerTicket) {
+              ticket.breakerTicket = breakerTicket;
+            }
+            if (ticket.breaker != owner) {
+              ticket.breaker = owner;
+            }
+            ticket.holdsBreaker = true;
           }
-          ticket.stage = AttemptTicket.Stage.LIMITER;
+          ticket.stage = AttemptTicket.LIMITER;
           // fall through
-        case LIMITER:
+        case AttemptTicket.LIMITER:
           if (limiters != null && !reserveToken(ticket)) {
             return Admission.WAIT;
           }
-          ticket.stage = AttemptTicket.Stage.BULKHEAD;
+          ticket.stage = AttemptTicket.BULKHEAD;
           // fall through
-        case TOKEN:
-          if (ticket.stage == AttemptTicket.Stage.TOKEN && !tokenArrived(ticket)) {
+        case AttemptTicket.TOKEN:
+          if (ticket.stage == AttemptTicket.TOKEN && !tokenArrived(ticket)) {
             return Admission.WAIT;
           }
-          ticket.stage = AttemptTicket.Stage.BULKHEAD;
+          ticket.stage = AttemptTicket.BULKHEAD;
           // fall through
-        case BULKHEAD:
-        case PERMIT:
+        case AttemptTicket.BULKHEAD:
+        case AttemptTicket.PERMIT:
           if (bulkhead != null && !takePermit(ticket)) {
             return Admission.WAIT;
           }
@@ -187,7 +193,7 @@ public final class AttemptPipeline {
 
   /** @return true when the wait admitted the attempt (a permit of a full bulkhead came free) */
   private boolean awaitOnThisThread(AttemptTicket ticket) {
-    if (ticket.stage == AttemptTicket.Stage.TOKEN) {
+    if (ticket.stage == AttemptTicket.TOKEN) {
       try {
         time.sleep(Duration.ofNanos(ticket.waitNanos));
       } catch (InterruptedException interrupted) {
@@ -218,7 +224,9 @@ public final class AttemptPipeline {
   /** @return false when the token is reserved for later: the attempt waits for it */
   private boolean reserveToken(AttemptTicket ticket) {
     RateLimiterInstance limiter = limiters.forKey(ticket.keys.limiter());
-    ticket.limiter = limiter;
+    if (ticket.limiter != limiter) {
+      ticket.limiter = limiter;
+    }
     // One clock read decides the reservation and whether the token is there now, and times the
     // attempt if nothing else waits.
     long now = time.nanoTime();
@@ -235,7 +243,7 @@ public final class AttemptPipeline {
     ticket.askedAt = now;
     ticket.waitNanos = reservation - now;
     ticket.waited = true;
-    ticket.stage = AttemptTicket.Stage.TOKEN;
+    ticket.stage = AttemptTicket.TOKEN;
     return false;
   }
 
@@ -253,7 +261,7 @@ public final class AttemptPipeline {
 
   /** @return false when the bulkhead is full and its {@code maxWait} allows another look later */
   private boolean takePermit(AttemptTicket ticket) {
-    boolean polling = ticket.stage == AttemptTicket.Stage.PERMIT;
+    boolean polling = ticket.stage == AttemptTicket.PERMIT;
     if (polling) {
       ticket.permitWaitedNanos += ticket.waitNanos;
     }
@@ -270,7 +278,7 @@ public final class AttemptPipeline {
       throw bulkhead.full(criticality);
     }
     long left = deadlines == null ? Long.MAX_VALUE : deadlines.waitLeft(ticket);
-    ticket.stage = AttemptTicket.Stage.PERMIT;
+    ticket.stage = AttemptTicket.PERMIT;
     ticket.waited = true;
     ticket.waitNanos = Math.min(Math.min(remaining, left),
         Math.max(SHORTEST_POLL_NANOS, Math.min(PERMIT_POLL_NANOS, maxWaitNanos / 10)));
@@ -278,7 +286,7 @@ public final class AttemptPipeline {
   }
 
   private void admitted(AttemptTicket ticket) {
-    ticket.stage = AttemptTicket.Stage.ADMITTED;
+    ticket.stage = AttemptTicket.ADMITTED;
     if (adaptiveBulkhead) {
       ticket.inFlight = bulkhead.inFlight();
     }
@@ -354,7 +362,7 @@ public final class AttemptPipeline {
     long duration = durationOf(ticket, ended);
     RateLimiterInstance limiter = ticket.limiter;
     try {
-      if (ticket.breaker != null) {
+      if (ticket.holdsBreaker) {
         ticket.breaker.onResult(ticket.breakerTicket, result, elapsedForBreaker(ticket, ended));
       }
     } finally {
@@ -390,7 +398,7 @@ public final class AttemptPipeline {
     long duration = durationOf(ticket, ended);
     RateLimiterInstance limiter = ticket.limiter;
     try {
-      if (ticket.breaker != null) {
+      if (ticket.holdsBreaker) {
         if (CallerInterrupted.is(failure)) {
           ticket.breaker.release(ticket.breakerTicket);
         } else {
@@ -439,32 +447,38 @@ public final class AttemptPipeline {
         }
       }
     } finally {
-      CircuitBreakerInstance breaker = ticket.breaker;
-      Object breakerTicket = ticket.breakerTicket;
+      boolean holdsBreaker = ticket.holdsBreaker;
       clear(ticket);
-      if (breaker != null) {
-        breaker.release(breakerTicket);
+      if (holdsBreaker) {
+        ticket.breaker.release(ticket.breakerTicket);
       }
     }
   }
 
-  /** Forgets everything of the attempt that ended: the ticket serves the next one. */
+  /**
+   * Forgets everything of the attempt that ended: the ticket serves the next one. What only a wait
+   * or a deadline writes is reset only when it was written, as this runs after every attempt.
+   */
   private static void clear(AttemptTicket ticket) {
-    ticket.stage = AttemptTicket.Stage.BREAKER;
-    ticket.breaker = null;
-    ticket.breakerTicket = null;
-    ticket.limiter = null;
-    ticket.reserved = false;
+    ticket.stage = AttemptTicket.BREAKER;
+    ticket.holdsBreaker = false;
     ticket.holdsPermit = false;
-    ticket.permitWaitedNanos = 0;
-    ticket.waitNanos = 0;
-    ticket.waited = false;
     ticket.admittedAt = AttemptTicket.UNTIMED;
     ticket.inFlight = 0;
-    ticket.refusal = null;
-    ticket.inheritedEnd = AttemptTicket.NO_DEADLINE;
-    ticket.end = AttemptTicket.NO_DEADLINE;
-    ticket.endInherited = false;
+    if (ticket.waited) {
+      ticket.reserved = false;
+      ticket.permitWaitedNanos = 0;
+      ticket.waitNanos = 0;
+      ticket.waited = false;
+    }
+    if (ticket.refusal != null) {
+      ticket.refusal = null;
+    }
+    if (ticket.end != AttemptTicket.NO_DEADLINE || ticket.inheritedEnd != AttemptTicket.NO_DEADLINE) {
+      ticket.inheritedEnd = AttemptTicket.NO_DEADLINE;
+      ticket.end = AttemptTicket.NO_DEADLINE;
+      ticket.endInherited = false;
+    }
   }
 
   /** Returns the permit; an adaptive bulkhead learns from the attempt's latency and {@code failure}. */
@@ -502,9 +516,12 @@ public final class AttemptPipeline {
     return reports.metrics();
   }
 
-  /** @return whether an attempt starting now on this thread is bounded (a timeout, an inherited deadline): an asynchronous one then arms a deadline */
-  public boolean hasTimeout() {
-    return timeout != null || (deadlines != null && deadlines.bindsNow());
+  /**
+   * @param ticket the ticket of the attempt about to start on this thread
+   * @return whether it is bounded (a timeout, an inherited deadline): an asynchronous one then arms a deadline
+   */
+  public boolean hasTimeout(AttemptTicket ticket) {
+    return timeout != null || (deadlines != null && deadlines.bindsNow(ticket));
   }
 
   /** @return the name of this call's breaker (a keyed family's), or null */

@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.attempt;
 
+import dev.brace.runtime.internal.context.CurrentDeadline;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
@@ -25,22 +26,30 @@ public final class AttemptTicket {
   /** No deadline: neither the caller's nor one of the call's own bounds. */
   static final long NO_DEADLINE = Long.MIN_VALUE;
 
-  /** How far admission has come; a wait resumes where it stopped. */
-  enum Stage {
-    BREAKER,
-    LIMITER,
-    TOKEN,
-    BULKHEAD,
-    PERMIT,
-    ADMITTED
-  }
+  /**
+   * How far admission has come; a wait resumes where it stopped. Plain ints rather than an enum:
+   * admission switches on the stage for every attempt, and an enum switch costs a lookup table
+   * read first.
+   */
+  static final int BREAKER = 0;
+  static final int LIMITER = 1;
+  static final int TOKEN = 2;
+  static final int BULKHEAD = 3;
+  static final int PERMIT = 4;
+  static final int ADMITTED = 5;
 
-  Stage stage = Stage.BREAKER;
+  int stage = BREAKER;
   CallKeys keys = CallKeys.NONE;
-  /** The breaker that admitted the attempt (a keyed family's member), and its ticket; null without one. */
+  /**
+   * Whether the attempt holds a breaker's ticket: {@link #breaker} (a keyed family's member)
+   * admitted it with {@link #breakerTicket}. Both are kept after the attempt, to be compared
+   * rather than written again by the next one: a reference store into this long-lived object
+   * costs a garbage collector's barrier on every attempt.
+   */
+  boolean holdsBreaker;
   CircuitBreakerInstance breaker;
   Object breakerTicket;
-  /** The limiter that admitted it (or is about to); null without one. */
+  /** The limiter that admitted it (or is about to); kept, as the breaker is, for the next attempt. */
   RateLimiterInstance limiter;
   /** While waiting for a token: its reservation, given back if the attempt stops, and when it was asked for. */
   boolean reserved;
@@ -75,8 +84,37 @@ public final class AttemptTicket {
   long callEnd = NO_DEADLINE;
   long callBudget;
 
-  /** A ticket for a new call's attempts. */
+  /**
+   * The deadline state of the one thread this ticket's attempts run on, when the ticket is confined
+   * to it (a synchronous call's frame): admission then reads the caller's deadline without a
+   * thread-local lookup. Null for a ticket that may move between threads: looked up each time.
+   */
+  private CurrentDeadline confinedTo;
+
+  /** A ticket for a new call's attempts, on whatever thread they run. */
   public AttemptTicket() {}
+
+  /**
+   * @param thread the deadline state of the thread every attempt with this ticket runs on, until
+   *     {@link #release() released} from it
+   * @return a ticket confined to that thread
+   */
+  public static AttemptTicket confinedTo(CurrentDeadline thread) {
+    AttemptTicket ticket = new AttemptTicket();
+    ticket.confinedTo = thread;
+    return ticket;
+  }
+
+  /** Frees the ticket from its thread: it goes on with an asynchronous call on others. */
+  public void release() {
+    confinedTo = null;
+  }
+
+  /** @return the current deadline state of the thread running the attempt now */
+  CurrentDeadline currentDeadline() {
+    CurrentDeadline thread = confinedTo;
+    return thread != null ? thread : CurrentDeadline.ofThisThread();
+  }
 
   /**
    * Prepares the ticket for an attempt of a call with these keys.
@@ -85,8 +123,10 @@ public final class AttemptTicket {
    * @return this
    */
   public AttemptTicket start(CallKeys keys) {
-    this.keys = keys;
-    this.stage = Stage.BREAKER;
+    if (this.keys != keys) {
+      this.keys = keys;
+    }
+    this.stage = BREAKER;
     this.outcomeAt = UNTIMED;
     return this;
   }
@@ -99,8 +139,12 @@ public final class AttemptTicket {
    * @param maxDurationNanos the retry's {@code maxDuration}; 0 or less for none
    */
   public void callBegan(long started, long maxDurationNanos) {
-    callEnd = maxDurationNanos > 0 && started != UNTIMED ? started + maxDurationNanos : NO_DEADLINE;
-    callBudget = maxDurationNanos;
+    if (maxDurationNanos > 0 && started != UNTIMED) {
+      callEnd = started + maxDurationNanos;
+      callBudget = maxDurationNanos;
+    } else if (callEnd != NO_DEADLINE) {
+      callEnd = NO_DEADLINE;
+    }
   }
 
   /** @return after {@link Admission#WAIT}: nanoseconds to wait before asking the pipeline again */
@@ -128,7 +172,7 @@ public final class AttemptTicket {
 
   /** @return whether the attempt passed admission and holds what it took, until its outcome */
   public boolean admitted() {
-    return stage == Stage.ADMITTED;
+    return stage == ADMITTED;
   }
 
   /**

@@ -32,16 +32,19 @@ final class DeadlineSteps {
   private final TimeoutPolicy timeout;
   /** The registry's clock. Instants are compared by their difference, so a far one never overflows. */
   private final TimeSource time;
+  /** Whether the call is bounded by its caller's deadline; read on every attempt. */
+  private final boolean inherits;
 
   DeadlineSteps(DeadlinePolicy policy, TimeoutPolicy timeout, TimeSource time) {
     this.policy = policy;
+    this.inherits = policy.inherits();
     this.timeout = timeout;
     this.time = time;
   }
 
-  /** @return whether an attempt starting now on this thread is bounded by an inherited deadline */
-  boolean bindsNow() {
-    return policy.bindsNow();
+  /** @return whether an attempt starting now with this ticket is bounded by an inherited deadline */
+  boolean bindsNow(AttemptTicket ticket) {
+    return inherits && ticket.currentDeadline().present();
   }
 
   // ---- admission ----
@@ -53,10 +56,10 @@ final class DeadlineSteps {
    */
   void enter(AttemptTicket ticket) {
     ticket.inheritedEnd = NO_DEADLINE;
-    if (!policy.inherits()) {
+    if (!inherits) {
       return;
     }
-    CurrentDeadline current = CurrentDeadline.ofThisThread();
+    CurrentDeadline current = ticket.currentDeadline();
     if (!current.present()) {
       return;
     }
@@ -126,6 +129,10 @@ final class DeadlineSteps {
    * @throws DeadlineExceededException when the waits used up the deadline
    */
   void admitted(AttemptTicket ticket) {
+    if (ticket.inheritedEnd == NO_DEADLINE && (timeout == null || ticket.admittedAt == AttemptTicket.UNTIMED)) {
+      // No bound at all: the ticket's end is already none.
+      return;
+    }
     long own = timeout == null || ticket.admittedAt == AttemptTicket.UNTIMED
         ? NO_DEADLINE
         : ticket.admittedAt + timeout.nanos();
@@ -154,24 +161,28 @@ final class DeadlineSteps {
    */
   CurrentDeadline publish(AttemptTicket ticket) {
     long end = ticket.end;
+    if (end == NO_DEADLINE && ticket.callEnd == NO_DEADLINE && inherits) {
+      // Nothing to pass on, and the caller's deadline (if any) goes on binding the nested calls.
+      return null;
+    }
     long budget = ticket.endInherited ? ticket.inheritedBudget : (timeout == null ? 0 : timeout.nanos());
     if (ticket.callEnd != NO_DEADLINE && (end == NO_DEADLINE || ticket.callEnd - end < 0)) {
       end = ticket.callEnd;
       budget = ticket.callBudget;
     }
     if (end == NO_DEADLINE) {
-      if (policy.inherits()) {
+      if (inherits) {
         return null;
       }
       // A call that must finish: the calls nested in it must not be cut short by its caller's deadline.
-      CurrentDeadline current = CurrentDeadline.ofThisThread();
+      CurrentDeadline current = ticket.currentDeadline();
       if (!current.present()) {
         return null;
       }
       current.push((Deadline) null);
       return current;
     }
-    CurrentDeadline current = CurrentDeadline.ofThisThread();
+    CurrentDeadline current = ticket.currentDeadline();
     current.push(time, end, budget);
     return current;
   }

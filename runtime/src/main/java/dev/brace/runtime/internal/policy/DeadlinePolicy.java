@@ -72,11 +72,6 @@ public final class DeadlinePolicy implements TimeoutPolicy.Expiry {
     return config.inherit();
   }
 
-  /** @return whether the code on this thread is under a deadline that binds this call */
-  public boolean bindsNow() {
-    return config.inherit() && CurrentDeadline.ofThisThread().present();
-  }
-
   /**
    * @return nanoseconds left of the deadline this call inherits on this thread (zero or negative
    *     once it has passed), or {@link #NONE} when it inherits none

@@ -117,7 +117,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
       return CompletableFuture.failedFuture(badKey);
     }
     AttemptPipeline pipeline = sequence.attempts();
-    if (sequence.hedged() || pipeline.hasTimeout()) {
+    if (sequence.hedged() || pipeline.hasTimeout(frame.ticket())) {
       // A hedge runs a group of attempts, and a deadline is a task armed before the delegate is
       // called: never the fast path.
       AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);

@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.context.CurrentDeadline;
 import dev.brace.runtime.internal.policy.SyncAttempt;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.StageAdapter;
@@ -40,17 +41,21 @@ public final class CallFrame implements SyncAttempt {
    */
   public static CallFrame enter(CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
     CallFrame frame = FRAMES.get().push();
-    frame.sequence = sequence;
-    frame.target = target;
+    if (frame.sequence != sequence) {
+      frame.sequence = sequence;
+    }
+    if (frame.target != target) {
+      frame.target = target;
+    }
     frame.arguments.set(a, b, c, d, x, y);
     return frame;
   }
 
   /** Gives a borrowed frame back, holding nothing of the call. */
   public void exit() {
-    sequence = null;
-    target = null;
-    adapter = null;
+    if (adapter != null) {
+      adapter = null;
+    }
     arguments.clear();
     owner.depth--;
   }
@@ -60,11 +65,12 @@ public final class CallFrame implements SyncAttempt {
    *     (this one gets a new one), for a call that goes on after its caller's method returned
    */
   public CallFrame detach() {
+    ticket.release();
     CallFrame detached = new CallFrame(null, arguments.copy(), ticket);
     detached.sequence = sequence;
     detached.target = target;
     detached.adapter = adapter;
-    ticket = new AttemptTicket();
+    ticket = owner == null ? new AttemptTicket() : AttemptTicket.confinedTo(owner.deadline);
     return detached;
   }
 
@@ -131,6 +137,8 @@ public final class CallFrame implements SyncAttempt {
 
   /** One thread's frames: index {@code depth} is the next free one. */
   private static final class Frames {
+    /** The thread's deadline state, which the frames' tickets read without a thread-local lookup of their own. */
+    final CurrentDeadline deadline = CurrentDeadline.ofThisThread();
     private CallFrame[] frames = new CallFrame[2];
     int depth;
 
@@ -140,7 +148,7 @@ public final class CallFrame implements SyncAttempt {
       }
       CallFrame frame = frames[depth];
       if (frame == null) {
-        frame = new CallFrame(this, new Arguments(), new AttemptTicket());
+        frame = new CallFrame(this, new Arguments(), AttemptTicket.confinedTo(deadline));
         frames[depth] = frame;
       }
       depth++;
