@@ -41,6 +41,15 @@ public class DirectBenchmarks {
   }
 
   /**
+   * One read of the monotonic clock, alone: on a virtual machine whose clock source is slow it is
+   * most of {@code floor}, and every clock read a pattern adds costs as much again.
+   */
+  @Benchmark
+  public long clockRead() {
+    return System.nanoTime();
+  }
+
+  /**
    * One clock read (an exact limiter cannot skip it: a stale instant would admit more than its
    * bound) and four compare-and-sets on shared counters ({@link FloorCounters}: the retry's, the
    * breaker's, the limiter's instant, the bulkhead's permit), then the call. Brace's four-pattern
