@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -422,5 +423,16 @@ class DeadlineDecisionsTest {
     assertEquals(1, seen.size());
     assertEquals(Duration.ofSeconds(2), seen.get(0).orElseThrow(() -> new AssertionError("no bound passed on")).remaining());
     assertNull(Deadline.current().orElse(null), "nothing was left on the caller's thread");
+  }
+
+  @Test
+  void aCallAfterOneUnderADeadlinePassesNoStaleBoundOnToTheCallsItMakes() throws Exception {
+    Stack<String> stack = Stack.<String>builder("Plain.after").circuitBreaker("after", b -> b.failureThreshold(5)).build(registry);
+    Callable<String> seen = () -> Deadline.current().map(d -> d.remaining().toString()).orElse("none");
+    try (Deadline.Scope scope = within(1000)) {
+      assertEquals("PT1S", stack.call(seen), "the first call's attempt passes its caller's deadline on");
+    }
+    // The same thread's frame and ticket serve the next call, which is under no deadline at all.
+    assertEquals("none", stack.call(seen));
   }
 }
