@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.brace.micrometer.BraceMetrics;
 import dev.brace.runtime.CircuitState;
+import dev.brace.runtime.Deadline;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.Registry;
@@ -139,6 +140,31 @@ final class Cell implements AutoCloseable {
    */
   String call(String key, String input) throws Exception {
     return async() ? drive(startAsync(key, input)) : caller.call(key, input);
+  }
+
+  /**
+   * Calls under a deadline the calling thread opens. An async form is called from a thread of its
+   * own and driven from this one, so that what runs after the call returned its future (an attempt
+   * after a wait, a retry) runs on another thread than the caller's, as on a real scheduler; a sync
+   * form is called on this thread, where all of it runs.
+   */
+  String callUnder(Duration deadline, String input) throws Exception {
+    if (!async()) {
+      try (Deadline.Scope scope = Deadline.open(deadline, clock)) {
+        return caller.call("k", input);
+      }
+    }
+    CompletableFuture<String> started;
+    try {
+      started = background.submit(() -> {
+        try (Deadline.Scope scope = Deadline.open(deadline, clock)) {
+          return startAsync("k", input);
+        }
+      }).get(REAL_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException failed) {
+      throw new AssertionError("starting the call failed: " + failed.getCause(), failed.getCause());
+    }
+    return drive(started);
   }
 
   /** Starts a call without waiting for it: a sync form's call runs on a thread of its own. */

@@ -61,13 +61,21 @@ class ConformanceMatrixTest {
       new Reconfigured(),
       new AttemptFitsRetry(),
       new NestedUnderADeadline(),
+      new WaitedUnderADeadline(),
       new FaultInjected());
 
   private static final MatrixReport REPORT = new MatrixReport();
 
+  /** {@code -Dmatrix.only=<words of a title>} runs the scenarios whose title contains them, while one is written. */
+  private static final String ONLY = System.getProperty("matrix.only", "");
+
   @TestFactory
   Stream<DynamicContainer> matrix() {
-    return SCENARIOS.stream().map(scenario -> dynamicContainer(scenario.title, cells(scenario)));
+    return chosen().stream().map(scenario -> dynamicContainer(scenario.title, cells(scenario)));
+  }
+
+  private static List<Scenario> chosen() {
+    return SCENARIOS.stream().filter(scenario -> scenario.title.contains(ONLY)).toList();
   }
 
   private static Stream<DynamicTest> cells(Scenario scenario) {
@@ -129,7 +137,7 @@ class ConformanceMatrixTest {
 
   @AfterAll
   static void report() {
-    String summary = REPORT.render(SCENARIOS.size());
+    String summary = REPORT.render(chosen().size());
     System.out.println(summary);
     REPORT.write(Path.of("target", "conformance-matrix.md"), summary + REPORT.table());
   }

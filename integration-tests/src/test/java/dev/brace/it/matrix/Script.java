@@ -1,5 +1,6 @@
 package dev.brace.it.matrix;
 
+import dev.brace.runtime.Deadline;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.RetryAfterHint;
 import java.io.IOException;
@@ -108,6 +109,8 @@ final class Script implements AutoCloseable {
   final List<DependencyError> errors = new CopyOnWriteArrayList<>();
   /** The caller's context each invocation saw ({@link ContextFollowsTheCall#seen()}), in order. */
   final List<String> contexts = new CopyOnWriteArrayList<>();
+  /** The deadline's remaining time each invocation saw as current (empty without one), in order. */
+  final List<Optional<Duration>> deadlinesSeen = new CopyOnWriteArrayList<>();
 
   private final ManualTimeSource clock;
   private final Deque<Step> steps = new ArrayDeque<>();
@@ -150,6 +153,7 @@ final class Script implements AutoCloseable {
     Invocation invocation = begin();
     int n = invocation.number;
     contexts.add(ContextFollowsTheCall.seen());
+    deadlinesSeen.add(Deadline.current().map(Deadline::remaining));
     switch (invocation.step) {
       case EMPTY:
         return "";
@@ -190,6 +194,7 @@ final class Script implements AutoCloseable {
     Invocation invocation = begin();
     int n = invocation.number;
     contexts.add(ContextFollowsTheCall.seen());
+    deadlinesSeen.add(Deadline.current().map(Deadline::remaining));
     switch (invocation.step) {
       case EMPTY:
         return CompletableFuture.completedFuture("");
