@@ -65,6 +65,11 @@ final class DeadlineWatchdog {
     deadlines.add(deadline);
   }
 
+  /** @return how many deadlines the task looks at: one per thread alive that used this timeout, and nested attempts' not yet forgotten */
+  int watched() {
+    return deadlines.size();
+  }
+
   /**
    * Called after a deadline was armed: schedules the task when the watchdog was idle, or earlier
    * when this deadline falls due before the pending task.

@@ -119,6 +119,11 @@ public final class TimeoutPolicy {
     return scheduler;
   }
 
+  /** @return the watchdog that fires this timeout's deadlines */
+  DeadlineWatchdog watchdog() {
+    return watchdog;
+  }
+
   /**
    * Runs one attempt under the deadline.
    *

@@ -36,8 +36,11 @@ class DeadlineMechanicsTest {
     Thread.interrupted();
   }
 
-  /** A thread that is never started: it counts the interrupts a deadline delivers to it. */
-  private static final class Owner extends Thread {
+  /**
+   * A thread that is never started: it counts the interrupts a deadline delivers to it and runs
+   * {@link #onInterrupt} in each, which lets a test act from inside the watchdog's sweep.
+   */
+  static final class Owner extends Thread {
     final AtomicInteger interrupts = new AtomicInteger();
     volatile Runnable onInterrupt = () -> { };
 
