@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * A keyed family given new settings while it is in use (a named instance's config changed live):
@@ -56,84 +57,104 @@ class KeyedReshapeTest {
   }
 
   private void reshapeToV2(int maxKeys) {
-    assertTimeoutPreemptively(HUNG, () -> instances.reshape(maxKeys, name -> member("v2", name), (name, kept) -> kept.add("v2 " + name)),
-        "the reshape was held up");
+    instances.reshape(maxKeys, name -> member("v2", name), (name, kept) -> kept.add("v2 " + name));
+  }
+
+  private static void reshapeToV2(KeyedFamily<List<String>> family) {
+    family.reshape(10, name -> member("v2", name), (name, kept) -> kept.add("v2 " + name));
+  }
+
+  /** Runs a test's steps, failing rather than hanging should one of them wait for a lock left held. */
+  private static void bounded(Executable steps) {
+    assertTimeoutPreemptively(HUNG, steps, "held up by a lock left held");
   }
 
   @Test
-  void everyMemberKeptGetsTheNewSettingsByItsNameAndLaterMembersAreMadeWithThem() throws Exception {
-    instances.get("a");
-    onAnotherThread(() -> instances.get("b"));
+  void everyMemberKeptGetsTheNewSettingsByItsNameAndLaterMembersAreMadeWithThem() {
+    bounded(() -> {
+      instances.get("a");
+      onAnotherThread(() -> instances.get("b"));
 
-    reshapeToV2(10);
+      reshapeToV2(10);
 
-    assertEquals(List.of("v1 hosts[a]", "v2 hosts[a]"), instances.get("a"));
-    assertEquals(List.of("v1 hosts[b]", "v2 hosts[b]"), instances.get("b"), "made on another thread, reshaped all the same");
-    assertEquals(List.of("v2 hosts[c]"), onAnotherThread(() -> instances.get("c")), "made after the reshape, on another thread");
+      assertEquals(List.of("v1 hosts[a]", "v2 hosts[a]"), instances.get("a"));
+      assertEquals(List.of("v1 hosts[b]", "v2 hosts[b]"), instances.get("b"), "made on another thread, reshaped all the same");
+      assertEquals(List.of("v2 hosts[c]"), onAnotherThread(() -> instances.get("c")), "made after the reshape, on another thread");
+    });
   }
 
   @Test
   void aLowerMaxKeysBoundsTheFamilyFromTheNextNewKey() {
-    for (int i = 0; i < 10; i++) {
-      instances.get("k" + i);
-    }
-    reshapeToV2(5);
-    instances.get("k10");
-    assertTrue(instances.size() <= 5, "bounded by the new maxKeys: " + instances.size());
+    bounded(() -> {
+      for (int i = 0; i < 10; i++) {
+        instances.get("k" + i);
+      }
+      reshapeToV2(5);
+      instances.get("k10");
+      assertTrue(instances.size() <= 5, "bounded by the new maxKeys: " + instances.size());
+    });
   }
 
   /** One pass evicts to 90% of the bound, so the next new keys do not each scan the family. */
   @Test
   void aFamilyPastItsBoundIsEvictedToNinetyPercentInOnePass() {
-    for (int i = 0; i <= 10; i++) {
-      instances.get("k" + i);
-    }
-    assertEquals(9, instances.size());
-    instances.get("k11");
-    assertEquals(10, instances.size(), "back at the bound, not past it: nothing evicted");
-    assertTrue(instances.snapshot().containsKey("k11"));
+    bounded(() -> {
+      for (int i = 0; i <= 10; i++) {
+        instances.get("k" + i);
+      }
+      assertEquals(9, instances.size());
+      instances.get("k11");
+      assertEquals(10, instances.size(), "back at the bound, not past it: nothing evicted");
+      assertTrue(instances.snapshot().containsKey("k11"));
+    });
   }
 
   @Test
-  void aThreadEvictsAfterAnotherThreadHasEvicted() throws Exception {
-    onAnotherThread(() -> {
-      for (int i = 0; i <= 10; i++) {
-        instances.get("first" + i);
-      }
-      return null;
-    });
-    assertEquals(9, instances.size(), "the first thread evicted");
+  void aThreadEvictsAfterAnotherThreadHasEvicted() {
+    bounded(() -> {
+      onAnotherThread(() -> {
+        for (int i = 0; i <= 10; i++) {
+          instances.get("first" + i);
+        }
+        return null;
+      });
+      assertEquals(9, instances.size(), "the first thread evicted");
 
-    for (int i = 0; i < 10; i++) {
-      instances.get("second" + i);
-    }
-    assertTrue(instances.size() <= 10, "the second thread evicted too: " + instances.size());
+      for (int i = 0; i < 10; i++) {
+        instances.get("second" + i);
+      }
+      assertTrue(instances.size() <= 10, "the second thread evicted too: " + instances.size());
+    });
   }
 
   // ---- the family a call sees ----
 
   @Test
   void aKeyedFamilyPassesItsNewSettingsToEveryMemberAndListsThem() {
-    KeyedFamily<List<String>> family = KeyedFamily.keyed("hosts", 10, name -> member("v1", name), member -> false);
-    family.forKey("a");
-    family.forKey("b");
+    bounded(() -> {
+      KeyedFamily<List<String>> family = KeyedFamily.keyed("hosts", 10, name -> member("v1", name), member -> false);
+      family.forKey("a");
+      family.forKey("b");
 
-    family.reshape(10, name -> member("v2", name), (name, kept) -> kept.add("v2 " + name));
+      reshapeToV2(family);
 
-    assertEquals(List.of("v1 hosts[a]", "v2 hosts[a]"), family.forKey("a"));
-    assertEquals(2, family.instances().size(), "every member kept: " + family.instances());
-    assertTrue(family.instances().contains(List.of("v1 hosts[b]", "v2 hosts[b]")));
-    assertEquals(Map.of("a", family.forKey("a"), "b", family.forKey("b")), family.members());
+      assertEquals(List.of("v1 hosts[a]", "v2 hosts[a]"), family.forKey("a"));
+      assertEquals(2, family.instances().size(), "every member kept: " + family.instances());
+      assertTrue(family.instances().contains(List.of("v1 hosts[b]", "v2 hosts[b]")));
+      assertEquals(Map.of("a", family.forKey("a"), "b", family.forKey("b")), family.members());
+    });
   }
 
   @Test
   void aFamilyOfOnePassesTheNewSettingsToItsOneInstanceByTheFamilysName() {
-    List<String> single = member("v1", "quota");
-    KeyedFamily<List<String>> family = KeyedFamily.of("quota", single);
+    bounded(() -> {
+      List<String> single = member("v1", "quota");
+      KeyedFamily<List<String>> family = KeyedFamily.of("quota", single);
 
-    family.reshape(10, name -> member("v2", name), (name, kept) -> kept.add("v2 " + name));
+      reshapeToV2(family);
 
-    assertEquals(List.of("v1 quota", "v2 quota"), family.forKey("any key"));
-    assertEquals(List.of(single), List.copyOf(family.instances()));
+      assertEquals(List.of("v1 quota", "v2 quota"), family.forKey("any key"));
+      assertEquals(List.of(single), List.copyOf(family.instances()));
+    });
   }
 }
