@@ -24,7 +24,7 @@ import org.junit.jupiter.api.function.Executable;
  */
 class KeyedReshapeTest {
   /** Bounds a step that would hang forever if a lock were left held; it takes no time otherwise. */
-  private static final Duration HUNG = Duration.ofSeconds(2);
+  private static final Duration HUNG = Duration.ofSeconds(3);
 
   private static List<String> member(String settings, String name) {
     List<String> given = new ArrayList<>();
