@@ -100,10 +100,6 @@ final class KeyedInstances<T> {
     }
   }
 
-  String name() {
-    return name;
-  }
-
   /**
    * Gives every member, and every member made from now on, new settings.
    *
