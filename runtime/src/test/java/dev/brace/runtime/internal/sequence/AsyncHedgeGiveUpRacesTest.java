@@ -1,0 +1,85 @@
+package dev.brace.runtime.internal.sequence;
+
+import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brace.Retry;
+import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.HedgeConfig;
+import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.support.LambdaCalls;
+import dev.brace.runtime.support.LambdaCalls.AsyncStart;
+import dev.brace.runtime.support.ResilientCall;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A caller that gives up on a hedged asynchronous call just as one of its steps is under way, each
+ * moment staged on the test's thread: by the delegate itself, or by a callback of a losing
+ * attempt's future as the group stops it.
+ */
+class AsyncHedgeGiveUpRacesTest {
+  private final AsyncFixture fixture = new AsyncFixture();
+  private final AsyncFixture.Delegate delegate = fixture.delegate;
+  private final AtomicReference<CompletableFuture<String>> caller = new AtomicReference<>();
+
+  /**
+   * The retry's second group starts, and its first attempt's delegate call is where the caller
+   * cancels: the group, already running, must be stopped by the driver that finds its caller gone.
+   */
+  @Test
+  void aCallerThatGivesUpAsTheRetrysNextGroupStartsStopsThatWholeGroup() {
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(RetryConfig.builder(CALL).maxAttempts(2).delay("50ms").jitter(Retry.Jitter.NONE))
+        .with(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1)));
+    AsyncStart<String> givesUpInTheThirdCall = () -> {
+      CompletionStage<String> attempt = delegate.start();
+      if (delegate.attempts() == 3) {
+        caller.get().cancel(true);
+      }
+      return attempt;
+    };
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, givesUpInTheThirdCall, null);
+    caller.set(result);
+    delegate.last().completeExceptionally(new IOException("1"));
+    delegate.last().completeExceptionally(new IOException("2"));
+    assertEquals(2, delegate.attempts(), "the first group failed; the retry waits its backoff");
+
+    fixture.advance("50");
+    assertEquals(3, delegate.attempts(), "the second group's first attempt");
+    assertTrue(result.isCancelled());
+    assertTrue(delegate.last().isCancelled(), "the attempt of a group whose caller is gone is cancelled");
+    fixture.advance("1000");
+    assertEquals(3, delegate.attempts(), "and that group starts no hedge");
+  }
+
+  /**
+   * Hedge 2 waits for a bulkhead permit. The caller cancels; as the group stops hedge 1, hedge 1's
+   * permit is back and hedge 2's next poll falls due, so hedge 2 is admitted by a group already
+   * decided, before its own stop reaches it. It must not call the delegate.
+   */
+  @Test
+  void aHedgeAdmittedAfterItsGroupWasDecidedNeverReachesTheDelegate() {
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(HedgeConfig.builder(CALL).delay("100ms").maxHedges(2))
+        .with(BulkheadConfig.builder("bh").maxConcurrent(2).maxWait("1s")));
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
+    fixture.advance("100");
+    fixture.advance("100");
+    assertEquals(2, delegate.attempts(), "hedge 2 waits for a permit, polling every 100 ms");
+
+    delegate.started.get(1).whenComplete((value, failure) -> fixture.advance("100"));
+    result.cancel(true);
+
+    assertTrue(delegate.started.get(0).isCancelled());
+    assertTrue(delegate.started.get(1).isCancelled());
+    assertEquals(2, delegate.attempts(), "hedge 2 took a permit but never called the delegate");
+    assertEquals(0, fixture.registry.bulkhead("bh").inFlight(), "and gave its permit back");
+    fixture.advance("1000");
+    assertEquals(2, delegate.attempts());
+  }
+}
