@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.Retry;
+import dev.brace.runtime.Deadline;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.RetryConfig;
@@ -12,6 +13,7 @@ import dev.brace.runtime.support.LambdaCalls;
 import dev.brace.runtime.support.LambdaCalls.AsyncStart;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
@@ -19,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A caller that gives up on a hedged asynchronous call just as one of its steps is under way, each
- * moment staged on the test's thread: by the delegate itself, or by a callback of a losing
- * attempt's future as the group stops it.
+ * moment staged on the test's thread: by the delegate itself, by a listener of the hedge's events,
+ * or by a callback of a losing attempt's future as the group stops it.
  */
 class AsyncHedgeGiveUpRacesTest {
   private final AsyncFixture fixture = new AsyncFixture();
@@ -81,5 +83,49 @@ class AsyncHedgeGiveUpRacesTest {
     assertEquals(0, fixture.registry.bulkhead("bh").inFlight(), "and gave its permit back");
     fixture.advance("1000");
     assertEquals(2, delegate.attempts());
+  }
+
+  /**
+   * A caller that gives up as a hedge is admitted (here: as the hedge's start is reported, the
+   * last step before its delegate call) stops the hedge, which gives its ticket back. The hedge
+   * must then go no further: the delegate is not called for a caller who is gone.
+   */
+  @Test
+  void aHedgeWhoseCallerGivesUpAsItIsAdmittedNeverReachesTheDelegate() {
+    ResilientCall guard = fixture.resolve(call -> call.with(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1)));
+    cancelAsTheHedgeStarts();
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
+    caller.set(result);
+    fixture.advance("100");
+
+    assertTrue(result.isCancelled());
+    assertEquals(1, delegate.attempts(), "the hedge was stopped before its delegate call");
+    assertTrue(delegate.started.get(0).isCancelled());
+  }
+
+  /** As above, under the caller's deadline: the stop gave the ticket back, and with it the bound that was to be armed. */
+  @Test
+  void underACallersDeadlineAHedgeWhoseCallerGivesUpAsItIsAdmittedNeverReachesTheDelegate() {
+    ResilientCall guard = fixture.resolve(call -> call.with(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1)));
+    cancelAsTheHedgeStarts();
+    CompletableFuture<String> result;
+    try (Deadline.Scope scope = Deadline.open(Duration.ofSeconds(5), fixture.time)) {
+      result = LambdaCalls.callAsync(guard, delegate, null);
+    }
+    caller.set(result);
+    fixture.advance("100");
+
+    assertTrue(result.isCancelled());
+    assertEquals(1, delegate.attempts(), "the hedge was stopped before its delegate call");
+    fixture.advance("10000");
+    assertEquals(1, delegate.attempts());
+  }
+
+  private void cancelAsTheHedgeStarts() {
+    fixture.registry.subscribe(event -> {
+      if (event.kind().equals("hedge.started")) {
+        caller.get().cancel(true);
+      }
+    });
   }
 }
