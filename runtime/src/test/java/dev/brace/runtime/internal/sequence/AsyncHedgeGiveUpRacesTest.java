@@ -9,11 +9,13 @@ import dev.brace.runtime.Deadline;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.support.LambdaCalls;
 import dev.brace.runtime.support.LambdaCalls.AsyncStart;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
@@ -119,6 +121,30 @@ class AsyncHedgeGiveUpRacesTest {
     assertEquals(1, delegate.attempts(), "the hedge was stopped before its delegate call");
     fixture.advance("10000");
     assertEquals(1, delegate.attempts());
+  }
+
+  /**
+   * As above, with deadlines switched off and a timeout: the timeout's bound does not depend on the
+   * ticket, so arming it is where the stop is found.
+   */
+  @Test
+  void underATimeoutWithoutDeadlinesAHedgeWhoseCallerGivesUpAsItIsAdmittedNeverReachesTheDelegate() {
+    AsyncFixture fixture = new AsyncFixture(registry -> registry.environment(Map.of("BRACE_DEADLINE_ENABLED", "false")));
+    ResilientCall guard = fixture.resolve(call -> call.with(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1))
+        .with(TimeoutConfig.builder(CALL).duration("1s")));
+    fixture.registry.subscribe(event -> {
+      if (event.kind().equals("hedge.started")) {
+        caller.get().cancel(true);
+      }
+    });
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, fixture.delegate, null);
+    caller.set(result);
+    fixture.advance("100");
+
+    assertTrue(result.isCancelled());
+    assertEquals(1, fixture.delegate.attempts(), "the hedge was stopped before its delegate call");
+    fixture.advance("2000");
+    assertEquals(1, fixture.delegate.attempts());
   }
 
   private void cancelAsTheHedgeStarts() {
