@@ -147,6 +147,31 @@ class AsyncHedgeGiveUpRacesTest {
     assertEquals(1, fixture.delegate.attempts());
   }
 
+  /**
+   * The caller's deadline passes between a hedge's admission (which it passed) and the arming of
+   * the hedge's bound, which then has nothing left: the hedge times out at once rather than
+   * running unbounded.
+   */
+  @Test
+  void aHedgeWhoseCallersDeadlinePassesAsItIsAdmittedTimesOutAtOnce() {
+    ResilientCall guard = fixture.resolve(call -> call.with(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1)));
+    fixture.registry.subscribe(event -> {
+      if (event.kind().equals("hedge.started")) {
+        fixture.advance("900");
+      }
+    });
+    CompletableFuture<String> result;
+    try (Deadline.Scope scope = Deadline.open(Duration.ofSeconds(1), fixture.time)) {
+      result = LambdaCalls.callAsync(guard, delegate, null);
+    }
+    fixture.advance("100");
+    assertEquals(2, delegate.attempts(), "the hedge was admitted before the deadline passed");
+    fixture.time.runDueTasks();
+
+    assertTrue(result.isDone(), "the hedge's bound, armed with nothing left, ended it");
+    assertTrue(delegate.started.get(1).isCancelled());
+  }
+
   private void cancelAsTheHedgeStarts() {
     fixture.registry.subscribe(event -> {
       if (event.kind().equals("hedge.started")) {
