@@ -238,7 +238,9 @@ final class AsyncAttempt<T> {
    */
   private boolean armDeadline() {
     long nanos = pipeline.attemptNanos(ticket);
-    return nanos < 0 || later(this::expired, nanos);
+    // A stop gives the ticket back, which then reports no bound: unbounded or not, an attempt
+    // stopped since its admission goes no further.
+    return nanos < 0 ? !isOver() : later(this::expired, nanos);
   }
 
   /** Settles the attempt when the delegate's future completes, wherever that happens. */
