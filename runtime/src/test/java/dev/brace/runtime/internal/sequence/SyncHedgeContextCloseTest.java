@@ -8,6 +8,7 @@ import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.HedgePolicy;
+import dev.brace.runtime.internal.policy.SyncAttempt;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.LambdaCalls;
 import io.micrometer.context.ContextRegistry;
@@ -17,12 +18,56 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** A synchronous hedge's worker that cannot put its own context back after its attempt, however that attempt ended. */
 class SyncHedgeContextCloseTest {
   private static final String CALL = "X.m";
   private static final String WORKER = "hedge-context-worker";
+  private static final String ACCESSOR = "brace-test-hedge-close-tenant";
+
+  /** A context library whose reset fails on the hedge's worker threads, and only there. */
+  private final IllegalStateException cannotReset = new IllegalStateException("tenant store unavailable");
+  private final ThreadLocal<String> tenant = new ThreadLocal<>();
+  /** What ended the worker's thread, once it has ended by a throw. */
+  private final CompletableFuture<Throwable> leftTheWorker = new CompletableFuture<>();
+  private final Executor workers = task -> {
+    Thread worker = new Thread(task, WORKER);
+    worker.setDaemon(true);
+    worker.setUncaughtExceptionHandler((thread, thrown) -> leftTheWorker.complete(thrown));
+    worker.start();
+  };
+
+  SyncHedgeContextCloseTest() {
+    ContextRegistry.getInstance().registerThreadLocalAccessor(ACCESSOR, tenant::get, tenant::set, () -> {
+      if (Thread.currentThread().getName().equals(WORKER)) {
+        throw cannotReset;
+      }
+      tenant.remove();
+    });
+  }
+
+  @AfterEach
+  void removeAccessor() {
+    ContextRegistry.getInstance().removeThreadLocalAccessor(ACCESSOR);
+  }
+
+  /** The hedged call, made on a thread of its own whose context names a tenant. */
+  private CompletableFuture<Object> callWithATenant(CallSequence sequence, SyncAttempt attempt) {
+    CompletableFuture<Object> call = new CompletableFuture<>();
+    Thread caller = new Thread(() -> {
+      tenant.set("acme");
+      try {
+        call.complete(SyncHedgeGroup.run(sequence, CallKeys.NONE, attempt));
+      } catch (Throwable failure) {
+        call.completeExceptionally(failure);
+      }
+    }, "caller");
+    caller.setDaemon(true);
+    caller.start();
+    return call;
+  }
 
   /**
    * The attempt answered; putting the worker's own context back then throws. The attempt still
@@ -30,46 +75,16 @@ class SyncHedgeContextCloseTest {
    */
   @Test
   void aWorkerThatFailsToPutItsOwnContextBackStillLetsTheCallReturn() throws Exception {
-    IllegalStateException cannotReset = new IllegalStateException("tenant store unavailable");
-    ThreadLocal<String> tenant = new ThreadLocal<>();
-    String key = "brace-test-hedge-close-tenant";
-    ContextRegistry.getInstance().registerThreadLocalAccessor(key, tenant::get, tenant::set, () -> {
-      if (Thread.currentThread().getName().equals(WORKER)) {
-        throw cannotReset;
-      }
-      tenant.remove();
-    });
-    try {
-      CompletableFuture<Throwable> leftTheWorker = new CompletableFuture<>();
-      Executor workers = task -> {
-        Thread worker = new Thread(task, WORKER);
-        worker.setDaemon(true);
-        worker.setUncaughtExceptionHandler((thread, thrown) -> leftTheWorker.complete(thrown));
-        worker.start();
-      };
-      ManualTimeSource clock = new ManualTimeSource();
-      EventBus bus = new EventBus(Clock.systemUTC());
-      HedgePolicy policy = new HedgePolicy(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1).build(), CALL, bus, null, false);
-      CallSequence sequence = CallSequence.builder(LambdaCalls.builder(CALL).build(), clock, bus, clock::scheduler)
-          .hedge(policy, workers).build();
+    ManualTimeSource clock = new ManualTimeSource();
+    EventBus bus = new EventBus(Clock.systemUTC());
+    HedgePolicy policy = new HedgePolicy(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1).build(), CALL, bus, null, false);
+    CallSequence sequence = CallSequence.builder(LambdaCalls.builder(CALL).build(), clock, bus, clock::scheduler)
+        .hedge(policy, workers).build();
 
-      CompletableFuture<Object> call = new CompletableFuture<>();
-      Thread caller = new Thread(() -> {
-        tenant.set("acme");
-        try {
-          call.complete(SyncHedgeGroup.run(sequence, CallKeys.NONE, () -> "answer " + tenant.get()));
-        } catch (Throwable failure) {
-          call.completeExceptionally(failure);
-        }
-      }, "caller");
-      caller.setDaemon(true);
-      caller.start();
+    CompletableFuture<Object> call = callWithATenant(sequence, () -> "answer " + tenant.get());
 
-      assertEquals("answer acme", call.get(10, TimeUnit.SECONDS), "the caller returned with the attempt's answer");
-      assertSame(cannotReset, leftTheWorker.get(10, TimeUnit.SECONDS), "the library's failure surfaces on the worker");
-    } finally {
-      ContextRegistry.getInstance().removeThreadLocalAccessor(key);
-    }
+    assertEquals("answer acme", call.get(10, TimeUnit.SECONDS), "the caller returned with the attempt's answer");
+    assertSame(cannotReset, leftTheWorker.get(10, TimeUnit.SECONDS), "the library's failure surfaces on the worker");
   }
 
   /**
@@ -79,51 +94,21 @@ class SyncHedgeContextCloseTest {
    */
   @Test
   void aWorkerWhoseAttemptThrewAndThatFailsToPutItsOwnContextBackStillLetsTheCallReturn() throws Exception {
-    IllegalStateException cannotReset = new IllegalStateException("tenant store unavailable");
     IllegalStateException cannotRecord = new IllegalStateException("breaker store unavailable");
-    ThreadLocal<String> tenant = new ThreadLocal<>();
-    String key = "brace-test-hedge-close-tenant-2";
-    ContextRegistry.getInstance().registerThreadLocalAccessor(key, tenant::get, tenant::set, () -> {
-      if (Thread.currentThread().getName().equals(WORKER)) {
-        throw cannotReset;
-      }
-      tenant.remove();
+    PipelineRig rig = new PipelineRig(0, false, 1, (steps, events) -> steps.hedge(
+        new HedgePolicy(HedgeConfig.builder(PipelineRig.CALL).delay("100ms").maxHedges(1).on(IOException.class).build(),
+            PipelineRig.CALL, events, null, false),
+        workers));
+    rig.breaker.onRecord = () -> {
+      throw cannotRecord;
+    };
+
+    CompletableFuture<Object> call = callWithATenant(rig.sequence, () -> {
+      throw new IOException("down");
     });
-    try {
-      CompletableFuture<Throwable> leftTheWorker = new CompletableFuture<>();
-      Executor workers = task -> {
-        Thread worker = new Thread(task, WORKER);
-        worker.setDaemon(true);
-        worker.setUncaughtExceptionHandler((thread, thrown) -> leftTheWorker.complete(thrown));
-        worker.start();
-      };
-      PipelineRig rig = new PipelineRig(0, false, 1, (steps, events) -> steps.hedge(
-          new HedgePolicy(HedgeConfig.builder(PipelineRig.CALL).delay("100ms").maxHedges(1).on(IOException.class).build(),
-              PipelineRig.CALL, events, null, false),
-          workers));
-      rig.breaker.onRecord = () -> {
-        throw cannotRecord;
-      };
 
-      CompletableFuture<Object> call = new CompletableFuture<>();
-      Thread caller = new Thread(() -> {
-        tenant.set("acme");
-        try {
-          call.complete(SyncHedgeGroup.run(rig.sequence, CallKeys.NONE, () -> {
-            throw new IOException("down");
-          }));
-        } catch (Throwable failure) {
-          call.completeExceptionally(failure);
-        }
-      }, "caller");
-      caller.setDaemon(true);
-      caller.start();
-
-      ExecutionException ended = assertThrows(ExecutionException.class, () -> call.get(10, TimeUnit.SECONDS));
-      assertSame(cannotRecord, ended.getCause(), "the caller returned with the attempt's failure");
-      assertSame(cannotReset, leftTheWorker.get(10, TimeUnit.SECONDS), "the library's failure surfaces on the worker");
-    } finally {
-      ContextRegistry.getInstance().removeThreadLocalAccessor(key);
-    }
+    ExecutionException ended = assertThrows(ExecutionException.class, () -> call.get(10, TimeUnit.SECONDS));
+    assertSame(cannotRecord, ended.getCause(), "the caller returned with the attempt's failure");
+    assertSame(cannotReset, leftTheWorker.get(10, TimeUnit.SECONDS), "the library's failure surfaces on the worker");
   }
 }
