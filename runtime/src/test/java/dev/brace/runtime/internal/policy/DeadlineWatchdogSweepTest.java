@@ -89,18 +89,7 @@ class DeadlineWatchdogSweepTest {
    * {@link System#nanoTime()}'s may be: instants must be compared by their difference alone.
    */
   private void onAClockWithNegativeReadings() {
-    long behind = TimeUnit.DAYS.toNanos(365);
-    time = new TimeSource() {
-      @Override
-      public long nanoTime() {
-        return clock.nanoTime() - behind;
-      }
-
-      @Override
-      public void sleep(Duration duration) throws InterruptedException {
-        clock.sleep(duration);
-      }
-    };
+    time = new ClockBehind(clock, TimeUnit.DAYS.toNanos(365));
     watchdog = new DeadlineWatchdog(time, clock.scheduler());
     start = time.nanoTime();
   }

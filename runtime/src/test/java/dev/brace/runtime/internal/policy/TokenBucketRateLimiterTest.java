@@ -244,17 +244,7 @@ class TokenBucketRateLimiterTest {
   @Test
   void aCancelledReservationGivesBackOneTokenOnAClockOfNegativeInstants() {
     long offset = Long.MAX_VALUE / 2;
-    dev.brace.runtime.TimeSource negative = new dev.brace.runtime.TimeSource() {
-      @Override
-      public long nanoTime() {
-        return clock.nanoTime() - offset;
-      }
-
-      @Override
-      public void sleep(Duration duration) throws InterruptedException {
-        clock.sleep(duration);
-      }
-    };
+    ClockBehind negative = new ClockBehind(clock, offset);
     TokenBucketRateLimiter limiter = new TokenBucketRateLimiter(
         RateLimitConfigs.config(10, Duration.ofSeconds(1), 0, Duration.ofSeconds(1)), negative, events.bus());
     drain(limiter, 10);
