@@ -3,16 +3,15 @@ package p;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
-import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 final class ResilientBase<E> implements Base<E> {
-  private static final Invoker DELEGATE_TO = ResilientBase::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientBase::delegateTo;
 
   private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_BASE = CircuitBreakerConfig.builder("base");
 
@@ -74,11 +73,12 @@ final class ResilientBase<E> implements Base<E> {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Base delegate = (Base) target;
     switch (method) {
       case 0:
-        return delegate.load((String) args.a());
+        return delegate.load((String) a);
       case 1:
         delegate.reset();
         return null;

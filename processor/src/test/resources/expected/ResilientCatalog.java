@@ -10,15 +10,15 @@ import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.FallbackInvoker;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.io.IOException;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientCatalog implements Catalog {
-  private static final Invoker DELEGATE_TO = ResilientCatalog::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientCatalog::delegateTo;
 
   private static final FallbackInvoker FALL_BACK_TO = ResilientCatalog::fallBackTo;
 
@@ -101,13 +101,14 @@ public final class ResilientCatalog implements Catalog {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Catalog delegate = (Catalog) target;
     switch (method) {
       case 0:
-        return delegate.find((String) args.a());
+        return delegate.find((String) a);
       case 1:
-        delegate.save((String) args.a());
+        delegate.save((String) a);
         return null;
       case 2:
         return delegate.size();

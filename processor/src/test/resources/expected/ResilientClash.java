@@ -7,14 +7,14 @@ import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.FallbackInvoker;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientClash implements Clash {
-  private static final Invoker DELEGATE_TO = ResilientClash::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientClash::delegateTo;
 
   private static final FallbackInvoker FALL_BACK_TO = ResilientClash::fallBackTo;
 
@@ -66,11 +66,12 @@ public final class ResilientClash implements Clash {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Clash delegate = (Clash) target;
     switch (method) {
       case 0:
-        return delegate.call((String) ((Object[]) args.a())[0], (String) ((Object[]) args.a())[1], (Integer) ((Object[]) args.a())[2], (String) ((Object[]) args.a())[3], (Integer) ((Object[]) args.a())[4], ((Object[]) args.a())[5], (Exception) ((Object[]) args.a())[6], ((Object[]) args.a())[7], ((Object[]) args.a())[8], (Long) ((Object[]) args.a())[9], (String) ((Object[]) args.a())[10]);
+        return delegate.call((String) ((Object[]) a)[0], (String) ((Object[]) a)[1], (Integer) ((Object[]) a)[2], (String) ((Object[]) a)[3], (Integer) ((Object[]) a)[4], ((Object[]) a)[5], (Exception) ((Object[]) a)[6], ((Object[]) a)[7], ((Object[]) a)[8], (Long) ((Object[]) a)[9], (String) ((Object[]) a)[10]);
       default:
         throw new IllegalArgumentException("no method " + method);
     }

@@ -4,16 +4,15 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
-import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientDerived implements Derived {
-  private static final Invoker DELEGATE_TO = ResilientDerived::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientDerived::delegateTo;
 
   private static final CallDefinition COUNT = CallDefinition.builder("Derived.count")
     .with(BulkheadConfig.builder("Derived"))
@@ -77,13 +76,14 @@ public final class ResilientDerived implements Derived {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Derived delegate = (Derived) target;
     switch (method) {
       case 0:
         return delegate.count();
       case 1:
-        return delegate.load((String) args.a());
+        return delegate.load((String) a);
       default:
         throw new IllegalArgumentException("no method " + method);
     }

@@ -10,9 +10,9 @@ import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.FallbackInvoker;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +20,7 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientHedged implements Hedged {
-  private static final Invoker DELEGATE_TO = ResilientHedged::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientHedged::delegateTo;
 
   private static final FallbackInvoker FALL_BACK_TO = ResilientHedged::fallBackTo;
 
@@ -116,18 +116,19 @@ public final class ResilientHedged implements Hedged {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Hedged delegate = (Hedged) target;
     switch (method) {
       case 0:
-        return delegate.search((String) args.a());
+        return delegate.search((String) a);
       case 1:
         delegate.ping();
         return null;
       case 2:
-        return delegate.count((String) args.a());
+        return delegate.count((String) a);
       case 3:
-        return delegate.searchAsync((String) args.a());
+        return delegate.searchAsync((String) a);
       default:
         throw new IllegalArgumentException("no method " + method);
     }

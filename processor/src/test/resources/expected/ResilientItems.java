@@ -13,9 +13,9 @@ import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.FallbackInvoker;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -25,7 +25,7 @@ import reactor.core.publisher.Mono;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientItems implements Items {
-  private static final Invoker DELEGATE_TO = ResilientItems::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientItems::delegateTo;
 
   private static final FallbackInvoker FALL_BACK_TO = ResilientItems::fallBackTo;
 
@@ -130,15 +130,16 @@ public final class ResilientItems implements Items {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Items delegate = (Items) target;
     switch (method) {
       case 0:
-        return delegate.item((String) args.a());
+        return delegate.item((String) a);
       case 1:
-        return delegate.count((String) args.a(), (int) args.x());
+        return delegate.count((String) a, (int) x);
       case 2:
-        return delegate.entries((String) args.a());
+        return delegate.entries((String) a);
       case 3:
         return delegate.all();
       default:

@@ -6,15 +6,15 @@ import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientKeyed implements Keyed {
-  private static final Invoker DELEGATE_TO = ResilientKeyed::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientKeyed::delegateTo;
 
   private static final KeysOf KEYS_OF = ResilientKeyed::keysOf;
 
@@ -63,11 +63,12 @@ public final class ResilientKeyed implements Keyed {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Keyed delegate = (Keyed) target;
     switch (method) {
       case 0:
-        return delegate.call((Keyed.Request) args.a(), (String) args.b(), (int) args.x());
+        return delegate.call((Keyed.Request) a, (String) b, (int) x);
       default:
         throw new IllegalArgumentException("no method " + method);
     }

@@ -2,16 +2,15 @@ package p;
 
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
-  private static final Invoker DELEGATE_TO = ResilientOuter_Api_Deep::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientOuter_Api_Deep::delegateTo;
 
   private static final CallDefinition RUN = CallDefinition.builder("Outer.Api.Deep.run")
     .with(TimeoutConfig.builder("Outer.Api.Deep.run").duration("1s"))
@@ -56,7 +55,8 @@ public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Outer.Api.Deep delegate = (Outer.Api.Deep) target;
     switch (method) {
       case 0:

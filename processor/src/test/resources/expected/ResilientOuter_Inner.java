@@ -2,16 +2,15 @@ package p;
 
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
-import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 final class ResilientOuter_Inner implements Outer.Inner {
-  private static final Invoker DELEGATE_TO = ResilientOuter_Inner::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientOuter_Inner::delegateTo;
 
   private static final CallDefinition PING = CallDefinition.builder("Outer.Inner.ping")
     .with(BulkheadConfig.builder("Outer.Inner"))
@@ -56,7 +55,8 @@ final class ResilientOuter_Inner implements Outer.Inner {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Outer.Inner delegate = (Outer.Inner) target;
     switch (method) {
       case 0:

@@ -5,10 +5,9 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.util.Objects;
@@ -16,7 +15,7 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientPayments implements Payments {
-  private static final Invoker DELEGATE_TO = ResilientPayments::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientPayments::delegateTo;
 
   private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_PAYMENTS_API = CircuitBreakerConfig.builder("payments-api");
 
@@ -81,13 +80,14 @@ public final class ResilientPayments implements Payments {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Payments delegate = (Payments) target;
     switch (method) {
       case 0:
-        return delegate.charge((String) args.a());
+        return delegate.charge((String) a);
       case 1:
-        return delegate.refund((String) args.a());
+        return delegate.refund((String) a);
       default:
         throw new IllegalArgumentException("no method " + method);
     }

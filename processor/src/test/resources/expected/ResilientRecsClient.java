@@ -11,9 +11,9 @@ import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.FallbackInvoker;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -21,7 +21,7 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientRecsClient implements RecsClient {
-  private static final Invoker DELEGATE_TO = ResilientRecsClient::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientRecsClient::delegateTo;
 
   private static final FallbackInvoker FALL_BACK_TO = ResilientRecsClient::fallBackTo;
 
@@ -94,11 +94,12 @@ public final class ResilientRecsClient implements RecsClient {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     RecsClient delegate = (RecsClient) target;
     switch (method) {
       case 0:
-        return delegate.recommendations((String) args.a());
+        return delegate.recommendations((String) a);
       case 1:
         return delegate.count();
       default:

@@ -2,10 +2,9 @@ package p;
 
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.RetryConfig;
-import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -14,7 +13,7 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
-  private static final Invoker DELEGATE_TO = ResilientRepo::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientRepo::delegateTo;
 
   private static final RetryConfig.Builder RETRY_REPO_FETCH = RetryConfig.builder("Repo.fetch");
 
@@ -141,25 +140,26 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Repo delegate = (Repo) target;
     switch (method) {
       case 0:
-        return delegate.get(args.x());
+        return delegate.get(x);
       case 1:
-        return invokeMax(target, args);
+        return invokeMax(target, a, b, c, d, x, y);
       case 2:
-        delegate.putAll((String[]) args.a());
+        delegate.putAll((String[]) a);
         return null;
       case 3:
-        return delegate.sizes((byte[][]) ((Object[]) args.a())[0], (Character) ((Object[]) args.a())[1], (Boolean) ((Object[]) args.a())[2], (Double) ((Object[]) args.a())[3], (Float) ((Object[]) args.a())[4], (Short) ((Object[]) args.a())[5]);
+        return delegate.sizes((byte[][]) ((Object[]) a)[0], (Character) ((Object[]) a)[1], (Boolean) ((Object[]) a)[2], (Double) ((Object[]) a)[3], (Float) ((Object[]) a)[4], (Short) ((Object[]) a)[5]);
       case 4:
         delegate.clear();
         return null;
       case 5:
-        return delegate.fetch((int) args.x());
+        return delegate.fetch((int) x);
       case 6:
-        return delegate.fetch((String) args.a());
+        return delegate.fetch((String) a);
       default:
         throw new IllegalArgumentException("no method " + method);
     }
@@ -167,8 +167,8 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static <T extends Comparable<T>, R extends Number & Comparable<R>> Object invokeMax(
-      Object target, Arguments args) throws Throwable {
+      Object target, Object a, Object b, Object c, Object d, long x, long y) throws Throwable {
     Repo<T> delegate = (Repo<T>) target;
-    return delegate.max((List<? extends R>) args.a());
+    return delegate.max((List<? extends R>) a);
   }
 }

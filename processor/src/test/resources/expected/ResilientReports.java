@@ -9,9 +9,9 @@ import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.FallbackInvoker;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +20,7 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientReports implements Reports {
-  private static final Invoker DELEGATE_TO = ResilientReports::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientReports::delegateTo;
 
   private static final FallbackInvoker FALL_BACK_TO = ResilientReports::fallBackTo;
 
@@ -106,15 +106,16 @@ public final class ResilientReports implements Reports {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Reports delegate = (Reports) target;
     switch (method) {
       case 0:
-        return delegate.report((String) args.a());
+        return delegate.report((String) a);
       case 1:
-        return delegate.count((String) args.a());
+        return delegate.count((String) a);
       case 2:
-        return delegate.keyed((String) args.a());
+        return delegate.keyed((String) a);
       default:
         throw new IllegalArgumentException("no method " + method);
     }

@@ -5,17 +5,16 @@ import dev.brace.Criticality;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.RateLimitConfig;
-import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientShedding implements Shedding {
-  private static final Invoker DELEGATE_TO = ResilientShedding::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientShedding::delegateTo;
 
   private static final BulkheadConfig.Builder BULKHEAD_SEARCH = BulkheadConfig.builder("search").maxConcurrent(40).maxWait("10ms").adaptive(Bulkhead.Adaptive.GRADIENT2).minConcurrent(4);
 
@@ -92,13 +91,14 @@ public final class ResilientShedding implements Shedding {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Shedding delegate = (Shedding) target;
     switch (method) {
       case 0:
-        return delegate.suggestions((String) args.a());
+        return delegate.suggestions((String) a);
       case 1:
-        return delegate.checkout((String) args.a());
+        return delegate.checkout((String) a);
       case 2:
         return delegate.recent();
       default:

@@ -8,9 +8,9 @@ import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.FallbackInvoker;
-import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -19,7 +19,7 @@ import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
 public final class ResilientStale implements Stale {
-  private static final Invoker DELEGATE_TO = ResilientStale::delegateTo;
+  private static final SlotInvoker DELEGATE_TO = ResilientStale::delegateTo;
 
   private static final FallbackInvoker FALL_BACK_TO = ResilientStale::fallBackTo;
 
@@ -116,17 +116,18 @@ public final class ResilientStale implements Stale {
     return this.delegate.toString();
   }
 
-  private static Object delegateTo(int method, Object target, Arguments args) throws Throwable {
+  private static Object delegateTo(int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) throws Throwable {
     Stale delegate = (Stale) target;
     switch (method) {
       case 0:
-        return delegate.recommendations((String) args.a(), (int) args.x());
+        return delegate.recommendations((String) a, (int) x);
       case 1:
-        return delegate.price((String) args.a(), (String[]) args.b());
+        return delegate.price((String) a, (String[]) b);
       case 2:
-        return delegate.everything((String[]) args.a());
+        return delegate.everything((String[]) a);
       case 3:
-        return delegate.report((String) args.a());
+        return delegate.report((String) a);
       default:
         throw new IllegalArgumentException("no method " + method);
     }

@@ -95,7 +95,8 @@ final class ArgumentSlots {
 
   /**
    * @param index a parameter's position
-   * @param args the name of the {@code Arguments} variable
+   * @param args the name of the {@code Arguments} variable, or null to read the slots from parameters
+   *     named after them ({@code a} … {@code d}, {@code x}, {@code y}), as the invoker takes them
    * @param exactType cast to the parameter's own type (where its type variables are in scope) rather
    *     than to its erasure
    * @return the expression that reads the parameter back, of its type
@@ -106,17 +107,17 @@ final class ArgumentSlots {
       TypeName boxed = parameterType.getKind().isPrimitive()
           ? TypeName.get(parameterType).box()
           : TypeName.get(exactType ? parameterType : types.erasure(parameterType));
-      CodeBlock element = CodeBlock.of("(($T[]) $N.a())[$L]", Object.class, args, index);
+      CodeBlock element = CodeBlock.of("(($T[]) $L)[$L]", Object.class, slot(args, "a"), index);
       return boxed.equals(ClassName.OBJECT) ? element : CodeBlock.of("($T) $L", boxed, element);
     }
     String slot = slots.get(index);
     if (!parameterType.getKind().isPrimitive()) {
       TypeName cast = TypeName.get(exactType ? parameterType : types.erasure(parameterType));
       return cast.equals(ClassName.OBJECT)
-          ? CodeBlock.of("$N.$N()", args, slot)
-          : CodeBlock.of("($T) $N.$N()", cast, args, slot);
+          ? slot(args, slot)
+          : CodeBlock.of("($T) $L", cast, slot(args, slot));
     }
-    CodeBlock value = CodeBlock.of("$N.$N()", args, slot);
+    CodeBlock value = slot(args, slot);
     return switch (parameterType.getKind()) {
       case LONG -> value;
       case BOOLEAN -> CodeBlock.of("$L != 0", value);
@@ -126,7 +127,12 @@ final class ArgumentSlots {
     };
   }
 
-  /** @return every parameter read back, in order, for the delegate's method */
+  /** @return the slot as the {@code Arguments} variable's accessor, or as the parameter of its name */
+  private static CodeBlock slot(String args, String slot) {
+    return args == null ? CodeBlock.of("$N", slot) : CodeBlock.of("$N.$N()", args, slot);
+  }
+
+  /** @return every parameter read back, in order, for the delegate's method; {@code args} as in {@link #read} */
   CodeBlock readAll(String args, boolean exactType) {
     List<CodeBlock> reads = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {

@@ -83,10 +83,10 @@ final class DispatchWriter {
     boolean returnsVoid = type.getReturnType().getKind() == TypeKind.VOID;
     String simple = method.method().getSimpleName().toString();
 
-    CodeBlock call = CodeBlock.of("delegate.$N($L)", simple, slots.readAll("args", generic));
+    CodeBlock call = CodeBlock.of("delegate.$N($L)", simple, slots.readAll(null, generic));
     if (generic) {
       String helper = helper("invoke" + capitalized(simple), call, null, returnsVoid && !method.isAsync(), type);
-      invokeCases.add("case $L:\n$>return $N(target, args);\n$<", number, helper);
+      invokeCases.add("case $L:\n$>return $N(target, a, b, c, d, x, y);\n$<", number, helper);
     } else {
       invokeCases.add(caseOf(number, call, returnsVoid && !method.isAsync()));
     }
@@ -179,16 +179,21 @@ final class DispatchWriter {
     return methods;
   }
 
-  /** {@code static Object delegateTo(int method, Object target, Arguments args[, Throwable failure])} */
+  /**
+   * {@code static Object delegateTo(int method, Object target, Object a, Object b, Object c, Object d,
+   * long x, long y)}, which takes the argument slots as parameters, or {@code static Object
+   * fallBackTo(int method, Object target, Arguments args, Throwable failure)}.
+   */
   private MethodSpec dispatch(String name, TypeName delegateType, CodeBlock cases, boolean takesFailure) {
     MethodSpec.Builder spec = MethodSpec.methodBuilder(name)
         .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
         .returns(Object.class)
         .addParameter(int.class, "method")
-        .addParameter(Object.class, "target")
-        .addParameter(ARGUMENTS, "args");
+        .addParameter(Object.class, "target");
     if (takesFailure) {
-      spec.addParameter(Throwable.class, "failure");
+      spec.addParameter(ARGUMENTS, "args").addParameter(Throwable.class, "failure");
+    } else {
+      addSlotParameters(spec);
     }
     spec.addException(Throwable.class)
         .addStatement("$T delegate = ($T) target", delegateType, delegateType)
@@ -217,7 +222,8 @@ final class DispatchWriter {
   /**
    * A static helper that declares the interface's and the method's type parameters, so the
    * arguments are cast to their own types: {@code static <R extends Number> Object invokeMax(Object
-   * target, Arguments args)}.
+   * target, Object a, Object b, Object c, Object d, long x, long y)}, or {@code fallbackMax(Object
+   * target, Arguments args, Throwable failure)}.
    */
   private String helper(String base, CodeBlock call, String failure, boolean statement, ExecutableType type) {
     String name = WrapperWriter.unique(methodNames, base, "_");
@@ -230,12 +236,13 @@ final class DispatchWriter {
         .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
         .returns(Object.class)
         .addParameter(Object.class, "target")
-        .addParameter(ARGUMENTS, "args")
         .addException(Throwable.class);
     iface.getTypeParameters().forEach(variable -> spec.addTypeVariable(TypeVariableName.get(variable)));
     type.getTypeVariables().forEach(variable -> spec.addTypeVariable(typeVariable(variable)));
     if (failure != null) {
-      spec.addParameter(Throwable.class, failure);
+      spec.addParameter(ARGUMENTS, "args").addParameter(Throwable.class, failure);
+    } else {
+      addSlotParameters(spec);
     }
     spec.addStatement("$T delegate = ($T) target", targetType, targetType);
     if (statement) {
@@ -245,6 +252,14 @@ final class DispatchWriter {
     }
     helpers.add(spec.build());
     return name;
+  }
+
+  /** The argument slots as the invoker takes them: {@code Object a, Object b, Object c, Object d, long x, long y}. */
+  private static void addSlotParameters(MethodSpec.Builder spec) {
+    for (String reference : new String[] {"a", "b", "c", "d"}) {
+      spec.addParameter(Object.class, reference);
+    }
+    spec.addParameter(long.class, "x").addParameter(long.class, "y");
   }
 
   /** @return the parameters the key templates name; every one when the stale key is all arguments */

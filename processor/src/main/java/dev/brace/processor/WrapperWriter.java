@@ -44,7 +44,7 @@ final class WrapperWriter {
   private static final ClassName RESILIENT_CALL = ClassName.get("dev.brace.runtime.support", "ResilientCall");
   private static final ClassName CALL_DEFINITION = ClassName.get("dev.brace.runtime.support", "CallDefinition");
   private static final ClassName CRITICALITY_LEVEL = ClassName.get("dev.brace", "Criticality", "Level");
-  private static final ClassName INVOKER = ClassName.get("dev.brace.runtime.support", "Invoker");
+  private static final ClassName INVOKER = ClassName.get("dev.brace.runtime.support", "SlotInvoker");
   private static final ClassName FALLBACK_INVOKER = ClassName.get("dev.brace.runtime.support", "FallbackInvoker");
   private static final ClassName KEYS_OF = ClassName.get("dev.brace.runtime.support", "KeysOf");
   private static final ClassName REACTOR_CALLS = ClassName.get("dev.brace.reactor", "ReactorCalls");

@@ -29,6 +29,7 @@ public final class CallDefinition {
   private final boolean notIdempotent;
   private final Criticality.Level criticality;
   private final Invoker invoker;
+  private final SlotInvoker slotInvoker;
   private final FallbackInvoker fallback;
   private final KeysOf keys;
   private final int method;
@@ -45,6 +46,7 @@ public final class CallDefinition {
     this.notIdempotent = builder.notIdempotent;
     this.criticality = builder.criticality;
     this.invoker = builder.invoker;
+    this.slotInvoker = builder.slotInvoker;
     this.fallback = builder.fallback;
     this.keys = builder.keys;
     this.method = builder.method;
@@ -133,6 +135,14 @@ public final class CallDefinition {
     return invoker;
   }
 
+  /**
+   * @return the same, taking the arguments' slots as parameters; null when the definition was given
+   *     an {@link Invoker} only (a {@code Stack}, a hand-written definition)
+   */
+  public SlotInvoker slotInvoker() {
+    return slotInvoker;
+  }
+
   /** @return calls the fallback method, or null when the call has none */
   public FallbackInvoker fallback() {
     return fallback;
@@ -172,6 +182,7 @@ public final class CallDefinition {
     private boolean notIdempotent;
     private Criticality.Level criticality = Criticality.Level.DEFAULT;
     private Invoker invoker;
+    private SlotInvoker slotInvoker;
     private FallbackInvoker fallback;
     private KeysOf keys;
     private int method;
@@ -253,6 +264,25 @@ public final class CallDefinition {
      */
     public Builder invokes(Invoker invoker, int method) {
       this.invoker = Objects.requireNonNull(invoker, "invoker");
+      this.slotInvoker = null;
+      this.method = method;
+      return this;
+    }
+
+    /**
+     * As {@link #invokes(Invoker, int)}, with an invoker that takes the arguments' slots as
+     * parameters: what generated wrappers give, so that a call that needs no frame reaches the
+     * delegate straight from its own parameters.
+     *
+     * @param invoker calls the delegate's methods with a call's argument slots
+     * @param method this method's number, which the invokers switch on
+     * @return this
+     * @throws NullPointerException when {@code invoker} is null
+     */
+    public Builder invokes(SlotInvoker invoker, int method) {
+      SlotInvoker slots = Objects.requireNonNull(invoker, "invoker");
+      this.slotInvoker = slots;
+      this.invoker = (number, target, args) -> slots.invoke(number, target, args.a(), args.b(), args.c(), args.d(), args.x(), args.y());
       this.method = method;
       return this;
     }
