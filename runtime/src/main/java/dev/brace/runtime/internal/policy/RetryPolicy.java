@@ -131,6 +131,11 @@ public final class RetryPolicy {
     return filter.callsForAnotherAttempt(failure);
   }
 
+  /** @return whether the retry has a result predicate ({@code @Retry(onResult)}): some results may be retried */
+  public boolean retriesResults() {
+    return config.onResult() != null;
+  }
+
   /** @return {@code run}, or a fresh run when this is the call's first retried outcome */
   public RetryRun continuing(RetryRun run) {
     return run != null ? run : new RetryRun(delayNanos);

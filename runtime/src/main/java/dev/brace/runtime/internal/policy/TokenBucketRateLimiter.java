@@ -51,6 +51,8 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
 
   /** What a replaced bucket's instant is set to: a caller that reads it takes from the new bucket. */
   private static final long FROZEN = Long.MIN_VALUE;
+  /** What {@link #take} answers when asked for a token there now and there is none yet. */
+  private static final long NOT_NOW = Long.MAX_VALUE;
 
   private final TimeSource time;
   private final RateLimitSteps steps;
@@ -169,10 +171,10 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
    */
   public boolean acquireAt(long now) {
     Bucket taken = bucket;
-    long waitNanos = take(taken, now);
+    long waitNanos = take(taken, now, true);
     while (waitNanos == FROZEN) {
       taken = current();
-      waitNanos = take(taken, now);
+      waitNanos = take(taken, now, true);
     }
     if (waitNanos <= 0) {
       return false;
@@ -198,11 +200,24 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
 
   @Override
   public long reserveTokenAt(long now) {
-    long waitNanos = take(bucket, now);
+    long waitNanos = take(bucket, now, true);
     while (waitNanos == FROZEN) {
-      waitNanos = take(current(), now);
+      waitNanos = take(current(), now, true);
     }
     return now + waitNanos;
+  }
+
+  /**
+   * Takes a token only if one is there at {@code now}, for an attempt that must not wait: otherwise
+   * nothing is reserved, refused or reported, and the caller asks {@link #reserveTokenAt} instead.
+   *
+   * @param now a reading of the registry's clock
+   * @return whether a token was taken
+   */
+  public boolean tryTakeAt(long now) {
+    long waitNanos = take(bucket, now, false);
+    // New settings being switched to: the caller's way through reserveTokenAt waits that out.
+    return waitNanos != NOT_NOW && waitNanos != FROZEN;
   }
 
   /**
@@ -366,10 +381,13 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   /**
    * Claims the next token, now or in the future.
    *
-   * @return nanoseconds from {@code now} until the claimed token arrives (0 or less: at once), or
-   *     {@link #FROZEN} when new settings replaced the bucket: take from the new one
+   * @param reserves whether a token still to come is claimed (and one beyond {@code maxWait}
+   *     refused); when false, only a token there now is
+   * @return nanoseconds from {@code now} until the claimed token arrives (0 or less: at once),
+   *     {@link #NOT_NOW} when nothing was claimed because the token is still to come, or {@link
+   *     #FROZEN} when new settings replaced the bucket: take from the new one
    */
-  private long take(Bucket bucket, long now) {
+  private long take(Bucket bucket, long now, boolean reserves) {
     long interval = interval(bucket);
     long capacity = capacity(bucket, interval);
     while (true) {
@@ -380,6 +398,9 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
       // An instant in the past means a full bucket: idle time beyond it earns nothing.
       long owed = Math.max(0, current - now);
       long waitNanos = owed + interval - capacity;
+      if (waitNanos > 0 && !reserves) {
+        return NOT_NOW;
+      }
       if (waitNanos > bucket.maxWaitNanos) {
         throw steps.rejected(waitNanos);
       }

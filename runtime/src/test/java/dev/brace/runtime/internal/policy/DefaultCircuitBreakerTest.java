@@ -3,6 +3,7 @@ package dev.brace.runtime.internal.policy;
 import dev.brace.runtime.internal.event.EventBus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -98,6 +99,26 @@ class DefaultCircuitBreakerTest {
 
   @Nested
   class ClassicMode {
+    @Test
+    void aTicketOnlyIfClosedIsTheClosedCircuitsOwnAndNoneOtherwiseWithNothingReported() {
+      DefaultCircuitBreaker breaker = breaker(classic(1));
+      Object closed = breaker.acquireIfClosed();
+      assertSame(breaker, DefaultCircuitBreaker.ownerOf(closed));
+      breaker.onSuccess(closed);
+
+      fail(breaker);
+      int reported = events.size();
+      assertNull(breaker.acquireIfClosed(), "open");
+      time.advance(RESET_TIMEOUT);
+      assertNull(breaker.acquireIfClosed(), "open and cooled down: the probe is acquire()'s to take");
+
+      assertEquals(CircuitState.OPEN, breaker.state());
+      assertEquals(reported, events.size(), "asking is neither a refusal nor a probe");
+      Object probe = breaker.acquire();
+      assertNull(breaker.acquireIfClosed(), "half-open");
+      breaker.release(probe);
+    }
+
     @Test
     void opensAtTheThresholdOfConsecutiveFailures() {
       DefaultCircuitBreaker breaker = breaker(classic(3));

@@ -360,4 +360,31 @@ class TokenBucketRateLimiterTest {
     clock.advance(Duration.ofNanos(1));
     limiter.acquire();
   }
+
+  @Test
+  void aTokenTakenOnlyIfThereNowIsTakenLikeAnyOtherAndNothingIsReservedWhenThereIsNone() {
+    TokenBucketRateLimiter limiter = tenPerSecond(Duration.ofSeconds(1));
+    drain(limiter, 9);
+
+    assertTrue(limiter.tryTakeAt(clock.nanoTime()), "the tenth token is there");
+    assertEquals(0, limiter.availablePermits());
+    assertFalse(limiter.tryTakeAt(clock.nanoTime()), "the eleventh is 100 ms away");
+    assertFalse(limiter.tryTakeAt(clock.nanoTime()));
+
+    // Nothing was reserved by asking: the next reservation is the first one to come, not a later one.
+    assertEquals(clock.nanoTime() + Duration.ofMillis(100).toNanos(), limiter.reserveToken());
+    assertTrue(events.of("ratelimit.rejected").isEmpty(), "asking is never a refusal");
+  }
+
+  @Test
+  void aTokenOnlyIfThereNowIsNoneBeyondMaxWaitAndIsNotRefused() {
+    TokenBucketRateLimiter limiter = tenPerSecond(Duration.ZERO);
+    drain(limiter, 10);
+
+    assertFalse(limiter.tryTakeAt(clock.nanoTime()));
+
+    assertTrue(events.of("ratelimit.rejected").isEmpty());
+    clock.advance(Duration.ofMillis(100));
+    assertTrue(limiter.tryTakeAt(clock.nanoTime()), "the token earned since is there");
+  }
 }
