@@ -11,7 +11,6 @@ import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.internal.Message;
@@ -134,7 +133,8 @@ public final class Stack<T> {
    * the first slot): a {@code Callable} for {@link #call}, a {@code Supplier} of a future for {@link
    * #callAsync}.
    */
-  private static Object invoke(int method, Object target, Arguments args) throws Exception {
+  private static Object invoke(int method, Object target, Object key, Object b, Object c, Object d, long x, long y)
+      throws Exception {
     return target instanceof Callable ? ((Callable<?>) target).call() : ((Supplier<?>) target).get();
   }
 

@@ -47,24 +47,26 @@ public final class AttemptPipeline {
   private static final long SHORTEST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
   private final String callName;
-  private final TimeSource time;
-  private final KeyedFamily<CircuitBreakerInstance> breakers;
-  private final KeyedFamily<RateLimiterInstance> limiters;
-  private final SemaphoreBulkhead bulkhead;
-  private final TimeoutPolicy timeout;
+  final TimeSource time;
+  final KeyedFamily<CircuitBreakerInstance> breakers;
+  final KeyedFamily<RateLimiterInstance> limiters;
+  final SemaphoreBulkhead bulkhead;
+  final TimeoutPolicy timeout;
   /** The caller's deadline and the call's own bounds passed on; null when the call takes no part in deadlines. */
-  private final DeadlineSteps deadlines;
-  private final Throttling throttling;
-  private final Criticality.Level criticality;
+  final DeadlineSteps deadlines;
+  final Throttling throttling;
+  final Criticality.Level criticality;
   /** The breaker judges latency ({@code slowCall}): every attempt is timed. */
-  private final boolean timesForBreaker;
-  private final boolean adaptiveBulkhead;
+  final boolean timesForBreaker;
+  final boolean adaptiveBulkhead;
   /** A timeout, a latency-judging breaker or an adaptive bulkhead need the admission instant. */
   private final boolean needsAdmissionTime;
   /** Each outcome's duration to the bound metrics listener, and its event to a metrics event listener. */
-  private final AttemptReports reports;
+  final AttemptReports reports;
   /** Null unless fault injection is configured for the call: then each attempt asks it first. */
-  private final FaultInjection faults;
+  final FaultInjection faults;
+  /** The attempt made at once, without a ticket; null when the call's patterns always need the staged way. */
+  private final AtOnceAttempt atOnce;
 
   AttemptPipeline(AttemptPipelineBuilder builder) {
     this.callName = builder.callName;
@@ -82,6 +84,7 @@ public final class AttemptPipeline {
     this.reports = new AttemptReports(callName, builder.events, breakerName(), limiterName(), bulkheadName(), timeoutName(),
         builder.retryName, builder.hedgeName);
     this.faults = builder.faults;
+    this.atOnce = AtOnceAttempt.of(this);
   }
 
   /**
@@ -189,6 +192,38 @@ public final class AttemptPipeline {
         throw refused;
       }
     }
+  }
+
+  /** @return the attempt made at once, or null when every attempt of the call goes the staged way */
+  public AtOnceAttempt atOnce() {
+    return atOnce;
+  }
+
+  /**
+   * Takes up an attempt {@link AtOnceAttempt} handed over, as if admission had taken it that far:
+   * the ticket holds what it took, at the stage it stopped.
+   *
+   * @param ticket the attempt's ticket, {@linkplain AttemptTicket#start started}
+   * @return the failure the attempt ended with, its outcome recorded; or null: admission goes on
+   *     from where it stopped ({@link #admitBlocking})
+   */
+  public Throwable resume(AttemptTicket ticket, HandOver handOver) {
+    if (handOver.recorded) {
+      ticket.outcomeAt = handOver.outcomeAt;
+      return handOver.failure;
+    }
+    if (handOver.breaker != null) {
+      ticket.breaker = handOver.breaker;
+      ticket.breakerTicket = handOver.breakerTicket;
+      ticket.holdsBreaker = true;
+    }
+    if (handOver.limiter != null) {
+      ticket.limiter = handOver.limiter;
+    }
+    ticket.admittedAt = handOver.admittedAt;
+    ticket.holdsPermit = handOver.holdsPermit;
+    ticket.stage = handOver.stage;
+    return handOver.failure == null ? null : failed(ticket, handOver.failure);
   }
 
   /** @return true when the wait admitted the attempt (a permit of a full bulkhead came free) */

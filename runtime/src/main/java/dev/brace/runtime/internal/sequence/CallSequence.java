@@ -1,20 +1,10 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.BulkheadFullException;
-import dev.brace.runtime.CircuitOpenException;
-import dev.brace.runtime.DeadlineExceededException;
-import dev.brace.runtime.EventKind;
-import dev.brace.runtime.RateLimitedException;
-import dev.brace.runtime.Refusal;
 import dev.brace.runtime.TimeSource;
-import dev.brace.runtime.TimeoutExceededException;
-import dev.brace.runtime.config.ExceptionFilter;
-import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.internal.Message;
+import dev.brace.runtime.internal.attempt.AtOnceAttempt;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
-import dev.brace.runtime.internal.event.BoundMetrics;
-import dev.brace.runtime.internal.event.CallMetrics;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
@@ -28,6 +18,7 @@ import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.KeysOf;
+import dev.brace.runtime.support.SlotInvoker;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -48,7 +39,7 @@ import java.util.function.Supplier;
  *
  * <p>Immutable and thread-safe; a reconfiguration makes a new one rather than changing this.
  */
-public final class CallSequence {
+public final class CallSequence implements AtOnceAttempt.CallEnd {
   /** A start no clock gave: neither the retry's {@code maxDuration} nor a metrics listener asked for one. */
   public static final long UNTIMED = Long.MIN_VALUE;
 
@@ -67,10 +58,13 @@ public final class CallSequence {
   private final FallbackInvoker fallbackInvoker;
   private final KeysOf keysOf;
   private final boolean keysFromCaller;
-  /** The call's handle on the bound metrics listener: how each call ended, without an event. */
-  private final BoundMetrics<CallMetrics> metrics;
+  /** How the call's end is reported: to the bound metrics listener and as {@code call.ended}. */
+  private final CallEndReports endReports;
   /** The method's number in its wrapper, which the invokers switch on. */
   private final int method;
+  private final SlotInvoker slotInvoker;
+  /** Non-null when a synchronous call may make its first attempt at once, with no frame: see {@link #callsAtOnce}. */
+  private final AtOnceAttempt atOnce;
 
   private CallSequence(Builder builder) {
     this.callName = builder.definition.callName();
@@ -91,7 +85,13 @@ public final class CallSequence {
     this.attempts = builder.attempts == null
         ? AttemptPipeline.builder(callName, time, events).build()
         : builder.attempts;
-    this.metrics = attempts.metrics();
+    this.endReports = new CallEndReports(callName, time, events, attempts, fallbackInvoker == null ? null : fallback);
+    this.slotInvoker = builder.definition.slotInvoker();
+    // A stack's key from its caller is used only by a keyed breaker or limiter, which the pipeline's
+    // attempt made at once leaves to the staged way, and by remembered results, excluded here.
+    boolean callStepsAtOnce = !passThrough && stale == null && hedge == null && slotInvoker != null && keysOf == null
+        && (retry == null || (!retry.retriesResults() && !retry.measuresDuration()));
+    this.atOnce = callStepsAtOnce ? attempts.atOnce() : null;
   }
 
   /**
@@ -114,6 +114,26 @@ public final class CallSequence {
   /** @return whether Brace is switched off for this call: the delegate is called as it is, keys are never computed */
   public boolean passesThrough() {
     return passThrough;
+  }
+
+  /**
+   * @return whether a synchronous call tries its first attempt at once, with no frame ({@link
+   *     #attemptAtOnce}): it has no keys, remembered results, hedge, result predicate or {@code
+   *     maxDuration}, and its pipeline has an {@link AtOnceAttempt}
+   */
+  public boolean callsAtOnce() {
+    return atOnce != null;
+  }
+
+  /**
+   * The first attempt made at once, straight from the call's parameters; on success the call ends
+   * here ({@link #succeededAt}).
+   *
+   * @param started from {@link #begin()}
+   * @return as {@link AtOnceAttempt#call}
+   */
+  public Object attemptAtOnce(Object target, Object a, Object b, Object c, Object d, long x, long y, long started) {
+    return atOnce.call(slotInvoker, method, target, a, b, c, d, x, y, started, this);
   }
 
   /** @return the steps of each attempt: breaker, limiter, bulkhead, timeout */
@@ -211,8 +231,13 @@ public final class CallSequence {
    */
   public long begin(AttemptTicket ticket) {
     long started = begin();
-    ticket.callBegan(started, retry == null ? 0 : retry.maxDurationNanos());
+    began(ticket, started);
     return started;
+  }
+
+  /** Notes in the ticket of a call that {@link #begin() began} without one when its {@code maxDuration} ends. */
+  public void began(AttemptTicket ticket, long started) {
+    ticket.callBegan(started, retry == null ? 0 : retry.maxDurationNanos());
   }
 
   // ---- between attempts ----
@@ -418,92 +443,16 @@ public final class CallSequence {
   public void ended(long started, AttemptTicket last, Throwable failure) {
     // Kept this small so it inlines into the happy path, where it costs one comparison.
     if (started != UNTIMED && events.metricsListening()) {
-      reportEnd(started, last == null || hedge != null ? AttemptTicket.UNTIMED : last.outcomeAt(), failure);
+      endReports.report(started, last == null || hedge != null ? AttemptTicket.UNTIMED : last.outcomeAt(), failure);
     }
   }
 
-  private void reportEnd(long started, long outcomeAt, Throwable failure) {
-    long duration = (outcomeAt != AttemptTicket.UNTIMED ? outcomeAt : time.nanoTime()) - started;
-    Kind decidedBy = null;
-    String by = null;
-    if (failure != null) {
-      Throwable cause = ExceptionFilter.unwrap(failure);
-      Kind refusedBy = cause instanceof Refusal ? refusedHere((Refusal) cause) : null;
-      if (hasFallback() && !TimeoutPolicy.interruptedCaller(failure) && fallback.answerable(failure) != null) {
-        decidedBy = Kind.FALLBACK;
-        by = fallback.config().name();
-      } else if (refusedBy != null) {
-        decidedBy = refusedBy;
-        by = ((Refusal) cause).instance();
-      } else if (cause instanceof TimeoutExceededException && !(cause instanceof DeadlineExceededException)
-          && attempts.timeoutName() != null
-          && attempts.timeoutName().equals(((TimeoutExceededException) cause).instance())) {
-        decidedBy = Kind.TIMEOUT;
-        by = attempts.timeoutName();
-      }
+  /** As {@link #ended(long, AttemptTicket, Throwable)} for a call whose attempt made at once succeeded. */
+  @Override
+  public void succeededAt(long started, long outcomeAt) {
+    if (started != UNTIMED && events.metricsListening()) {
+      endReports.report(started, outcomeAt, null);
     }
-    CallMetrics bound = metrics.get();
-    if (bound != null) {
-      reportEndTo(bound, failure, decidedBy, by, duration);
-    }
-    if (events.enabled(EventKind.CALL_ENDED)) {
-      events.emit(EventKind.CALL_ENDED, callName, "outcome", outcomeOf(failure, decidedBy), "duration_ns", duration,
-          "by_kind", decidedBy == null ? null : decidedBy.key(), "by", by);
-    }
-  }
-
-  /** The outcome as the bound metrics listener takes it: one method per outcome. */
-  private static void reportEndTo(CallMetrics bound, Throwable failure, Kind decidedBy, String by, long duration) {
-    if (failure == null) {
-      bound.succeeded(duration);
-    } else if (decidedBy == null) {
-      bound.failed(duration);
-    } else if (decidedBy == Kind.FALLBACK) {
-      bound.fellBack(by, duration);
-    } else if (decidedBy == Kind.TIMEOUT) {
-      bound.timedOut(by, duration);
-    } else {
-      bound.rejected(decidedBy, by, duration);
-    }
-  }
-
-  /** @return the outcome as {@code call.ended} names it */
-  private static String outcomeOf(Throwable failure, Kind decidedBy) {
-    if (failure == null) {
-      return "success";
-    }
-    if (decidedBy == null) {
-      return "failure";
-    }
-    switch (decidedBy) {
-      case FALLBACK:
-        return "fallback";
-      case TIMEOUT:
-        return "timeout";
-      default:
-        return "rejected";
-    }
-  }
-
-  /** @return the kind of this call's own instance that refused, or null when the refusal came from further down */
-  private Kind refusedHere(Refusal refusal) {
-    String instance = refusal.instance();
-    if (refusal instanceof CircuitOpenException && inFamily(instance, attempts.breakerName())) {
-      return Kind.CIRCUITBREAKER;
-    }
-    if (refusal instanceof RateLimitedException && inFamily(instance, attempts.limiterName())) {
-      return Kind.RATELIMIT;
-    }
-    if (refusal instanceof BulkheadFullException && instance != null && instance.equals(attempts.bulkheadName())) {
-      return Kind.BULKHEAD;
-    }
-    return null;
-  }
-
-  /** {@code tenant[acme]} and {@code tenant} are of the family {@code tenant}. */
-  private static boolean inFamily(String instance, String family) {
-    return family != null && instance != null && instance.startsWith(family)
-        && (instance.length() == family.length() || instance.charAt(family.length()) == '[');
   }
 
   /** The policies of one call, as the registry resolves them; any of them may be absent. */

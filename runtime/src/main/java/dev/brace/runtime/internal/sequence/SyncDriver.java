@@ -1,8 +1,10 @@
 package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.internal.Failures;
+import dev.brace.runtime.internal.attempt.AtOnceAttempt;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.HandOver;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
@@ -29,15 +31,40 @@ public final class SyncDriver {
    * @return the result, or the fallback's
    */
   public static Object call(CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    if (sequence.callsAtOnce()) {
+      return atOnce(sequence, target, a, b, c, d, x, y);
+    }
     CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
     try {
-      return call(frame);
+      return call(frame, false, 0L, null);
     } finally {
       frame.exit();
     }
   }
 
-  private static Object call(CallFrame frame) {
+  /**
+   * The first attempt made at once, with no frame; the call borrows one only when that attempt
+   * did not start, or handed over (a full bulkhead, a failure), and goes on from there.
+   */
+  private static Object atOnce(CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    long started = sequence.begin();
+    Object outcome = sequence.attemptAtOnce(target, a, b, c, d, x, y, started);
+    if (outcome != AtOnceAttempt.NOT_AT_ONCE && !(outcome instanceof HandOver)) {
+      return outcome;
+    }
+    CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
+    try {
+      return call(frame, true, started, outcome instanceof HandOver handOver ? handOver : null);
+    } finally {
+      frame.exit();
+    }
+  }
+
+  /**
+   * @param begun whether the call has begun already ({@code started} is its start)
+   * @param handOver the first attempt, made at once until it handed over; null to make it here
+   */
+  private static Object call(CallFrame frame, boolean begun, long started, HandOver handOver) {
     CallSequence sequence = frame.sequence();
     if (sequence.passesThrough()) {
       try {
@@ -49,7 +76,7 @@ public final class SyncDriver {
     // A null key part is the caller's mistake: it ends the call at once, past every pattern.
     CallKeys keys = sequence.keys(frame.arguments());
     try {
-      return sequence.remembersAnswers() ? remembered(frame, keys) : attempts(frame, keys);
+      return sequence.remembersAnswers() ? remembered(frame, keys) : attempts(frame, keys, begun, started, handOver);
     } catch (Throwable failure) {
       Throwable answered = sequence.answerable(failure);
       if (answered == null) {
@@ -67,13 +94,18 @@ public final class SyncDriver {
    * Every attempt the retry allows, each through breaker, limiter, bulkhead and timeout (a hedged
    * group of them where the call has a hedge).
    */
-  private static Object attempts(CallFrame frame, CallKeys keys) throws Throwable {
+  private static Object attempts(CallFrame frame, CallKeys keys, boolean begun, long started, HandOver handOver)
+      throws Throwable {
     CallSequence sequence = frame.sequence();
-    long started = sequence.begin(frame.ticket());
+    if (begun) {
+      sequence.began(frame.ticket(), started);
+    } else {
+      started = sequence.begin(frame.ticket());
+    }
     RetryRun run = null;
     for (int number = 1; ; number++) {
       try {
-        Object result = attempt(frame, keys);
+        Object result = number == 1 && handOver != null ? resumed(frame, handOver) : attempt(frame, keys);
         run = afterResult(sequence, run, number, started, frame.ticket(), result);
         if (run == null) {
           return result;
@@ -100,6 +132,22 @@ public final class SyncDriver {
     AttemptPipeline pipeline = sequence.attempts();
     AttemptTicket ticket = frame.ticket().start(keys);
     pipeline.admitBlocking(ticket);
+    return admitted(pipeline, ticket, frame);
+  }
+
+  /** The attempt made at once, taken up where it handed over. */
+  private static Object resumed(CallFrame frame, HandOver handOver) throws Throwable {
+    AttemptPipeline pipeline = frame.sequence().attempts();
+    AttemptTicket ticket = frame.ticket().start(CallKeys.NONE);
+    Throwable failure = pipeline.resume(ticket, handOver);
+    if (failure != null) {
+      throw failure;
+    }
+    pipeline.admitBlocking(ticket);
+    return admitted(pipeline, ticket, frame);
+  }
+
+  private static Object admitted(AttemptPipeline pipeline, AttemptTicket ticket, CallFrame frame) throws Throwable {
     Object result;
     try {
       result = pipeline.invoke(ticket, frame);
@@ -148,7 +196,7 @@ public final class SyncDriver {
     }
     Object result;
     try {
-      result = attempts(frame, keys);
+      result = attempts(frame, keys, false, 0L, null);
     } catch (Throwable failure) {
       return answeredOrThrown(sequence, key, failure, flight);
     }

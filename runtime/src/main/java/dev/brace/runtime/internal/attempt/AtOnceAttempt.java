@@ -1,0 +1,135 @@
+package dev.brace.runtime.internal.attempt;
+
+import dev.brace.runtime.internal.context.CurrentDeadline;
+import dev.brace.runtime.internal.policy.DefaultCircuitBreaker;
+import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
+import dev.brace.runtime.spi.OutcomeClassifier;
+import dev.brace.runtime.support.SlotInvoker;
+
+/**
+ * An attempt made at once, on the caller's thread, with nothing kept but in locals: the happy
+ * path of a synchronous call whose attempt can take everything it needs without waiting. The
+ * breaker must be closed, the limiter's token there now and the bulkhead's permit free; the call's
+ * arguments go to the delegate as the parameters they came as, so the call needs no frame.
+ *
+ * <p>It is the {@link AttemptPipeline}'s own admission, done in the same order with the same
+ * policies; whatever it cannot do at once it either never starts ({@link #NOT_AT_ONCE}: nothing
+ * taken, the call goes the staged way) or {@linkplain HandOver hands over} to the pipeline with
+ * what it holds (a full bulkhead, a failure), which goes on from there as if it had taken the
+ * attempt that far itself. Only a pipeline with nothing that bounds, times or injects into an
+ * attempt has one ({@link #of}), and it steps aside while the thread is under a deadline.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class AtOnceAttempt {
+  /** The attempt did not start: nothing was taken or reported. */
+  public static final Object NOT_AT_ONCE = new Object();
+
+  /** How a call that ended with its attempt made at once is told: the one thing a call needs afterwards. */
+  public interface CallEnd {
+    /**
+     * @param started the call's start, as its sequence began it
+     * @param outcomeAt the instant the attempt's outcome was recorded, or {@link AttemptTicket#UNTIMED}
+     */
+    void succeededAt(long started, long outcomeAt);
+  }
+
+  private final AttemptPipeline pipeline;
+
+  private AtOnceAttempt(AttemptPipeline pipeline) {
+    this.pipeline = pipeline;
+  }
+
+  /**
+   * @return the pipeline's attempt made at once, or null when some pattern of the call always needs
+   *     the staged way: a timeout, a latency-judging breaker, an adaptive bulkhead, fault injection,
+   *     a keyed breaker or limiter
+   */
+  static AtOnceAttempt of(AttemptPipeline pipeline) {
+    boolean staged = pipeline.timeout != null || pipeline.timesForBreaker || pipeline.adaptiveBulkhead
+        || pipeline.faults != null
+        || (pipeline.breakers != null && pipeline.breakers.isKeyed())
+        || (pipeline.limiters != null && pipeline.limiters.isKeyed());
+    return staged ? null : new AtOnceAttempt(pipeline);
+  }
+
+  /**
+   * Makes the attempt, if it can be made at once, and ends the call with it when it succeeds.
+   *
+   * @param started the call's start, passed to {@code end}
+   * @param end what is told of the call's end
+   * @return the delegate's result; {@link #NOT_AT_ONCE}; or a {@link HandOver} for the pipeline to
+   *     {@linkplain AttemptPipeline#resume resume}
+   */
+  public Object call(SlotInvoker invoker, int method, Object target, Object a, Object b, Object c, Object d, long x,
+      long y, long started, CallEnd end) {
+    AttemptPipeline p = pipeline;
+    if (p.deadlines != null && CurrentDeadline.ofThisThread().present()) {
+      return NOT_AT_ONCE;
+    }
+    DefaultCircuitBreaker breaker = null;
+    Object breakerTicket = null;
+    if (p.breakers != null) {
+      // A breaker of another kind (a shared one) is asked the staged way, which knows its tickets.
+      if (!(p.breakers.forKey(null) instanceof DefaultCircuitBreaker local) || (breakerTicket = local.acquireIfClosed()) == null) {
+        return NOT_AT_ONCE;
+      }
+      breaker = local;
+    }
+    TokenBucketRateLimiter limiter = null;
+    long admittedAt = AttemptTicket.UNTIMED;
+    if (p.limiters != null) {
+      long now = p.time.nanoTime();
+      if (!(p.limiters.forKey(null) instanceof TokenBucketRateLimiter bucket) || !bucket.tryTakeAt(now)) {
+        // A closed circuit's ticket holds nothing: there is nothing to give back.
+        return NOT_AT_ONCE;
+      }
+      limiter = bucket;
+      admittedAt = now;
+    }
+    SemaphoreBulkhead bulkhead = p.bulkhead;
+    if (bulkhead != null && !bulkhead.tryAcquire(p.criticality)) {
+      return HandOver.atBulkhead(breaker, breakerTicket, limiter, admittedAt);
+    }
+    if (admittedAt == AttemptTicket.UNTIMED && p.reports.metered()) {
+      admittedAt = p.time.nanoTime();
+    }
+    Object result;
+    try {
+      result = invoker.invoke(method, target, a, b, c, d, x, y);
+    } catch (Throwable failure) {
+      return HandOver.failed(breaker, breakerTicket, limiter, bulkhead != null, admittedAt, failure);
+    }
+    return succeeded(breaker, breakerTicket, limiter, bulkhead, admittedAt, result, started, end);
+  }
+
+  /** As {@link AttemptPipeline#succeeded}, then the call's end; what either throws fails the attempt. */
+  private Object succeeded(DefaultCircuitBreaker breaker, Object breakerTicket, TokenBucketRateLimiter limiter,
+      SemaphoreBulkhead bulkhead, long admittedAt, Object result, long started, CallEnd end) {
+    AttemptPipeline p = pipeline;
+    boolean metered = p.reports.metered();
+    long ended = admittedAt != AttemptTicket.UNTIMED && metered ? p.time.nanoTime() : AttemptTicket.UNTIMED;
+    try {
+      try {
+        if (breaker != null) {
+          breaker.onResult(breakerTicket, result, OutcomeClassifier.NOT_TIMED);
+        }
+      } finally {
+        if (bulkhead != null) {
+          bulkhead.release();
+        }
+      }
+      if (p.throttling != null) {
+        limiter.succeeded();
+      }
+      if (metered) {
+        p.reports.outcome(null, ended == AttemptTicket.UNTIMED ? AttemptTicket.UNTIMED : ended - admittedAt);
+      }
+      end.succeededAt(started, ended);
+    } catch (Throwable failure) {
+      return HandOver.recordedFailure(failure, ended);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,239 @@
+package dev.brace.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brace.Retry;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A synchronous call's first attempt made at once, without a frame, and every way it leaves that
+ * path: it must behave exactly as the staged pipeline does. Each case is a moment the attempt
+ * cannot finish at once — the breaker not closed, the token still to come, the bulkhead full, the
+ * delegate failing, recording the result failing, a deadline on the thread — and checks that what
+ * it took is neither lost nor taken twice and that nothing is reported twice.
+ */
+class AtOnceAttemptTest {
+  private final ManualTimeSource clock = new ManualTimeSource();
+  private final Registry registry = Registry.builder().timeSource(clock).scheduler(clock.scheduler()).build();
+  private final List<Event> events = new CopyOnWriteArrayList<>();
+
+  AtOnceAttemptTest() {
+    registry.subscribeForMetrics(events::add);
+  }
+
+  private long count(String kind) {
+    return events.stream().filter(event -> event.kind().equals(kind)).count();
+  }
+
+  @Test
+  void aSuccessTakesOneTokenAndGivesItsPermitBack() throws Exception {
+    Stack<String> stack = Stack.<String>builder("AtOnce.ok")
+        .retry(r -> r.maxAttempts(3).delay("0ms").jitter(Retry.Jitter.NONE))
+        .circuitBreaker("at-once-ok", b -> b.failureThreshold(5))
+        .rateLimit("at-once-ok", l -> l.permits(2).per("1s").burst(2).maxWait("0ms"))
+        .bulkhead("at-once-ok", b -> b.maxConcurrent(1))
+        .build(registry);
+
+    assertEquals("ok", stack.call(() -> "ok"));
+    assertEquals("ok", stack.call(() -> "ok"));
+
+    // Two tokens of a burst of two, one per call: a third call finds none.
+    assertThrows(RateLimitedException.class, () -> stack.call(() -> "third"));
+    assertEquals(1, registry.bulkhead("at-once-ok").available());
+    assertEquals(2, count("call.succeeded"));
+  }
+
+  @Test
+  void aCircuitNotClosedRefusesOnceAsTheStagedWayDoes() {
+    Stack<String> stack = Stack.<String>builder("AtOnce.open")
+        .circuitBreaker("at-once-open", b -> b.failureThreshold(1).resetTimeout("10s"))
+        .build(registry);
+    IOException down = new IOException("down");
+
+    assertSame(down, assertThrows(IOException.class, () -> stack.call(() -> {
+      throw down;
+    })));
+    AtomicInteger reached = new AtomicInteger();
+    assertThrows(CircuitOpenException.class, () -> stack.call(() -> "never " + reached.incrementAndGet()));
+
+    assertEquals(0, reached.get());
+    assertEquals(1, count("circuit.rejected"), "the refusal is reported once");
+  }
+
+  @Test
+  void aTokenStillToComeIsReservedOnceAndWaitedFor() throws Exception {
+    Stack<String> stack = Stack.<String>builder("AtOnce.wait")
+        .rateLimit("at-once-wait", l -> l.permits(1).per("1s").burst(1).maxWait("5s"))
+        .build(registry);
+    assertEquals("first", stack.call(() -> "first"));
+    long before = clock.nanoTime();
+
+    assertEquals("second", stack.call(() -> "second"));
+
+    // One reservation, one second: had the attempt made at once reserved a token before going
+    // the staged way, the call would have waited for the token after it.
+    assertEquals(Duration.ofSeconds(1).toNanos(), clock.nanoTime() - before);
+  }
+
+  @Test
+  void aFullBulkheadWithoutAWaitRefusesAndItsTokenStaysTakenAsTheStagedWayLeavesIt() throws Exception {
+    Stack<String> stack = Stack.<String>builder("AtOnce.full")
+        .circuitBreaker("at-once-full", b -> b.failureThreshold(1))
+        .rateLimit("at-once-full", l -> l.permits(2).per("1s").burst(2).maxWait("0ms"))
+        .bulkhead("at-once-full", b -> b.maxConcurrent(1))
+        .build(registry);
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch leave = new CountDownLatch(1);
+    CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> {
+      try {
+        return stack.call(() -> {
+          inside.countDown();
+          leave.await();
+          return "held";
+        });
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    assertTrue(inside.await(10, TimeUnit.SECONDS));
+
+    assertThrows(BulkheadFullException.class, () -> stack.call(() -> "refused"));
+
+    leave.countDown();
+    assertEquals("held", holder.get(10, TimeUnit.SECONDS));
+    // Both tokens are gone (the refused attempt's too), the breaker was told nothing of the
+    // refusal (a failure would have opened it), and the permit came back.
+    assertThrows(RateLimitedException.class, () -> stack.call(() -> "no token"));
+    assertEquals(CircuitState.CLOSED, registry.circuitBreaker("at-once-full").state());
+    assertEquals(1, registry.bulkhead("at-once-full").available());
+    assertEquals(1, count("bulkhead.rejected"));
+  }
+
+  @Test
+  void aFullBulkheadThatFreesAPermitWithinItsWaitAdmitsTheAttemptItHandedOver() throws Exception {
+    Registry real = Registry.builder().build();
+    Stack<String> stack = Stack.<String>builder("AtOnce.waits")
+        .rateLimit("at-once-waits", l -> l.permits(2).per("1h").burst(2).maxWait("0ms"))
+        .bulkhead("at-once-waits", b -> b.maxConcurrent(1).maxWait("30s"))
+        .build(real);
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch leave = new CountDownLatch(1);
+    CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> {
+      try {
+        return stack.call(() -> {
+          inside.countDown();
+          leave.await();
+          return "held";
+        });
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    assertTrue(inside.await(10, TimeUnit.SECONDS));
+    Thread[] waiter = new Thread[1];
+    CompletableFuture<String> waiting = new CompletableFuture<>();
+    waiter[0] = new Thread(() -> {
+      try {
+        waiting.complete(stack.call(() -> "after the wait"));
+      } catch (Throwable t) {
+        waiting.completeExceptionally(t);
+      }
+    });
+    waiter[0].start();
+    // Parked on the bulkhead, holding its token: only then does the holder leave.
+    while (waiter[0].getState() != Thread.State.TIMED_WAITING && waiter[0].getState() != Thread.State.WAITING) {
+      assertTrue(waiter[0].isAlive(), "the second call ended before it waited");
+      Thread.onSpinWait();
+    }
+    leave.countDown();
+
+    assertEquals("after the wait", waiting.get(10, TimeUnit.SECONDS));
+    assertEquals("held", holder.get(10, TimeUnit.SECONDS));
+    // Two tokens for two calls: the one that waited did not take another after its wait.
+    assertThrows(RateLimitedException.class, () -> stack.call(() -> "no token"));
+    assertEquals(1, real.bulkhead("at-once-waits").available());
+  }
+
+  @Test
+  void aFailedAttemptIsRecordedOnceAndTheRetryGoesOn() throws Exception {
+    Stack<String> stack = Stack.<String>builder("AtOnce.retried")
+        .retry(r -> r.maxAttempts(3).delay("0ms").jitter(Retry.Jitter.NONE))
+        .circuitBreaker("at-once-retried", b -> b.failureThreshold(10))
+        .bulkhead("at-once-retried", b -> b.maxConcurrent(1))
+        .build(registry);
+    AtomicInteger attempts = new AtomicInteger();
+
+    assertEquals("third", stack.call(() -> {
+      if (attempts.incrementAndGet() < 3) {
+        throw new IOException("down " + attempts.get());
+      }
+      return "third";
+    }));
+
+    assertEquals(3, attempts.get());
+    assertEquals(2, count("call.failed"));
+    assertEquals(1, count("call.succeeded"));
+    assertEquals(2, count("retry.attempt_failed"));
+    assertEquals(1, registry.bulkhead("at-once-retried").available());
+  }
+
+  @Test
+  void aFailureTheRetryEndsWithReachesTheFallbackWithTheEarlierOnesAttached() throws Exception {
+    Stack<String> stack = Stack.<String>builder("AtOnce.fallback")
+        .retry(r -> r.maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE))
+        .fallback(f -> f.on(IOException.class), cause -> "answered " + cause.getMessage() + " after "
+            + cause.getSuppressed()[0].getMessage())
+        .build(registry);
+    AtomicInteger attempts = new AtomicInteger();
+
+    assertEquals("answered down 2 after down 1", stack.call(() -> {
+      throw new IOException("down " + attempts.incrementAndGet());
+    }));
+  }
+
+  @Test
+  void aResultTheBreakerCountsAsAFailureFailsTheAttemptThatWasMadeAtOnce() throws Exception {
+    IllegalStateException judged = new IllegalStateException("the predicate itself failed");
+    Stack<String> stack = Stack.<String>builder("AtOnce.predicate")
+        .retry(r -> r.maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE))
+        .circuitBreaker("at-once-predicate", b -> b.failureThreshold(5).onResult(result -> {
+          if ("bad".equals(result)) {
+            throw judged;
+          }
+          return false;
+        }))
+        .bulkhead("at-once-predicate", b -> b.maxConcurrent(1))
+        .build(registry);
+    AtomicInteger attempts = new AtomicInteger();
+
+    assertEquals("good", stack.call(() -> attempts.incrementAndGet() == 1 ? "bad" : "good"));
+
+    assertEquals(2, attempts.get(), "the predicate's failure is the attempt's, and the retry tries again");
+    assertEquals(1, registry.bulkhead("at-once-predicate").available());
+  }
+
+  @Test
+  void underADeadlineTheAttemptGoesTheStagedWayAndIsBoundByIt() {
+    Stack<String> stack = Stack.<String>builder("AtOnce.deadline")
+        .circuitBreaker("at-once-deadline", b -> b.failureThreshold(5))
+        .build(registry);
+    AtomicInteger reached = new AtomicInteger();
+    try (Deadline.Scope scope = Deadline.open(Duration.ofSeconds(1), clock)) {
+      clock.advance(Duration.ofSeconds(2));
+
+      assertThrows(DeadlineExceededException.class, () -> stack.call(() -> "late " + reached.incrementAndGet()));
+    }
+    assertEquals(0, reached.get(), "a deadline already passed refuses the attempt before the delegate");
+  }
+}
