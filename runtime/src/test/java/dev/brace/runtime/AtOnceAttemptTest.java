@@ -236,4 +236,57 @@ class AtOnceAttemptTest {
     }
     assertEquals(0, reached.get(), "a deadline already passed refuses the attempt before the delegate");
   }
+
+  @Test
+  void anAsynchronousStageStillInFlightHoldsItsPermitUntilItCompletes() throws Exception {
+    Stack<String> stack = Stack.<String>builder("AtOnce.inFlight")
+        .circuitBreaker("at-once-in-flight", b -> b.failureThreshold(1))
+        .bulkhead("at-once-in-flight", b -> b.maxConcurrent(1))
+        .build(registry);
+    CompletableFuture<String> dependency = new CompletableFuture<>();
+
+    CompletableFuture<String> first = stack.callAsync(() -> dependency);
+    CompletableFuture<String> second = stack.callAsync(() -> CompletableFuture.completedFuture("second"));
+
+    assertTrue(!first.isDone(), "the call follows the dependency's stage");
+    assertTrue(second.isCompletedExceptionally(), "the first attempt still holds the one permit");
+    dependency.complete("first");
+    assertEquals("first", first.get(10, TimeUnit.SECONDS));
+    assertEquals("third", stack.callAsync(() -> CompletableFuture.completedFuture("third")).get(10, TimeUnit.SECONDS));
+    assertEquals(1, registry.bulkhead("at-once-in-flight").available());
+    assertEquals(2, count("call.succeeded"));
+  }
+
+  @Test
+  void anAsynchronousAttemptFailedAlreadyOrWithoutAStageIsRecordedOnceAndRetried() throws Exception {
+    Stack<String> stack = Stack.<String>builder("AtOnce.asyncRetried")
+        .retry(r -> r.maxAttempts(3).delay("0ms").jitter(Retry.Jitter.NONE))
+        .circuitBreaker("at-once-async-retried", b -> b.failureThreshold(10))
+        .build(registry);
+    AtomicInteger attempts = new AtomicInteger();
+
+    CompletableFuture<String> call = stack.callAsync(() -> switch (attempts.incrementAndGet()) {
+      case 1 -> CompletableFuture.failedFuture(new IOException("down"));
+      case 2 -> null;
+      default -> CompletableFuture.completedFuture("third");
+    });
+
+    assertEquals("third", call.get(10, TimeUnit.SECONDS));
+    assertEquals(3, attempts.get());
+    assertEquals(2, count("call.failed"));
+    assertEquals(1, count("call.succeeded"));
+  }
+
+  @Test
+  void anAsynchronousSuccessAtOnceTakesOneToken() throws Exception {
+    Stack<String> stack = Stack.<String>builder("AtOnce.asyncOk")
+        .rateLimit("at-once-async-ok", l -> l.permits(1).per("1s").burst(1).maxWait("0ms"))
+        .build(registry);
+
+    assertEquals("ok", stack.callAsync(() -> CompletableFuture.completedFuture("ok")).getNow("not yet"));
+
+    CompletableFuture<String> refused = stack.callAsync(() -> CompletableFuture.completedFuture("no token"));
+    assertTrue(refused.isCompletedExceptionally());
+    assertThrows(java.util.concurrent.ExecutionException.class, refused::get);
+  }
 }

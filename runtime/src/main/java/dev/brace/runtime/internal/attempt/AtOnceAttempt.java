@@ -9,14 +9,15 @@ import dev.brace.runtime.support.SlotInvoker;
 
 /**
  * An attempt made at once, on the caller's thread, with nothing kept but in locals: the happy
- * path of a synchronous call whose attempt can take everything it needs without waiting. The
+ * path of a call whose first attempt can take everything it needs without waiting and, for an
+ * asynchronous call, whose delegate answers with a stage already complete. The
  * breaker must be closed, the limiter's token there now and the bulkhead's permit free; the call's
  * arguments go to the delegate as the parameters they came as, so the call needs no frame.
  *
  * <p>It is the {@link AttemptPipeline}'s own admission, done in the same order with the same
  * policies; whatever it cannot do at once it either never starts ({@link #NOT_AT_ONCE}: nothing
  * taken, the call goes the staged way) or {@linkplain HandOver hands over} to the pipeline with
- * what it holds (a full bulkhead, a failure), which goes on from there as if it had taken the
+ * what it holds (a full bulkhead, a failure, a stage still in flight), which goes on from there as if it had taken the
  * attempt that far itself. Only a pipeline with nothing that bounds, times or injects into an
  * attempt has one ({@link #of}), and it steps aside while the thread is under a deadline.
  *
@@ -25,6 +26,20 @@ import dev.brace.runtime.support.SlotInvoker;
 public final class AtOnceAttempt {
   /** The attempt did not start: nothing was taken or reported. */
   public static final Object NOT_AT_ONCE = new Object();
+
+  /** What {@link Settled#valueNow} answers for a delegate's result that is still to come. */
+  public static final Object IN_FLIGHT = new Object();
+
+  /** How an asynchronous driver reads the delegate's return: its value if it has settled with one. */
+  public interface Settled {
+    /**
+     * @param returned what the delegate returned (a stage)
+     * @param callName the call, for the failure of a delegate that returned no stage
+     * @return its value when it has completed with one; {@link #IN_FLIGHT} when it has not, or failed
+     * @throws Throwable when {@code returned} is no stage at all: the attempt failed
+     */
+    Object valueNow(Object returned, String callName) throws Throwable;
+  }
 
   /** How a call that ended with its attempt made at once is told: the one thing a call needs afterwards. */
   public interface CallEnd {
@@ -59,11 +74,13 @@ public final class AtOnceAttempt {
    *
    * @param started the call's start, passed to {@code end}
    * @param end what is told of the call's end
-   * @return the delegate's result; {@link #NOT_AT_ONCE}; or a {@link HandOver} for the pipeline to
+   * @param settled for an asynchronous call, what reads the value of the stage the delegate
+   *     returned; null for a synchronous one, whose result is what the delegate returned
+   * @return the result; {@link #NOT_AT_ONCE}; or a {@link HandOver} for the pipeline to
    *     {@linkplain AttemptPipeline#resume resume}
    */
   public Object call(SlotInvoker invoker, int method, Object target, Object a, Object b, Object c, Object d, long x,
-      long y, long started, CallEnd end) {
+      long y, long started, CallEnd end, Settled settled) {
     AttemptPipeline p = pipeline;
     if (p.deadlines != null && CurrentDeadline.ofThisThread().present()) {
       return NOT_AT_ONCE;
@@ -97,7 +114,11 @@ public final class AtOnceAttempt {
     }
     Object result;
     try {
-      result = invoker.invoke(method, target, a, b, c, d, x, y);
+      Object returned = invoker.invoke(method, target, a, b, c, d, x, y);
+      result = settled == null ? returned : settled.valueNow(returned, p.callName);
+      if (result == IN_FLIGHT) {
+        return HandOver.inFlight(breaker, breakerTicket, limiter, bulkhead != null, admittedAt, returned);
+      }
     } catch (Throwable failure) {
       return HandOver.failed(breaker, breakerTicket, limiter, bulkhead != null, admittedAt, failure);
     }

@@ -46,7 +46,7 @@ public final class AttemptPipeline {
 
   private static final long SHORTEST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-  private final String callName;
+  final String callName;
   final TimeSource time;
   final KeyedFamily<CircuitBreakerInstance> breakers;
   final KeyedFamily<RateLimiterInstance> limiters;
@@ -201,16 +201,17 @@ public final class AttemptPipeline {
 
   /**
    * Takes up an attempt {@link AtOnceAttempt} handed over, as if admission had taken it that far:
-   * the ticket holds what it took, at the stage it stopped.
+   * the ticket holds what it took, at the stage it stopped. Nothing is recorded here: the driver
+   * goes on as it would have from that stage — admission from a full bulkhead, the outcome of a
+   * failure ({@link #failed}) or of a stage still in flight; a {@linkplain HandOver#recorded
+   * recorded} failure only ends the attempt.
    *
    * @param ticket the attempt's ticket, {@linkplain AttemptTicket#start started}
-   * @return the failure the attempt ended with, its outcome recorded; or null: admission goes on
-   *     from where it stopped ({@link #admitBlocking})
    */
-  public Throwable resume(AttemptTicket ticket, HandOver handOver) {
+  public void resume(AttemptTicket ticket, HandOver handOver) {
     if (handOver.recorded) {
       ticket.outcomeAt = handOver.outcomeAt;
-      return handOver.failure;
+      return;
     }
     if (handOver.breaker != null) {
       ticket.breaker = handOver.breaker;
@@ -223,7 +224,6 @@ public final class AttemptPipeline {
     ticket.admittedAt = handOver.admittedAt;
     ticket.holdsPermit = handOver.holdsPermit;
     ticket.stage = handOver.stage;
-    return handOver.failure == null ? null : failed(ticket, handOver.failure);
   }
 
   /** @return true when the wait admitted the attempt (a permit of a full bulkhead came free) */

@@ -2,8 +2,10 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.attempt.Admission;
+import dev.brace.runtime.internal.attempt.AtOnceAttempt;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.HandOver;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
@@ -89,15 +91,48 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
    */
   public static <T> CompletableFuture<T> call(
       CallSequence sequence, StageAdapter adapter, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    if (adapter == null && sequence.callsAtOnce()) {
+      return atOnce(sequence, target, a, b, c, d, x, y);
+    }
     CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y).adapt(adapter);
     try {
-      return call(frame);
+      return call(frame, false, 0L, null);
     } finally {
       frame.exit();
     }
   }
 
-  private static <T> CompletableFuture<T> call(CallFrame frame) {
+  /** A stage's value if it completed with one: what an attempt made at once records. */
+  private static final AtOnceAttempt.Settled SETTLED = (returned, callName) -> {
+    CompletableFuture<?> future = AsyncAttempt.futureOf(returned, callName);
+    return future.isDone() && !future.isCompletedExceptionally() ? future.join() : AtOnceAttempt.IN_FLIGHT;
+  };
+
+  /**
+   * The first attempt made at once, with no frame, when its delegate's stage is complete already;
+   * otherwise a frame is borrowed and the call goes on where the attempt stopped, as below.
+   */
+  @SuppressWarnings("unchecked")
+  private static <T> CompletableFuture<T> atOnce(
+      CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    long started = sequence.begin();
+    Object outcome = sequence.attemptAtOnce(target, a, b, c, d, x, y, started, SETTLED);
+    if (outcome != AtOnceAttempt.NOT_AT_ONCE && !(outcome instanceof HandOver)) {
+      return CompletableFuture.completedFuture((T) outcome);
+    }
+    CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
+    try {
+      return call(frame, true, started, outcome instanceof HandOver handOver ? handOver : null);
+    } finally {
+      frame.exit();
+    }
+  }
+
+  /**
+   * @param begun whether the call has begun already ({@code startedAlready} is its start)
+   * @param handOver the first attempt, made at once until it handed over; null to make it here
+   */
+  private static <T> CompletableFuture<T> call(CallFrame frame, boolean begun, long startedAlready, HandOver handOver) {
     CallSequence sequence = frame.sequence();
     if (sequence.passesThrough()) {
       return direct(frame);
@@ -111,7 +146,12 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
         // attempts (and the retry budget's deposit) begin only when neither does.
         return new AsyncDriver<T>(frame.detach(), keys, CallSequence.UNTIMED).remembered();
       }
-      started = sequence.begin(frame.ticket());
+      if (begun) {
+        started = startedAlready;
+        sequence.began(frame.ticket(), started);
+      } else {
+        started = sequence.begin(frame.ticket());
+      }
     } catch (Throwable badKey) {
       // A null key part is the caller's mistake: it fails the call at once, never retried.
       return CompletableFuture.failedFuture(badKey);
@@ -124,6 +164,20 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
       return driver.start(() -> driver.attempt(1));
     }
     AttemptTicket ticket = frame.ticket().start(keys);
+    if (handOver != null) {
+      pipeline.resume(ticket, handOver);
+      if (handOver.recorded()) {
+        AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
+        return driver.start(() -> driver.afterFailure(1, handOver.failure()));
+      }
+      if (handOver.failure() != null || handOver.pending() != null) {
+        CompletableFuture<T> inner = handOver.failure() != null
+            ? CompletableFuture.failedFuture(handOver.failure())
+            : AsyncAttempt.futureOf(handOver.pending(), sequence.callName());
+        return new AsyncDriver<T>(frame.detach(), keys, started).handOver(Admission.ADMITTED, inner);
+      }
+      // Handed over at a full bulkhead: admission goes on from there.
+    }
     Admission admission = pipeline.admit(ticket);
     if (admission != Admission.ADMITTED) {
       return new AsyncDriver<T>(frame.detach(), keys, started).handOver(admission, null);

@@ -133,7 +133,13 @@ public final class CallSequence implements AtOnceAttempt.CallEnd {
    * @return as {@link AtOnceAttempt#call}
    */
   public Object attemptAtOnce(Object target, Object a, Object b, Object c, Object d, long x, long y, long started) {
-    return atOnce.call(slotInvoker, method, target, a, b, c, d, x, y, started, this);
+    return atOnce.call(slotInvoker, method, target, a, b, c, d, x, y, started, this, null);
+  }
+
+  /** As {@link #attemptAtOnce}, for an asynchronous call: {@code settled} reads the stage its delegate returns. */
+  Object attemptAtOnce(Object target, Object a, Object b, Object c, Object d, long x, long y, long started,
+      AtOnceAttempt.Settled settled) {
+    return atOnce.call(slotInvoker, method, target, a, b, c, d, x, y, started, this, settled);
   }
 
   /** @return the steps of each attempt: breaker, limiter, bulkhead, timeout */

@@ -139,8 +139,12 @@ public final class SyncDriver {
   private static Object resumed(CallFrame frame, HandOver handOver) throws Throwable {
     AttemptPipeline pipeline = frame.sequence().attempts();
     AttemptTicket ticket = frame.ticket().start(CallKeys.NONE);
-    Throwable failure = pipeline.resume(ticket, handOver);
+    pipeline.resume(ticket, handOver);
+    Throwable failure = handOver.failure();
     if (failure != null) {
+      if (!handOver.recorded()) {
+        pipeline.failed(ticket, failure);
+      }
       throw failure;
     }
     pipeline.admitBlocking(ticket);
