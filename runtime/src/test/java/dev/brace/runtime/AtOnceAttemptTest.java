@@ -289,4 +289,31 @@ class AtOnceAttemptTest {
     assertTrue(refused.isCompletedExceptionally());
     assertThrows(java.util.concurrent.ExecutionException.class, refused::get);
   }
+
+  @Test
+  void aMeteredAttemptMadeAtOnceIsTimedFromItsAdmissionAndTheCallFromItsStart() throws Exception {
+    RecordedMetrics metrics = new RecordedMetrics();
+    registry.bindMetrics(metrics);
+    Stack<String> breakerOnly = Stack.<String>builder("AtOnce.timed")
+        .circuitBreaker("at-once-timed", b -> b.failureThreshold(5))
+        .build(registry);
+    Stack<String> withLimiter = Stack.<String>builder("AtOnce.timedLimited")
+        .rateLimit("at-once-timed-limited", l -> l.permits(100).per("1s"))
+        .build(registry);
+
+    assertEquals("ok", breakerOnly.call(() -> {
+      clock.advance(Duration.ofMillis(5));
+      return "ok";
+    }));
+    assertEquals("ok", withLimiter.call(() -> {
+      clock.advance(Duration.ofMillis(7));
+      return "ok";
+    }));
+
+    // Nothing waits before the attempt, so each is as long as its call: 5 ms, then 7 ms.
+    assertEquals(List.of("AtOnce.timed attemptSucceeded 5000000", "AtOnce.timed succeeded 5000000"),
+        metrics.starting("AtOnce.timed "));
+    assertEquals(List.of("AtOnce.timedLimited attemptSucceeded 7000000", "AtOnce.timedLimited succeeded 7000000"),
+        metrics.starting("AtOnce.timedLimited "));
+  }
 }
