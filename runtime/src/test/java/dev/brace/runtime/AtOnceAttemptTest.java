@@ -36,6 +36,27 @@ class AtOnceAttemptTest {
     return events.stream().filter(event -> event.kind().equals(kind)).count();
   }
 
+  /**
+   * @return a call on another thread that has taken the stack's permit and holds it, in its
+   *     delegate, until {@code leave} opens; it then answers "held"
+   */
+  private static CompletableFuture<String> holdingThePermit(Stack<String> stack, CountDownLatch leave) throws InterruptedException {
+    CountDownLatch inside = new CountDownLatch(1);
+    CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> {
+      try {
+        return stack.call(() -> {
+          inside.countDown();
+          leave.await();
+          return "held";
+        });
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    assertTrue(inside.await(10, TimeUnit.SECONDS));
+    return holder;
+  }
+
   @Test
   void aSuccessTakesOneTokenAndGivesItsPermitBack() throws Exception {
     Stack<String> stack = Stack.<String>builder("AtOnce.ok")
@@ -93,20 +114,8 @@ class AtOnceAttemptTest {
         .rateLimit("at-once-full", l -> l.permits(2).per("1s").burst(2).maxWait("0ms"))
         .bulkhead("at-once-full", b -> b.maxConcurrent(1))
         .build(registry);
-    CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch leave = new CountDownLatch(1);
-    CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> {
-      try {
-        return stack.call(() -> {
-          inside.countDown();
-          leave.await();
-          return "held";
-        });
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    assertTrue(inside.await(10, TimeUnit.SECONDS));
+    CompletableFuture<String> holder = holdingThePermit(stack, leave);
 
     assertThrows(BulkheadFullException.class, () -> stack.call(() -> "refused"));
 
@@ -127,20 +136,8 @@ class AtOnceAttemptTest {
         .rateLimit("at-once-waits", l -> l.permits(2).per("1h").burst(2).maxWait("0ms"))
         .bulkhead("at-once-waits", b -> b.maxConcurrent(1).maxWait("30s"))
         .build(real);
-    CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch leave = new CountDownLatch(1);
-    CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> {
-      try {
-        return stack.call(() -> {
-          inside.countDown();
-          leave.await();
-          return "held";
-        });
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    assertTrue(inside.await(10, TimeUnit.SECONDS));
+    CompletableFuture<String> holder = holdingThePermit(stack, leave);
     Thread[] waiter = new Thread[1];
     CompletableFuture<String> waiting = new CompletableFuture<>();
     waiter[0] = new Thread(() -> {
