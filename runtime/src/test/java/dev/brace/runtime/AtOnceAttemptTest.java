@@ -9,6 +9,7 @@ import dev.brace.Retry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -312,5 +313,43 @@ class AtOnceAttemptTest {
         metrics.starting("AtOnce.timed "));
     assertEquals(List.of("AtOnce.timedLimited attemptSucceeded 7000000", "AtOnce.timedLimited succeeded 7000000"),
         metrics.starting("AtOnce.timedLimited "));
+  }
+
+  /**
+   * A frame's ticket is reused by every call its thread makes at that depth: a call that began at
+   * once and then borrowed the frame must clear what an earlier call's {@code maxDuration} left in
+   * it, or its later attempts would pass that call's end on as a deadline.
+   */
+  @Test
+  void aCallThatHandsOverPassesOnNoDeadlineLeftByTheThreadsPreviousCall() throws Exception {
+    Stack<String> bounded = Stack.<String>builder("AtOnce.bounded")
+        .retry(r -> r.maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE).maxDuration("10s"))
+        .build(registry);
+    assertEquals("ok", bounded.call(() -> "ok"));
+    Stack<String> plain = Stack.<String>builder("AtOnce.unbounded")
+        .retry(r -> r.maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE))
+        .build(registry);
+    AtomicInteger attempts = new AtomicInteger();
+    List<Boolean> underADeadline = new CopyOnWriteArrayList<>();
+    Callable<String> failsOnce = () -> {
+      underADeadline.add(Deadline.current().isPresent());
+      if (attempts.incrementAndGet() == 1) {
+        throw new IOException("down");
+      }
+      return "second";
+    };
+
+    assertEquals("second", plain.call(failsOnce));
+    attempts.set(0);
+    assertEquals("ok", bounded.call(() -> "ok"));
+    assertEquals("second", plain.callAsync(() -> {
+      try {
+        return CompletableFuture.completedFuture(failsOnce.call());
+      } catch (Exception e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }).get(10, TimeUnit.SECONDS));
+
+    assertEquals(List.of(false, false, false, false), underADeadline);
   }
 }
