@@ -216,9 +216,14 @@ class AtOnceAttemptTest {
     AtomicInteger attempts = new AtomicInteger();
 
     assertEquals("good", stack.call(() -> attempts.incrementAndGet() == 1 ? "bad" : "good"));
+    assertEquals("good", stack.callAsync(() -> CompletableFuture.completedFuture(attempts.incrementAndGet() == 3 ? "bad" : "good"))
+        .get(10, TimeUnit.SECONDS));
 
-    assertEquals(2, attempts.get(), "the predicate's failure is the attempt's, and the retry tries again");
+    assertEquals(4, attempts.get(), "the predicate's failure is the attempt's, and the retry tries again");
     assertEquals(1, registry.bulkhead("at-once-predicate").available());
+    // Its outcome was recorded once, as the breaker judged it: never again as a failure of its own.
+    assertEquals(0, count("call.failed"));
+    assertEquals(2, count("call.succeeded"));
   }
 
   @Test
@@ -322,6 +327,8 @@ class AtOnceAttemptTest {
    */
   @Test
   void aCallThatHandsOverPassesOnNoDeadlineLeftByTheThreadsPreviousCall() throws Exception {
+    // Bound metrics time every call from its start, which a call with no maxDuration must not pass on.
+    registry.bindMetrics(new RecordedMetrics());
     Stack<String> bounded = Stack.<String>builder("AtOnce.bounded")
         .retry(r -> r.maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE).maxDuration("10s"))
         .build(registry);
@@ -351,5 +358,23 @@ class AtOnceAttemptTest {
     }).get(10, TimeUnit.SECONDS));
 
     assertEquals(List.of(false, false, false, false), underADeadline);
+  }
+
+  @Test
+  void anAsynchronousCallThatFinishesAtOnceTheStagedWayEndsOnceForMetrics() throws Exception {
+    RecordedMetrics metrics = new RecordedMetrics();
+    registry.bindMetrics(metrics);
+    // A maxDuration keeps the call from the attempt made at once: the frame's own fast path ends it.
+    Stack<String> bounded = Stack.<String>builder("AtOnce.asyncBounded")
+        .retry(r -> r.maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE).maxDuration("10s"))
+        .build(registry);
+
+    assertEquals("ok", bounded.callAsync(() -> {
+      clock.advance(Duration.ofMillis(3));
+      return CompletableFuture.completedFuture("ok");
+    }).get(10, TimeUnit.SECONDS));
+
+    assertEquals(List.of("AtOnce.asyncBounded attemptSucceeded 3000000", "AtOnce.asyncBounded succeeded 3000000"),
+        metrics.starting("AtOnce.asyncBounded "));
   }
 }
