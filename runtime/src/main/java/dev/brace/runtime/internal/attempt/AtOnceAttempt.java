@@ -51,22 +51,36 @@ public final class AtOnceAttempt {
   }
 
   private final AttemptPipeline pipeline;
+  /** The call's one breaker, or null when it has none. */
+  private final DefaultCircuitBreaker breaker;
+  /** The call's one limiter, or null when it has none. */
+  private final TokenBucketRateLimiter limiter;
 
-  private AtOnceAttempt(AttemptPipeline pipeline) {
+  private AtOnceAttempt(AttemptPipeline pipeline, DefaultCircuitBreaker breaker, TokenBucketRateLimiter limiter) {
     this.pipeline = pipeline;
+    this.breaker = breaker;
+    this.limiter = limiter;
   }
 
   /**
    * @return the pipeline's attempt made at once, or null when some pattern of the call always needs
    *     the staged way: a timeout, a latency-judging breaker, an adaptive bulkhead, fault injection,
-   *     a keyed breaker or limiter
+   *     a keyed breaker or limiter, or one of another kind (a shared backend's), which only the
+   *     staged way knows how to ask
    */
   static AtOnceAttempt of(AttemptPipeline pipeline) {
-    boolean staged = pipeline.timeout != null || pipeline.timesForBreaker || pipeline.adaptiveBulkhead
-        || pipeline.faults != null
-        || (pipeline.breakers != null && pipeline.breakers.isKeyed())
-        || (pipeline.limiters != null && pipeline.limiters.isKeyed());
-    return staged ? null : new AtOnceAttempt(pipeline);
+    if (pipeline.timeout != null || pipeline.timesForBreaker || pipeline.adaptiveBulkhead || pipeline.faults != null) {
+      return null;
+    }
+    // A family of one keeps its instance for good (reconfiguration reshapes it in place), so its
+    // kind is decided here once rather than on every call.
+    Object breaker = pipeline.breakers == null ? null : pipeline.breakers.single();
+    Object limiter = pipeline.limiters == null ? null : pipeline.limiters.single();
+    boolean breakerAtOnce = pipeline.breakers == null || breaker instanceof DefaultCircuitBreaker;
+    boolean limiterAtOnce = pipeline.limiters == null || limiter instanceof TokenBucketRateLimiter;
+    return breakerAtOnce && limiterAtOnce
+        ? new AtOnceAttempt(pipeline, (DefaultCircuitBreaker) breaker, (TokenBucketRateLimiter) limiter)
+        : null;
   }
 
   /**
@@ -85,24 +99,19 @@ public final class AtOnceAttempt {
     if (p.deadlines != null && CurrentDeadline.ofThisThread().present()) {
       return NOT_AT_ONCE;
     }
-    DefaultCircuitBreaker breaker = null;
+    DefaultCircuitBreaker breaker = this.breaker;
     Object breakerTicket = null;
-    if (p.breakers != null) {
-      // A breaker of another kind (a shared one) is asked the staged way, which knows its tickets.
-      if (!(p.breakers.forKey(null) instanceof DefaultCircuitBreaker local) || (breakerTicket = local.acquireIfClosed()) == null) {
-        return NOT_AT_ONCE;
-      }
-      breaker = local;
+    if (breaker != null && (breakerTicket = breaker.acquireIfClosed()) == null) {
+      return NOT_AT_ONCE;
     }
-    TokenBucketRateLimiter limiter = null;
+    TokenBucketRateLimiter limiter = this.limiter;
     long admittedAt = AttemptTicket.UNTIMED;
-    if (p.limiters != null) {
+    if (limiter != null) {
       long now = p.time.nanoTime();
-      if (!(p.limiters.forKey(null) instanceof TokenBucketRateLimiter bucket) || !bucket.tryTakeAt(now)) {
+      if (!limiter.tryTakeAt(now)) {
         // A closed circuit's ticket holds nothing: there is nothing to give back.
         return NOT_AT_ONCE;
       }
-      limiter = bucket;
       admittedAt = now;
     }
     SemaphoreBulkhead bulkhead = p.bulkhead;
@@ -141,12 +150,7 @@ public final class AtOnceAttempt {
           bulkhead.release();
         }
       }
-      if (p.throttling != null) {
-        limiter.succeeded();
-      }
-      if (metered) {
-        p.reports.outcome(null, ended == AttemptTicket.UNTIMED ? AttemptTicket.UNTIMED : ended - admittedAt);
-      }
+      p.afterSuccess(limiter, metered, ended == AttemptTicket.UNTIMED ? AttemptTicket.UNTIMED : ended - admittedAt);
       end.succeededAt(started, ended);
     } catch (Throwable failure) {
       return HandOver.recordedFailure(failure, ended);

@@ -405,6 +405,11 @@ public final class AttemptPipeline {
       clear(ticket);
       ticket.outcomeAt = ended;
     }
+    afterSuccess(limiter, metered, duration);
+  }
+
+  /** After a success is judged and its permit back, staged or at once: throttling eased, the attempt reported. */
+  void afterSuccess(RateLimiterInstance limiter, boolean metered, long duration) {
     if (throttling != null) {
       limiter.succeeded();
     }

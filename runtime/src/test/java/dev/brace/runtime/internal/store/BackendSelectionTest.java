@@ -7,6 +7,7 @@ import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.ResilientCall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -183,6 +184,24 @@ class BackendSelectionTest {
     assertThrows(RateLimitedException.class, () -> LambdaCalls.call(guard, () -> CallKeys.NONE, () -> "again", null),
         "one permit per second: the second call is refused by the backend's limiter");
     assertEquals(2, own.acquired);
+  }
+
+  @Test
+  void aLimiterOfAnotherBackendIsAskedTheStagedWayWithoutATimeout() {
+    ForwardingBackend own = new ForwardingBackend();
+    Registry registry = Registry.builder()
+        .timeSource(new ManualTimeSource())
+        .backend("own", own)
+        .environment(Map.of("BRACE_RATELIMIT_PLAIN_QUOTA_BACKEND", "own"))
+        .build();
+    ResilientCall guard = registry.resolve(LambdaCalls.builder("C.plain")
+        .with(RateLimitConfig.builder("plain-quota").permits(1))
+        .build());
+
+    assertFalse(guard.sequence().callsAtOnce(), "only the staged way knows how to ask another backend's limiter");
+    assertEquals("ok", LambdaCalls.call(guard, () -> CallKeys.NONE, () -> "ok", null));
+    assertThrows(RateLimitedException.class, () -> LambdaCalls.call(guard, () -> CallKeys.NONE, () -> "again", null));
+    assertEquals(2, own.acquired, "each call asked the backend's limiter, not a local bucket");
   }
 
   @Test
