@@ -21,12 +21,12 @@ import platform
 LIBRARIES = ["Direct", "Brace", "Chaos", "Resilience4j", "Failsafe", "Emission"]
 # Classes whose rows are the four-pattern stack with metrics bound, one row per meter registry.
 METRICS = ["Metrics", "MetricsLogging"]
-METRICS_ORDER = [("Metrics", "meteredFloor"), ("Metrics", "braceFourPatterns"), ("Metrics", "resilience4jFourPatterns"),
+METRICS_ORDER = [("Metrics", "meteredFloor"), ("Metrics", "meteredFloorFollowingDeadline"), ("Metrics", "braceFourPatterns"), ("Metrics", "resilience4jFourPatterns"),
                  ("MetricsLogging", "braceFourPatterns"), ("MetricsLogging", "resilience4jFourPatterns"),
                  ("Metrics", "braceFailing"), ("Metrics", "resilience4jFailing")]
 REGISTRIES = ["simple", "prometheus"]
-STACKS = ["direct", "floor", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
-          "timeoutAbandon", "fourPatterns", "fourPatternsChaosOff", "fourPatternsChaosOnElsewhere", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
+STACKS = ["direct", "floor", "floorFollowingDeadline", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
+          "timeoutAbandon", "fourPatterns", "fourPatternsNotFollowingDeadlines", "fourPatternsChaosOff", "fourPatternsChaosOnElsewhere", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
           "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 # Stacks that only Brace has, compared with the nearest stack the other libraries have.
@@ -38,6 +38,9 @@ NOTES = {
     ("Failsafe", "retryAsync"): "includes a thread hop: Failsafe runs every async execution on its scheduler",
     ("Failsafe", "fourPatternsAsync"): "includes a thread hop: Failsafe runs every async execution on its scheduler",
     ("Metrics", "meteredFloor"): "three clock reads, four compare-and-sets and the two timer samples BraceMetrics records on a success",
+    ("Direct", "floorFollowingDeadline"): "floor after one thread-local read: is the thread under a deadline? (Deadline.current())",
+    ("Brace", "fourPatternsNotFollowingDeadlines"): "fourPatterns in a registry with BRACE_DEADLINE_ENABLED=false: no read of the thread's deadline",
+    ("Metrics", "meteredFloorFollowingDeadline"): "meteredFloor after one thread-local read: is the thread under a deadline?",
     ("Metrics", "braceFailing"): "both attempts fail, the breaker counts them without opening, the retry rethrows the last",
     ("Metrics", "resilience4jFailing"): "both attempts fail, the breaker counts them without opening, the retry rethrows the last",
     ("Chaos", "fourPatternsChaosOff"): "Brace.fourPatterns with fault injection switched off",

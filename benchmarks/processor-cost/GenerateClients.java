@@ -8,6 +8,9 @@ import java.nio.file.Path;
  * {@code java GenerateClients.java OUTDIR 500 --with-implementations} to write beside each interface
  * the hand-written HTTP implementation a service team would have (HttpClientNNN.java), so that the
  * compilation is a module as it is in a real build rather than nothing but annotated interfaces.
+ * {@code --delegating DIR} also writes into DIR, for each interface, the least a wrapper with a
+ * source of its own can be (DelegatingClientNNN.java: a final class whose methods only call the
+ * delegate), the lower bound of any processor that writes a class per interface.
  *
  * <p>Each interface has six methods and mixes what users write: a type-level breaker (classic or
  * rate mode) on two thirds of them; a sync method with retry, timeout and a fallback taking the
@@ -19,7 +22,17 @@ public final class GenerateClients {
   public static void main(String[] args) throws IOException {
     Path out = Path.of(args[0]);
     int count = Integer.parseInt(args[1]);
-    boolean implementations = args.length > 2 && args[2].equals("--with-implementations");
+    boolean implementations = false;
+    Path delegating = null;
+    for (int a = 2; a < args.length; a++) {
+      if (args[a].equals("--with-implementations")) {
+        implementations = true;
+      } else if (args[a].equals("--delegating") && a + 1 < args.length) {
+        delegating = Path.of(args[++a]);
+      } else {
+        throw new IllegalArgumentException("unknown argument " + args[a] + " (--with-implementations, --delegating DIR)");
+      }
+    }
     for (int i = 0; i < count; i++) {
       String pkg = "bench.p" + (i % 10);
       String name = String.format("Client%03d", i);
@@ -28,6 +41,11 @@ public final class GenerateClients {
       Files.writeString(file, source(pkg, name, i));
       if (implementations) {
         Files.writeString(file.resolveSibling("Http" + name + ".java"), implementation(pkg, name, i));
+      }
+      if (delegating != null) {
+        Path wrapper = delegating.resolve(pkg.replace('.', '/')).resolve("Delegating" + name + ".java");
+        Files.createDirectories(wrapper.getParent());
+        Files.writeString(wrapper, delegatingWrapper(pkg, name, i));
       }
     }
   }
@@ -93,6 +111,62 @@ public final class GenerateClients {
         + "  <T extends Comparable<T>> List<T> sorted(List<T> values, int... order);\n"
         + "\n"
         + "  String describe();\n"
+        + "}\n";
+  }
+
+  /**
+   * A wrapper that only delegates, shaped as the generated one is (a final class over the
+   * delegate, made by {@code wrap}, forwarding equality and text), with no resilience in it.
+   */
+  private static String delegatingWrapper(String pkg, String name, int i) {
+    String wrapper = "Delegating" + name;
+    String search = i % 2 == 0
+        ? "  public List<String> search(String userId, Query query) throws IOException {\n    return delegate.search(userId, query);\n  }\n"
+        : "  public List<String> search(Query query, String userId) throws IOException {\n    return delegate.search(query, userId);\n  }\n";
+    return "package " + pkg + ";\n"
+        + "\n"
+        + "import java.io.IOException;\n"
+        + "import java.util.List;\n"
+        + "import java.util.Objects;\n"
+        + "import java.util.concurrent.CompletableFuture;\n"
+        + "\n"
+        + "public final class " + wrapper + " implements " + name + " {\n"
+        + "  private final " + name + " delegate;\n"
+        + "\n"
+        + "  private " + wrapper + "(" + name + " delegate) {\n"
+        + "    this.delegate = Objects.requireNonNull(delegate, \"delegate\");\n"
+        + "  }\n"
+        + "\n"
+        + "  public static " + name + " wrap(" + name + " delegate) {\n"
+        + "    return new " + wrapper + "(delegate);\n"
+        + "  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public Item item(String id) throws IOException {\n    return delegate.item(id);\n  }\n"
+        + "\n"
+        + "  @Override\n"
+        + search
+        + "\n"
+        + "  @Override\n"
+        + "  public CompletableFuture<Item> itemAsync(String id, int attempt) {\n    return delegate.itemAsync(id, attempt);\n  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public void put(Item item, boolean overwrite) throws IOException {\n    delegate.put(item, overwrite);\n  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public <T extends Comparable<T>> List<T> sorted(List<T> values, int... order) {\n    return delegate.sorted(values, order);\n  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public String describe() {\n    return delegate.describe();\n  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public boolean equals(Object other) {\n    return other == this || delegate.equals(other);\n  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public int hashCode() {\n    return delegate.hashCode();\n  }\n"
+        + "\n"
+        + "  @Override\n"
+        + "  public String toString() {\n    return delegate.toString();\n  }\n"
         + "}\n";
   }
 

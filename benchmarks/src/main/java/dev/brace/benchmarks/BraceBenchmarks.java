@@ -121,6 +121,18 @@ public class BraceBenchmarks {
     }
   }
 
+  /** The four-pattern stack in a registry told not to follow callers' deadlines ({@code BRACE_DEADLINE_ENABLED=false}). */
+  @State(Scope.Benchmark)
+  public static class FourPatternsNotFollowingDeadlinesState {
+    BraceClients.FourPatterns client;
+
+    @Setup
+    public void setUp() {
+      Registry registry = Registry.builder().environment(java.util.Map.of("BRACE_DEADLINE_ENABLED", "false")).build();
+      client = ResilientBraceClients_FourPatterns.wrap(new Target(), registry);
+    }
+  }
+
   /**
    * A nested call under a deadline: each thread opens an hour-long deadline once, and every
    * operation is an outer call (its own 10 s timeout) over the four-pattern stack, which inherits
@@ -254,6 +266,12 @@ public class BraceBenchmarks {
 
   @Benchmark
   public String fourPatterns(FourPatternsState state) {
+    return state.client.call();
+  }
+
+  /** {@code fourPatterns} without the read of the thread's deadline every call makes; read against {@code floor}. */
+  @Benchmark
+  public String fourPatternsNotFollowingDeadlines(FourPatternsNotFollowingDeadlinesState state) {
     return state.client.call();
   }
 

@@ -1,5 +1,6 @@
 package dev.brace.benchmarks;
 
+import dev.brace.runtime.Deadline;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -12,7 +13,8 @@ import org.openjdk.jmh.annotations.State;
  * What every other result is read against: the target called with nothing around it ({@code
  * direct}; {@code directAsync} for its already complete future, {@code directMono} for its {@code
  * Mono.just}), and the least an exact
- * four-pattern stack can do ({@code floor}).
+ * four-pattern stack can do ({@code floor}; {@code floorFollowingDeadline} for one that also
+ * follows its caller's deadline).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -57,6 +59,23 @@ public class DirectBenchmarks {
    */
   @Benchmark
   public String floor() {
+    long now = System.nanoTime();
+    counters.retryAndBreaker();
+    counters.limiterAndBulkhead(now);
+    return target.call();
+  }
+
+  /**
+   * {@code floor} for a stack that follows its caller's deadline, as Brace's does unless {@code
+   * BRACE_DEADLINE_ENABLED=false}: the same, after asking whether the thread is under a deadline
+   * (one thread-local read, through the public {@link Deadline#current}). No deadline is open, so
+   * the call is made.
+   */
+  @Benchmark
+  public String floorFollowingDeadline() {
+    if (Deadline.current().isPresent()) {
+      throw new IllegalStateException("no deadline is open on a benchmark thread");
+    }
     long now = System.nanoTime();
     counters.retryAndBreaker();
     counters.limiterAndBulkhead(now);

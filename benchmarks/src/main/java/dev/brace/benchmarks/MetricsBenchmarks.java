@@ -225,6 +225,19 @@ public class MetricsBenchmarks {
     return result;
   }
 
+  /**
+   * {@link #meteredFloor} for a stack that follows its caller's deadline, as Brace's does by
+   * default ({@link DirectBenchmarks#floorFollowingDeadline} is the bare one): the same, after one
+   * thread-local read asking whether the thread is under a deadline.
+   */
+  @Benchmark
+  public String meteredFloorFollowingDeadline(MeteredFloor floor) {
+    if (dev.brace.runtime.Deadline.current().isPresent()) {
+      throw new IllegalStateException("no deadline is open on a benchmark thread");
+    }
+    return meteredFloor(floor);
+  }
+
   @Benchmark
   public String braceFourPatterns(BraceFourPatterns state) {
     return state.client.call();

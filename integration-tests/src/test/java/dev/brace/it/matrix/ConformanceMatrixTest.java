@@ -62,7 +62,8 @@ class ConformanceMatrixTest {
       new AttemptFitsRetry(),
       new NestedUnderADeadline(),
       new WaitedUnderADeadline(),
-      new FaultInjected());
+      new FaultInjected(),
+      new TokenHeldAcrossAWait());
 
   private static final MatrixReport REPORT = new MatrixReport();
 
