@@ -2,6 +2,7 @@ package dev.brace.benchmarks;
 
 import dev.brace.micrometer.BraceMetrics;
 import dev.brace.runtime.CircuitState;
+import dev.brace.runtime.Deadline;
 import dev.brace.runtime.Registry;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -232,7 +233,7 @@ public class MetricsBenchmarks {
    */
   @Benchmark
   public String meteredFloorFollowingDeadline(MeteredFloor floor) {
-    if (dev.brace.runtime.Deadline.current().isPresent()) {
+    if (Deadline.current().isPresent()) {
       throw new IllegalStateException("no deadline is open on a benchmark thread");
     }
     return meteredFloor(floor);

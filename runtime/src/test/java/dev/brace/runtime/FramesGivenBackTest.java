@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -77,13 +78,13 @@ class FramesGivenBackTest {
     Stack<String> stack = Stack.<String>builder("Frames.asyncFailedOnce")
         .retry(r -> r.maxAttempts(2).delay("1ms").jitter(Retry.Jitter.NONE)).build(registry);
     AtomicInteger attempts = new AtomicInteger();
-    CompletableFuture<String>[] result = new CompletableFuture[1];
+    AtomicReference<CompletableFuture<String>> result = new AtomicReference<>();
 
-    givesTheFrameBack(stack, () -> result[0] = stack.callAsync(() -> attempts.incrementAndGet() == 1
+    givesTheFrameBack(stack, () -> result.set(stack.callAsync(() -> attempts.incrementAndGet() == 1
         ? CompletableFuture.failedFuture(new IOException("the first attempt fails"))
-        : CompletableFuture.completedFuture("ok")));
+        : CompletableFuture.completedFuture("ok"))));
     clock.advance(Duration.ofMillis(1));
-    assertEquals("ok", result[0].getNow(null));
+    assertEquals("ok", result.get().getNow(null));
     assertEquals(2, attempts.get());
   }
 
@@ -91,11 +92,11 @@ class FramesGivenBackTest {
   void anAsynchronousCallWhoseFirstAttemptIsStillInFlight() throws Exception {
     Stack<String> stack = Stack.<String>builder("Frames.asyncInFlight").retry(r -> r.maxAttempts(2)).build(registry);
     CompletableFuture<String> pending = new CompletableFuture<>();
-    CompletableFuture<String>[] result = new CompletableFuture[1];
+    AtomicReference<CompletableFuture<String>> result = new AtomicReference<>();
 
-    givesTheFrameBack(stack, () -> result[0] = stack.callAsync(() -> pending));
-    assertFalse(result[0].isDone());
+    givesTheFrameBack(stack, () -> result.set(stack.callAsync(() -> pending)));
+    assertFalse(result.get().isDone());
     pending.complete("later");
-    assertEquals("later", result[0].getNow(null));
+    assertEquals("later", result.get().getNow(null));
   }
 }

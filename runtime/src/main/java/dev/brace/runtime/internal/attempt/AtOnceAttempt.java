@@ -73,7 +73,7 @@ public final class AtOnceAttempt {
       return null;
     }
     // A family of one keeps its instance for good (reconfiguration reshapes it in place), so its
-    // kind is decided here once rather than on every call.
+    // kind is decided here once rather than on every call; a keyed family has no single instance.
     Object breaker = pipeline.breakers == null ? null : pipeline.breakers.single();
     Object limiter = pipeline.limiters == null ? null : pipeline.limiters.single();
     boolean breakerAtOnce = pipeline.breakers == null || breaker instanceof DefaultCircuitBreaker;
