@@ -67,12 +67,12 @@ final class JavaSource {
     return this;
   }
 
-  /** Writes {@code format;}. */
+  /** Writes the line as a statement, with its semicolon. */
   JavaSource statement(String format, Object... arguments) {
     return line(format + ";", arguments);
   }
 
-  /** Writes {@code format {} and indents what follows, up to {@link #endBlock()}. */
+  /** Writes the line with an opening brace, and indents what follows up to {@link #endBlock()}. */
   JavaSource beginBlock(String format, Object... arguments) {
     line(format + " {", arguments);
     return indent();
