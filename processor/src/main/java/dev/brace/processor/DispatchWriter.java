@@ -223,7 +223,7 @@ final class DispatchWriter {
   private String helper(String base, Code call, String failure, boolean statement, ExecutableType type) {
     String name = WrapperWriter.unique(methodNames, base, "_");
     List<TypeCode.Variable> ifaceVariables = iface.getTypeParameters().stream().map(TypeCode::variable).toList();
-    Code targetType = Code.of("$T$L", ClassRef.of(iface), TypeCode.arguments(ifaceVariables));
+    Code targetType = TypeCode.withOwnVariables(iface);
     List<TypeCode.Variable> variables = new ArrayList<>(ifaceVariables);
     type.getTypeVariables().forEach(variable -> variables.add(TypeCode.variable(variable)));
     helpers.add(source -> {

@@ -101,6 +101,11 @@ final class TypeCode {
         : Code.of("<$L>", Code.join(variables.stream().map(Variable::declaration).toList(), ", "));
   }
 
+  /** {@code Repo<T>}: the type with its own type parameters as its arguments ({@code Repo} when it has none). */
+  static Code withOwnVariables(TypeElement type) {
+    return Code.of("$T$L", ClassRef.of(type), arguments(type.getTypeParameters().stream().map(TypeCode::variable).toList()));
+  }
+
   /** {@code <T, R>}: the type variables as type arguments, or nothing for none. */
   static Code arguments(List<Variable> variables) {
     return variables.isEmpty() ? Code.EMPTY : Code.of("<$N>", String.join(", ", variables.stream().map(Variable::name).toList()));

@@ -55,7 +55,7 @@ final class WrapperWriter {
     TypeElement iface = model.iface();
     List<TypeCode.Variable> typeVariables = iface.getTypeParameters().stream().map(TypeCode::variable).toList();
     ClassRef wrapperClass = ClassRef.of(model.packageName(), model.className());
-    Code ifaceType = Code.of("$T$L", ClassRef.of(iface), TypeCode.arguments(typeVariables));
+    Code ifaceType = TypeCode.withOwnVariables(iface);
     DeclaredType wrapped = (DeclaredType) iface.asType();
 
     Set<String> constantNames = new HashSet<>();
