@@ -35,14 +35,22 @@ final class JavaSource {
   private final List<Line> lines = new ArrayList<>();
   /** The type variables in scope: the class's, then the method's being written. */
   private final Deque<List<String>> typeVariables = new ArrayDeque<>();
+  /** The simple names of the member types the class inherits, which mean those types inside it. */
+  private final Set<String> inheritedMemberTypes;
   private int indent;
 
   /** A line of code at its indentation; no code for a blank line. */
   private record Line(int indent, List<Object> parts) {}
 
-  JavaSource(String packageName, String className, List<TypeCode.Variable> classTypeVariables) {
+  /**
+   * @param inheritedMemberTypes the simple names of the member types the class inherits from what
+   *     it implements: a class of such a simple name is always written qualified
+   */
+  JavaSource(String packageName, String className, List<TypeCode.Variable> classTypeVariables,
+      Set<String> inheritedMemberTypes) {
     this.packageName = packageName;
     this.className = className;
+    this.inheritedMemberTypes = Set.copyOf(inheritedMemberTypes);
     typeVariables.push(classTypeVariables.stream().map(TypeCode.Variable::name).toList());
   }
 
@@ -54,8 +62,9 @@ final class JavaSource {
   JavaSource line(Code code) {
     List<Object> parts = new ArrayList<>();
     for (Object part : code.parts()) {
-      // A class named like a type variable in scope can only be written qualified.
-      parts.add(part instanceof ClassRef reference && isTypeVariable(reference.topLevel().simpleName())
+      // A class named like a type variable in scope, or like a member type the class inherits, can
+      // only be written qualified: its simple name means that variable or member type here.
+      parts.add(part instanceof ClassRef reference && isTaken(reference.topLevel().simpleName())
           ? reference.canonicalName() : part);
     }
     lines.add(new Line(indent, parts));
@@ -168,6 +177,10 @@ final class JavaSource {
     endBlock();
     typeVariables.pop();
     return this;
+  }
+
+  private boolean isTaken(String simpleName) {
+    return inheritedMemberTypes.contains(simpleName) || isTypeVariable(simpleName);
   }
 
   private boolean isTypeVariable(String name) {

@@ -1,6 +1,8 @@
 package dev.brace.processor;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -11,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -49,6 +52,26 @@ final class WrapperWriter {
    *
    * @param definition {@code CallDefinition.builder("I.m")}, then a line for each call on the builder
    */
+  /** @return the simple names of the member types of the interface and of every interface it extends */
+  private Set<String> inheritedMemberTypes(TypeElement iface) {
+    Set<String> names = new HashSet<>();
+    Deque<TypeMirror> pending = new ArrayDeque<>(List.of(iface.asType()));
+    while (!pending.isEmpty()) {
+      TypeMirror next = pending.pop();
+      Element type = types.asElement(next);
+      if (type == null) {
+        continue;
+      }
+      for (Element member : type.getEnclosedElements()) {
+        if (member.getKind().isClass() || member.getKind().isInterface()) {
+          names.add(member.getSimpleName().toString());
+        }
+      }
+      pending.addAll(types.directSupertypes(next));
+    }
+    return names;
+  }
+
   private record Guarded(String constant, List<Code> definition, String call, Code handOff) {}
 
   JavaSource write(WrapperModel model) {
@@ -96,7 +119,7 @@ final class WrapperWriter {
       number++;
     }
 
-    JavaSource source = new JavaSource(model.packageName(), model.className(), typeVariables);
+    JavaSource source = new JavaSource(model.packageName(), model.className(), typeVariables, inheritedMemberTypes(iface));
     source.line("@$T($S)", GENERATED, BraceProcessor.class.getCanonicalName());
     source.beginBlock((model.isPublic() ? "public " : "") + "final class $N$L implements $L",
         model.className(), TypeCode.declarations(typeVariables), ifaceType);

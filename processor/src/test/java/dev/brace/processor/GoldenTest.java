@@ -92,6 +92,11 @@ class GoldenTest {
   }
 
   @Test
+  void aClassNamedLikeAMemberTypeTheWrapperInheritsIsWrittenQualified() throws IOException {
+    assertGenerates("Shadowing", "ResilientShadowing");
+  }
+
+  @Test
   void keyTemplatesBecomeNullSafeAccessorChains() throws IOException {
     assertGenerates("Keyed", "ResilientKeyed");
   }
