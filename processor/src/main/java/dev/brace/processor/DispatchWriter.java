@@ -42,6 +42,7 @@ final class DispatchWriter {
   private final List<KeyedMethod> keyed = new ArrayList<>();
   private final List<Consumer<JavaSource>> helpers = new ArrayList<>();
   private boolean anyFallback;
+  /** Whether the dispatch casts to raw types (a generic interface, parameterized parameters), and so suppresses the warnings. */
   private boolean raw;
 
   private record KeyedMethod(int number, MethodModel method, ExecutableType type, ArgumentSlots slots, Code expression) {}
@@ -125,11 +126,6 @@ final class DispatchWriter {
       }
     }
     source.statement("return $L", keyed.expression()).endBlock();
-  }
-
-  /** @return whether the dispatch casts to raw types (a generic interface, parameterized parameters) */
-  boolean raw() {
-    return raw;
   }
 
   /** @return the dispatch methods, with the names the wrapper refers to them by (null where none is needed) */
