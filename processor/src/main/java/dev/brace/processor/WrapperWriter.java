@@ -1,8 +1,6 @@
 package dev.brace.processor;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -13,7 +11,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -21,6 +18,8 @@ import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.ExecutableType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
 
 /**
@@ -41,9 +40,11 @@ final class WrapperWriter {
   private static final ClassRef REACTOR_CALLS = ClassRef.of("dev.brace.reactor", "ReactorCalls");
 
   private final Types types;
+  private final Elements elements;
 
-  WrapperWriter(Types types) {
+  WrapperWriter(Types types, Elements elements) {
     this.types = types;
+    this.elements = elements;
   }
 
   /**
@@ -52,23 +53,10 @@ final class WrapperWriter {
    *
    * @param definition {@code CallDefinition.builder("I.m")}, then a line for each call on the builder
    */
-  /** @return the simple names of the member types of the interface and of every interface it extends */
+  /** @return the simple names of the member types of the interface, its own and those it inherits */
   private Set<String> inheritedMemberTypes(TypeElement iface) {
     Set<String> names = new HashSet<>();
-    Deque<TypeMirror> pending = new ArrayDeque<>(List.of(iface.asType()));
-    while (!pending.isEmpty()) {
-      TypeMirror next = pending.pop();
-      Element type = types.asElement(next);
-      if (type == null) {
-        continue;
-      }
-      for (Element member : type.getEnclosedElements()) {
-        if (member.getKind().isClass() || member.getKind().isInterface()) {
-          names.add(member.getSimpleName().toString());
-        }
-      }
-      pending.addAll(types.directSupertypes(next));
-    }
+    ElementFilter.typesIn(elements.getAllMembers(iface)).forEach(type -> names.add(type.getSimpleName().toString()));
     return names;
   }
 
