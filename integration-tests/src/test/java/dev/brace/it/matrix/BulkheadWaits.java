@@ -13,7 +13,6 @@ import dev.brace.runtime.Stack;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.LockSupport;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Flux;
 
@@ -79,8 +78,7 @@ final class BulkheadWaits extends Scenario {
     CompletableFuture<String> holder = cell.start("k", "a");
     cell.awaitInvocations(1);
     CompletableFuture<String> waiter = cell.start("k", "b");
-    // A moment for a sync waiter's thread to reach the bulkhead; no outcome depends on its length.
-    LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+    cell.awaitParkedIn(waiter, "SemaphoreBulkhead");
     assertFalse(waiter.isDone(), "the second caller waits for the permit");
     assertEquals(1, cell.script.invocations.get());
 

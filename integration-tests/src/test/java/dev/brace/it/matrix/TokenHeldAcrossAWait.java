@@ -10,11 +10,9 @@ import dev.brace.RateLimit;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.Stack;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.LockSupport;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -96,8 +94,7 @@ final class TokenHeldAcrossAWait extends Scenario {
     CompletableFuture<String> holder = cell.start("k", "a");
     cell.awaitInvocations(1);
     CompletableFuture<String> waiter = cell.start("k", "b");
-    // A moment for a sync waiter's thread to reach the bulkhead; no outcome depends on its length.
-    LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+    cell.awaitParkedIn(waiter, "SemaphoreBulkhead");
     assertFalse(waiter.isDone(), "the second caller waits for the permit");
 
     cell.script.releaseHeld();
