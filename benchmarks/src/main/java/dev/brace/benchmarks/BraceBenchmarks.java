@@ -1,6 +1,7 @@
 package dev.brace.benchmarks;
 
 import dev.brace.runtime.Registry;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -128,7 +129,7 @@ public class BraceBenchmarks {
 
     @Setup
     public void setUp() {
-      Registry registry = Registry.builder().environment(java.util.Map.of("BRACE_DEADLINE_ENABLED", "false")).build();
+      Registry registry = Registry.builder().environment(Map.of("BRACE_DEADLINE_ENABLED", "false")).build();
       client = ResilientBraceClients_FourPatterns.wrap(new Target(), registry);
     }
   }

@@ -76,9 +76,6 @@ public class DirectBenchmarks {
     if (Deadline.current().isPresent()) {
       throw new IllegalStateException("no deadline is open on a benchmark thread");
     }
-    long now = System.nanoTime();
-    counters.retryAndBreaker();
-    counters.limiterAndBulkhead(now);
-    return target.call();
+    return floor();
   }
 }
