@@ -152,10 +152,6 @@ final class Code {
     return parts;
   }
 
-  boolean isEmpty() {
-    return parts.isEmpty();
-  }
-
   @Override
   public boolean equals(Object other) {
     return other instanceof Code code && code.toString().equals(toString());
