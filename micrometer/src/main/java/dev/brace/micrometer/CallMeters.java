@@ -47,6 +47,12 @@ final class CallMeters implements CallMetrics {
   }
 
   @Override
+  public void attemptAndCallSucceeded(long attemptNanos, long callNanos) {
+    attemptSucceeded.record(attemptNanos, TimeUnit.NANOSECONDS);
+    ownOutcome(SUCCESS, "success").record(callNanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
   public void attemptFailed(long nanos) {
     attemptFailed.record(nanos, TimeUnit.NANOSECONDS);
   }

@@ -165,6 +165,23 @@ class TypedMetricsPathTest {
   }
 
   @Test
+  void aCallItsFirstAttemptEndsAtOnceIsOneReportOfTheAttemptAndTheCall() throws Exception {
+    ManualTimeSource clock = new ManualTimeSource();
+    Registry registry = registry(clock, clock);
+    OneReportPerSuccess metrics = new OneReportPerSuccess();
+    registry.bindMetrics(metrics);
+    Stack<String> stack = fourPatterns(registry, "Api.call", 3);
+
+    assertEquals("ok", stack.call(() -> {
+      clock.sleep(Duration.ofMillis(3));
+      return "ok";
+    }));
+
+    assertEquals(List.of("attempt 3000000, call 3000000"), metrics.lines,
+        "the one outcome ends both, so both durations come in one report and neither alone");
+  }
+
+  @Test
   void namesReachTheListenerRedacted() throws Exception {
     ManualTimeSource clock = new ManualTimeSource();
     Registry registry = registry(clock, clock);
@@ -274,6 +291,64 @@ class TypedMetricsPathTest {
       stack.call(OK);
     }
     return (threads.getCurrentThreadAllocatedBytes() - before) / calls;
+  }
+
+  /** A handle that takes a call ended by its one attempt as one report, as {@code brace-micrometer}'s does. */
+  private static final class OneReportPerSuccess implements MetricsListener, CallMetrics {
+    final List<String> lines = new ArrayList<>();
+
+    @Override
+    public CallMetrics call(String callName) {
+      return this;
+    }
+
+    @Override
+    public InstanceMetrics instance(Kind kind, String name) {
+      return null;
+    }
+
+    @Override
+    public void instanceCreated(Kind kind, String name, boolean keyed) {}
+
+    @Override
+    public void attemptAndCallSucceeded(long attemptNanos, long callNanos) {
+      lines.add("attempt " + attemptNanos + ", call " + callNanos);
+    }
+
+    @Override
+    public void attemptSucceeded(long nanos) {
+      lines.add("attemptSucceeded " + nanos);
+    }
+
+    @Override
+    public void attemptFailed(long nanos) {
+      lines.add("attemptFailed " + nanos);
+    }
+
+    @Override
+    public void succeeded(long nanos) {
+      lines.add("succeeded " + nanos);
+    }
+
+    @Override
+    public void failed(long nanos) {
+      lines.add("failed " + nanos);
+    }
+
+    @Override
+    public void rejected(Kind by, String instance, long nanos) {
+      lines.add("rejected " + nanos);
+    }
+
+    @Override
+    public void timedOut(String timeout, long nanos) {
+      lines.add("timedOut " + nanos);
+    }
+
+    @Override
+    public void fellBack(String fallback, long nanos) {
+      lines.add("fellBack " + nanos);
+    }
   }
 
   /** Counts reports without allocating: one handle for every call and instance. */

@@ -1,6 +1,10 @@
 package dev.brace.runtime.internal.attempt;
 
+import dev.brace.Criticality;
+import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.internal.context.CurrentDeadline;
+import dev.brace.runtime.internal.event.CallMetrics;
+import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.DefaultCircuitBreaker;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
@@ -41,25 +45,45 @@ public final class AtOnceAttempt {
     Object valueNow(Object returned, String callName) throws Throwable;
   }
 
-  /** How a call that ended with its attempt made at once is told: the one thing a call needs afterwards. */
+  /**
+   * How a metered call that ended with its attempt made at once is told: the one thing a call needs
+   * afterwards. A call nobody meters is not told at all.
+   */
   public interface CallEnd {
     /**
-     * @param started the call's start, as its sequence began it
-     * @param outcomeAt the instant the attempt's outcome was recorded, or {@link AttemptTicket#UNTIMED}
+     * @param started the call's start, as its sequence began it, or {@link AttemptTicket#UNTIMED}
+     * @param metrics the call's handle on the bound metrics listener, or null when none is bound
+     * @param attemptNanos how long the attempt took
+     * @param outcomeAt the instant the attempt's outcome was recorded, which ends the call
      */
-    void succeededAt(long started, long outcomeAt);
+    void succeededAt(long started, CallMetrics metrics, long attemptNanos, long outcomeAt);
   }
 
   private final AttemptPipeline pipeline;
+  // The pipeline's parts the attempt reads, each kept here so that reaching it is one load.
+  private final boolean followsDeadlines;
+  private final TimeSource time;
   /** The call's one breaker, or null when it has none. */
   private final DefaultCircuitBreaker breaker;
   /** The call's one limiter, or null when it has none. */
   private final TokenBucketRateLimiter limiter;
+  private final SemaphoreBulkhead bulkhead;
+  private final Criticality.Level criticality;
+  private final String callName;
+  private final AttemptReports reports;
+  private final EventBus events;
 
   private AtOnceAttempt(AttemptPipeline pipeline, DefaultCircuitBreaker breaker, TokenBucketRateLimiter limiter) {
     this.pipeline = pipeline;
+    this.followsDeadlines = pipeline.deadlines != null;
+    this.time = pipeline.time;
     this.breaker = breaker;
     this.limiter = limiter;
+    this.bulkhead = pipeline.bulkhead;
+    this.criticality = pipeline.criticality;
+    this.callName = pipeline.callName;
+    this.reports = pipeline.reports;
+    this.events = pipeline.reports.events();
   }
 
   /**
@@ -95,8 +119,7 @@ public final class AtOnceAttempt {
    */
   public Object call(SlotInvoker invoker, int method, Object target, Object a, Object b, Object c, Object d, long x,
       long y, long started, CallEnd end, Settled settled) {
-    AttemptPipeline p = pipeline;
-    if (p.deadlines != null && CurrentDeadline.ofThisThread().present()) {
+    if (followsDeadlines && CurrentDeadline.ofThisThread().present()) {
       return NOT_AT_ONCE;
     }
     DefaultCircuitBreaker breaker = this.breaker;
@@ -107,39 +130,43 @@ public final class AtOnceAttempt {
     TokenBucketRateLimiter limiter = this.limiter;
     long admittedAt = AttemptTicket.UNTIMED;
     if (limiter != null) {
-      long now = p.time.nanoTime();
+      long now = time.nanoTime();
       if (!limiter.tryTakeAt(now)) {
         // A closed circuit's ticket holds nothing: there is nothing to give back.
         return NOT_AT_ONCE;
       }
       admittedAt = now;
     }
-    SemaphoreBulkhead bulkhead = p.bulkhead;
-    if (bulkhead != null && !bulkhead.tryAcquire(p.criticality)) {
+    SemaphoreBulkhead bulkhead = this.bulkhead;
+    if (bulkhead != null && !bulkhead.tryAcquire(criticality)) {
       return HandOver.atBulkhead(breaker, breakerTicket, limiter, admittedAt);
     }
-    if (admittedAt == AttemptTicket.UNTIMED && p.reports.metered()) {
-      admittedAt = p.time.nanoTime();
+    boolean metered = events.metricsListening();
+    if (admittedAt == AttemptTicket.UNTIMED && metered) {
+      admittedAt = time.nanoTime();
     }
     Object result;
     try {
       Object returned = invoker.invoke(method, target, a, b, c, d, x, y);
-      result = settled == null ? returned : settled.valueNow(returned, p.callName);
+      result = settled == null ? returned : settled.valueNow(returned, callName);
       if (result == IN_FLIGHT) {
         return HandOver.inFlight(breaker, breakerTicket, limiter, bulkhead != null, admittedAt, returned);
       }
     } catch (Throwable failure) {
       return HandOver.failed(breaker, breakerTicket, limiter, bulkhead != null, admittedAt, failure);
     }
-    return succeeded(breaker, breakerTicket, limiter, bulkhead, admittedAt, result, started, end);
+    return succeeded(breaker, breakerTicket, limiter, bulkhead, metered, admittedAt, result, started, end);
   }
 
-  /** As {@link AttemptPipeline#succeeded}, then the call's end; what either throws fails the attempt. */
+  /**
+   * As {@link AttemptPipeline#succeeded}, then the call's end, both reported in one step while
+   * anyone meters; what either throws fails the attempt.
+   *
+   * @param metered whether anyone metered attempts when this one was admitted: it was timed then
+   */
   private Object succeeded(DefaultCircuitBreaker breaker, Object breakerTicket, TokenBucketRateLimiter limiter,
-      SemaphoreBulkhead bulkhead, long admittedAt, Object result, long started, CallEnd end) {
-    AttemptPipeline p = pipeline;
-    boolean metered = p.reports.metered();
-    long ended = admittedAt != AttemptTicket.UNTIMED && metered ? p.time.nanoTime() : AttemptTicket.UNTIMED;
+      SemaphoreBulkhead bulkhead, boolean metered, long admittedAt, Object result, long started, CallEnd end) {
+    long ended = metered ? time.nanoTime() : AttemptTicket.UNTIMED;
     try {
       try {
         if (breaker != null) {
@@ -150,8 +177,14 @@ public final class AtOnceAttempt {
           bulkhead.release();
         }
       }
-      p.afterSuccess(limiter, metered, ended == AttemptTicket.UNTIMED ? AttemptTicket.UNTIMED : ended - admittedAt);
-      end.succeededAt(started, ended);
+      // The attempt's duration is reported below, with the call's end.
+      pipeline.afterSuccess(limiter, false, AttemptTicket.UNTIMED);
+      if (metered) {
+        long attemptNanos = ended - admittedAt;
+        CallMetrics metrics = reports.metrics().get();
+        reports.succeededEvent(attemptNanos);
+        end.succeededAt(started, metrics, attemptNanos, ended);
+      }
     } catch (Throwable failure) {
       return HandOver.recordedFailure(failure, ended);
     }

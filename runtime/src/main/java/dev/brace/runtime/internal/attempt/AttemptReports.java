@@ -55,6 +55,11 @@ final class AttemptReports {
     return events.metricsListening();
   }
 
+  /** @return the registry's event boundary, which knows whether anyone meters */
+  EventBus events() {
+    return events;
+  }
+
   /** @return the call's handle on the bound metrics listener */
   BoundMetrics<CallMetrics> metrics() {
     return metrics;
@@ -76,6 +81,18 @@ final class AttemptReports {
     EventKind kind = thrown == null ? EventKind.CALL_SUCCEEDED : EventKind.CALL_FAILED;
     if (events.enabled(kind)) {
       emit(kind, thrown == null ? null : ExceptionFilter.unwrap(thrown), duration);
+    }
+  }
+
+  /**
+   * The event of a successful attempt, for whoever listens; its metrics are reported with the
+   * call's end ({@link CallMetrics#attemptAndCallSucceeded}).
+   *
+   * @param duration how long it took
+   */
+  void succeededEvent(long duration) {
+    if (events.enabled(EventKind.CALL_SUCCEEDED)) {
+      emit(EventKind.CALL_SUCCEEDED, null, duration);
     }
   }
 

@@ -22,6 +22,18 @@ public interface CallMetrics {
   void succeeded(long nanos);
 
   /**
+   * A call whose one attempt succeeded and ended it: {@link #attemptSucceeded} and {@link
+   * #succeeded}, reported as one so that the happy path makes one report, not two.
+   *
+   * @param attemptNanos how long the attempt took
+   * @param callNanos how long the call took
+   */
+  default void attemptAndCallSucceeded(long attemptNanos, long callNanos) {
+    attemptSucceeded(attemptNanos);
+    succeeded(callNanos);
+  }
+
+  /**
    * @param nanos how long the call took; the delegate's failure ended it (a refusal or timeout
    *     from a call further down included)
    */

@@ -117,6 +117,18 @@ final class MetricsListeners implements MetricsListener {
       report("attemptSucceeded", (metrics, n, k, s) -> metrics.attemptSucceeded(n), nanos, null, null);
     }
 
+    /** Written out: {@link CallReport} carries one duration, and boxing the second would allocate. */
+    @Override
+    public void attemptAndCallSucceeded(long attemptNanos, long callNanos) {
+      for (CallMetrics metrics : each) {
+        try {
+          metrics.attemptAndCallSucceeded(attemptNanos, callNanos);
+        } catch (Throwable failure) {
+          ignore(metrics, "attemptAndCallSucceeded", failure);
+        }
+      }
+    }
+
     @Override
     public void attemptFailed(long nanos) {
       report("attemptFailed", (metrics, n, k, s) -> metrics.attemptFailed(n), nanos, null, null);

@@ -74,9 +74,39 @@ final class CallEndReports {
       reportEndTo(bound, failure, decidedBy, by, duration);
     }
     if (events.enabled(EventKind.CALL_ENDED)) {
-      events.emit(EventKind.CALL_ENDED, callName, "outcome", outcomeOf(failure, decidedBy), "duration_ns", duration,
-          "by_kind", decidedBy == null ? null : decidedBy.key(), "by", by);
+      emitEnded(failure, decidedBy, by, duration);
     }
+  }
+
+  /**
+   * The end of a call whose first attempt, made at once, succeeded: the attempt's and the call's
+   * durations to the bound metrics listener in one report, since the one outcome ends both.
+   *
+   * @param started the call's start, or {@link AttemptTicket#UNTIMED} when nobody metered it as it
+   *     began: then only the attempt is reported
+   * @param bound the call's handle on the bound metrics listener, or null
+   * @param attemptNanos how long the attempt took
+   * @param outcomeAt the instant of its outcome, which ends the call
+   */
+  void succeededAtOnce(long started, CallMetrics bound, long attemptNanos, long outcomeAt) {
+    if (started == AttemptTicket.UNTIMED) {
+      if (bound != null) {
+        bound.attemptSucceeded(attemptNanos);
+      }
+      return;
+    }
+    long duration = outcomeAt - started;
+    if (bound != null) {
+      bound.attemptAndCallSucceeded(attemptNanos, duration);
+    }
+    if (events.enabled(EventKind.CALL_ENDED)) {
+      emitEnded(null, null, null, duration);
+    }
+  }
+
+  private void emitEnded(Throwable failure, Kind decidedBy, String by, long duration) {
+    events.emit(EventKind.CALL_ENDED, callName, "outcome", outcomeOf(failure, decidedBy), "duration_ns", duration,
+        "by_kind", decidedBy == null ? null : decidedBy.key(), "by", by);
   }
 
   /** The outcome as the bound metrics listener takes it: one method per outcome. */

@@ -5,6 +5,7 @@ import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.attempt.AtOnceAttempt;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.event.CallMetrics;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
@@ -453,12 +454,10 @@ public final class CallSequence implements AtOnceAttempt.CallEnd {
     }
   }
 
-  /** As {@link #ended(long, AttemptTicket, Throwable)} for a call whose attempt made at once succeeded. */
+  /** As {@link #ended(long, AttemptTicket, Throwable)} for a metered call whose attempt made at once succeeded. */
   @Override
-  public void succeededAt(long started, long outcomeAt) {
-    if (started != UNTIMED && events.metricsListening()) {
-      endReports.report(started, outcomeAt, null);
-    }
+  public void succeededAt(long started, CallMetrics metrics, long attemptNanos, long outcomeAt) {
+    endReports.succeededAtOnce(started, metrics, attemptNanos, outcomeAt);
   }
 
   /** The policies of one call, as the registry resolves them; any of them may be absent. */
