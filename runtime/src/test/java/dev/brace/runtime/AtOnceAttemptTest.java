@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -318,6 +319,66 @@ class AtOnceAttemptTest {
         metrics.starting("AtOnce.timed "));
     assertEquals(List.of("AtOnce.timedLimited attemptSucceeded 7000000", "AtOnce.timedLimited succeeded 7000000"),
         metrics.starting("AtOnce.timedLimited "));
+  }
+
+  /** An adaptive limiter eases back by its {@code increase} on each success, the ones made at once too. */
+  @Test
+  void anAdaptiveLimitersRateComesBackThroughSuccessesMadeAtOnce() throws Exception {
+    Stack<String> stack = Stack.<String>builder("AtOnce.adaptive")
+        .retry(r -> r.maxAttempts(1))
+        .rateLimit("at-once-adaptive", l -> l.permits(100).per("1s").adaptive(true).increase(5))
+        .build(registry);
+    RateLimiterHandle limiter = registry.rateLimiter("at-once-adaptive");
+
+    assertThrows(RateLimitedException.class, () -> stack.call(() -> {
+      throw new RateLimitedException("downstream", Duration.ofMillis(100), null);
+    }));
+    assertEquals(50.0, limiter.currentRate(), "a throttled attempt halves the rate");
+    clock.advance(Duration.ofSeconds(1));
+    assertEquals("ok", stack.call(() -> "ok"));
+    assertEquals("ok", stack.call(() -> "ok"));
+
+    assertEquals(60.0, limiter.currentRate(), "each success made at once raised it by 5");
+  }
+
+  /**
+   * A binding that lands after a call began but before its attempt was admitted: the attempt is
+   * timed and reported, the call's end is not (its start was never read), as for a staged call.
+   */
+  @Test
+  void aBindingBetweenTheCallsStartAndItsAdmissionReportsTheAttemptAlone() throws Exception {
+    RecordedMetrics metrics = new RecordedMetrics();
+    AtomicBoolean armed = new AtomicBoolean();
+    Registry[] bindOnFirstRead = new Registry[1];
+    TimeSource bindingClock = new TimeSource() {
+      @Override
+      public long nanoTime() {
+        if (armed.compareAndSet(true, false)) {
+          bindOnFirstRead[0].bindMetrics(metrics);
+        }
+        return clock.nanoTime();
+      }
+
+      @Override
+      public void sleep(Duration duration) throws InterruptedException {
+        clock.sleep(duration);
+      }
+    };
+    Registry unmetered = Registry.builder().timeSource(bindingClock).scheduler(clock.scheduler()).build();
+    bindOnFirstRead[0] = unmetered;
+    Stack<String> stack = Stack.<String>builder("AtOnce.boundLate")
+        .retry(r -> r.maxAttempts(2))
+        .rateLimit("at-once-bound-late", l -> l.permits(100).per("1s"))
+        .build(unmetered);
+
+    // The call's start reads no clock while nothing is bound: the limiter's admission is the first read.
+    armed.set(true);
+    assertEquals("ok", stack.call(() -> {
+      clock.advance(Duration.ofMillis(4));
+      return "ok";
+    }));
+
+    assertEquals(List.of("AtOnce.boundLate attemptSucceeded 4000000"), metrics.starting("AtOnce.boundLate "));
   }
 
   /**
