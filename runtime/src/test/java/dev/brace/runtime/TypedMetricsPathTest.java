@@ -168,7 +168,7 @@ class TypedMetricsPathTest {
   void aCallItsFirstAttemptEndsAtOnceIsOneReportOfTheAttemptAndTheCall() throws Exception {
     ManualTimeSource clock = new ManualTimeSource();
     Registry registry = registry(clock, clock);
-    OneReportPerSuccess metrics = new OneReportPerSuccess();
+    ReportsByMethod metrics = new ReportsByMethod();
     registry.bindMetrics(metrics);
     Stack<String> stack = fourPatterns(registry, "Api.call", 3);
 
@@ -177,7 +177,7 @@ class TypedMetricsPathTest {
       return "ok";
     }));
 
-    assertEquals(List.of("attempt 3000000, call 3000000"), metrics.lines,
+    assertEquals(List.of("attemptAndCallSucceeded [3000000, 3000000]"), metrics.lines,
         "the one outcome ends both, so both durations come in one report and neither alone");
   }
 
@@ -293,13 +293,23 @@ class TypedMetricsPathTest {
     return (threads.getCurrentThreadAllocatedBytes() - before) / calls;
   }
 
-  /** A handle that takes a call ended by its one attempt as one report, as {@code brace-micrometer}'s does. */
-  private static final class OneReportPerSuccess implements MetricsListener, CallMetrics {
+  /**
+   * Records each report a call's handle receives, by method and arguments: a proxy, so that it
+   * also sees the reports an interface's default method would otherwise split.
+   */
+  private static final class ReportsByMethod implements MetricsListener {
     final List<String> lines = new ArrayList<>();
 
     @Override
     public CallMetrics call(String callName) {
-      return this;
+      return (CallMetrics) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+          new Class<?>[] {CallMetrics.class}, (proxy, method, args) -> {
+            if (method.getDeclaringClass() == Object.class) {
+              return method.invoke(this, args);
+            }
+            lines.add(method.getName() + " " + java.util.Arrays.toString(args));
+            return null;
+          });
     }
 
     @Override
@@ -309,46 +319,6 @@ class TypedMetricsPathTest {
 
     @Override
     public void instanceCreated(Kind kind, String name, boolean keyed) {}
-
-    @Override
-    public void attemptAndCallSucceeded(long attemptNanos, long callNanos) {
-      lines.add("attempt " + attemptNanos + ", call " + callNanos);
-    }
-
-    @Override
-    public void attemptSucceeded(long nanos) {
-      lines.add("attemptSucceeded " + nanos);
-    }
-
-    @Override
-    public void attemptFailed(long nanos) {
-      lines.add("attemptFailed " + nanos);
-    }
-
-    @Override
-    public void succeeded(long nanos) {
-      lines.add("succeeded " + nanos);
-    }
-
-    @Override
-    public void failed(long nanos) {
-      lines.add("failed " + nanos);
-    }
-
-    @Override
-    public void rejected(Kind by, String instance, long nanos) {
-      lines.add("rejected " + nanos);
-    }
-
-    @Override
-    public void timedOut(String timeout, long nanos) {
-      lines.add("timedOut " + nanos);
-    }
-
-    @Override
-    public void fellBack(String fallback, long nanos) {
-      lines.add("fellBack " + nanos);
-    }
   }
 
   /** Counts reports without allocating: one handle for every call and instance. */
