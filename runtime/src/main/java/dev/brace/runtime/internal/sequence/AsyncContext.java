@@ -23,20 +23,20 @@ final class AsyncContext {
     return new AsyncContext(CallContext.capture(), Thread.currentThread());
   }
 
-  /** @return the context a call captured when it started, for work begun on another thread (a hedge) */
-  static AsyncContext of(CallContext captured) {
-    return new AsyncContext(captured, null);
-  }
-
   /** The call's first steps have returned to the caller: from now on every step restores the context. */
   void started() {
     starting = null;
   }
 
+  /** @return whether a step runs as it is, here and now: on the caller's thread while the call starts */
+  boolean runsAsItIs() {
+    return Thread.currentThread() == starting;
+  }
+
   /** @return {@code step}, run in the caller's context unless it runs on the caller's thread while the call starts */
   Runnable wrap(Runnable step) {
     return () -> {
-      if (Thread.currentThread() == starting) {
+      if (runsAsItIs()) {
         step.run();
         return;
       }

@@ -6,6 +6,7 @@ import dev.brace.runtime.internal.attempt.AtOnceAttempt;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.attempt.HandOver;
+import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
@@ -40,12 +41,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * @param <T> the future's value type
  */
-public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
+public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedgeGroup.Decision<T> {
   private final CallSequence sequence;
   private final CallFrame frame;
   private final CallKeys keys;
   private final AsyncContext context;
-  private final CompletableFuture<T> returned = new CompletableFuture<>();
+  private final CompletableFuture<T> returned = new CallFuture<>(this::stopInFlight);
   private final ReentrantLock lock = new ReentrantLock();
   /** From {@link CallSequence#begin}; set before the first attempt. */
   private long started;
@@ -64,7 +65,6 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
     this.keys = keys;
     this.started = started;
     this.context = AsyncContext.ofCaller();
-    returned.whenComplete((value, failure) -> stopInFlight());
   }
 
   /**
@@ -370,25 +370,37 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T> {
    * bulkhead and timeout on its own, and the group's outcome is what the retry judges.
    */
   private void hedgedAttempts(int next) {
-    CompletableFuture<T> group;
+    AsyncHedgeGroup<T> group = AsyncHedgeGroup.of(sequence, keys, frame, context, next == 1, this);
+    // Stoppable before it starts: an attempt may decide it, and the next step be tracked, at once.
+    if (!track(group)) {
+      return;
+    }
     try {
-      group = AsyncHedgeGroup.start(sequence, keys, frame, context.captured);
+      group.start();
     } catch (Throwable unexpected) {
+      group.cancel();
       afterFailure(next, unexpected);
+    }
+  }
+
+  /** The group may be decided on any attempt's thread: what follows runs in the caller's context. */
+  @Override
+  public void groupDecided(T value, Throwable failure) {
+    if (context.runsAsItIs()) {
+      afterGroup(value, failure);
       return;
     }
-    if (!track(() -> group.cancel(true))) {
-      group.cancel(true);
-      return;
+    try (CallContext.Scope restored = context.captured.restore()) {
+      afterGroup(value, failure);
     }
-    // The group may complete on any attempt's thread: what follows runs in the caller's context.
-    group.whenComplete((value, failure) -> context.wrap(() -> {
-      if (failure == null) {
-        afterResult(next, value);
-      } else {
-        afterFailure(next, ExceptionFilter.unwrap(failure));
-      }
-    }).run());
+  }
+
+  private void afterGroup(T value, Throwable failure) {
+    if (failure == null) {
+      afterResult(number, value);
+    } else {
+      afterFailure(number, ExceptionFilter.unwrap(failure));
+    }
   }
 
   @Override

@@ -1,43 +1,79 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.internal.context.CallContext;
+import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.support.CallKeys;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A hedged group of an asynchronous call: each attempt is a further call of the delegate, an
- * {@link AsyncAttempt} through the call's pipeline with a ticket of its own. A losing attempt is
- * stopped, which cancels the delegate's future and gives back what the attempt holds. Nothing
- * blocks a thread.
+ * {@link AsyncAttempt} through the call's pipeline with a ticket of its own (the first attempt of
+ * the call's first group takes the call's). A losing attempt is stopped, which cancels the
+ * delegate's future and gives back what the attempt holds. Nothing blocks a thread.
  *
  * @param <T> the future's value type
  */
-final class AsyncHedgeGroup<T> extends HedgeGroup<T> {
+final class AsyncHedgeGroup<T> extends HedgeGroup<T> implements Runnable {
+  /** What is told when the group is decided: the call's driver. */
+  interface Decision<T> {
+    /**
+     * Runs in the caller's context, on whichever thread decided the group, at most once, and never
+     * once the group was {@linkplain #cancel cancelled}.
+     *
+     * @param value the deciding result, when {@code failure} is null
+     * @param failure the deciding failure, or the last one with the others attached; or null
+     */
+    void groupDecided(T value, Throwable failure);
+  }
+
   private final CallKeys keys;
   private final CallFrame frame;
+  /**
+   * Whether attempt 1 goes through with the frame's own ticket rather than one of its own. Only the
+   * call's first group may: nothing before it has used the ticket for an attempt, whereas a later
+   * group's attempt 1 could find it still held by an attempt of an earlier group that is being
+   * stopped. The frame's ticket only carries the call's bound otherwise, which attempts read.
+   */
+  private final boolean firstTakesCallTicket;
+  private final Decision<T> decision;
 
-  private AsyncHedgeGroup(CallSequence sequence, CallKeys keys, CallFrame frame, CallContext context) {
-    super(sequence, context);
+  /** The call's own context: an attempt begun on the caller's thread while the call starts runs as it is. */
+  private final AsyncContext callContext;
+
+  private AsyncHedgeGroup(CallSequence sequence, CallKeys keys, CallFrame frame, AsyncContext context,
+      boolean firstTakesCallTicket, Decision<T> decision) {
+    super(sequence, context.captured, false);
+    this.callContext = context;
     this.keys = keys;
     this.frame = frame;
+    this.firstTakesCallTicket = firstTakesCallTicket;
+    this.decision = decision;
   }
 
   /**
-   * Starts one hedged group.
+   * One hedged group, not started yet ({@link #start}), so that its caller can make it stoppable
+   * before any attempt can decide it.
    *
    * @param frame the call's delegate and arguments, its own (detached): every attempt reads them
-   * @param context the caller's context, which the call's driver captured when it started: every
-   *     attempt runs in it, wherever it begins
-   * @return completes with the deciding outcome, or the last failure with the others attached;
-   *     cancelling it stops every attempt
+   * @param context the call's context, as its driver keeps it: every attempt runs in the caller's
+   *     context, wherever it begins
+   * @param firstOfTheCall whether this is the call's first group: its attempt 1 then goes through
+   *     with the frame's own ticket
+   * @param decision told the deciding outcome, or the last failure with the others attached
+   * @return the group, which {@link #cancel} (or running it) stops
    */
-  static <T> CompletableFuture<T> start(CallSequence sequence, CallKeys keys, CallFrame frame, CallContext context) {
-    AsyncHedgeGroup<T> group = new AsyncHedgeGroup<>(sequence, keys, frame, context);
-    // Completed by the group itself only once it is over, so this stops attempts only when the
-    // caller cancelled the future.
-    group.decided.whenComplete((value, failure) -> group.cancel());
-    group.start();
-    return group.decided;
+  static <T> AsyncHedgeGroup<T> of(CallSequence sequence, CallKeys keys, CallFrame frame, AsyncContext context,
+      boolean firstOfTheCall, Decision<T> decision) {
+    return new AsyncHedgeGroup<>(sequence, keys, frame, context, firstOfTheCall, decision);
+  }
+
+  @Override
+  void decided(T value, Throwable failure) {
+    decision.groupDecided(value, failure);
+  }
+
+  /** Stops the group, as {@link #cancel}: the driver runs it when its caller gives up. */
+  @Override
+  public void run() {
+    cancel();
   }
 
   @Override
@@ -58,8 +94,10 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> {
 
     @Override
     public void begin() {
-      AsyncAttempt<T> attempt =
-          new AsyncAttempt<>(frame, frame.ticket().sibling(keys), AsyncContext.of(context), this);
+      AttemptTicket ticket = number == 1 && firstTakesCallTicket
+          ? frame.ticket().start(keys)
+          : frame.ticket().sibling(keys);
+      AsyncAttempt<T> attempt = new AsyncAttempt<>(frame, ticket, callContext, this);
       boolean stopNow;
       synchronized (this) {
         running = attempt;

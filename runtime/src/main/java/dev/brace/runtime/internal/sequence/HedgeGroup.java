@@ -6,7 +6,6 @@ import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,10 +22,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Attempt 1 starts with the group; attempt n + 1 starts when the hedge's delay has passed since
  * attempt n started, or at once when an attempt fails with a failure the hedge answers, as long as
  * the budget allows and attempts remain. The first attempt that returns, or fails with a failure
- * the hedge does not answer, decides: {@link #decided} completes and every other attempt still
- * running is stopped. An attempt the breaker, limiter or bulkhead refuses (or that finds no thread)
- * is not started and decides nothing; when nothing is left pending the group ends with the last
- * failure, every other one attached as suppressed, in the order they happened.
+ * the hedge does not answer, decides: the group is told so ({@link #decided}) and every other
+ * attempt still running is stopped. An attempt the breaker, limiter or bulkhead refuses (or that
+ * finds no thread) is not started and decides nothing; when nothing is left pending the group ends
+ * with the last failure, every other one attached as suppressed, in the order they happened.
  *
  * <p>Thread-safe: outcomes arrive on worker threads, completing threads and the scheduler at once.
  * The counters are guarded by one lock, held only to read and write them, never across a call out
@@ -48,11 +47,9 @@ abstract class HedgeGroup<T> {
   final HedgePolicy hedge;
   /** The caller's context: attempts and the hedge's timer run in it, off the caller's thread. */
   final CallContext context;
-  /** Completes with the deciding outcome, or with the failure the whole group ends with. */
-  final CompletableFuture<T> decided = new CompletableFuture<>();
-
   private final ReentrantLock lock = new ReentrantLock();
-  private final Condition allEnded = lock.newCondition();
+  /** Signalled when no attempt is live; only for a group whose caller waits for that, else null. */
+  private final Condition allEnded;
   /** Guarded by {@link #lock}, like every field below; indexed by attempt number, from 1. */
   private final Attempt[] attempts;
   private final boolean[] ended;
@@ -71,7 +68,12 @@ abstract class HedgeGroup<T> {
   /** Failures and refusals so far, in order; created on the first. */
   private List<Throwable> failures;
 
-  HedgeGroup(CallSequence sequence, CallContext context) {
+  /**
+   * @param waitsForEveryEnd whether the caller {@linkplain #awaitEnded waits} until every attempt
+   *     has ended, as a synchronous caller does before it returns
+   */
+  HedgeGroup(CallSequence sequence, CallContext context, boolean waitsForEveryEnd) {
+    this.allEnded = waitsForEveryEnd ? lock.newCondition() : null;
     this.sequence = sequence;
     this.hedge = sequence.hedgePolicy();
     this.context = context;
@@ -81,6 +83,15 @@ abstract class HedgeGroup<T> {
 
   /** @return attempt {@code number}, not begun yet */
   abstract Attempt create(int number);
+
+  /**
+   * The group is decided: by an attempt's result, its deciding failure, or the failure the whole
+   * group ends with. Told once, outside the lock, and never after {@link #cancel}.
+   *
+   * @param value the deciding result, when {@code failure} is null
+   * @param failure what the group ended with, or null
+   */
+  abstract void decided(T value, Throwable failure);
 
   /** Starts the group: a deposit into the budget, if it has one, then attempt 1. */
   final void start() {
@@ -124,7 +135,7 @@ abstract class HedgeGroup<T> {
       if (exhausted) {
         hedge.budgetExhausted(number);
         if (endWith != null) {
-          decided.completeExceptionally(endWith);
+          decided(null, endWith);
         }
         return;
       }
@@ -201,7 +212,7 @@ abstract class HedgeGroup<T> {
       lock.unlock();
     }
     if (endWith != null) {
-      decided.completeExceptionally(endWith);
+      decided(null, endWith);
     }
   }
 
@@ -224,7 +235,7 @@ abstract class HedgeGroup<T> {
     if (startedSoFar > 1) {
       hedge.won(number, startedSoFar);
     }
-    decided.complete(value);
+    decided(value, null);
   }
 
   /** Attempt {@code number} reached the delegate and failed. */
@@ -270,7 +281,7 @@ abstract class HedgeGroup<T> {
       }
     }
     if (endWith != null) {
-      decided.completeExceptionally(endWith);
+      decided(null, endWith);
     }
   }
 
@@ -280,7 +291,7 @@ abstract class HedgeGroup<T> {
     try {
       ended[number] = true;
       live--;
-      if (live == 0) {
+      if (live == 0 && allEnded != null) {
         allEnded.signalAll();
       }
     } finally {
@@ -305,6 +316,9 @@ abstract class HedgeGroup<T> {
 
   /** Waits, without answering interrupts, until every attempt launched has ended. */
   final void awaitEnded() {
+    if (allEnded == null) {
+      throw new IllegalStateException("this hedged group was made for a caller that does not wait for its attempts");
+    }
     lock.lock();
     try {
       while (live > 0) {
@@ -321,9 +335,12 @@ abstract class HedgeGroup<T> {
   private List<Attempt> decide(int winner) {
     over = true;
     disarmTimer();
-    List<Attempt> others = new ArrayList<>(launched);
+    List<Attempt> others = List.of();
     for (int number = 1; number <= launched; number++) {
       if (number != winner && !ended[number]) {
+        if (others.isEmpty()) {
+          others = new ArrayList<>(launched);
+        }
         others.add(attempts[number]);
       }
     }

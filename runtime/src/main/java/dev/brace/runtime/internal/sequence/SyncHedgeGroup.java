@@ -6,6 +6,7 @@ import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.SyncAttempt;
 import dev.brace.runtime.support.CallKeys;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -35,9 +36,11 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
   private final Thread caller;
   /** The call's own ticket: each attempt's passes on the call's bound as it does. */
   private final AttemptTicket callTicket;
+  /** Completes with the deciding outcome, or with the failure the whole group ends with. */
+  private final CompletableFuture<T> decision = new CompletableFuture<>();
 
   private SyncHedgeGroup(CallSequence sequence, CallKeys keys, SyncAttempt attempt, AttemptTicket callTicket) {
-    super(sequence, CallContext.capture());
+    super(sequence, CallContext.capture(), true);
     this.keys = keys;
     this.attempt = attempt;
     this.callTicket = callTicket;
@@ -65,7 +68,7 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
     SyncHedgeGroup<T> group = new SyncHedgeGroup<>(sequence, keys, attempt, callTicket);
     group.start();
     try {
-      return group.decided.get();
+      return group.decision.get();
     } catch (ExecutionException ended) {
       throw ended.getCause();
     } catch (InterruptedException interrupted) {
@@ -80,6 +83,15 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
   @Override
   Attempt create(int number) {
     return new Worker(number);
+  }
+
+  @Override
+  void decided(T value, Throwable failure) {
+    if (failure == null) {
+      decision.complete(value);
+    } else {
+      decision.completeExceptionally(failure);
+    }
   }
 
   /**

@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.Retry;
 import dev.brace.runtime.Registry;
+import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.RetryConfig;
 import java.io.IOException;
@@ -314,6 +315,43 @@ class AsyncDriverTest {
     result.cancel(true);
 
     assertTrue(answer.isCancelled());
+  }
+
+  @Test
+  void aCallerThatCompletesTheFutureItselfStopsTheAttemptInFlightAndItsPermitComesBack() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()).with(BulkheadConfig.builder("bh").maxConcurrent(1)));
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> inFlight = delegate.last();
+
+    assertTrue(result.complete("the caller's own"));
+
+    assertTrue(inFlight.isCancelled(), "the delegate's future was cancelled");
+    assertEquals(0, fixture.registry.bulkhead("bh").inFlight());
+    assertEquals("the caller's own", result.join());
+  }
+
+  @Test
+  void aCallerThatFailsTheFutureItselfDuringTheBackoffGetsNoFurtherAttempt() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()));
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
+    delegate.last().completeExceptionally(new IOException());
+
+    assertTrue(result.completeExceptionally(new IllegalStateException("given up")));
+    fixture.advance("10000");
+
+    assertEquals(1, delegate.attempts());
+  }
+
+  @Test
+  void aCallerThatCompletesTheFutureAsynchronouslyStopsTheAttemptInFlight() {
+    ResilientCall guard = fixture.resolve(call -> call.with(retry()));
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, null);
+    CompletableFuture<String> inFlight = delegate.last();
+
+    result.completeAsync(() -> "the caller's own", Runnable::run);
+
+    assertTrue(inFlight.isCancelled());
+    assertEquals("the caller's own", result.join());
   }
 
   // ---- switched off ----

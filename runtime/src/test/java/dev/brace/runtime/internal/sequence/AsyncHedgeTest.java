@@ -1,7 +1,5 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.support.LambdaCalls;
-
 import static dev.brace.runtime.internal.sequence.AsyncFixture.CALL;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.failureOf;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
@@ -22,12 +20,14 @@ import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.support.LambdaCalls;
 import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -53,6 +53,40 @@ class AsyncHedgeTest {
         .filter(event -> event.kind().equals(kind))
         .map(event -> event.attributes().get("attempt"))
         .collect(Collectors.toList());
+  }
+
+  @Test
+  void aGroupDecidedAsItStartsLeavesTheBackoffAfterItStoppableByTheCaller() {
+    ResilientCall guard = fixture.resolve(call -> call.with(hedge()).with(AsyncFixture.retry()));
+    AtomicInteger calls = new AtomicInteger();
+    // Not a failure the hedge answers: the group is decided by it within its own start.
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, () -> {
+      calls.incrementAndGet();
+      return CompletableFuture.failedFuture(new IllegalStateException("down"));
+    }, null);
+    assertEquals(1, calls.get());
+
+    assertTrue(result.cancel(true));
+    fixture.advance("10000");
+
+    assertEquals(1, calls.get(), "the retry's backoff was stopped with the call");
+  }
+
+  @Test
+  void aGroupWhoseCallerGaveUpAlreadyIsNeverStarted() {
+    ResilientCall guard = fixture.resolve(call -> call.with(hedge()).with(AsyncFixture.retry()));
+    AtomicReference<CompletableFuture<String>> caller = new AtomicReference<>();
+    fixture.registry.subscribe(event -> {
+      if (event.kind().equals("retry.attempt_failed")) {
+        caller.get().cancel(true);
+      }
+    });
+    caller.set(LambdaCalls.callAsync(guard, delegate, null));
+    delegate.last().completeExceptionally(new IllegalStateException("first"));
+    fixture.advance("10000");
+
+    assertTrue(caller.get().isCancelled());
+    assertEquals(1, delegate.attempts(), "no group started after the caller gave up");
   }
 
   @Test

@@ -7,7 +7,6 @@ import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.KeyedFamily;
-import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
@@ -107,7 +106,9 @@ final class PipelineRig {
 
   /** @return the context of an attempt begun on another thread than its caller's */
   static AsyncContext context() {
-    return AsyncContext.of(CallContext.capture());
+    AsyncContext context = AsyncContext.ofCaller();
+    context.started();
+    return context;
   }
 
   /** Moves the clock one second, running on this thread every task that falls due. */
