@@ -6,7 +6,6 @@ import dev.brace.runtime.internal.attempt.AtOnceAttempt;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.attempt.HandOver;
-import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
@@ -383,19 +382,12 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
     }
   }
 
-  /** The group may be decided on any attempt's thread: what follows runs in the caller's context. */
+  /**
+   * Runs where the group was decided, which is always in the caller's context: on the caller's
+   * thread as the group starts, or in an attempt's outcome or the hedge's timer, which both run in it.
+   */
   @Override
   public void groupDecided(T value, Throwable failure) {
-    if (context.runsAsItIs()) {
-      afterGroup(value, failure);
-      return;
-    }
-    try (CallContext.Scope restored = context.captured.restore()) {
-      afterGroup(value, failure);
-    }
-  }
-
-  private void afterGroup(T value, Throwable failure) {
     if (failure == null) {
       afterResult(number, value);
     } else {

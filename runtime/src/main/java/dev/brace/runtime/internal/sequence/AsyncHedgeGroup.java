@@ -15,8 +15,9 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> implements Runnable {
   /** What is told when the group is decided: the call's driver. */
   interface Decision<T> {
     /**
-     * Runs in the caller's context, on whichever thread decided the group, at most once, and never
-     * once the group was {@linkplain #cancel cancelled}.
+     * Runs on whichever thread decided the group, in the caller's context (every attempt's outcome
+     * and the hedge's timer run in it), at most once, and never once the group was {@linkplain
+     * #cancel cancelled}.
      *
      * @param value the deciding result, when {@code failure} is null
      * @param failure the deciding failure, or the last one with the others attached; or null

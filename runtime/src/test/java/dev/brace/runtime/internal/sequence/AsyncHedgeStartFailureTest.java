@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** A hedged asynchronous call whose group cannot even start its first attempt. */
@@ -27,6 +28,11 @@ class AsyncHedgeStartFailureTest {
     CompletableFuture<String> result = AsyncDriver.call(rig.sequence, rig, null, null, null, null, 0L, 0L);
 
     assertSame(broken, failureOf(result), "the call fails with the Error, not left pending");
+    assertEquals(0, rig.delegateCalls.get());
+    AtomicInteger laterAsks = new AtomicInteger();
+    rig.breaker.onAcquire = laterAsks::incrementAndGet;
+    rig.everythingFallsDue();
+    assertEquals(0, laterAsks.get(), "the group the Error decided launches no hedge");
     assertEquals(0, rig.delegateCalls.get());
   }
 

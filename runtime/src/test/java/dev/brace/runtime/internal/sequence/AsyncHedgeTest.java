@@ -17,6 +17,7 @@ import dev.brace.runtime.Event;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
+import dev.brace.runtime.config.FallbackConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.TimeoutConfig;
@@ -381,6 +382,26 @@ class AsyncHedgeTest {
     assertEquals("second", valueOf(result));
     assertEquals(List.of("caller", "caller"), seen, "the hedge ran in the caller's context");
     assertEquals("driver", MDC.get("request"), "the thread has its own context back");
+  }
+
+  @Test
+  void whatFollowsAGroupDecidedOnAnotherThreadRunsInTheCallersContext() {
+    ResilientCall guard = fixture.resolve(call -> call.with(hedge()).with(FallbackConfig.builder(CALL)));
+    List<String> seen = new CopyOnWriteArrayList<>();
+
+    MDC.put("request", "caller");
+    CompletableFuture<String> result = LambdaCalls.callAsync(guard, delegate, failure -> {
+      seen.add(MDC.get("request"));
+      return CompletableFuture.completedFuture("fallback");
+    });
+    // The attempt fails, outside the hedge's `on`, on a thread holding another context: the group
+    // is decided there, and the fallback after it must still see the caller's.
+    MDC.put("request", "completing");
+    delegate.last().completeExceptionally(new IllegalStateException("down"));
+
+    assertEquals("fallback", valueOf(result));
+    assertEquals(List.of("caller"), seen);
+    assertEquals("completing", MDC.get("request"), "the thread has its own context back");
   }
 
   @Test

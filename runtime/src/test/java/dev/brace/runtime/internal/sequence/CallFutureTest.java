@@ -48,6 +48,7 @@ class CallFutureTest {
   void obtrudingTellsEachTime() {
     future.complete("ok");
     future.obtrudeValue("forced");
+    assertEquals("forced", future.join());
     future.obtrudeException(new IOException("forced"));
 
     assertEquals(3, told.get());
