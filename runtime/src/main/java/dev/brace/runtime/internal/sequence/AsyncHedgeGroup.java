@@ -27,6 +27,8 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> implements Runnable {
 
   private final CallKeys keys;
   private final CallFrame frame;
+  /** The call's own context: an attempt begun on the caller's thread while the call starts runs as it is. */
+  private final AsyncContext callContext;
   /**
    * Whether attempt 1 goes through with the frame's own ticket rather than one of its own. Only the
    * call's first group may: nothing before it has used the ticket for an attempt, whereas a later
@@ -36,15 +38,12 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> implements Runnable {
   private final boolean firstTakesCallTicket;
   private final Decision<T> decision;
 
-  /** The call's own context: an attempt begun on the caller's thread while the call starts runs as it is. */
-  private final AsyncContext callContext;
-
   private AsyncHedgeGroup(CallSequence sequence, CallKeys keys, CallFrame frame, AsyncContext context,
       boolean firstTakesCallTicket, Decision<T> decision) {
     super(sequence, context.captured, false);
-    this.callContext = context;
     this.keys = keys;
     this.frame = frame;
+    this.callContext = context;
     this.firstTakesCallTicket = firstTakesCallTicket;
     this.decision = decision;
   }
