@@ -2,13 +2,17 @@ package dev.brace.runtime.internal.sequence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +77,17 @@ class CallFutureTest {
     ExecutionException thrown = assertThrows(ExecutionException.class, future::get);
     assertSame(broken, thrown.getCause());
     assertEquals(1, told.get());
+  }
+
+  @Test
+  void timingOutTellsOnTheThreadThatTimesItOut() throws InterruptedException {
+    CountDownLatch toldOnce = new CountDownLatch(1);
+    CallFuture<String> timed = new CallFuture<>(toldOnce::countDown);
+
+    timed.orTimeout(1, TimeUnit.MILLISECONDS);
+
+    assertTrue(toldOnce.await(10, TimeUnit.SECONDS), "the timeout completed it through completeExceptionally");
+    assertInstanceOf(TimeoutException.class, assertThrows(ExecutionException.class, timed::get).getCause());
   }
 
   @Test
