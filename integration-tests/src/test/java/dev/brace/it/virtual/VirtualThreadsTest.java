@@ -23,7 +23,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import jdk.jfr.Recording;
@@ -137,15 +136,17 @@ class VirtualThreadsTest {
   static final class Outcome {
     final AtomicInteger answered = new AtomicInteger();
     /**
-     * Which calls timed out, by number. An array made before the calls start: a concurrent set
-     * would initialize a class of its own while the recording runs, and that class initialization
-     * pins a carrier — the test's, not Brace's.
+     * Which calls timed out, by number. A plain array made before the calls start, each call writing
+     * only its own slot before it counts down the latch the run awaits, which makes every write
+     * visible to the reader. Not a concurrent set, whose class would initialize while the recording
+     * runs, and not an {@code AtomicIntegerArray}, whose first {@code set} links a var handle
+     * through a synchronized map: both pin a carrier, the test's and not Brace's.
      */
-    final AtomicIntegerArray timedOut = new AtomicIntegerArray(CALLS);
+    final boolean[] timedOut = new boolean[CALLS];
 
-    /** @return the numbers of the calls that timed out, in order */
+    /** @return the numbers of the calls that timed out, in order; read only after the run's latch */
     Set<Integer> timedOut() {
-      return IntStream.range(0, CALLS).filter(number -> timedOut.get(number) == 1).boxed()
+      return IntStream.range(0, CALLS).filter(number -> timedOut[number]).boxed()
           .collect(Collectors.toCollection(TreeSet::new));
     }
     final List<Throwable> unexpected = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -273,7 +274,7 @@ class VirtualThreadsTest {
             outcome.unexpected.add(new AssertionError("call " + number + " answered " + answer));
           }
         } catch (TimeoutExceededException expected) {
-          outcome.timedOut.set(number, 1);
+          outcome.timedOut[number] = true;
         } catch (Throwable failure) {
           outcome.unexpected.add(failure);
         } finally {
