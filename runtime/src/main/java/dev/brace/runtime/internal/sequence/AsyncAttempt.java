@@ -7,8 +7,9 @@ import dev.brace.runtime.internal.attempt.AttemptTicket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One attempt of an asynchronous call, walked through its {@link AttemptPipeline} without blocking
@@ -17,11 +18,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * future, the deadline and a {@link #stop} ends the attempt; whoever does hands the ticket back to
  * the pipeline once and tells the {@link Listener}.
  *
- * <p>What the attempt holds is guarded by {@link #lock}, held only to read and write its fields and
- * to hand a task to the scheduler, never across a call out. While the pipeline admits (which
- * touches the ticket) the attempt is {@code admitting}: a stop then only marks it over, and the
- * admitting step gives the ticket back when it returns. A lock rather than a monitor, so a virtual
- * thread that waits for it never pins its carrier.
+ * <p>Lock-free: whoever ends the attempt sets {@link #OVER} in {@link #state} by compare-and-set,
+ * so exactly one end wins, and nothing waits for another thread. A step that publishes what it
+ * started (a scheduled task, the delegate's future) writes it first and reads the state after; an
+ * end sets the state first and reads what was published after. So at least one of them sees the
+ * other, and cancels what the end would have missed. While the pipeline admits (which touches the
+ * ticket) the attempt is {@link #ADMITTING}: a stop then only marks it over, and the admitting step
+ * gives the ticket back when it returns.
  *
  * @param <T> the delegate's value type
  */
@@ -51,13 +54,29 @@ final class AsyncAttempt<T> {
   private final AttemptTicket ticket;
   private final AsyncContext context;
   private final Listener<T> listener;
-  private final ReentrantLock lock = new ReentrantLock();
-  /** Guarded by {@link #lock}, like the fields below. */
-  private boolean over;
-  private boolean admitting;
-  /** A wait the pipeline asked for or, once the delegate is called, the timeout's deadline. */
-  private ScheduledFuture<?> waiting;
-  private CompletableFuture<?> inner;
+  /** {@link #OVER} once ended (for good), with {@link #ADMITTING} while the pipeline admits. */
+  private volatile int state;
+  /**
+   * The task of the latest step scheduled: a wait the pipeline asked for or, once the delegate is
+   * called, the timeout's deadline. An end cancels it; a task that already ran is left here.
+   */
+  private volatile ScheduledFuture<?> waiting;
+  private volatile CompletableFuture<?> inner;
+
+  private static final int ADMITTING = 1;
+  private static final int OVER = 2;
+  private static final VarHandle STATE;
+  private static final VarHandle WAITING;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      STATE = lookup.findVarHandle(AsyncAttempt.class, "state", int.class);
+      WAITING = lookup.findVarHandle(AsyncAttempt.class, "waiting", ScheduledFuture.class);
+    } catch (ReflectiveOperationException missingField) {
+      throw new ExceptionInInitializerError(missingField);
+    }
+  }
 
   /**
    * @param frame the call's delegate and arguments, its own (detached)
@@ -97,29 +116,16 @@ final class AsyncAttempt<T> {
 
   /** Ends the attempt without an outcome, if it is not over: the caller gave up, or another hedge decided. */
   void stop() {
-    ScheduledFuture<?> pending;
-    CompletableFuture<?> call;
-    boolean giveBack;
-    lock.lock();
-    try {
-      if (over) {
-        return;
-      }
-      over = true;
-      pending = waiting;
-      call = inner;
-      waiting = null;
-      giveBack = !admitting;
-    } finally {
-      lock.unlock();
+    int before = end();
+    if (before < 0) {
+      return;
     }
-    if (pending != null) {
-      pending.cancel(false);
-    }
+    cancelWaiting();
+    CompletableFuture<?> call = inner;
     if (call != null) {
       call.cancel(true);
     }
-    if (giveBack) {
+    if ((before & ADMITTING) == 0) {
       pipeline.abandon(ticket);
     }
     listener.stopped();
@@ -128,15 +134,9 @@ final class AsyncAttempt<T> {
   // ---- admission ----
 
   private void admitNow() {
-    lock.lock();
-    try {
-      if (over) {
-        return;
-      }
-      admitting = true;
-      waiting = null;
-    } finally {
-      lock.unlock();
+    // Only this step sets ADMITTING, and clears it before it goes on: anything else is OVER.
+    if (!STATE.compareAndSet(this, 0, ADMITTING)) {
+      return;
     }
     Admission admission;
     try {
@@ -154,15 +154,9 @@ final class AsyncAttempt<T> {
     proceed(admission);
   }
 
-  /** @return whether the attempt was stopped meanwhile */
+  /** @return whether the attempt was stopped meanwhile (it then stays marked as admitting, and over) */
   private boolean doneAdmitting() {
-    lock.lock();
-    try {
-      admitting = false;
-      return over;
-    } finally {
-      lock.unlock();
-    }
+    return !STATE.compareAndSet(this, ADMITTING, 0);
   }
 
   private void proceed(Admission admission) {
@@ -184,28 +178,33 @@ final class AsyncAttempt<T> {
    * Schedules the attempt's next step, unless it is over.
    *
    * @return false when it was over, or the scheduler refused the task (which then ends the attempt
-   *     as refused); whatever the attempt holds is given back then
+   *     as refused); whatever the attempt holds is given back then. True once the task is handed
+   *     over, even if the attempt ended meanwhile: the steps that follow look again, as they would
+   *     had the end come just after
    */
   private boolean later(Runnable step, long delayNanos) {
-    Throwable rejected = null;
-    lock.lock();
-    try {
-      if (over) {
-        return false;
-      }
-      try {
-        waiting = frame.sequence().scheduler().schedule(context.wrap(step), delayNanos, TimeUnit.NANOSECONDS);
-        return true;
-      } catch (RuntimeException | Error schedulerFailure) {
-        rejected = schedulerFailure;
-        over = true;
-      }
-    } finally {
-      lock.unlock();
+    if (isOver()) {
+      return false;
     }
-    pipeline.abandon(ticket);
-    listener.refused(rejected);
-    return false;
+    ScheduledFuture<?> before = waiting;
+    ScheduledFuture<?> task;
+    try {
+      task = frame.sequence().scheduler().schedule(context.wrap(step), delayNanos, TimeUnit.NANOSECONDS);
+    } catch (RuntimeException | Error schedulerFailure) {
+      // Nothing admits here, so the ticket is this step's to give back, unless a stop ended it first.
+      if (end() >= 0) {
+        pipeline.abandon(ticket);
+        listener.refused(schedulerFailure);
+      }
+      return false;
+    }
+    // The task may already have run and scheduled a step of its own: that one is the latest.
+    WAITING.compareAndSet(this, before, task);
+    if (isOver()) {
+      // Ended as the task was handed over: an end that looked before it was published missed it.
+      task.cancel(false);
+    }
+    return true;
   }
 
   // ---- the call ----
@@ -245,15 +244,8 @@ final class AsyncAttempt<T> {
 
   /** Settles the attempt when the delegate's future completes, wherever that happens. */
   private void awaitOutcome(CompletableFuture<T> returned) {
-    boolean cancel;
-    lock.lock();
-    try {
-      cancel = over;
-      inner = returned;
-    } finally {
-      lock.unlock();
-    }
-    if (cancel) {
+    inner = returned;
+    if (isOver()) {
       // Timed out or stopped before the delegate even returned its future.
       returned.cancel(true);
       return;
@@ -262,17 +254,11 @@ final class AsyncAttempt<T> {
   }
 
   private void expired() {
-    CompletableFuture<?> call;
-    lock.lock();
-    try {
-      call = inner;
-    } finally {
-      lock.unlock();
-    }
     // Claimed first, so the inner future's cancellation below is not taken for its outcome.
     if (!claim()) {
       return;
     }
+    CompletableFuture<?> call = inner;
     if (call != null) {
       call.cancel(true);
     }
@@ -287,32 +273,35 @@ final class AsyncAttempt<T> {
   }
 
   private boolean isOver() {
-    lock.lock();
-    try {
-      return over;
-    } finally {
-      lock.unlock();
-    }
+    return (state & OVER) != 0;
   }
 
   /** @return whether this step ends the attempt: it was not over, and a pending wait is cancelled */
   private boolean claim() {
-    ScheduledFuture<?> pending;
-    lock.lock();
-    try {
-      if (over) {
-        return false;
-      }
-      over = true;
-      pending = waiting;
-      waiting = null;
-    } finally {
-      lock.unlock();
+    if (end() < 0) {
+      return false;
     }
+    cancelWaiting();
+    return true;
+  }
+
+  /** Marks the attempt over: @return the state before, or -1 when it was over already */
+  private int end() {
+    int before;
+    do {
+      before = state;
+      if ((before & OVER) != 0) {
+        return -1;
+      }
+    } while (!STATE.compareAndSet(this, before, before | OVER));
+    return before;
+  }
+
+  private void cancelWaiting() {
+    ScheduledFuture<?> pending = waiting;
     if (pending != null) {
       pending.cancel(false);
     }
-    return true;
   }
 
   /** The breaker records the outcome and the permit is returned; then the listener hears it. */

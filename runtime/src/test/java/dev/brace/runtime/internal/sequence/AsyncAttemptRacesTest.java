@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.runtime.support.CallKeys;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,9 +15,9 @@ import org.junit.jupiter.api.Test;
  * landing from another thread in the middle of a step that runs here: while the attempt is
  * admitted, while the delegate is called, while its outcome is recorded. Each stop is staged at a
  * hook of the rig (an event of the admission, the delegate call, the breaker's record) and made on
- * a thread of its own, and each step runs on another thread bounded in time, so a step that left
- * the attempt's lock held, or a stop that acted on an attempt already over, shows as a hang or a
- * second end instead of passing unseen on one thread. The reliability module's {@code
+ * a thread of its own, and each step runs on another thread bounded in time, so a step that
+ * blocked, or a stop that acted on an attempt already over, shows as a hang or a second end
+ * instead of passing unseen on one thread. The reliability module's {@code
  * AsyncAttemptLincheckTest} explores every interleaving of the same races; these are the ones a
  * mutation run of this module can see.
  */
@@ -26,6 +27,48 @@ class AsyncAttemptRacesTest {
   private AsyncAttempt<String> attemptOf(PipelineRig rig) {
     CallFrame frame = rig.frame();
     return new AsyncAttempt<>(frame, frame.ticket().start(CallKeys.NONE), PipelineRig.context(), ends);
+  }
+
+  @Test
+  void aWaitWhoseTaskRunsBeforeItsSchedulingReturnsLeavesTheDeadlineItArmedForTheEndToCancel() {
+    PipelineRig rig = new PipelineRig(1, true, 1, null);
+    AsyncAttempt<String> attempt = attemptOf(rig);
+    // The token's wait falls due on another thread before its scheduling returns; there the
+    // attempt is admitted, calls the delegate and arms its deadline, a task of its own.
+    AtomicBoolean first = new AtomicBoolean(true);
+    rig.onScheduled = () -> {
+      if (first.getAndSet(false)) {
+        onAnotherThread(rig::oneSecondPasses);
+      }
+    };
+
+    attempt.begin();
+    assertEquals(1, rig.delegateCalls.get(), "admitted on the other thread as the wait was scheduled");
+    rig.futures.get(0).complete("ok");
+
+    assertEquals(List.of("succeeded"), ends.heard);
+    assertEquals(2, rig.scheduled.size(), "the token's wait, then the deadline");
+    assertTrue(rig.scheduled.get(1).isCancelled(),
+        "the end cancels the deadline, the latest task, not the wait that had already run");
+    assertEquals("", rig.held());
+  }
+
+  @Test
+  void aStopAsTheWaitIsScheduledCancelsTheWaitItCouldNotYetSee() {
+    PipelineRig rig = new PipelineRig(1, true, 1, null);
+    AsyncAttempt<String> attempt = attemptOf(rig);
+    // The stop lands after the scheduler took the token's wait, before the attempt published it.
+    rig.onScheduled = () -> onAnotherThread(attempt::stop);
+
+    attempt.begin();
+
+    assertEquals(List.of("stopped"), ends.heard);
+    assertEquals(1, rig.scheduled.size());
+    assertTrue(rig.scheduled.get(0).isCancelled(), "the attempt cancels the wait the stop missed");
+    assertEquals("", rig.held(), "the stop gave the reserved token back");
+    rig.everythingFallsDue();
+    assertEquals(0, rig.delegateCalls.get());
+    assertEquals(List.of("stopped"), ends.heard);
   }
 
   @Test

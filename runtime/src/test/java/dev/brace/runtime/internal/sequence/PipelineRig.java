@@ -19,6 +19,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
@@ -45,6 +48,10 @@ final class PipelineRig {
   final AtomicInteger timeoutsReported = new AtomicInteger();
   /** Runs on the attempt's thread as the delegate is called, before it returns its future. */
   volatile Runnable onDelegateCall = () -> {};
+  /** Runs on the scheduling thread as soon as the call's scheduler has taken a task, before it returns. */
+  volatile Runnable onScheduled = () -> {};
+  /** Every task the call's scheduler took, in order: the attempts' waits and deadlines, a hedge's timers. */
+  final List<ScheduledFuture<?>> scheduled = new CopyOnWriteArrayList<>();
   final CallSequence sequence;
 
   /**
@@ -69,8 +76,9 @@ final class PipelineRig {
     }
     limiter = new CountingLimiter(bucket);
     bulkhead = new SemaphoreBulkhead(BulkheadConfig.builder("bh").maxConcurrent(permits).build(), time::scheduler, events);
+    ScheduledExecutorService watched = watchedScheduler();
     timeout = new TimeoutPolicy(
-        TimeoutConfig.builder("to").duration(TIMEOUT).build(), CALL, time, time.scheduler(), Runnable::run, events);
+        TimeoutConfig.builder("to").duration(TIMEOUT).build(), CALL, time, watched, Runnable::run, events);
     AttemptPipeline pipeline = AttemptPipeline.builder(CALL, time, events)
         .breakers(KeyedFamily.of("cb", breaker), false)
         .limiters(KeyedFamily.of("rl", limiter), null)
@@ -78,7 +86,7 @@ final class PipelineRig {
         .timeout(timeout)
         .build();
     CallDefinition definition = CallDefinition.builder(CALL).invokes((method, target, args) -> delegate(), 0).build();
-    CallSequence.Builder steps = CallSequence.builder(definition, time, events, time::scheduler).attempts(pipeline);
+    CallSequence.Builder steps = CallSequence.builder(definition, time, events, () -> watched).attempts(pipeline);
     if (more != null) {
       more.accept(steps, events);
     }
@@ -92,6 +100,25 @@ final class PipelineRig {
       return CompletableFuture.failedFuture(new IllegalStateException("a delegate call the test does not allow"));
     }
     return futures.get(call);
+  }
+
+  /** @return the manual scheduler, seen through {@link #scheduled} and {@link #onScheduled} */
+  private ScheduledExecutorService watchedScheduler() {
+    ScheduledExecutorService manual = time.scheduler();
+    return (ScheduledExecutorService) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {ScheduledExecutorService.class}, (proxy, method, args) -> {
+          Object result;
+          try {
+            result = method.invoke(manual, args);
+          } catch (java.lang.reflect.InvocationTargetException thrown) {
+            throw thrown.getCause();
+          }
+          if (result instanceof ScheduledFuture) {
+            scheduled.add((ScheduledFuture<?>) result);
+            onScheduled.run();
+          }
+          return result;
+        });
   }
 
   /** @return a frame of the call's own, as a driver detaches it */
