@@ -84,9 +84,12 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> implements Runnable {
   /** One attempt of the group, and what it tells the group. */
   private final class Call implements Attempt, AsyncAttempt.Listener<T> {
     private final int number;
-    /** Guarded by this object's monitor. */
-    private boolean stopped;
-    private AsyncAttempt<T> running;
+    /**
+     * Each side writes its own field first and reads the other's after, so a stop that races the
+     * beginning is seen by at least one of them; the attempt's own stop is once-only.
+     */
+    private volatile boolean stopped;
+    private volatile AsyncAttempt<T> running;
 
     Call(int number) {
       this.number = number;
@@ -98,12 +101,8 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> implements Runnable {
           ? frame.ticket().start(keys)
           : frame.ticket().sibling(keys);
       AsyncAttempt<T> attempt = new AsyncAttempt<>(frame, ticket, callContext, this);
-      boolean stopNow;
-      synchronized (this) {
-        running = attempt;
-        stopNow = stopped;
-      }
-      if (stopNow) {
+      running = attempt;
+      if (stopped) {
         attempt.stop();
       } else {
         attempt.begin();
@@ -150,11 +149,8 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> implements Runnable {
 
     @Override
     public void stop() {
-      AsyncAttempt<T> attempt;
-      synchronized (this) {
-        stopped = true;
-        attempt = running;
-      }
+      stopped = true;
+      AsyncAttempt<T> attempt = running;
       if (attempt != null) {
         attempt.stop();
       }
