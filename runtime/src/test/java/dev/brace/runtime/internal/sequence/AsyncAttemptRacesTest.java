@@ -153,6 +153,8 @@ class AsyncAttemptRacesTest {
     attempt.begin();
 
     onAnotherThread(attempt::stop);
+    assertEquals(1, rig.scheduled.size());
+    assertTrue(rig.scheduled.get(0).isCancelled(), "the stop cancels the wait: nothing is left on the scheduler");
     rig.everythingFallsDue();
 
     assertEquals(List.of("stopped"), ends.heard);
