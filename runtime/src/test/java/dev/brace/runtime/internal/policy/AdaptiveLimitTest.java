@@ -63,6 +63,19 @@ class AdaptiveLimitTest {
   }
 
   @Test
+  void aLowerMaximumClampsTheLimitEachAlgorithmHadLearnt() {
+    for (Bulkhead.Adaptive algorithm : new Bulkhead.Adaptive[] {Bulkhead.Adaptive.AIMD, Bulkhead.Adaptive.GRADIENT2, Bulkhead.Adaptive.VEGAS}) {
+      SemaphoreBulkhead bulkhead = bulkhead(algorithm, 1, 20, 100);
+      bulkhead.reconfigure(BulkheadConfig.builder("bh").adaptive(algorithm)
+          .minConcurrent(1).initialConcurrent(5).maxConcurrent(12).build());
+      assertEquals(12, bulkhead.limit(), algorithm + ": the limit of 20 it held, brought down to the new maximum");
+      bulkhead.reconfigure(BulkheadConfig.builder("bh").adaptive(algorithm)
+          .minConcurrent(15).initialConcurrent(15).maxConcurrent(30).build());
+      assertEquals(15, bulkhead.limit(), algorithm + ": and up to a new minimum");
+    }
+  }
+
+  @Test
   void latencyIsMeasuredFromAdmissionOnAClockThatDidNotStartAtZero() {
     clock.advance(Duration.ofSeconds(1));
     SemaphoreBulkhead bulkhead = bulkhead(Bulkhead.Adaptive.VEGAS, 1, 20, 100);
