@@ -12,6 +12,8 @@ import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
 import dev.brace.runtime.support.CallDefinition;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -105,16 +107,16 @@ final class PipelineRig {
   /** @return the manual scheduler, seen through {@link #scheduled} and {@link #onScheduled} */
   private ScheduledExecutorService watchedScheduler() {
     ScheduledExecutorService manual = time.scheduler();
-    return (ScheduledExecutorService) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+    return (ScheduledExecutorService) Proxy.newProxyInstance(getClass().getClassLoader(),
         new Class<?>[] {ScheduledExecutorService.class}, (proxy, method, args) -> {
           Object result;
           try {
             result = method.invoke(manual, args);
-          } catch (java.lang.reflect.InvocationTargetException thrown) {
+          } catch (InvocationTargetException thrown) {
             throw thrown.getCause();
           }
-          if (result instanceof ScheduledFuture) {
-            scheduled.add((ScheduledFuture<?>) result);
+          if (result instanceof ScheduledFuture<?> task) {
+            scheduled.add(task);
             onScheduled.run();
           }
           return result;
