@@ -25,6 +25,9 @@ enum Message {
   REACTOR_MISSING(
       "%s returns %s, which Brace protects only with %s: add it beside brace-runtime, at the same"
           + " version, or return CompletableFuture<T>"),
+  KOTLIN_MISSING(
+      "%s %s, which Brace protects only with %s on the class path: without it the wrapper would see"
+          + " the call hand back %s, and the work would run later, outside every pattern"),
   FLUX_PATTERN_UNSUPPORTED(
       "@%s on %s: a method returning Flux cannot have it, since %s; remove it, or return Mono<List<T>>"
           + " to treat the whole stream as one answer"),

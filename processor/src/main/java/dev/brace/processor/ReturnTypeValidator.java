@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
@@ -20,7 +21,10 @@ import javax.lang.model.util.Types;
  * ReturnKind}), and refuses what no wrapper can protect: a deferred type, whose request runs after
  * the method has returned — when the caller executes it, subscribes to it or waits for it —
  * outside the wrapper, where no pattern sees it. Wrapping it would protect only the creation of
- * the request object, silently.
+ * the request object, silently. Kotlin's {@code suspend} functions and {@code Flow} methods are
+ * refused the same way while {@code brace-kotlin} is absent: a {@code suspend} function returns
+ * at its first suspension and finishes through its continuation, and a {@code Flow} runs when it
+ * is collected, both past a wrapper that knows neither.
  *
  * <p>Types are recognised by qualified name anywhere in the return type's hierarchy, so none of
  * the libraries need be on the class path of the compilation, and a subtype counts as the type it
@@ -32,6 +36,12 @@ final class ReturnTypeValidator {
   /** The artifact that protects Mono and Flux methods, as a user adds it. */
   static final String REACTOR_ARTIFACT = "dev.brace:brace-reactor";
 
+  /** The artifact that protects Kotlin's {@code suspend} functions and {@code Flow} methods. */
+  static final String KOTLIN_ARTIFACT = "dev.brace:brace-kotlin";
+
+  /** The last parameter kapt gives a {@code suspend} function: its caller's continuation. */
+  private static final String CONTINUATION = "kotlin.coroutines.Continuation";
+  private static final String FLOW = "kotlinx.coroutines.flow.Flow";
   private static final String COMPLETION_STAGE = "java.util.concurrent.CompletionStage";
   private static final String COMPLETABLE_FUTURE = "java.util.concurrent.CompletableFuture";
   private static final String MONO = "reactor.core.publisher.Mono";
@@ -84,6 +94,17 @@ final class ReturnTypeValidator {
    */
   Optional<ReturnKind> kind(ExecutableElement method, TypeMirror returned, String callName) {
     Set<String> hierarchy = hierarchy(returned);
+    if (isSuspend(method)) {
+      report.error(method, Message.KOTLIN_MISSING, callName, "is a Kotlin suspend function", KOTLIN_ARTIFACT,
+          "the suspension marker at its first suspension point");
+      return Optional.empty();
+    }
+    if (hierarchy.contains(FLOW)) {
+      report.error(method, Message.KOTLIN_MISSING, callName, "returns " + returned
+          + (hierarchy.iterator().next().equals(FLOW) ? "" : ", a " + FLOW), KOTLIN_ARTIFACT,
+          "a cold flow that is collected");
+      return Optional.empty();
+    }
     if (hierarchy.contains(COMPLETION_STAGE)) {
       if (futureValue(returned).isEmpty()) {
         report.error(method, Message.ASYNC_UNSUPPORTED, callName, returned);
@@ -106,6 +127,21 @@ final class ReturnTypeValidator {
       }
     }
     return Optional.of(ReturnKind.VALUE);
+  }
+
+  /**
+   * @return whether the method is a Kotlin {@code suspend} function as Java sees it (kapt's stubs
+   *     included): its last parameter is the caller's {@code kotlin.coroutines.Continuation}, and
+   *     what it returns at once may be only the marker that it suspended
+   */
+  private boolean isSuspend(ExecutableElement method) {
+    List<? extends VariableElement> parameters = method.getParameters();
+    if (parameters.isEmpty()) {
+      return false;
+    }
+    TypeMirror last = types.erasure(parameters.get(parameters.size() - 1).asType());
+    return last.getKind() == TypeKind.DECLARED
+        && ((TypeElement) ((DeclaredType) last).asElement()).getQualifiedName().contentEquals(CONTINUATION);
   }
 
   /**

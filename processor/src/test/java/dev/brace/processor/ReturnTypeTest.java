@@ -139,6 +139,81 @@ class ReturnTypeTest {
     assertThat(compile(client, false)).succeeded();
   }
 
+  /**
+   * A Kotlin interface as kapt hands it to the processor: a {@code suspend fun} is a method whose
+   * last parameter is the caller's continuation and which returns {@code Object} (the answer, or
+   * the marker that it suspended); a {@code Flow} is an interface of kotlinx.coroutines.
+   */
+  private static final List<JavaFileObject> KOTLIN = List.of(
+      stub("kotlin.coroutines.Continuation", "package kotlin.coroutines;\npublic interface Continuation<T> {}"),
+      stub("kotlinx.coroutines.flow.Flow", "package kotlinx.coroutines.flow;\npublic interface Flow<T> {}"),
+      stub("kotlinx.coroutines.flow.StateFlow",
+          "package kotlinx.coroutines.flow;\npublic interface StateFlow<T> extends Flow<T> {}"));
+
+  private static JavaFileObject kotlinInterface(String body) {
+    return JavaFileObjects.forSourceString("p.Items", "package p;\nimport dev.brace.*;\n" + body);
+  }
+
+  private static Compilation compileWithKotlin(JavaFileObject client) {
+    List<JavaFileObject> sources = new ArrayList<>(KOTLIN);
+    sources.add(client);
+    return Compiler.javac().withProcessors(new BraceProcessor()).compile(sources);
+  }
+
+  @Test
+  void aSuspendFunctionWithAPatternIsRefusedNamingTheArtifact() {
+    JavaFileObject client = kotlinInterface("import kotlin.coroutines.Continuation;\npublic interface Items {\n"
+        + "  @Retry(maxAttempts = 3, delay = \"10ms\")\n"
+        + "  Object item(String id, Continuation<? super String> $completion);\n}");
+    Compilation compilation = compileWithKotlin(client);
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorContaining("[brace:kotlin-missing] Items.item is a Kotlin suspend function, which Brace"
+            + " protects only with dev.brace:brace-kotlin on the class path: without it the wrapper would see the call hand"
+            + " back the suspension marker at its first suspension point, and the work would run later, outside every"
+            + " pattern")
+        .inFile(client).onLineContaining("Object item(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aFlowWithAPatternIsRefusedNamingTheArtifactAndTheFlowItExtends() {
+    JavaFileObject client = kotlinInterface("import kotlinx.coroutines.flow.*;\npublic interface Items {\n"
+        + "  @Retry\n  Flow<String> items();\n"
+        + "  @CircuitBreaker(name = \"items\")\n  StateFlow<String> latest();\n}");
+    Compilation compilation = compileWithKotlin(client);
+    assertThat(compilation).failed();
+    assertThat(compilation).hadErrorContaining("[brace:kotlin-missing] Items.items returns"
+            + " kotlinx.coroutines.flow.Flow<java.lang.String>, which Brace protects only with dev.brace:brace-kotlin on"
+            + " the class path: without it the wrapper would see the call hand back a cold flow that is collected, and"
+            + " the work would run later, outside every pattern")
+        .inFile(client).onLineContaining("Flow<String> items()");
+    assertThat(compilation).hadErrorContaining("[brace:kotlin-missing] Items.latest returns"
+            + " kotlinx.coroutines.flow.StateFlow<java.lang.String>, a kotlinx.coroutines.flow.Flow, which")
+        .inFile(client).onLineContaining("StateFlow<String> latest()");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void aPatternOnTheInterfaceRefusesItsSuspendFunctionsButNotItsPlainMethods() {
+    JavaFileObject client = kotlinInterface("import kotlin.coroutines.Continuation;\n@Timeout(\"1s\")\npublic interface Items {\n"
+        + "  String name();\n"
+        + "  Object item(String id, Continuation<? super String> $completion);\n}");
+    Compilation compilation = compileWithKotlin(client);
+    assertThat(compilation).hadErrorContaining("[brace:kotlin-missing] Items.item is a Kotlin suspend function")
+        .inFile(client).onLineContaining("Object item(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void suspendFunctionsAndFlowsWithoutAPatternPassStraightThrough() {
+    JavaFileObject client = kotlinInterface("import kotlin.coroutines.Continuation;\nimport kotlinx.coroutines.flow.Flow;\n"
+        + "public interface Items {\n"
+        + "  @Retry\n  String name();\n"
+        + "  Object item(String id, Continuation<? super String> $completion);\n"
+        + "  Flow<String> items();\n}");
+    assertThat(compileWithKotlin(client)).succeeded();
+  }
+
   @Test
   void aMonoOrFluxWithoutBraceReactorIsRefusedNamingTheArtifact() {
     JavaFileObject client = source("public interface Client {\n"
