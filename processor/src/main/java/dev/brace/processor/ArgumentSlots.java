@@ -1,11 +1,13 @@
 package dev.brace.processor;
 
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.TypeName;
 import java.util.ArrayList;
 import java.util.List;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.ExecutableType;
-import javax.lang.model.type.PrimitiveType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Types;
@@ -52,25 +54,27 @@ final class ArgumentSlots {
   }
 
   /** @return {@code userId, null, null, null, page, 0L}: what the call site passes after the delegate */
-  Code callArguments() {
-    List<Code> values = new ArrayList<>();
+  CodeBlock callArguments() {
+    String[] references = {"null", "null", "null", "null"};
+    String[] primitives = {"0L", "0L"};
+    List<CodeBlock> values = new ArrayList<>();
     if (packed) {
-      List<Code> all = new ArrayList<>();
-      names.forEach(name -> all.add(Code.of("$N", name)));
-      values.add(Code.of("new $T[] {$L}", Object.class, Code.join(all, ", ")));
+      List<CodeBlock> all = new ArrayList<>();
+      names.forEach(name -> all.add(CodeBlock.of("$N", name)));
+      values.add(CodeBlock.of("new $T[] {$L}", Object.class, CodeBlock.join(all, ", ")));
       for (int i = 1; i < REFERENCE_SLOTS; i++) {
-        values.add(Code.of("null"));
+        values.add(CodeBlock.of("null"));
       }
-      values.add(Code.of("0L"));
-      values.add(Code.of("0L"));
-      return Code.join(values, ", ");
+      values.add(CodeBlock.of("0L"));
+      values.add(CodeBlock.of("0L"));
+      return CodeBlock.join(values, ", ");
     }
-    Code[] slotValues = new Code[REFERENCE_SLOTS + PRIMITIVE_SLOTS];
+    CodeBlock[] slotValues = new CodeBlock[REFERENCE_SLOTS + PRIMITIVE_SLOTS];
     for (int i = 0; i < REFERENCE_SLOTS; i++) {
-      slotValues[i] = Code.of("null");
+      slotValues[i] = CodeBlock.of(references[i]);
     }
     for (int i = 0; i < PRIMITIVE_SLOTS; i++) {
-      slotValues[REFERENCE_SLOTS + i] = Code.of("0L");
+      slotValues[REFERENCE_SLOTS + i] = CodeBlock.of(primitives[i]);
     }
     for (int i = 0; i < names.size(); i++) {
       String slot = slots.get(i);
@@ -78,10 +82,10 @@ final class ArgumentSlots {
       if (parameterType.getKind().isPrimitive()) {
         slotValues[REFERENCE_SLOTS + indexOf(PRIMITIVES, slot)] = widen(names.get(i), parameterType.getKind());
       } else {
-        slotValues[indexOf(REFERENCES, slot)] = Code.of("$N", names.get(i));
+        slotValues[indexOf(REFERENCES, slot)] = CodeBlock.of("$N", names.get(i));
       }
     }
-    return Code.join(List.of(slotValues), ", ");
+    return CodeBlock.join(List.of(slotValues), ", ");
   }
 
   /** @return the parameters' names, in order */
@@ -97,51 +101,52 @@ final class ArgumentSlots {
    *     than to its erasure
    * @return the expression that reads the parameter back, of its type
    */
-  Code read(int index, String args, boolean exactType) {
+  CodeBlock read(int index, String args, boolean exactType) {
     TypeMirror parameterType = parameterTypes.get(index);
     if (packed) {
-      Code element = Code.of("(($T[]) $L)[$L]", Object.class, slot(args, "a"), index);
-      if (parameterType.getKind().isPrimitive()) {
-        return Code.of("($T) $L", ClassRef.of(types.boxedClass((PrimitiveType) parameterType)), element);
-      }
-      TypeMirror cast = exactType ? parameterType : types.erasure(parameterType);
-      return TypeCode.isObject(cast) ? element : Code.of("($T) $L", cast, element);
+      TypeName boxed = parameterType.getKind().isPrimitive()
+          ? TypeName.get(parameterType).box()
+          : TypeName.get(exactType ? parameterType : types.erasure(parameterType));
+      CodeBlock element = CodeBlock.of("(($T[]) $L)[$L]", Object.class, slot(args, "a"), index);
+      return boxed.equals(ClassName.OBJECT) ? element : CodeBlock.of("($T) $L", boxed, element);
     }
     String slot = slots.get(index);
     if (!parameterType.getKind().isPrimitive()) {
-      TypeMirror cast = exactType ? parameterType : types.erasure(parameterType);
-      return TypeCode.isObject(cast) ? slot(args, slot) : Code.of("($T) $L", cast, slot(args, slot));
+      TypeName cast = TypeName.get(exactType ? parameterType : types.erasure(parameterType));
+      return cast.equals(ClassName.OBJECT)
+          ? slot(args, slot)
+          : CodeBlock.of("($T) $L", cast, slot(args, slot));
     }
-    Code value = slot(args, slot);
+    CodeBlock value = slot(args, slot);
     return switch (parameterType.getKind()) {
       case LONG -> value;
-      case BOOLEAN -> Code.of("$L != 0", value);
-      case DOUBLE -> Code.of("$T.longBitsToDouble($L)", Double.class, value);
-      case FLOAT -> Code.of("$T.intBitsToFloat((int) $L)", Float.class, value);
-      default -> Code.of("($T) $L", parameterType, value);
+      case BOOLEAN -> CodeBlock.of("$L != 0", value);
+      case DOUBLE -> CodeBlock.of("$T.longBitsToDouble($L)", Double.class, value);
+      case FLOAT -> CodeBlock.of("$T.intBitsToFloat((int) $L)", Float.class, value);
+      default -> CodeBlock.of("($T) $L", TypeName.get(parameterType), value);
     };
   }
 
   /** @return the slot as the {@code Arguments} variable's accessor, or as the parameter of its name */
-  private static Code slot(String args, String slot) {
-    return args == null ? Code.of("$N", slot) : Code.of("$N.$N()", args, slot);
+  private static CodeBlock slot(String args, String slot) {
+    return args == null ? CodeBlock.of("$N", slot) : CodeBlock.of("$N.$N()", args, slot);
   }
 
   /** @return every parameter read back, in order, for the delegate's method; {@code args} as in {@link #read} */
-  Code readAll(String args, boolean exactType) {
-    List<Code> reads = new ArrayList<>();
+  CodeBlock readAll(String args, boolean exactType) {
+    List<CodeBlock> reads = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
       reads.add(read(i, args, exactType));
     }
-    return Code.join(reads, ", ");
+    return CodeBlock.join(reads, ", ");
   }
 
-  private static Code widen(String name, TypeKind kind) {
+  private static CodeBlock widen(String name, TypeKind kind) {
     return switch (kind) {
-      case BOOLEAN -> Code.of("$N ? 1L : 0L", name);
-      case DOUBLE -> Code.of("$T.doubleToRawLongBits($N)", Double.class, name);
-      case FLOAT -> Code.of("$T.floatToRawIntBits($N)", Float.class, name);
-      default -> Code.of("$N", name);
+      case BOOLEAN -> CodeBlock.of("$N ? 1L : 0L", name);
+      case DOUBLE -> CodeBlock.of("$T.doubleToRawLongBits($N)", Double.class, name);
+      case FLOAT -> CodeBlock.of("$T.floatToRawIntBits($N)", Float.class, name);
+      default -> CodeBlock.of("$N", name);
     };
   }
 

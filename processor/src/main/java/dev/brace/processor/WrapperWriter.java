@@ -1,224 +1,242 @@
 package dev.brace.processor;
 
+import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.NameAllocator;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.TypeSpec;
+import com.palantir.javapoet.TypeVariableName;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.ExecutableType;
 import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.IntersectionType;
 import javax.lang.model.type.TypeMirror;
-import javax.lang.model.util.ElementFilter;
-import javax.lang.model.util.Elements;
+import javax.lang.model.type.TypeVariable;
 import javax.lang.model.util.Types;
 
 /**
- * Writes a {@code Resilient*} wrapper from its model. Each generated method is one statement in
- * one shape whatever its patterns: it hands the delegate call (and its keys and fallback, when it
- * has them) to the {@code ResilientCall} the registry resolved for it. Every decision is the
- * runtime's; the static {@code CallDefinition} holds only what the annotations wrote.
+ * Writes a {@code Resilient*} wrapper from its model. All JavaPoet lives here. Each generated
+ * method is one statement in one shape whatever its patterns: it hands the delegate call (and its
+ * keys and fallback, when it has them) to the {@code ResilientCall} the registry resolved for it.
+ * Every decision is the runtime's; the static {@code CallDefinition} holds only what the
+ * annotations wrote.
  */
 final class WrapperWriter {
-  private static final ClassRef GENERATED = ClassRef.of("javax.annotation.processing", "Generated");
-  private static final ClassRef REGISTRY = ClassRef.of("dev.brace.runtime", "Registry");
-  private static final ClassRef RESILIENT_CALL = ClassRef.of("dev.brace.runtime.support", "ResilientCall");
-  private static final ClassRef CALL_DEFINITION = ClassRef.of("dev.brace.runtime.support", "CallDefinition");
-  private static final ClassRef CRITICALITY_LEVEL = ClassRef.of("dev.brace", "Criticality", "Level");
-  private static final ClassRef INVOKER = ClassRef.of("dev.brace.runtime.support", "SlotInvoker");
-  private static final ClassRef FALLBACK_INVOKER = ClassRef.of("dev.brace.runtime.support", "FallbackInvoker");
-  private static final ClassRef KEYS_OF = ClassRef.of("dev.brace.runtime.support", "KeysOf");
-  private static final ClassRef REACTOR_CALLS = ClassRef.of("dev.brace.reactor", "ReactorCalls");
+  private static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
+  private static final ClassName REGISTRY = ClassName.get("dev.brace.runtime", "Registry");
+  private static final ClassName RESILIENT_CALL = ClassName.get("dev.brace.runtime.support", "ResilientCall");
+  private static final ClassName CALL_DEFINITION = ClassName.get("dev.brace.runtime.support", "CallDefinition");
+  private static final ClassName CRITICALITY_LEVEL = ClassName.get("dev.brace", "Criticality", "Level");
+  private static final ClassName INVOKER = ClassName.get("dev.brace.runtime.support", "SlotInvoker");
+  private static final ClassName FALLBACK_INVOKER = ClassName.get("dev.brace.runtime.support", "FallbackInvoker");
+  private static final ClassName KEYS_OF = ClassName.get("dev.brace.runtime.support", "KeysOf");
+  private static final ClassName REACTOR_CALLS = ClassName.get("dev.brace.reactor", "ReactorCalls");
 
   private final Types types;
-  private final Elements elements;
 
-  WrapperWriter(Types types, Elements elements) {
+  WrapperWriter(Types types) {
     this.types = types;
-    this.elements = elements;
+  }
+
+  /** @return the interface as written with its own type variables: {@code Repo<T>}, or {@code Repo} */
+  static TypeName withOwnVariables(TypeElement iface) {
+    if (iface.getTypeParameters().isEmpty()) {
+      return ClassName.get(iface);
+    }
+    return ParameterizedTypeName.get(ClassName.get(iface),
+        iface.getTypeParameters().stream().map(TypeVariableName::get).toArray(TypeName[]::new));
   }
 
   /**
-   * One guarded method's part of the wrapper: its static definition, the field holding what the
-   * registry resolved from it, and its one statement.
-   *
-   * @param definition {@code CallDefinition.builder("I.m")}, then a line for each call on the builder
+   * @param model the validated interface
+   * @return the wrapper's source, with the interface as its originating element
    */
-  /** @return the simple names of the member types of the interface, its own and those it inherits */
-  private Set<String> inheritedMemberTypes(TypeElement iface) {
-    Set<String> names = new HashSet<>();
-    ElementFilter.typesIn(elements.getAllMembers(iface)).forEach(type -> names.add(type.getSimpleName().toString()));
-    return names;
-  }
-
-  private record Guarded(String constant, List<Code> definition, String call, Code handOff) {}
-
-  JavaSource write(WrapperModel model) {
+  JavaFile write(WrapperModel model) {
     TypeElement iface = model.iface();
-    List<TypeCode.Variable> typeVariables = iface.getTypeParameters().stream().map(TypeCode::variable).toList();
-    ClassRef wrapperClass = ClassRef.of(model.packageName(), model.className());
-    Code ifaceType = TypeCode.withOwnVariables(iface);
+    List<TypeVariableName> typeVariables = iface.getTypeParameters().stream().map(TypeVariableName::get).toList();
+    ClassName wrapperClass = ClassName.get(model.packageName(), model.className());
+    TypeName ifaceType = withOwnVariables(iface);
     DeclaredType wrapped = (DeclaredType) iface.asType();
+
+    TypeSpec.Builder wrapper = TypeSpec.classBuilder(model.className())
+        .addOriginatingElement(iface)
+        .addAnnotation(AnnotationSpec.builder(GENERATED)
+            .addMember("value", "$S", BraceProcessor.class.getCanonicalName())
+            .build())
+        .addTypeVariables(typeVariables)
+        .addSuperinterface(ifaceType)
+        // Inside the wrapper a member type it inherits hides any import of the same simple name
+        // (an interface declaring its own Registry, List or Timeout): such names are written qualified.
+        .avoidClashesWithNestedClasses(iface);
+    if (model.isPublic()) {
+      wrapper.addModifiers(Modifier.PUBLIC);
+    }
+    wrapper.addModifiers(Modifier.FINAL);
 
     Set<String> constantNames = new HashSet<>();
     Set<String> fieldNames = new HashSet<>(Set.of("delegate"));
     Set<String> methodNames = new HashSet<>(Set.of("wrap", "equals", "hashCode", "toString"));
     model.methods().forEach(method -> methodNames.add(method.method().getSimpleName().toString()));
     DispatchWriter dispatch = new DispatchWriter(types, iface, wrapperClass, methodNames);
-    List<MethodModel> guardedMethods = model.methods().stream().filter(MethodModel::isGuarded).toList();
-    SharedPatterns shared = new SharedPatterns(guardedMethods, constantNames);
+    List<MethodModel> guarded = model.methods().stream().filter(MethodModel::isGuarded).toList();
+    SharedPatterns shared = new SharedPatterns(guarded, constantNames);
     String invokers = unique(constantNames, "DELEGATE_TO", "_");
-    String fallbacks = guardedMethods.stream().anyMatch(method -> method.fallback().isPresent())
+    String fallbacks = guarded.stream().anyMatch(method -> method.fallback().isPresent())
         ? unique(constantNames, "FALL_BACK_TO", "_") : null;
-    String keyed = guardedMethods.stream().anyMatch(method -> DispatchWriter.keys(method).isPresent())
+    String keyed = guarded.stream().anyMatch(method -> DispatchWriter.keys(method).isPresent())
         ? unique(constantNames, "KEYS_OF", "_") : null;
-    List<Guarded> guarded = new ArrayList<>();
-    List<Code> bodies = new ArrayList<>();
+    List<FieldSpec> constants = new ArrayList<>();
+    List<FieldSpec> calls = new ArrayList<>();
+    List<MethodSpec> methods = new ArrayList<>();
+    MethodSpec.Builder constructor = MethodSpec.constructorBuilder()
+        .addModifiers(Modifier.PRIVATE)
+        .addParameter(ifaceType, "delegate")
+        .addParameter(REGISTRY, "registry")
+        .addStatement("this.delegate = $T.requireNonNull(delegate, $S)", Objects.class, "delegate")
+        .addStatement("$T.requireNonNull(registry, $S)", Objects.class, "registry");
     int number = 0;
     for (MethodModel method : model.methods()) {
       ExecutableType type = (ExecutableType) types.asMemberOf(wrapped, method.method());
+      MethodSpec.Builder spec = signature(method.method(), type);
       if (!method.isGuarded()) {
-        bodies.add(Code.of(returnPrefix(method) + "this.delegate.$N($L)",
-            method.method().getSimpleName(), arguments(method.method())));
+        methods.add(spec.addStatement(returnPrefix(method) + "this.delegate.$N($L)",
+            method.method().getSimpleName(), arguments(method.method())).build());
         continue;
       }
       String name = method.method().getSimpleName().toString();
       String constant = unique(constantNames, upperSnake(name), "_");
       String call = unique(fieldNames, name, "");
       ArgumentSlots slots = new ArgumentSlots(method.method(), type, types);
-      Optional<Code> keys = DispatchWriter.keys(method);
+      Optional<CodeBlock> keys = DispatchWriter.keys(method);
       dispatch.add(number, method, type, slots, keys);
-      List<Code> definition = definition(method, type, shared);
-      definition.add(Code.of(".invokes($N, $L)", invokers, number));
-      method.fallback().ifPresent(fallback -> definition.add(Code.of(".fallback($N)", fallbacks)));
-      keys.ifPresent(present -> definition.add(Code.of(".keys($N)", keyed)));
-      Code handOff = handOff(method, type, slots, call);
-      guarded.add(new Guarded(constant, definition, call, handOff));
-      bodies.add(handOff);
+      CodeBlock.Builder definition = definition(method, type, shared)
+          .add("\n.invokes($N, $L)", invokers, number);
+      method.fallback().ifPresent(fallback -> definition.add("\n.fallback($N)", fallbacks));
+      keys.ifPresent(present -> definition.add("\n.keys($N)", keyed));
+      constants.add(FieldSpec.builder(CALL_DEFINITION, constant, Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+          .initializer(definition.add("\n.build()$<").build())
+          .build());
+      calls.add(FieldSpec.builder(RESILIENT_CALL, call, Modifier.PRIVATE, Modifier.FINAL).build());
+      constructor.addStatement("this.$N = registry.resolve($N)", call, constant);
+      methods.add(spec.addCode(handOff(method, type, slots, call)).build());
       number++;
     }
 
-    JavaSource source = new JavaSource(model.packageName(), model.className(), typeVariables, inheritedMemberTypes(iface));
-    source.line("@$T($S)", GENERATED, BraceProcessor.class.getCanonicalName());
-    source.beginBlock((model.isPublic() ? "public " : "") + "final class $N$L implements $L",
-        model.className(), TypeCode.declarations(typeVariables), ifaceType);
     DispatchWriter.Names names = dispatch.names();
-    source.statement("private static final $T $N = $T::$N", INVOKER, invokers, wrapperClass, names.invoke());
+    wrapper.addField(FieldSpec.builder(INVOKER, invokers, Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+        .initializer("$T::$N", wrapperClass, names.invoke()).build());
     if (fallbacks != null) {
-      source.blankLine().statement("private static final $T $N = $T::$N", FALLBACK_INVOKER, fallbacks, wrapperClass, names.fallback());
+      wrapper.addField(FieldSpec.builder(FALLBACK_INVOKER, fallbacks, Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+          .initializer("$T::$N", wrapperClass, names.fallback()).build());
     }
     if (keyed != null) {
-      source.blankLine().statement("private static final $T $N = $T::$N", KEYS_OF, keyed, wrapperClass, names.keys());
+      wrapper.addField(FieldSpec.builder(KEYS_OF, keyed, Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+          .initializer("$T::$N", wrapperClass, names.keys()).build());
     }
-    shared.write(source);
-    for (Guarded method : guarded) {
-      source.blankLine().line("private static final $T $N = $L", CALL_DEFINITION, method.constant(), method.definition().get(0));
-      source.indent();
-      method.definition().subList(1, method.definition().size()).forEach(source::line);
-      source.line(".build();").outdent();
-    }
-    source.blankLine().statement("private final $L delegate", ifaceType);
-    guarded.forEach(method -> source.blankLine().statement("private final $T $N", RESILIENT_CALL, method.call()));
-
-    source.blankLine().method("private", model.className())
-        .parameter(ifaceType, "delegate")
-        .parameter(REGISTRY, "registry")
-        .begin();
-    source.statement("this.delegate = $T.requireNonNull(delegate, $S)", Objects.class, "delegate");
-    source.statement("$T.requireNonNull(registry, $S)", Objects.class, "registry");
-    guarded.forEach(method -> source.statement("this.$N = registry.resolve($N)", method.call(), method.constant()));
-    source.endMethod();
-    source.blankLine().method("public static", "wrap")
-        .typeVariables(typeVariables)
+    wrapper.addFields(shared.fields());
+    wrapper.addFields(constants);
+    wrapper.addField(ifaceType, "delegate", Modifier.PRIVATE, Modifier.FINAL);
+    wrapper.addFields(calls);
+    wrapper.addMethod(constructor.build());
+    wrapper.addMethod(MethodSpec.methodBuilder("wrap")
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .addTypeVariables(typeVariables)
         .returns(ifaceType)
-        .parameter(ifaceType, "delegate")
-        .begin();
-    source.statement("return wrap(delegate, $T.defaultRegistry())", REGISTRY).endMethod();
-    source.blankLine().method("public static", "wrap")
-        .typeVariables(typeVariables)
+        .addParameter(ifaceType, "delegate")
+        .addStatement("return wrap(delegate, $T.defaultRegistry())", REGISTRY)
+        .build());
+    wrapper.addMethod(MethodSpec.methodBuilder("wrap")
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .addTypeVariables(typeVariables)
         .returns(ifaceType)
-        .parameter(ifaceType, "delegate")
-        .parameter(REGISTRY, "registry")
-        .begin();
-    source.statement(typeVariables.isEmpty() ? "return new $T(delegate, registry)" : "return new $T<>(delegate, registry)",
-        wrapperClass).endMethod();
-
-    for (int i = 0; i < model.methods().size(); i++) {
-      ExecutableElement method = model.methods().get(i).method();
-      source.blankLine();
-      signature(source, method, (ExecutableType) types.asMemberOf(wrapped, method)).begin();
-      source.statement("$L", bodies.get(i)).endMethod();
+        .addParameter(ifaceType, "delegate")
+        .addParameter(REGISTRY, "registry")
+        .addStatement(typeVariables.isEmpty() ? "return new $T(delegate, registry)" : "return new $T<>(delegate, registry)",
+            wrapperClass)
+        .build());
+    wrapper.addMethods(methods);
+    wrapper.addMethods(objectMethods());
+    if (!guarded.isEmpty()) {
+      wrapper.addMethods(dispatch.methods(names));
     }
-    writeObjectMethods(source);
-    if (!guardedMethods.isEmpty()) {
-      dispatch.write(source, names);
-    }
-    source.endBlock();
-    return source;
+    return JavaFile.builder(model.packageName(), wrapper.build())
+        .skipJavaLangImports(true)
+        .indent("  ")
+        .build();
   }
 
   /**
    * The method's signature as a member of the wrapped interface (type arguments of a generic
    * super-interface substituted), with the interface's parameter names.
    */
-  private static JavaSource.Method signature(JavaSource source, ExecutableElement method, ExecutableType type) {
-    JavaSource.Method signature = source.method("public", method.getSimpleName().toString())
-        .annotation("@$T", Override.class)
-        .typeVariables(type.getTypeVariables().stream().map(TypeCode::variable).toList())
-        .returns(TypeCode.of(type.getReturnType()));
+  private MethodSpec.Builder signature(ExecutableElement method, ExecutableType type) {
+    MethodSpec.Builder spec = MethodSpec.methodBuilder(method.getSimpleName().toString())
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC);
+    for (TypeVariable variable : type.getTypeVariables()) {
+      spec.addTypeVariable(DispatchWriter.typeVariable(variable));
+    }
+    spec.returns(TypeName.get(type.getReturnType()));
     List<? extends VariableElement> parameters = method.getParameters();
     for (int i = 0; i < parameters.size(); i++) {
-      boolean varargs = method.isVarArgs() && i == parameters.size() - 1;
-      signature.parameter(TypeCode.of(type.getParameterTypes().get(i), varargs), parameters.get(i).getSimpleName().toString());
+      spec.addParameter(TypeName.get(type.getParameterTypes().get(i)), parameters.get(i).getSimpleName().toString());
     }
+    spec.varargs(method.isVarArgs());
     for (TypeMirror thrown : type.getThrownTypes()) {
-      signature.throwing(thrown);
+      spec.addException(TypeName.get(thrown));
     }
-    return signature;
+    return spec;
   }
 
+
   /**
-   * {@code CallDefinition.builder("I.m")}, then a line for each pattern with the attributes written
-   * on it (a pattern several methods share, such as a type-level breaker, once in a field of its
-   * own), the type the fallback method takes, and the exceptions the method declares.
+   * {@code CallDefinition.builder("I.m").with(RetryConfig.builder("I.m").maxAttempts(3))…}: each
+   * pattern with the attributes written on it (a pattern several methods share, such as a
+   * type-level breaker, once in a field of its own) the type the fallback method takes, and the exceptions the method declares.
    */
-  private List<Code> definition(MethodModel method, ExecutableType member, SharedPatterns shared) {
-    List<Code> lines = new ArrayList<>();
-    lines.add(Code.of("$T.builder($S)", CALL_DEFINITION, method.callName()));
+  private CodeBlock.Builder definition(MethodModel method, ExecutableType member, SharedPatterns shared) {
+    CodeBlock.Builder code = CodeBlock.builder().add("$T.builder($S)$>", CALL_DEFINITION, method.callName());
     for (PatternModel pattern : method.patterns()) {
-      lines.add(Code.of(".with($L)", shared.reference(pattern)));
+      code.add("\n.with($L)", shared.reference(pattern));
     }
     method.fallback().ifPresent(fallback -> fallback.failureType().filter(type -> !DispatchWriter.isThrowable(type)).ifPresent(failureType ->
-        lines.add(Code.of(".fallbackTakes($S, $T.class)", fallback.methodName(), types.erasure(failureType)))));
-    method.criticality().ifPresent(level -> lines.add(Code.of(".criticality($T.$N)", CRITICALITY_LEVEL, level)));
+        code.add("\n.fallbackTakes($S, $T.class)", fallback.methodName(), TypeName.get(types.erasure(failureType)))));
+    method.criticality().ifPresent(level -> code.add("\n.criticality($T.$N)", CRITICALITY_LEVEL, level));
     if (method.notIdempotent()) {
-      lines.add(Code.of(".notIdempotent()"));
+      code.add("\n.notIdempotent()");
     }
     if (!member.getThrownTypes().isEmpty()) {
       // What the method may throw: fault injection may inject no other checked exception.
-      lines.add(Code.of(".throwsTypes($L)", Code.join(member.getThrownTypes().stream()
-          .map(thrown -> Code.of("$T.class", types.erasure(thrown))).toList(), ", ")));
+      code.add("\n.throwsTypes($L)", CodeBlock.join(member.getThrownTypes().stream()
+          .map(thrown -> CodeBlock.of("$T.class", TypeName.get(types.erasure(thrown)))).toList(), ", "));
     }
-    return lines;
+    return code;
   }
 
   /** {@code RetryConfig.builder("I.m").maxAttempts(3)}: a pattern's builder with the attributes written on it. */
-  private Code configBuilder(PatternModel pattern) {
-    List<Code> calls = new ArrayList<>();
-    calls.add(Code.of("$T.builder($S)", pattern.kind().configType(), pattern.name()));
+  private CodeBlock configBuilder(PatternModel pattern) {
+    CodeBlock.Builder config = CodeBlock.builder().add("$T.builder($S)", ClassName.get(pattern.kind().configType()), pattern.name());
     for (Setting setting : pattern.settings()) {
-      calls.add(Code.of(".$N($L)", setting.setter(), value(setting.value())));
+      config.add(".$N($L)", setting.setter(), value(setting.value()));
     }
-    return Code.join(calls, "");
+    return config.build();
   }
 
   /**
@@ -227,15 +245,15 @@ final class WrapperWriter {
    * reads the builders it holds.
    */
   private final class SharedPatterns {
-    private final Map<Code, String> fieldByCode = new LinkedHashMap<>();
-    private final List<Code> fields = new ArrayList<>();
+    private final java.util.Map<String, String> fieldByCode = new java.util.LinkedHashMap<>();
+    private final List<FieldSpec> fields = new ArrayList<>();
 
     SharedPatterns(List<MethodModel> methods, Set<String> constantNames) {
-      Map<Code, Integer> uses = new HashMap<>();
-      Map<Code, PatternModel> first = new LinkedHashMap<>();
+      java.util.Map<String, Integer> uses = new java.util.HashMap<>();
+      java.util.Map<String, PatternModel> first = new java.util.LinkedHashMap<>();
       for (MethodModel method : methods) {
         for (PatternModel pattern : method.patterns()) {
-          Code code = configBuilder(pattern);
+          String code = configBuilder(pattern).toString();
           uses.merge(code, 1, Integer::sum);
           first.putIfAbsent(code, pattern);
         }
@@ -243,91 +261,101 @@ final class WrapperWriter {
       first.forEach((code, pattern) -> {
         if (uses.get(code) > 1) {
           String field = unique(constantNames, pattern.kind().name() + "_" + upperSnake(pattern.name()).replaceAll("[^A-Z0-9_]", "_"), "_");
-          ClassRef builder = ClassRef.of(pattern.kind().configType()).nested("Builder");
-          fields.add(Code.of("private static final $T $N = $L", builder, field, code));
+          ClassName builder = ClassName.get(pattern.kind().configType()).nestedClass("Builder");
+          fields.add(FieldSpec.builder(builder, field, Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+              .initializer(configBuilder(pattern)).build());
           fieldByCode.put(code, field);
         }
       });
     }
 
     /** @return the shared field's name, or the pattern's builder written in place */
-    Code reference(PatternModel pattern) {
-      Code code = configBuilder(pattern);
-      String field = fieldByCode.get(code);
-      return field == null ? code : Code.of("$N", field);
+    CodeBlock reference(PatternModel pattern) {
+      CodeBlock code = configBuilder(pattern);
+      String field = fieldByCode.get(code.toString());
+      return field == null ? code : CodeBlock.of("$N", field);
     }
 
-    /** Writes the shared fields, each after a blank line. */
-    void write(JavaSource source) {
-      fields.forEach(field -> source.blankLine().statement("$L", field));
+    List<FieldSpec> fields() {
+      return fields;
     }
   }
 
-  private Code value(Setting.Value value) {
+  private CodeBlock value(Setting.Value value) {
     if (value instanceof Setting.Text text) {
-      return Code.of("$S", text.text());
+      return CodeBlock.of("$S", text.text());
     }
     if (value instanceof Setting.EnumConstant constant) {
-      return Code.of("$T.$N", constant.type(), constant.constant());
+      return CodeBlock.of("$T.$N", TypeName.get(constant.type()), constant.constant());
     }
     if (value instanceof Setting.Types classes) {
-      return Code.join(classes.types().stream().map(type -> Code.of("$T.class", types.erasure(type))).toList(), ", ");
+      return CodeBlock.join(
+          classes.types().stream().map(type -> CodeBlock.of("$T.class", TypeName.get(types.erasure(type)))).toList(),
+          ", ");
     }
     if (value instanceof Setting.NewInstance instance) {
-      return Code.of("new $T()", ClassRef.of((TypeElement) types.asElement(instance.type())));
+      return CodeBlock.of("new $T()", ClassName.get((TypeElement) types.asElement(instance.type())));
     }
     if (value instanceof Setting.Number number) {
-      return Code.of("$L", number.number());
+      return CodeBlock.of("$L", number.number());
     }
     if (value instanceof Setting.Flag flag) {
-      return Code.of("$L", flag.flag());
+      return CodeBlock.of("$L", flag.flag());
     }
     throw new IllegalArgumentException("not passed to a config: " + value);
   }
 
+
   /**
    * The generated method's one statement: {@code return this.m.call(this.delegate, a, b, c, d, x, y)}
    * (or {@code callAsync}; for a {@code Mono} or {@code Flux}, {@code ReactorCalls.mono(this.m,
-   * this.delegate, …)} or {@code flux}), the arguments in their slots; without its semicolon.
+   * this.delegate, …)} or {@code flux}), the arguments in their slots.
    */
-  private static Code handOff(MethodModel method, ExecutableType type, ArgumentSlots slots, String callField) {
-    Code call;
+  private static CodeBlock handOff(MethodModel method, ExecutableType type, ArgumentSlots slots, String callField) {
+    CodeBlock call;
     if (method.returnKind() == ReturnKind.MONO || method.returnKind() == ReturnKind.FLUX) {
-      call = Code.of("$T.$N(this.$N, this.delegate, $L)", REACTOR_CALLS,
+      call = CodeBlock.of("$T.$N(this.$N, this.delegate, $L)", REACTOR_CALLS,
           method.returnKind() == ReturnKind.MONO ? "mono" : "flux", callField, slots.callArguments());
     } else {
       String form = method.isAsync() ? "callAsync" : "call";
-      call = Code.of("this.$N.$N(this.delegate, $L)", callField, form, slots.callArguments());
+      call = CodeBlock.of("this.$N.$N(this.delegate, $L)", callField, form, slots.callArguments());
     }
-    return type.getReturnType().getKind() == TypeKind.VOID ? call : Code.of("return $L", call);
+    return type.getReturnType().getKind() == TypeKind.VOID
+        ? CodeBlock.builder().addStatement("$L", call).build()
+        : CodeBlock.builder().addStatement("return $L", call).build();
   }
 
-  /** {@code equals}, {@code hashCode} and {@code toString}, each forwarded to the delegate. */
-  private static void writeObjectMethods(JavaSource source) {
-    source.blankLine().method("public", "equals")
-        .annotation("@$T", Override.class)
-        .returns(boolean.class)
-        .parameter(Object.class, "other")
-        .begin();
-    source.statement("return other == this || this.delegate.equals(other)").endMethod();
-    source.blankLine().method("public", "hashCode")
-        .annotation("@$T", Override.class)
-        .returns(int.class)
-        .begin();
-    source.statement("return this.delegate.hashCode()").endMethod();
-    source.blankLine().method("public", "toString")
-        .annotation("@$T", Override.class)
-        .returns(String.class)
-        .begin();
-    source.statement("return this.delegate.toString()").endMethod();
+  private List<MethodSpec> objectMethods() {
+    return List.of(
+        MethodSpec.methodBuilder("equals")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(boolean.class)
+            .addParameter(Object.class, "other")
+            .addStatement("return other == this || this.delegate.equals(other)")
+            .build(),
+        MethodSpec.methodBuilder("hashCode")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(int.class)
+            .addStatement("return this.delegate.hashCode()")
+            .build(),
+        MethodSpec.methodBuilder("toString")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(String.class)
+            .addStatement("return this.delegate.toString()")
+            .build());
   }
 
   private static String returnPrefix(MethodModel method) {
     return method.method().getReturnType().getKind() == TypeKind.VOID ? "" : "return ";
   }
 
-  private static Code arguments(ExecutableElement method) {
-    return Code.join(method.getParameters().stream().map(parameter -> Code.of("$N", parameter.getSimpleName())).toList(), ", ");
+  private static CodeBlock arguments(ExecutableElement method) {
+    return CodeBlock.join(
+        method.getParameters().stream().map(parameter -> CodeBlock.of("$N", parameter.getSimpleName().toString())).toList(),
+        ", ");
   }
 
   static String unique(Set<String> taken, String base, String separator) {
@@ -338,7 +366,7 @@ final class WrapperWriter {
     return name;
   }
 
-  private static final Pattern WORD_START = Pattern.compile("([a-z0-9])([A-Z])");
+  private static final java.util.regex.Pattern WORD_START = java.util.regex.Pattern.compile("([a-z0-9])([A-Z])");
 
   private static String upperSnake(String camel) {
     return WORD_START.matcher(camel).replaceAll("$1_$2").toUpperCase(Locale.ROOT);
