@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A modular application, compiled and run the way a user on the module path would: brace-runtime,
  * brace-annotations, SLF4J and Caffeine on {@code --module-path}, brace-processor on the processor path, and
- * {@code java -m app/app.Main}. Its module-info is the one docs/guide.md tells users to write.
+ * {@code java -m app/app.Main}. Its module-info is the one docs/guide/getting-started.md tells users to write.
  */
 class ModulePathIT {
 

@@ -15,8 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * What README.md and docs/guide.md say {@link RecsClient}'s annotations do, through the generated
- * wrapper on manual time. The guide's "Testing with manual time" shows the second test as it is.
+ * What README.md and the guide (docs/guide/) say {@link RecsClient}'s annotations do, through the generated
+ * wrapper on manual time. The guide's testing page (docs/guide/testing.md) shows the second test as it is.
  */
 class RecsClientTest {
 

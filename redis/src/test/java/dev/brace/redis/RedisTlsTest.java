@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The backend on plain Lettuce as a hardened Redis asks for it: TLS, and an ACL user allowed only
- * Brace's scripts, the commands they call and Brace's keys (docs/guide.md, "TLS and an ACL user").
+ * Brace's scripts, the commands they call and Brace's keys (docs/guide/redis.md, "TLS and an ACL user").
  */
 class RedisTlsTest {
 

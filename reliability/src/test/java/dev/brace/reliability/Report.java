@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * One line per test run on standard output, in a fixed shape that docs/reliability.md quotes:
- * {@code [reliability] <test> mode=<quick|long> <key>=<value> ...}.
+ * One line per test run on standard output, in a fixed shape that docs/reliability.md tells readers
+ * to grep for: {@code [reliability] <test> mode=<quick|long> <key>=<value> ...}.
  */
 public final class Report {
   private final String test;

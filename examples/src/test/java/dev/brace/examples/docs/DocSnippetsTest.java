@@ -19,7 +19,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.opentest4j.AssertionFailedError;
 
 /**
- * Every {@code java} block of README.md, the other root pages and docs/*.md behaves as its marker
+ * Every {@code java} block of README.md, the other root pages and docs/**.md behaves as its marker
  * says (see {@link SnippetMarker}; the conventions are in CONTRIBUTING.md): one test per block,
  * named after its page and line. The blocks that must compile are compiled in one javac run, with
  * the Brace processor; those that must not, in a second (those that show {@code
@@ -118,13 +118,30 @@ class DocSnippetsTest {
   private static Map<Snippet, List<String>> blocks(List<MarkdownPage> pages, SnippetMarker.Kind... kinds) {
     Map<Snippet, List<String>> blocks = new LinkedHashMap<>();
     for (MarkdownPage page : pages) {
+      List<String> imports = importsOf(page, pages);
       for (Snippet snippet : page.snippets()) {
         if (List.of(kinds).contains(snippet.marker().kind())) {
-          blocks.put(snippet, page.imports());
+          blocks.put(snippet, imports);
         }
       }
     }
     return blocks;
+  }
+
+  /**
+   * A page's own imports block, else that of the README.md beside it: the guide states its
+   * imports once, in its index, for every page of it.
+   */
+  static List<String> importsOf(MarkdownPage page, List<MarkdownPage> pages) {
+    if (!page.imports().isEmpty()) {
+      return page.imports();
+    }
+    String directory = page.path().contains("/") ? page.path().substring(0, page.path().lastIndexOf('/') + 1) : "";
+    return pages.stream()
+        .filter(other -> other.path().equals(directory + "README.md"))
+        .findFirst()
+        .map(MarkdownPage::imports)
+        .orElse(List.of());
   }
 
   private static List<String> compiles(SnippetBatch batch, Snippet snippet) {

@@ -11,13 +11,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The {@code java} blocks of one Markdown page, and what is wrong with its markers. Fences are read
+ * The {@code java} blocks of one Markdown page, the blocks in other languages marked as fragments
+ * of a file (a {@code pom.xml}, an {@code application.yml}), and what is wrong with its markers. Fences are read
  * as CommonMark does: three or more backticks or tildes, indented or not (a block inside a list
  * item), closed by a fence of the same character at least as long. Headings inside fences are code,
  * not sections.
  *
  * @param path the page, relative to the repository root
- * @param snippets its {@code java} blocks, in page order
+ * @param snippets its {@code java} blocks and the fragments in other languages, in page order
  * @param problems markers that are malformed or stand above no {@code java} block, with their line
  */
 record MarkdownPage(String path, List<Snippet> snippets, List<String> problems) {
@@ -46,21 +47,22 @@ record MarkdownPage(String path, List<Snippet> snippets, List<String> problems) 
       if (fence.matches()) {
         int end = closingFence(text, i, fence.group(2));
         boolean java = fence.group(3).equalsIgnoreCase("java");
-        if (java) {
+        SnippetMarker marker = SnippetMarker.NONE;
+        if (i > 0 && SnippetMarker.looksLikeMarker(text.get(i - 1))) {
+          try {
+            marker = SnippetMarker.parse(text.get(i - 1));
+          } catch (IllegalArgumentException malformed) {
+            problems.add(page + ":" + i + ": " + malformed.getMessage());
+            i = end;
+            continue;
+          }
+        }
+        // A block in another language (a pom.xml, an application.yml) is checked only as a fragment of a file.
+        if (java || marker.kind() == SnippetMarker.Kind.FRAGMENT) {
           int indent = fence.group(1).length();
           List<String> lines = new ArrayList<>();
           for (int j = i + 1; j < end; j++) {
             lines.add(unindent(text.get(j), indent));
-          }
-          SnippetMarker marker = SnippetMarker.NONE;
-          if (i > 0 && SnippetMarker.looksLikeMarker(text.get(i - 1))) {
-            try {
-              marker = SnippetMarker.parse(text.get(i - 1));
-            } catch (IllegalArgumentException malformed) {
-              problems.add(page + ":" + i + ": " + malformed.getMessage());
-              i = end;
-              continue;
-            }
           }
           snippets.add(new Snippet(page, i + 1, indent, section, marker, List.copyOf(lines)));
         }
@@ -70,9 +72,12 @@ record MarkdownPage(String path, List<Snippet> snippets, List<String> problems) 
       if (SnippetMarker.looksLikeMarker(line)) {
         String next = i + 1 < text.size() ? text.get(i + 1) : "";
         Matcher nextFence = FENCE.matcher(next);
-        if (!nextFence.matches() || !nextFence.group(3).equalsIgnoreCase("java")) {
+        if (!nextFence.matches()) {
           problems.add(page + ":" + (i + 1) + ": a snippet marker stands on the line right above a ```java fence;"
               + " the next line is '" + next.trim() + "'");
+        } else if (!nextFence.group(3).equalsIgnoreCase("java") && !isFragment(line)) {
+          problems.add(page + ":" + (i + 1) + ": a snippet marker above a ```" + nextFence.group(3)
+              + " fence can only say 'fragment of <path>': only a ```java block is compiled");
         }
         continue;
       }
@@ -82,6 +87,14 @@ record MarkdownPage(String path, List<Snippet> snippets, List<String> problems) 
       }
     }
     return new MarkdownPage(page, List.copyOf(snippets), List.copyOf(problems));
+  }
+
+  private static boolean isFragment(String markerLine) {
+    try {
+      return SnippetMarker.parse(markerLine).kind() == SnippetMarker.Kind.FRAGMENT;
+    } catch (IllegalArgumentException malformed) {
+      return true;   // reported where the fence is read
+    }
   }
 
   /** @return the index of the closing fence, or the page's size when the block runs to the end */

@@ -27,23 +27,31 @@ public final class RepositoryFiles {
   /**
    * @param root the repository root
    * @return every page whose {@code java} blocks are checked: the {@code *.md} files at the root
-   *     and in {@code docs/}, relative to the root, sorted
+   *     and anywhere under {@code docs/} (the guide's pages are in {@code docs/guide/}), relative
+   *     to the root, sorted
    * @throws IOException when a directory cannot be listed
    */
   static List<String> pages(Path root) throws IOException {
     List<String> pages = new ArrayList<>();
-    for (Path directory : List.of(root, root.resolve("docs"))) {
-      if (!Files.isDirectory(directory)) {
-        continue;
-      }
-      try (Stream<Path> files = Files.list(directory)) {
-        files.filter(file -> file.getFileName().toString().endsWith(".md"))
-            .map(file -> root.relativize(file).toString().replace('\\', '/'))
-            .sorted()
-            .forEach(pages::add);
+    try (Stream<Path> files = Files.list(root)) {
+      files.filter(RepositoryFiles::isPage).map(file -> relative(root, file)).forEach(pages::add);
+    }
+    Path docs = root.resolve("docs");
+    if (Files.isDirectory(docs)) {
+      try (Stream<Path> files = Files.walk(docs)) {
+        files.filter(RepositoryFiles::isPage).map(file -> relative(root, file)).forEach(pages::add);
       }
     }
+    pages.sort(null);
     return pages;
+  }
+
+  private static boolean isPage(Path file) {
+    return Files.isRegularFile(file) && file.getFileName().toString().endsWith(".md");
+  }
+
+  private static String relative(Path root, Path file) {
+    return root.relativize(file).toString().replace('\\', '/');
   }
 
   /**

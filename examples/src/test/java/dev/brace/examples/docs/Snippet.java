@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * One fenced {@code java} block of a Markdown page, as written, with the marker comment above it.
  *
- * @param page the page, relative to the repository root ({@code docs/guide.md})
+ * @param page the page, relative to the repository root ({@code docs/guide/getting-started.md})
  * @param fenceLine the line of the opening fence, 1-based; the block's first line is the next one
  * @param indent the columns the fence is indented by (a block inside a list item), stripped from
  *     every line
@@ -15,7 +15,7 @@ import java.util.List;
  */
 record Snippet(String page, int fenceLine, int indent, String section, SnippetMarker marker, List<String> lines) {
 
-  /** @return {@code docs/guide.md:57}, the fence's place, as editors and terminals link it */
+  /** @return {@code docs/guide/getting-started.md:57}, the fence's place, as editors and terminals link it */
   String where() {
     return page + ":" + fenceLine;
   }

@@ -140,4 +140,49 @@ class SnippetHarnessTest {
     assertTrue(thrown.getMessage().startsWith("[brace:invalid-value] retry 'r': maxAttempts = \"0\""), thrown.getMessage());
     assertEquals(null, batch.run(returning), "a block that returns threw nothing, which DocSnippetsTest reports");
   }
+
+  @Test
+  void aBlockInAnotherLanguageIsCheckedOnlyAsAFragment() throws IOException {
+    Files.writeString(root.resolve("application.yml"), "management:\n  endpoints:\n    web:\n      exposure:\n        include: health\n");
+    MarkdownPage page = page(String.join("\n",
+        "<!-- snippet: fragment of application.yml -->",
+        "```yaml",
+        "management:",
+        "  endpoints:",
+        "    web:",
+        "      exposure:",
+        "        include: health, prometheus",
+        "```",
+        "```xml",
+        "<unchecked/>",
+        "```",
+        "<!-- snippet: must-not-compile [brace:invalid-value] -->",
+        "```yaml",
+        "a: b",
+        "```"));
+
+    assertEquals(1, page.snippets().size(), "the unmarked xml block is not a snippet");
+    assertEquals(1, page.problems().size(), page.problems().toString());
+    assertTrue(page.problems().get(0).startsWith("page.md:12: a snippet marker above a ```yaml fence can only say 'fragment of <path>'"),
+        page.problems().get(0));
+    Optional<String> problem = Fragments.check(root, page.snippets().get(0));
+    assertTrue(problem.orElseThrow().startsWith("page.md:7: this line of the fragment is not in application.yml"), problem.get());
+  }
+
+  @Test
+  void everyPageUnderDocsIsReadAndAGuidePageWithoutImportsTakesItsIndexs() throws IOException {
+    Files.createDirectories(root.resolve("docs/guide"));
+    Files.writeString(root.resolve("README.md"), "# Root\n");
+    Files.writeString(root.resolve("docs/guide/README.md"), "<!-- snippet: imports -->\n```java\nimport java.util.List;\n```\n");
+    Files.writeString(root.resolve("docs/guide/page.md"), "```java\nList<String> a = List.of();\n```\n");
+    Files.writeString(root.resolve("docs/guide/own.md"), "<!-- snippet: imports -->\n```java\nimport java.util.Map;\n```\n");
+
+    List<String> paths = RepositoryFiles.pages(root);
+    List<MarkdownPage> pages = paths.stream().map(path -> MarkdownPage.read(root, path)).toList();
+
+    assertEquals(List.of("README.md", "docs/guide/README.md", "docs/guide/own.md", "docs/guide/page.md"), paths);
+    assertEquals(List.of("import java.util.List;"), DocSnippetsTest.importsOf(pages.get(3), pages));
+    assertEquals(List.of("import java.util.Map;"), DocSnippetsTest.importsOf(pages.get(2), pages));
+    assertEquals(List.of(), DocSnippetsTest.importsOf(pages.get(0), pages), "no README.md beside README.md's own");
+  }
 }

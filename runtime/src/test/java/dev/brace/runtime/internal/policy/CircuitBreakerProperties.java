@@ -30,7 +30,7 @@ import net.jqwik.api.constraints.IntRange;
  * completed late, released probes, resets and clock moves. State, refusals and their retry-after
  * agree after every operation.
  *
- * <p>The rule the model holds for slow calls (docs/guide.md, "Slow calls in the breaker"): an
+ * <p>The rule the model holds for slow calls (docs/guide/annotations.md, "Slow calls in the breaker"): an
  * outcome is slow when it took strictly longer than {@code slowCall}. While CLOSED every counted
  * outcome goes into a slow window of the rate window's shape (last {@code windowCalls} outcomes, or
  * the time buckets), and the circuit opens when that window holds at least {@code minimumCalls}
