@@ -25,7 +25,7 @@ METRICS_ORDER = [("Metrics", "meteredFloor"), ("Metrics", "meteredFloorFollowing
                  ("MetricsLogging", "braceFourPatterns"), ("MetricsLogging", "resilience4jFourPatterns"),
                  ("Metrics", "braceFailing"), ("Metrics", "resilience4jFailing")]
 REGISTRIES = ["simple", "prometheus"]
-STACKS = ["direct", "floor", "floorFollowingDeadline", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
+STACKS = ["direct", "floor", "floorFollowingDeadline", "serviceFloor", "service", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
           "timeoutAbandon", "fourPatterns", "fourPatternsNotFollowingDeadlines", "fourPatternsChaosOff", "fourPatternsChaosOnElsewhere", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
           "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
@@ -38,6 +38,9 @@ NOTES = {
     ("Failsafe", "retryAsync"): "includes a thread hop: Failsafe runs every async execution on its scheduler",
     ("Failsafe", "fourPatternsAsync"): "includes a thread hop: Failsafe runs every async execution on its scheduler",
     ("Metrics", "meteredFloor"): "three clock reads, four compare-and-sets and the two timer samples BraceMetrics records on a success",
+    ("Direct", "serviceFloor"): "four dependencies, one call of each: a clock read and four compare-and-sets of its own per call",
+    ("Brace", "service"): "four client interfaces, each with the four patterns on its own instances, one registry; one call of each",
+    ("Resilience4j", "service"): "the same four stacks, each decorated once as a Function; one call of each",
     ("Direct", "floorFollowingDeadline"): "floor after one thread-local read: is the thread under a deadline? (Deadline.current())",
     ("Brace", "fourPatternsNotFollowingDeadlines"): "fourPatterns in a registry with BRACE_DEADLINE_ENABLED=false: no read of the thread's deadline",
     ("Metrics", "meteredFloorFollowingDeadline"): "meteredFloor after one thread-local read: is the thread under a deadline?",
@@ -183,6 +186,9 @@ def render(rows, jvm, profile):
 # (what, numerator, denominator, bound, compare bytes too): numerator and denominator are
 # (library, stack, threads); a target holds when numerator / denominator <= bound.
 TARGETS = [
+    ("a service's four wrappers within 1.2× their floor, 1 thread", ("Brace", "service", 1), ("Direct", "serviceFloor", 1), 1.2, True),
+    ("a service's four wrappers ahead of Resilience4j, 1 thread", ("Brace", "service", 1), ("Resilience4j", "service", 1), 1.0, False),
+    ("a service's four wrappers ahead of Resilience4j, 2 threads", ("Brace", "service", 2), ("Resilience4j", "service", 2), 1.0, False),
     ("four patterns within 1.2× the floor, 1 thread", ("Brace", "fourPatterns", 1), ("Direct", "floor", 1), 1.2, False),
     ("four patterns within 1.2× the floor, 2 threads", ("Brace", "fourPatterns", 2), ("Direct", "floor", 2), 1.2, False),
     ("four patterns ahead of Resilience4j, 1 thread", ("Brace", "fourPatterns", 1), ("Resilience4j", "fourPatterns", 1), 1.0, False),

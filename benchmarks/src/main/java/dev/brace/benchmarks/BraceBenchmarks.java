@@ -122,6 +122,24 @@ public class BraceBenchmarks {
     }
   }
 
+  /** A service's four client interfaces, each wrapped, in one registry as an application has them. */
+  @State(Scope.Benchmark)
+  public static class ServiceState {
+    ServiceClients.Catalog catalog;
+    ServiceClients.Prices prices;
+    ServiceClients.Stock stock;
+    ServiceClients.Reviews reviews;
+
+    @Setup
+    public void setUp() {
+      Registry registry = Registry.builder().build();
+      catalog = ResilientServiceClients_Catalog.wrap(new ServiceClients.CatalogClient(), registry);
+      prices = ResilientServiceClients_Prices.wrap(new ServiceClients.PricesClient(), registry);
+      stock = ResilientServiceClients_Stock.wrap(new ServiceClients.StockClient(), registry);
+      reviews = ResilientServiceClients_Reviews.wrap(new ServiceClients.ReviewsClient(), registry);
+    }
+  }
+
   /** The four-pattern stack in a registry told not to follow callers' deadlines ({@code BRACE_DEADLINE_ENABLED=false}). */
   @State(Scope.Benchmark)
   public static class FourPatternsNotFollowingDeadlinesState {
@@ -268,6 +286,13 @@ public class BraceBenchmarks {
   @Benchmark
   public String fourPatterns(FourPatternsState state) {
     return state.client.call();
+  }
+
+  /** One call of each of a service's four wrapped dependencies; read against {@code serviceFloor}. */
+  @Benchmark
+  public int service(ServiceState state) {
+    return state.catalog.item("a").length() + state.prices.price("b").length() + state.stock.available("c")
+        + state.reviews.summary("d").length();
   }
 
   /** {@code fourPatterns} without the read of the thread's deadline every call makes; read against {@code floor}. */

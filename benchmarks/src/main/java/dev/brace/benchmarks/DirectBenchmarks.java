@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.State;
  * direct}; {@code directAsync} for its already complete future, {@code directMono} for its {@code
  * Mono.just}), and the least an exact
  * four-pattern stack can do ({@code floor}; {@code floorFollowingDeadline} for one that also
- * follows its caller's deadline).
+ * follows its caller's deadline; {@code serviceFloor} for a service's four dependencies).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -24,6 +24,14 @@ public class DirectBenchmarks {
   private final AsyncTarget asyncTarget = new AsyncTarget();
   private final MonoTarget monoTarget = new MonoTarget();
   private final FloorCounters counters = new FloorCounters();
+  private final ServiceClients.Catalog catalog = new ServiceClients.CatalogClient();
+  private final ServiceClients.Prices prices = new ServiceClients.PricesClient();
+  private final ServiceClients.Stock stock = new ServiceClients.StockClient();
+  private final ServiceClients.Reviews reviews = new ServiceClients.ReviewsClient();
+  private final FloorCounters catalogCounters = new FloorCounters();
+  private final FloorCounters pricesCounters = new FloorCounters();
+  private final FloorCounters stockCounters = new FloorCounters();
+  private final FloorCounters reviewsCounters = new FloorCounters();
 
   @Benchmark
   public String direct() {
@@ -63,6 +71,31 @@ public class DirectBenchmarks {
     counters.retryAndBreaker();
     counters.limiterAndBulkhead(now);
     return target.call();
+  }
+
+  /**
+   * The floor of a service's four dependencies ({@link ServiceClients}), one call of each: per
+   * call one clock read and the four compare-and-sets of that dependency's own counters, then the
+   * call through its interface. The {@code service} rows are read against this.
+   */
+  @Benchmark
+  public int serviceFloor() {
+    long now = System.nanoTime();
+    catalogCounters.retryAndBreaker();
+    catalogCounters.limiterAndBulkhead(now);
+    int sum = catalog.item("a").length();
+    now = System.nanoTime();
+    pricesCounters.retryAndBreaker();
+    pricesCounters.limiterAndBulkhead(now);
+    sum += prices.price("b").length();
+    now = System.nanoTime();
+    stockCounters.retryAndBreaker();
+    stockCounters.limiterAndBulkhead(now);
+    sum += stock.available("c");
+    now = System.nanoTime();
+    reviewsCounters.retryAndBreaker();
+    reviewsCounters.limiterAndBulkhead(now);
+    return sum + reviews.summary("d").length();
   }
 
   /**

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -93,6 +94,36 @@ public class Resilience4jBenchmarks {
     @Setup
     public void setUp() {
       call = fourPatterns(bulkhead("four"), limiter("four"), classicBreaker("four"), retry("four"));
+    }
+  }
+
+  /**
+   * A service's four dependencies, each decorated once with its own four instances, in Brace's
+   * order, as a function of the call's argument (the stock level boxed, as a {@code Function}
+   * returns it).
+   */
+  @State(Scope.Benchmark)
+  public static class ServiceState {
+    Function<String, String> catalog;
+    Function<String, String> prices;
+    Function<String, Integer> stock;
+    Function<String, String> reviews;
+
+    @Setup
+    public void setUp() {
+      catalog = service(new ServiceClients.CatalogClient()::item, "service-catalog");
+      prices = service(new ServiceClients.PricesClient()::price, "service-prices");
+      stock = service(new ServiceClients.StockClient()::available, "service-stock");
+      reviews = service(new ServiceClients.ReviewsClient()::summary, "service-reviews");
+    }
+
+    private static <T> Function<String, T> service(Function<String, T> client, String name) {
+      return Decorators.ofFunction(client)
+          .withBulkhead(bulkhead(name))
+          .withRateLimiter(limiter(name))
+          .withCircuitBreaker(classicBreaker(name))
+          .withRetry(retry(name))
+          .decorate();
     }
   }
 
@@ -196,6 +227,13 @@ public class Resilience4jBenchmarks {
   @Benchmark
   public String bulkhead(BulkheadState state) {
     return state.call.get();
+  }
+
+  /** One call of each of a service's four decorated dependencies, as Brace's {@code service}. */
+  @Benchmark
+  public int service(ServiceState state) {
+    return state.catalog.apply("a").length() + state.prices.apply("b").length() + state.stock.apply("c")
+        + state.reviews.apply("d").length();
   }
 
   @Benchmark
