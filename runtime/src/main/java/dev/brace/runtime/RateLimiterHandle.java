@@ -16,6 +16,28 @@ public interface RateLimiterHandle {
   double currentRate();
 
   /**
+   * Empties the bucket and holds it empty until {@link #refill()}: every call is refused as if no
+   * token could arrive within its {@code maxWait}, however much time passes. For tests and operators.
+   *
+   * @throws UnsupportedOperationException when this limiter's state is kept where it cannot be
+   *     forced (a shared backend)
+   */
+  default void forceEmpty() {
+    throw new UnsupportedOperationException("rate limiter '" + name() + "' cannot be forced empty");
+  }
+
+  /**
+   * Fills the bucket to its {@code burst} now, ending {@link #forceEmpty()}; refills then go on at
+   * the configured rate.
+   *
+   * @throws UnsupportedOperationException when this limiter's state is kept where it cannot be
+   *     refilled (a shared backend)
+   */
+  default void refill() {
+    throw new UnsupportedOperationException("rate limiter '" + name() + "' cannot be refilled");
+  }
+
+  /**
    * @return false while the {@link Backend} that keeps this limiter's state cannot be reached, so its
    *     calls are decided by the backend's fallback (local state, or refusal; {@link
    *     BackendStatus#fallback()}); true otherwise, and always for a limiter whose state is in this JVM
