@@ -71,6 +71,13 @@ class FailedAssertionsTest {
   }
 
   @Test
+  void waitedAtLeast(BraceTestKit brace) throws IOException {
+    RecordedCall call = retriedTwiceThenFellBack(brace);
+    call.waitedAtLeast(Duration.ofMillis(150)).waitedAtLeast(Duration.ofMillis(200));
+    holdsTheTimeline(fails(() -> call.waitedAtLeast(Duration.ofMillis(201)), "expected to wait at least 0.201s, but it waited 0.200s"));
+  }
+
+  @Test
   void fellBack(BraceTestKit brace) throws IOException {
     RecordedCall call = retriedTwiceThenFellBack(brace);
     call.fellBack().thenFellBack();
