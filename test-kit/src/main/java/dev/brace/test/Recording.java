@@ -23,8 +23,8 @@ final class Recording implements AutoCloseable {
   /** An event and when, on the test's time, it happened. */
   record Entry(Duration at, Event event) {}
 
-  /** What a call does once its outcome is reported ({@code call.ended}): answer from a fallback or a remembered result. */
-  private static final Set<String> AFTER_THE_END = Set.of("fallback.used", "stale.served");
+  /** What a call does once its outcome is reported ({@code call.ended}): look for a remembered result, answer from it or from a fallback. */
+  private static final Set<String> AFTER_THE_END = Set.of("stale.served", "stale.missing", "fallback.used");
 
   private final Registry registry;
   private final TestTime time;

@@ -81,6 +81,7 @@ class OutcomesTest {
     brace.advance(Duration.ofMinutes(5));
     assertEquals("fresh 1", slow.remembered("1"));
 
-    brace.call("Slow.remembered").servedStale();
+    brace.call("Slow.remembered").servedStale().thenFailed();   // the outcome is decided before the stale answer serves it
+    assertEquals(2, brace.calls("Slow.remembered").size(), brace.timeline());
   }
 }

@@ -26,13 +26,13 @@ public final class RepositoryFiles {
 
   /**
    * @param root the repository root
-   * @return every page whose {@code java} blocks are checked: the {@code *.md} files at the root
-   *     and in {@code docs/}, relative to the root, sorted
+   * @return every page whose {@code java} blocks are checked: the {@code *.md} files at the root,
+   *     in {@code docs/} and in {@code docs/guide/}, relative to the root, sorted
    * @throws IOException when a directory cannot be listed
    */
   static List<String> pages(Path root) throws IOException {
     List<String> pages = new ArrayList<>();
-    for (Path directory : List.of(root, root.resolve("docs"))) {
+    for (Path directory : List.of(root, root.resolve("docs"), root.resolve("docs").resolve("guide"))) {
       if (!Files.isDirectory(directory)) {
         continue;
       }
