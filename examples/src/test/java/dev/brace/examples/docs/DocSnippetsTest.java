@@ -19,7 +19,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.opentest4j.AssertionFailedError;
 
 /**
- * Every {@code java} block of README.md, the other root pages and docs/*.md behaves as its marker
+ * Every {@code java} block of README.md, the other root pages, docs/*.md and docs/guide/*.md behaves as its marker
  * says (see {@link SnippetMarker}; the conventions are in CONTRIBUTING.md): one test per block,
  * named after its page and line. The blocks that must compile are compiled in one javac run, with
  * the Brace processor; those that must not, in a second (those that show {@code
