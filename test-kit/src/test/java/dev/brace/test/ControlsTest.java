@@ -117,6 +117,22 @@ class ControlsTest {
   }
 
   @Test
+  void undoingOneInjectionLeavesNoneBehindAndANegativeLatencyIsRefused() throws IOException {
+    brace.injectFault("Catalog.item", IOException.class);
+    brace.injectLatency("catalog-api", Duration.ofSeconds(1));
+    IllegalArgumentException negative =
+        assertThrows(IllegalArgumentException.class, () -> brace.injectLatency("catalog-api", Duration.ofSeconds(-1)));
+    assertTrue(negative.getMessage().startsWith("injectLatency('catalog-api', PT-1S)"), negative.getMessage());
+
+    brace.undoControls();
+
+    assertEquals("item 42", catalog.item("42"));
+    assertEquals("item 42", catalog.price("42"));
+    assertEquals(Duration.ZERO, brace.elapsed());
+    assertEquals(2, fake.calls());
+  }
+
+  @Test
   void closingTheKitUndoesEveryControl() {
     brace.forceOpen("catalog-api");
     brace.forceEmpty("stock-api");
