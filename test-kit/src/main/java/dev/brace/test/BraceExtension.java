@@ -83,8 +83,11 @@ public final class BraceExtension implements BeforeEachCallback, AfterEachCallba
 
   private static Map<String, String> properties(ExtensionContext context) {
     Map<String, String> properties = new LinkedHashMap<>();
-    Optional<BraceTest> annotation = context.getTestClass()
-        .flatMap(type -> AnnotationSupport.findAnnotation(type, BraceTest.class));
+    Optional<BraceTest> annotation = Optional.empty();
+    // A @Nested class runs under its outer class's @BraceTest.
+    for (Class<?> type = context.getTestClass().orElse(null); type != null && annotation.isEmpty(); type = type.getEnclosingClass()) {
+      annotation = AnnotationSupport.findAnnotation(type, BraceTest.class);
+    }
     for (String property : annotation.map(BraceTest::properties).orElse(new String[0])) {
       int equals = property.indexOf('=');
       if (equals <= 0) {

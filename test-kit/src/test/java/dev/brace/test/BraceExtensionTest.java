@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -71,6 +72,15 @@ class BraceExtensionTest {
       catalog.price("42");
       brace.breaker("catalog-api").isClosed();
     }
+
+    @Nested
+    class Inside {
+      @Test
+      void readsTheOuterClassesProperties(BraceTestKit brace) {
+        brace.wrap(Catalog.class, new ScriptedFake());
+        assertEquals("5s", brace.registry().settings("circuitbreaker", "catalog-api").get("resetTimeout"));
+      }
+    }
   }
 
   @BraceTest(properties = "brace.circuitbreaker.catalog-api.reset-timeout")
@@ -82,7 +92,7 @@ class BraceExtensionTest {
   @Test
   void propertiesConfigureTheRegistryAndAMalformedOneIsNamed() {
     EngineTestKit.engine("junit-jupiter").selectors(selectClass(WithProperties.class)).execute().testEvents()
-        .assertStatistics(stats -> stats.succeeded(1).failed(0));
+        .assertStatistics(stats -> stats.succeeded(2).failed(0));
 
     Events malformed = EngineTestKit.engine("junit-jupiter").selectors(selectClass(WithAMalformedProperty.class)).execute()
         .testEvents();
