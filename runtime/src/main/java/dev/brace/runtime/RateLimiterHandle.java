@@ -16,7 +16,7 @@ public interface RateLimiterHandle {
   double currentRate();
 
   /**
-   * Empties the bucket and holds it empty until {@link #refill()}: every call is refused as if no
+   * Empties the bucket and holds it empty until {@link #releaseForced()}: every call is refused as if no
    * token could arrive within its {@code maxWait}, however much time passes. For tests and operators.
    *
    * @throws UnsupportedOperationException when this limiter's state is kept where it cannot be
@@ -27,14 +27,14 @@ public interface RateLimiterHandle {
   }
 
   /**
-   * Fills the bucket to its {@code burst} now, ending {@link #forceEmpty()}; refills then go on at
-   * the configured rate.
+   * Ends {@link #forceEmpty()}: the bucket is full ({@code burst} tokens) now, and refills go on at
+   * the configured rate. On a limiter that was not forced it fills the bucket all the same.
    *
    * @throws UnsupportedOperationException when this limiter's state is kept where it cannot be
-   *     refilled (a shared backend)
+   *     forced (a shared backend)
    */
-  default void refill() {
-    throw new UnsupportedOperationException("rate limiter '" + name() + "' cannot be refilled");
+  default void releaseForced() {
+    throw new UnsupportedOperationException("rate limiter '" + name() + "' cannot be forced empty");
   }
 
   /**

@@ -62,7 +62,7 @@ class ForcedStatesTest {
   }
 
   @Test
-  void aLimiterForcedEmptyRefusesWhateverTimeDoesUntilRefilled() throws Exception {
+  void aLimiterForcedEmptyRefusesWhateverTimeDoesUntilReleased() throws Exception {
     RateLimiterHandle limiter = registry.rateLimiter("forced-limit");
     limiter.forceEmpty();
     clock.advance(Duration.ofDays(365));
@@ -70,7 +70,7 @@ class ForcedStatesTest {
     assertEquals(0, limiter.availablePermits());
     assertThrows(RateLimitedException.class, () -> stack.call(() -> "never"));
 
-    limiter.refill();
+    limiter.releaseForced();
     assertEquals(100, limiter.availablePermits());
     assertEquals("answer", stack.call(() -> "answer"));
   }

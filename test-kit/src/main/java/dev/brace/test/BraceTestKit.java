@@ -244,7 +244,7 @@ public final class BraceTestKit implements AutoCloseable {
   public void forceEmpty(String limiter) {
     RateLimiterHandle handle = registry.rateLimiter(Objects.requireNonNull(limiter, "limiter"));
     handle.forceEmpty();
-    undo.push(handle::refill);
+    undo.push(handle::releaseForced);
   }
 
   /**
@@ -365,7 +365,7 @@ public final class BraceTestKit implements AutoCloseable {
         resetLocal(() -> registry.circuitBreaker(breaker).reset());
       }
       for (String limiter : names.getOrDefault("ratelimit", Set.of())) {
-        resetLocal(() -> registry.rateLimiter(limiter).refill());
+        resetLocal(() -> registry.rateLimiter(limiter).releaseForced());
       }
       recording.clear();
     }

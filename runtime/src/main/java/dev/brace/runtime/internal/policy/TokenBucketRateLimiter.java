@@ -152,7 +152,7 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
   }
 
   @Override
-  public synchronized void refill() {
+  public synchronized void releaseForced() {
     bucket.fullAt.set(time.nanoTime());
   }
 
