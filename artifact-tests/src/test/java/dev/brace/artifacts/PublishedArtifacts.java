@@ -39,6 +39,7 @@ final class PublishedArtifacts {
     names.put("brace-micrometer", "dev.brace.micrometer");
     names.put("brace-redis", "dev.brace.redis");
     names.put("brace-spring-boot-starter", "dev.brace.spring");
+    names.put("brace-test", "dev.brace.test");
     return names;
   }
 

@@ -1,61 +1,55 @@
 package dev.brace.examples;
 
+import static dev.brace.runtime.CircuitState.CLOSED;
+import static dev.brace.runtime.CircuitState.HALF_OPEN;
+import static dev.brace.runtime.CircuitState.OPEN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.runtime.CircuitState;
-import dev.brace.runtime.Event;
-import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.Registry;
+import dev.brace.test.BraceTest;
+import dev.brace.test.BraceTestKit;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
  * What README.md and the guide (docs/guide/) say {@link RecsClient}'s annotations do, through the generated
- * wrapper on manual time. The guide's testing page (docs/guide/testing.md) shows the second test as it is.
+ * wrapper on the test kit's manual time. The guide's testing page (docs/guide/testing.md) shows the second test as it is.
  */
+@BraceTest
 class RecsClientTest {
 
   @Test
-  void aFailingCallIsTriedThreeTimesThenTheFallbackAnswers() throws Exception {
-    Registry registry = Registry.builder().timeSource(new ManualTimeSource())
-        .environment(Map.of()).systemProperties(Map.of()).build();
+  void aFailingCallIsTriedThreeTimesThenTheFallbackAnswers(BraceTestKit brace) throws Exception {
     FakeRecsClient fake = new FakeRecsClient();
-    RecsClient client = ResilientRecsClient.wrap(fake, registry);
+    RecsClient client = brace.wrap(RecsClient.class, fake);
 
     fake.failWith("down");
 
     assertEquals(RecsClient.EDITORS_PICKS, client.recommendations("ada"));
-    assertEquals(3, fake.calls(), "@Retry(maxAttempts = 3) counts the first try");
+    brace.call("RecsClient.recommendations").attempted(3).retried(2).thenFellBack();   // maxAttempts = 3 counts the first try
   }
 
   @Test
-  void theBreakerOpensWhenMostCallsFailAndAProbeClosesIt() throws Exception {
-    ManualTimeSource clock = new ManualTimeSource();
-    Registry registry = Registry.builder().timeSource(clock)   // and its scheduler
-        .environment(Map.of()).systemProperties(Map.of())      // no BRACE_* variable of this machine applies
-        .build();
-    List<Event> events = new CopyOnWriteArrayList<>();
-    registry.subscribe(events::add);
+  void theBreakerOpensWhenMostCallsFailAndAProbeClosesIt(BraceTestKit brace) throws Exception {
     FakeRecsClient fake = new FakeRecsClient();
-    RecsClient client = ResilientRecsClient.wrap(fake, registry);
+    RecsClient client = brace.wrap(RecsClient.class, fake);
 
     fake.failWith("down");
     for (int i = 0; i < 10; i++) {
       assertEquals(RecsClient.EDITORS_PICKS, client.recommendations("ada"));   // the fallback answers
     }
-    assertEquals(CircuitState.OPEN, registry.circuitBreaker("recs-api").state());
+    brace.breaker("recs-api").isOpen();
     assertEquals(10, fake.calls());   // 10 failed attempts in the last second open it; then no call gets through
-    assertTrue(events.stream().anyMatch(event -> event.kind().equals("circuit.opened")));
 
-    clock.advance(Duration.ofSeconds(1));   // the reset timeout passes
+    brace.advance(Duration.ofSeconds(1));   // the reset timeout passes
     fake.succeed();
     assertEquals(List.of("item-1", "item-2"), client.recommendations("ada"));   // the probe
-    assertEquals(CircuitState.CLOSED, registry.circuitBreaker("recs-api").state());
+    brace.breaker("recs-api").wentThrough(OPEN, HALF_OPEN, CLOSED);
   }
 
   @Test

@@ -20,4 +20,27 @@ public interface BulkheadHandle {
    *     one's limit stands now
    */
   int limit();
+
+  /**
+   * Takes every permit free now and holds them until {@link #releaseForced()}, so that every call
+   * waits up to its {@code maxWait} and is refused, as when the bulkhead is full of slow calls.
+   * For tests and operators. Calls already in flight finish as they are; their permits, once
+   * returned, are free for others, so force it when nothing is in flight.
+   *
+   * @return how many permits it took
+   * @throws UnsupportedOperationException when this bulkhead cannot be forced
+   */
+  default int forceFull() {
+    throw new UnsupportedOperationException("bulkhead '" + name() + "' cannot be forced full");
+  }
+
+  /**
+   * Returns the permits {@link #forceFull()} took (none when it was not forced), waking callers that
+   * wait for them.
+   *
+   * @throws UnsupportedOperationException when this bulkhead cannot be forced
+   */
+  default void releaseForced() {
+    throw new UnsupportedOperationException("bulkhead '" + name() + "' cannot be forced full");
+  }
 }

@@ -126,6 +126,19 @@ public final class CircuitEvents {
     }
   }
 
+  /**
+   * The circuit was forced open by hand ({@code CircuitBreakerHandle.forceOpen()}): reported as an
+   * opening with {@code forced=true} and no cooldown, since no probe follows until it is reset.
+   *
+   * @param from the state it left
+   */
+  public void openedByHand(CircuitState from) {
+    transitioned(from, CircuitState.OPEN);
+    if (events.enabled(EventKind.CIRCUIT_OPENED)) {
+      events.emit(EventKind.CIRCUIT_OPENED, config.name(), "forced", true, "from", from.name(), "to", CircuitState.OPEN.name());
+    }
+  }
+
   /** OPEN moved to HALF_OPEN. */
   public void halfOpen() {
     transitioned(CircuitState.OPEN, CircuitState.HALF_OPEN);

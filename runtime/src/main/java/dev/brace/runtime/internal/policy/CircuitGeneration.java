@@ -48,18 +48,27 @@ abstract class CircuitGeneration implements CircuitBreakerInstance.Ticket {
     }
   }
 
-  /** OPEN until {@code probeAt}, a {@link TimeSource#nanoTime()} value. */
+  /**
+   * OPEN until {@code probeAt}, a {@link TimeSource#nanoTime()} value; or, {@code held} by hand,
+   * until the breaker is reset.
+   */
   static final class Open extends CircuitGeneration {
     final long probeAt;
+    final boolean held;
 
     Open(DefaultCircuitBreaker owner, long probeAt) {
+      this(owner, probeAt, false);
+    }
+
+    Open(DefaultCircuitBreaker owner, long probeAt, boolean held) {
       super(owner);
       this.probeAt = probeAt;
+      this.held = held;
     }
 
     /** Compared by difference, as {@link System#nanoTime()} values must be. */
     boolean cooledDown(long now) {
-      return now - probeAt >= 0;
+      return !held && now - probeAt >= 0;
     }
 
     Duration remaining(long now) {

@@ -36,6 +36,8 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
   private final EventBus eventBus;
   private volatile Settings settings;
   private final AtomicReference<CircuitGeneration> state;
+  /** Held closed by hand: read only when an outcome would open the circuit. */
+  private volatile boolean heldClosed;
 
   /** One version of the breaker's settings with what is built from them; replaced whole. */
   private static final class Settings {
@@ -211,6 +213,16 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
 
   @Override
   public void reset() {
+    close(false);
+  }
+
+  @Override
+  public void forceClosed() {
+    close(true);
+  }
+
+  private void close(boolean hold) {
+    heldClosed = hold;
     Settings now = settings;
     CircuitGeneration previous = state.getAndSet(newClosed(now.config));
     if (!(previous instanceof Closed)) {
@@ -219,9 +231,17 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
   }
 
   @Override
+  public void forceOpen() {
+    heldClosed = false;
+    Settings now = settings;
+    CircuitGeneration previous = state.getAndSet(new Open(this, time.nanoTime(), true));
+    now.events.openedByHand(previous.kind());
+  }
+
+  @Override
   public Optional<Duration> retryAfter() {
     CircuitGeneration current = state.get();
-    if (current instanceof Open) {
+    if (current instanceof Open && !((Open) current).held) {
       return Optional.of(((Open) current).remaining(time.nanoTime()));
     }
     return Optional.empty();
@@ -238,7 +258,7 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
   private CircuitGeneration admitAfterCooldown(Open open) {
     long now = time.nanoTime();
     if (!open.cooledDown(now)) {
-      throw refuse(CircuitState.OPEN, open.remaining(now));
+      throw refuse(CircuitState.OPEN, open.held ? null : open.remaining(now));
     }
     HalfOpen probe = new HalfOpen(this, 0, true);
     if (!state.compareAndSet(open, probe)) {
@@ -368,6 +388,9 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
    * @return whether this thread made the transition (and so must report it)
    */
   private boolean open(CircuitGeneration from, CircuitBreakerConfig config) {
+    if (heldClosed) {
+      return false;
+    }
     long probeAt = time.nanoTime() + config.resetTimeout().toNanos();
     return state.compareAndSet(from, new Open(this, probeAt));
   }

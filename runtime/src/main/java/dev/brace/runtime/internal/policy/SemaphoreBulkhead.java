@@ -70,6 +70,8 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   private final int[] waitingAt = new int[LEVELS.length];
   /** Written only under {@link #lock}; read without it by releasers deciding whether to signal. */
   private volatile int waiting;
+  /** Permits taken by {@link #forceFull()} and not yet given back; under this bulkhead's monitor. */
+  private int forcedPermits;
 
   /**
    * @param config the bulkhead's settings
@@ -302,6 +304,23 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     // Read after the permit is back: a waiter that registered later re-checks and sees it.
     if (waiting > 0) {
       signalAdmissible();
+    }
+  }
+
+  @Override
+  public synchronized int forceFull() {
+    int taken = 0;
+    while (tryTake(Criticality.Level.CRITICAL)) {
+      taken++;
+    }
+    forcedPermits += taken;
+    return taken;
+  }
+
+  @Override
+  public synchronized void releaseForced() {
+    for (; forcedPermits > 0; forcedPermits--) {
+      release();
     }
   }
 

@@ -140,6 +140,22 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
     }
   }
 
+  /**
+   * Moves the instant the bucket is full again past the longest span, so no token can arrive
+   * within any {@code maxWait}. Under this limiter's lock, as {@link #reconfigure} is, so the
+   * bucket in force is never a frozen one here.
+   */
+  @Override
+  public synchronized void forceEmpty() {
+    Bucket now = bucket;
+    now.fullAt.set(time.nanoTime() + capacity(now, interval(now)) + LONGEST_SPAN_NANOS);
+  }
+
+  @Override
+  public synchronized void releaseForced() {
+    bucket.fullAt.set(time.nanoTime());
+  }
+
   /** @return true: the local bucket takes new settings while it runs */
   @Override
   public boolean reconfigurable() {
