@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.context;
 
 import dev.brace.runtime.Deadline;
 import dev.brace.runtime.internal.OptionalClasses;
+import dev.brace.runtime.spi.driver.CallerScope;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.MDC;
@@ -119,7 +120,7 @@ public final class CallContext {
   }
 
   /** What {@link #restore()} replaced on a thread, put back by {@link #close()}. */
-  public static final class Scope implements AutoCloseable {
+  public static final class Scope implements CallerScope {
     private final boolean mdcChanged;
     private final Map<String, String> previousMdc;
     private final AutoCloseable openTelemetry;
