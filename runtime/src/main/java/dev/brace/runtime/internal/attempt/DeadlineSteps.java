@@ -179,7 +179,7 @@ final class DeadlineSteps {
       if (!current.present()) {
         return null;
       }
-      current.push((Deadline) null);
+      current.pushNone();
       return current;
     }
     CurrentDeadline current = ticket.currentDeadline();

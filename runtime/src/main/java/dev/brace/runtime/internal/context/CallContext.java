@@ -59,7 +59,7 @@ public final class CallContext {
     }
     Object openTelemetry = OPEN_TELEMETRY ? OpenTelemetryContext.current() : null;
     Object accessors = CONTEXT_PROPAGATION ? PropagatedAccessors.capture() : null;
-    Deadline deadline = CurrentDeadline.ofThisThread().deadline();
+    Deadline deadline = Deadline.current().orElse(null);
     if (mdc == null && openTelemetry == null && accessors == null && deadline == null) {
       return EMPTY;
     }
@@ -81,7 +81,11 @@ public final class CallContext {
     }
     CurrentDeadline current = CurrentDeadline.ofThisThread();
     // Even none is installed: the thread holds no deadline of its own for the caller's work.
-    current.push(deadline);
+    if (deadline == null) {
+      current.pushNone();
+    } else {
+      current.push(deadline.clock(), deadline.nanoTime(), deadline.budget(), deadline);
+    }
     AutoCloseable openTelemetryScope = null;
     AutoCloseable accessorsScope = null;
     try {
