@@ -1,7 +1,7 @@
 package dev.brace.micrometer;
 
 import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.internal.event.CallMetrics;
+import dev.brace.runtime.metrics.CallMetrics;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.brace.micrometer;
 
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.internal.event.InstanceMetrics;
+import dev.brace.runtime.metrics.InstanceMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;

@@ -1,7 +1,7 @@
 package dev.brace.processor;
 
 import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.internal.config.InstanceManifest;
+import dev.brace.runtime.support.GeneratedResources;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Set;
@@ -49,7 +49,7 @@ final class ManifestWriter {
     }
     String binaryName = elements.getBinaryName(model.iface()).toString();
     FileObject file = filer.createResource(
-        StandardLocation.CLASS_OUTPUT, "", InstanceManifest.FOLDER + binaryName, model.iface());
+        StandardLocation.CLASS_OUTPUT, "", GeneratedResources.INSTANCE_LISTS + binaryName, model.iface());
     try (Writer out = file.openWriter()) {
       out.write("# Written by brace-processor for " + binaryName + ": the instances its wrapper uses.\n");
       for (String line : lines) {

@@ -114,7 +114,9 @@ final class RuntimeConfigCheck {
       return Optional.of(new Refusal(refused.attribute(), refused.accepted()));
     }
     if (cause instanceof IllegalArgumentException refused) {
-      return Optional.of(new Refusal("name", dev.brace.runtime.internal.Message.untagged(refused.getMessage())));
+      // The runtime tags its messages "[brace:<tag>] "; the refusal is quoted inside the processor's own.
+      String message = refused.getMessage();
+      return Optional.of(new Refusal("name", message == null ? null : message.replaceFirst("^\\[brace:[a-z-]+\\] ", "")));
     }
     throw new IllegalStateException("the runtime config of @" + kind.annotation().getSimpleName() + " failed", cause);
   }

@@ -1,7 +1,7 @@
 package dev.brace.reactor;
 
 import dev.brace.runtime.config.ExceptionFilter;
-import dev.brace.runtime.internal.policy.SyncAttempt;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import org.reactivestreams.Publisher;
@@ -15,11 +15,11 @@ import reactor.util.context.Context;
  * returned, or to the fallback's answer. Its own object per subscription, so that a signal arriving
  * late from an attempt that was timed out or cancelled is told apart from the next attempt's.
  * Demand asked for before the upstream's subscription arrives is kept and passed on then. As a
- * {@link SyncAttempt}, it is the attempt's delegate call, which the attempt pipeline launches.
+ * {@link DelegateCall}, it is the attempt's delegate call, which the call's execution launches.
  *
  * @param <T> the element type
  */
-final class FluxAttempt<T> extends Operators.DeferredSubscription implements CoreSubscriber<T>, SyncAttempt {
+final class FluxAttempt<T> extends Operators.DeferredSubscription implements CoreSubscriber<T>, DelegateCall {
   private final FluxCall<T> call;
   /** For the fallback's subscription: the failure it answers; null for an attempt. */
   private final Throwable answering;
@@ -43,7 +43,7 @@ final class FluxAttempt<T> extends Operators.DeferredSubscription implements Cor
    * for the delegate, which expects a future: the publisher is its value.
    */
   @Override
-  public SyncAttempt detached() {
+  public DelegateCall detached() {
     return () -> CompletableFuture.completedFuture(call.invokeDelegate());
   }
 

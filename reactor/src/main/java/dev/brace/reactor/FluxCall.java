@@ -1,15 +1,11 @@
 package dev.brace.reactor;
 
 import dev.brace.runtime.config.ExceptionFilter;
-import dev.brace.runtime.internal.attempt.Admission;
-import dev.brace.runtime.internal.attempt.AttemptPipeline;
-import dev.brace.runtime.internal.attempt.AttemptTicket;
-import dev.brace.runtime.internal.context.CallContext;
-import dev.brace.runtime.internal.policy.RetryPolicy;
-import dev.brace.runtime.internal.policy.RetryRun;
-import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.spi.driver.Admission;
+import dev.brace.runtime.spi.driver.CallExecution;
+import dev.brace.runtime.spi.driver.CallerScope;
+import dev.brace.runtime.spi.driver.ResolvedCall;
 import dev.brace.runtime.support.Arguments;
-import dev.brace.runtime.support.CallKeys;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -22,17 +18,19 @@ import reactor.util.context.Context;
 
 /**
  * One subscription of a wrapper's {@code Flux}: one call, walked through the call's steps without
- * blocking a thread, and the subscription its subscriber holds.
+ * blocking a thread, and the subscription its subscriber holds. A driver over the runtime's driver
+ * SPI: the call is a {@link CallExecution}, which decides everything; this only moves it on as
+ * Reactive Streams signals and scheduler tasks.
  *
- * <p>Each attempt takes breaker, limiter and bulkhead from the call's {@link AttemptPipeline}
- * ({@link Admission#WAIT} is a task on the registry's scheduler) and holds what it took from the
+ * <p>Each attempt is admitted by the execution (an {@link Admission.Wait} is a task on the
+ * registry's scheduler) and holds what it took from the
  * subscription to the delegate's {@code Flux} to its terminal signal, which is the attempt's
  * outcome, or to the subscriber's cancel, which gives everything back without one. Two rules make
  * a stream an attempt: the timeout bounds the time to the first element, and once an element has
  * been passed on it cannot be taken back, so a failure after it ends the call as it is (counted by
  * the breaker) — the retry and the fallback answer only failures before the first element. The
- * retry's decisions, the fallback's and every event are the call's {@link CallSequence}'s, as for
- * every other form of call.
+ * retry's decisions, the fallback's and every event are the execution's, as for every other form
+ * of call.
  *
  * <p>Threads: the first steps run on the subscriber's thread; a wait, a backoff and the deadline
  * run on the scheduler's, and an attempt's outcome on whichever thread the delegate's {@code Flux}
@@ -42,17 +40,17 @@ import reactor.util.context.Context;
  * <p>What is in flight (the phase, the pending task, the current subscription, the demand so far)
  * is guarded by {@link #lock}, held only to read and write it and to hand a task to the scheduler,
  * never across a call out. Exactly one of an attempt's terminal signal, its deadline and the
- * subscriber's cancel ends it: whoever moves the phase on first owns the ticket.
+ * subscriber's cancel ends it: whoever moves the phase on first owns the attempt's outcome.
  *
  * @param <T> the element type
  */
 final class FluxCall<T> implements Subscription {
   private enum Phase {
-    /** Before the first attempt, and between attempts: the ticket holds nothing. */
+    /** Before the first attempt, and between attempts: the execution holds nothing. */
     BETWEEN,
-    /** The pipeline is admitting the attempt on some thread: that step owns the ticket. */
+    /** The execution is admitting the attempt on some thread: that step owns what it takes. */
     ADMITTING,
-    /** Admission asked to wait; a task resumes it. The ticket holds what was taken so far. */
+    /** Admission asked to wait; a task resumes it. The execution holds what was taken so far. */
     WAITING,
     /** Admitted and subscribed (or subscribing) to the delegate; no element yet. */
     RUNNING,
@@ -65,22 +63,16 @@ final class FluxCall<T> implements Subscription {
   }
 
   private final CoreSubscriber<? super T> actual;
-  private final CallSequence sequence;
-  private final AttemptPipeline pipeline;
+  private final ResolvedCall resolved;
   private final Object target;
   private final Arguments arguments;
   private final FallbackAnswers answers;
-  private final CallContext context = CallContext.capture();
-  private final AttemptTicket ticket = new AttemptTicket();
   private final ReentrantLock lock = new ReentrantLock();
   /** The subscriber's thread while the first steps run there: they need no context restored. */
   private volatile Thread starting;
 
-  // Written by one step at a time; steps hand over through the lock or the scheduler.
-  private CallKeys keys;
-  private long started;
-  private RetryRun run;
-  private int number;
+  /** The call, once begun; written before any step that reads it is scheduled or subscribed. */
+  private CallExecution execution;
 
   // Guarded by the lock.
   private Phase phase = Phase.BETWEEN;
@@ -92,10 +84,9 @@ final class FluxCall<T> implements Subscription {
   /** Once the current subscription can no longer change: demand goes straight to it. */
   private volatile FluxAttempt<T> settled;
 
-  FluxCall(CoreSubscriber<? super T> actual, CallSequence sequence, Object target, Arguments arguments, FallbackAnswers answers) {
+  FluxCall(CoreSubscriber<? super T> actual, ResolvedCall resolved, Object target, Arguments arguments, FallbackAnswers answers) {
     this.actual = actual;
-    this.sequence = sequence;
-    this.pipeline = sequence.attempts();
+    this.resolved = resolved;
     this.target = target;
     this.arguments = arguments;
     this.answers = answers;
@@ -110,14 +101,13 @@ final class FluxCall<T> implements Subscription {
         return;
       }
       try {
-        keys = sequence.keys(arguments);
+        execution = resolved.begin(arguments);
       } catch (RuntimeException badKey) {
         // A null key part is the caller's mistake: it ends the call at once, never retried.
         failWith(badKey);
         return;
       }
-      started = sequence.begin(ticket);
-      attempt(1);
+      attempt();
     } catch (RuntimeException | Error unexpected) {
       failWith(unexpected);
     } finally {
@@ -131,16 +121,16 @@ final class FluxCall<T> implements Subscription {
 
   /** @return what the delegate's method returns for one attempt: the attempt's publisher */
   Object invokeDelegate() throws Throwable {
-    return sequence.invoke(target, arguments);
+    return resolved.invoke(target, arguments);
   }
 
   String callName() {
-    return sequence.callName();
+    return resolved.callName();
   }
 
   /** @return {@code step}, to run on another thread in the caller's context */
   Runnable inCallersContext(Runnable step) {
-    return context.wrap(step);
+    return execution.inCallersContext(step);
   }
 
   // ---- the subscriber's side ----
@@ -195,17 +185,16 @@ final class FluxCall<T> implements Subscription {
     if (inner != null) {
       inner.cancel();
     }
-    // While admitting, the admitting step gives the ticket back when it sees the cancel.
+    // While admitting, the admitting step gives back what it took when it sees the cancel.
     if (was == Phase.WAITING || was == Phase.RUNNING || was == Phase.STREAMING) {
-      pipeline.abandon(ticket);
+      execution.abandon();
     }
   }
 
   // ---- admission ----
 
-  private void attempt(int next) {
-    number = next;
-    ticket.start(keys);
+  private void attempt() {
+    execution.startAttempt();
     admit();
   }
 
@@ -222,22 +211,19 @@ final class FluxCall<T> implements Subscription {
     }
     Admission admission;
     try {
-      admission = pipeline.admit(ticket);
+      admission = execution.admit();
     } catch (Error fatal) {
-      // The pipeline gave back what it had taken; an Error leaves at once, as everywhere.
+      // The execution gave back what it had taken; an Error leaves at once, as everywhere.
       failWith(fatal);
       return;
     }
-    switch (admission) {
-      case ADMITTED:
-        subscribeAttempt();
-        return;
-      case WAIT:
-        later(this::admit, ticket.waitNanos(), Phase.WAITING);
-        return;
-      default:
-        moveTo(Phase.BETWEEN);
-        afterFailure(ExceptionFilter.unwrap(ticket.refusal()));
+    if (admission instanceof Admission.Admitted) {
+      subscribeAttempt();
+    } else if (admission instanceof Admission.Wait wait) {
+      later(this::admit, wait.nanos(), Phase.WAITING);
+    } else {
+      moveTo(Phase.BETWEEN);
+      afterFailure(((Admission.Refused) admission).refusal());
     }
   }
 
@@ -252,7 +238,7 @@ final class FluxCall<T> implements Subscription {
     try {
       if (phase != Phase.DONE) {
         try {
-          waiting = sequence.scheduler().schedule(context.wrap(step), delayNanos, TimeUnit.NANOSECONDS);
+          waiting = execution.scheduler().schedule(execution.inCallersContext(step), delayNanos, TimeUnit.NANOSECONDS);
           phase = whileWaiting;
           return;
         } catch (RuntimeException schedulerFailure) {
@@ -264,7 +250,7 @@ final class FluxCall<T> implements Subscription {
       lock.unlock();
     }
     if (whileWaiting == Phase.WAITING) {
-      pipeline.abandon(ticket);
+      execution.abandon();
     }
     if (rejected != null) {
       afterFailure(rejected);
@@ -280,15 +266,16 @@ final class FluxCall<T> implements Subscription {
     lock.lock();
     try {
       if (phase == Phase.DONE) {
-        // Cancelled while admitting: the cancel left the ticket to this step.
+        // Cancelled while admitting: the cancel left what was taken to this step.
         demand = -1;
       } else {
         demand = requested;
         // The attempt's bound, its timeout or what is left of the caller's deadline, to the first element.
-        long bound = pipeline.attemptNanos(ticket);
+        long bound = execution.attemptBoundNanos();
         if (bound >= 0) {
           try {
-            waiting = sequence.scheduler().schedule(context.wrap(() -> expired(inner)), bound, TimeUnit.NANOSECONDS);
+            waiting = execution.scheduler().schedule(
+                execution.inCallersContext(() -> expired(inner)), bound, TimeUnit.NANOSECONDS);
           } catch (RuntimeException schedulerFailure) {
             rejected = schedulerFailure;
           }
@@ -302,7 +289,7 @@ final class FluxCall<T> implements Subscription {
       lock.unlock();
     }
     if (demand < 0 || rejected != null) {
-      pipeline.abandon(ticket);
+      execution.abandon();
       if (rejected != null) {
         afterFailure(rejected);
       }
@@ -313,9 +300,9 @@ final class FluxCall<T> implements Subscription {
     }
     Object launched;
     try {
-      // Through the pipeline, which makes the attempt's bound the current deadline while the
+      // Through the execution, which makes the attempt's bound the current deadline while the
       // delegate's method runs (for the calls it makes) and injects the faults set for the call.
-      launched = pipeline.launch(ticket, inner);
+      launched = execution.launch(inner);
     } catch (Throwable thrown) {
       attemptFailed(inner, thrown);
       return;
@@ -340,7 +327,7 @@ final class FluxCall<T> implements Subscription {
       lock.unlock();
     }
     inner.cancel();
-    afterFailure(pipeline.failed(ticket, pipeline.timedOut(ticket)));
+    afterFailure(execution.timedOut());
   }
 
   /** An element of attempt {@code inner}; the first one settles the call on it. */
@@ -379,13 +366,12 @@ final class FluxCall<T> implements Subscription {
     if (was == null) {
       return;
     }
-    CallContext.Scope restored = restoreContext();
+    CallerScope restored = restoreContext();
     try {
-      failure = pipeline.failed(ticket, failure);
+      failure = execution.failed(failure);
       if (was == Phase.STREAMING) {
         // Elements are out: the failure ends the call as it is, with the earlier attempts' attached.
-        sequence.stoppedWaiting(run, failure);
-        sequence.ended(started, failure);
+        execution.ended(failure);
         if (terminate()) {
           actual.onError(failure);
         }
@@ -404,10 +390,10 @@ final class FluxCall<T> implements Subscription {
     if (was == null) {
       return;
     }
-    CallContext.Scope restored = restoreContext();
+    CallerScope restored = restoreContext();
     try {
       try {
-        pipeline.succeeded(ticket, null);
+        execution.succeeded(null);
       } catch (RuntimeException predicateFailure) {
         // The breaker's result predicate threw: as for every form, the attempt failed with it.
         if (was == Phase.STREAMING) {
@@ -417,7 +403,7 @@ final class FluxCall<T> implements Subscription {
         }
         return;
       }
-      sequence.ended(started, null);
+      execution.ended(null);
       if (terminate()) {
         actual.onComplete();
       }
@@ -457,33 +443,31 @@ final class FluxCall<T> implements Subscription {
       // Cancelled meanwhile: no decision to make, nobody to tell.
       return;
     }
-    run = sequence.retryRun(run);
-    long delay = sequence.retryDelay(run, number, started, failure);
-    if (delay == RetryPolicy.STOP) {
+    long delay = execution.retryDelay(failure);
+    if (delay == CallExecution.NO_RETRY) {
       finish(failure);
       return;
     }
-    int next = number + 1;
     if (delay <= 0) {
-      attempt(next);
+      attempt();
     } else {
-      later(() -> attempt(next), delay, Phase.BETWEEN);
+      later(this::attempt, delay, Phase.BETWEEN);
     }
   }
 
   /** Ends the call with a failure, handed to the fallback when that answers it. */
   private void finish(Throwable failure) {
-    sequence.ended(started, failure);
-    Throwable answered = sequence.answerable(failure);
+    execution.ended(failure);
+    Throwable answered = execution.fallbackAnswering(failure);
     if (answered == null) {
       failWith(failure);
       return;
     }
     Publisher<T> answer;
     try {
-      answer = answers.answer(sequence.fallback(target, arguments, answered), sequence.callName());
+      answer = answers.answer(execution.callFallback(target, arguments, answered), resolved.callName());
     } catch (Throwable fallbackFailure) {
-      failWith(CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
+      failWith(execution.fallbackFailed(ExceptionFilter.unwrap(fallbackFailure), failure));
       return;
     }
     FluxAttempt<T> fallback = new FluxAttempt<>(this, failure);
@@ -511,7 +495,7 @@ final class FluxCall<T> implements Subscription {
   }
 
   void answerFailed(Throwable fallbackFailure, Throwable original) {
-    failWith(CallSequence.withOriginal(fallbackFailure, original));
+    failWith(execution.fallbackFailed(fallbackFailure, original));
   }
 
   void answerCompleted() {
@@ -569,11 +553,11 @@ final class FluxCall<T> implements Subscription {
   }
 
   /** @return the caller's context installed on this thread, or null on the subscriber's thread while it starts the call */
-  private CallContext.Scope restoreContext() {
-    return Thread.currentThread() == starting ? null : context.restore();
+  private CallerScope restoreContext() {
+    return Thread.currentThread() == starting ? null : execution.enterCallersContext();
   }
 
-  private static void close(CallContext.Scope restored) {
+  private static void close(CallerScope restored) {
     if (restored != null) {
       restored.close();
     }

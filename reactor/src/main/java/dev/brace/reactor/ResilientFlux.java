@@ -1,6 +1,6 @@
 package dev.brace.reactor;
 
-import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.spi.driver.ResolvedCall;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.ResilientCall;
 import org.reactivestreams.Publisher;
@@ -31,11 +31,11 @@ final class ResilientFlux<T> extends Flux<T> {
   @Override
   @SuppressWarnings("unchecked")
   public void subscribe(CoreSubscriber<? super T> actual) {
-    CallSequence sequence = call.sequence();
-    if (sequence.passesThrough()) {
+    ResolvedCall resolved = call.resolved();
+    if (resolved.passesThrough()) {
       Publisher<T> direct;
       try {
-        direct = (Publisher<T>) Publishers.of(sequence.invoke(target, arguments), sequence.callName());
+        direct = (Publisher<T>) Publishers.of(resolved.invoke(target, arguments), resolved.callName());
       } catch (Throwable thrown) {
         Operators.error(actual, thrown);
         return;
@@ -43,13 +43,13 @@ final class ResilientFlux<T> extends Flux<T> {
       direct.subscribe(actual);
       return;
     }
-    if (sequence.hedged() || sequence.remembersAnswers()) {
+    if (resolved.hedged() || resolved.remembersAnswers()) {
       // The processor refuses both on a Flux method; a Stack can hold them, for its other forms.
-      Operators.error(actual, new IllegalStateException(sequence.callName() + " has "
-          + (sequence.hedged() ? "a hedge" : "stale answers") + ", which a Flux cannot have: a stream has no one"
+      Operators.error(actual, new IllegalStateException(resolved.callName() + " has "
+          + (resolved.hedged() ? "a hedge" : "stale answers") + ", which a Flux cannot have: a stream has no one"
           + " answer to hedge or remember; use mono(() -> flux.collectList()) to treat the whole stream as one"));
       return;
     }
-    new FluxCall<>(actual, sequence, target, arguments, answers).start();
+    new FluxCall<>(actual, resolved, target, arguments, answers).start();
   }
 }

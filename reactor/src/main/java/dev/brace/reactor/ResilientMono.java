@@ -1,7 +1,6 @@
 package dev.brace.reactor;
 
-import dev.brace.runtime.internal.sequence.AsyncDriver;
-import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.spi.driver.ResolvedCall;
 import dev.brace.runtime.support.ResilientCall;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Mono;
@@ -40,11 +39,11 @@ final class ResilientMono<T> extends Mono<T> {
   @Override
   public void subscribe(CoreSubscriber<? super T> actual) {
     // One read of the policies per subscription: a reconfiguration applies from the next one.
-    CallSequence sequence = call.sequence();
-    MonoCall<T> subscription = new MonoCall<>(actual, sequence.callName(), answers);
+    ResolvedCall resolved = call.resolved();
+    MonoCall<T> subscription = new MonoCall<>(actual, resolved.callName(), answers);
     actual.onSubscribe(subscription);
     if (!subscription.isCancelled()) {
-      subscription.follow(AsyncDriver.<T>call(sequence, subscription, target, a, b, c, d, x, y));
+      subscription.follow(resolved.<T>callAsync(subscription, target, a, b, c, d, x, y));
     }
   }
 }

@@ -133,9 +133,9 @@ public final class Deadline {
    */
   public Scope open() {
     CurrentDeadline current = CurrentDeadline.ofThisThread();
-    Deadline enclosing = current.deadline();
+    Deadline enclosing = of(current);
     Deadline effective = enclosing != null && enclosing.endsBefore(this) ? enclosing : this;
-    current.push(effective);
+    current.push(effective.clock, effective.at, effective.budget, effective);
     return new Scope(current, effective, current.depth(), Thread.currentThread());
   }
 
@@ -184,7 +184,20 @@ public final class Deadline {
 
   /** @return the deadline the code on this thread is under, if any */
   public static Optional<Deadline> current() {
-    return Optional.ofNullable(CurrentDeadline.ofThisThread().deadline());
+    return Optional.ofNullable(of(CurrentDeadline.ofThisThread()));
+  }
+
+  /** @return the thread's current deadline as an object, made now and kept there if it had none; null when there is none */
+  private static Deadline of(CurrentDeadline current) {
+    if (!current.present()) {
+      return null;
+    }
+    Object made = current.made();
+    if (made == null) {
+      made = at(current.end(), Duration.ofNanos(current.budgetNanos()), current.clock());
+      current.made(made);
+    }
+    return (Deadline) made;
   }
 
   /** @return the time left, zero once the deadline has passed */

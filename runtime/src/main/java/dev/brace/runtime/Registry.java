@@ -14,8 +14,6 @@ import dev.brace.runtime.config.RetryBudgetConfig;
 import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.config.StaleIfErrorConfig;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.internal.LazyScheduler;
 import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.WorkerThreads;
@@ -25,6 +23,9 @@ import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.config.ConfigValues;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.store.InstanceStore;
+import dev.brace.runtime.metrics.MetricsListener;
+import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.ResilientCall;
 import java.time.Clock;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -35,10 +36,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import org.slf4j.LoggerFactory;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 
 /**
  * The named instances of an application: circuit breakers, rate limiters, bulkheads and retry
@@ -283,7 +284,7 @@ public final class Registry {
    * @return closing it unbinds the listener
    * @throws NullPointerException when {@code listener} is null
    */
-  public AutoCloseable bindMetrics(dev.brace.runtime.internal.event.MetricsListener listener) {
+  public AutoCloseable bindMetrics(MetricsListener listener) {
     return store.events().bindMetrics(listener);
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.brace.Bulkhead;
 import dev.brace.Retry;
+import dev.brace.runtime.internal.sequence.ResilientCalls;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -21,7 +22,7 @@ class CallsAtOnceTest {
       .environment(Map.of("BRACE_CHAOS_ENABLED", "true")).systemProperties(Map.of()).build();
 
   private boolean atOnce(String name, UnaryOperator<Stack.Builder<String>> parts) {
-    return parts.apply(Stack.builder(name)).build(registry).resilientCall().sequence().callsAtOnce();
+    return ResilientCalls.current(parts.apply(Stack.builder(name)).build(registry).resilientCall()).callsAtOnce();
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.brace.Retry;
 import dev.brace.runtime.internal.sequence.CallFrame;
+import dev.brace.runtime.internal.sequence.ResilientCalls;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -30,10 +31,10 @@ class FramesGivenBackTest {
 
   /** Makes {@code call} between two borrowings of the thread's next frame: both must be the same frame. */
   private void givesTheFrameBack(Stack<String> stack, Call call) throws Exception {
-    CallFrame before = CallFrame.enter(stack.resilientCall().sequence(), this, null, null, null, null, 0L, 0L);
+    CallFrame before = CallFrame.enter(ResilientCalls.current(stack.resilientCall()), this, null, null, null, null, 0L, 0L);
     before.exit();
     call.run();
-    CallFrame after = CallFrame.enter(stack.resilientCall().sequence(), this, null, null, null, null, 0L, 0L);
+    CallFrame after = CallFrame.enter(ResilientCalls.current(stack.resilientCall()), this, null, null, null, null, 0L, 0L);
     try {
       assertSame(before, after, "the call gave the thread's frame back");
     } finally {
@@ -44,7 +45,7 @@ class FramesGivenBackTest {
   @Test
   void aSynchronousCallTheStagedWayFromTheStart() throws Exception {
     Stack<String> stack = Stack.<String>builder("Frames.staged").retry(r -> r.maxAttempts(2).onResult(result -> false)).build(registry);
-    assertFalse(stack.resilientCall().sequence().callsAtOnce());
+    assertFalse(ResilientCalls.current(stack.resilientCall()).callsAtOnce());
 
     givesTheFrameBack(stack, () -> assertEquals("ok", stack.call(() -> "ok")));
   }

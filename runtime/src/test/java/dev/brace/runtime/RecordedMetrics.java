@@ -1,9 +1,9 @@
 package dev.brace.runtime;
 
 import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.internal.event.CallMetrics;
-import dev.brace.runtime.internal.event.InstanceMetrics;
-import dev.brace.runtime.internal.event.MetricsListener;
+import dev.brace.runtime.metrics.CallMetrics;
+import dev.brace.runtime.metrics.InstanceMetrics;
+import dev.brace.runtime.metrics.MetricsListener;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;

@@ -1,12 +1,12 @@
 package dev.brace.runtime.spi;
 
-import dev.brace.runtime.EventKind;
 import dev.brace.runtime.CircuitState;
+import dev.brace.runtime.EventKind;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.internal.event.BoundMetrics;
-import dev.brace.runtime.internal.event.InstanceMetrics;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.InstanceMetrics;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;

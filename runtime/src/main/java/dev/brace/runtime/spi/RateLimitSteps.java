@@ -4,8 +4,8 @@ import dev.brace.runtime.EventKind;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.internal.event.BoundMetrics;
-import dev.brace.runtime.internal.event.InstanceMetrics;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.InstanceMetrics;
 import java.time.Duration;
 import java.util.Objects;
 

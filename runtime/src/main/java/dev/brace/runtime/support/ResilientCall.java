@@ -2,7 +2,9 @@ package dev.brace.runtime.support;
 
 import dev.brace.runtime.internal.sequence.AsyncDriver;
 import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.internal.sequence.ResilientCalls;
 import dev.brace.runtime.internal.sequence.SyncDriver;
+import dev.brace.runtime.spi.driver.ResolvedCall;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -22,20 +24,38 @@ import java.util.concurrent.CompletableFuture;
  * arguments over, and every decision is made in the runtime from the call's configuration, read at
  * call time.
  *
- * <p>A registry's reconfiguration gives a call new policies ({@link #switchTo}); a call that has
- * started finishes on the policies it started with, since each call reads them once.
+ * <p>A registry makes it ({@code Registry.resolve}) and, when it is reconfigured, gives it new
+ * policies; a call that has started finishes on the policies it started with, since each call
+ * reads them once. A driver outside the runtime reads them as a {@link ResolvedCall} ({@link
+ * #resolved()}).
  *
  * <p>Thread-safe. Not meant for hand-written code: use {@code Stack} there.
  */
 public final class ResilientCall {
+  static {
+    // The registry makes and switches calls; the API shows neither.
+    ResilientCalls.lend(new ResilientCalls.Access() {
+      @Override
+      public ResilientCall make(CallSequence sequence) {
+        return new ResilientCall(sequence);
+      }
+
+      @Override
+      public void switchTo(ResilientCall call, CallSequence next) {
+        call.current = next;
+      }
+
+      @Override
+      public CallSequence current(ResilientCall call) {
+        return call.current;
+      }
+    });
+  }
+
   /** This call's policies as they are now, replaced whole by a reconfiguration. */
   private volatile CallSequence current;
 
-  /**
-   * @param sequence the resolved policies; the registry makes them
-   * @throws NullPointerException when {@code sequence} is null
-   */
-  public ResilientCall(CallSequence sequence) {
+  private ResilientCall(CallSequence sequence) {
     this.current = Objects.requireNonNull(sequence, "sequence");
   }
 
@@ -78,27 +98,16 @@ public final class ResilientCall {
   }
 
   /**
-   * @return the call's policies as they are now: a driver outside this package (a {@code Stack}, the
-   *     reactive one) walks one call on what this returned, so a reconfiguration in the middle of
-   *     the call does not change them
+   * @return the call's policies as they are now, for a driver of another form of call (the
+   *     reactive one) to walk one call on, read once per call so that a reconfiguration in the
+   *     middle of the call does not change them
    */
-  public CallSequence sequence() {
+  public ResolvedCall resolved() {
     return current;
   }
 
   /** @return {@code Interface.method}, or a stack's name */
   public String callName() {
     return current.callName();
-  }
-
-  /**
-   * Gives calls that start from now on new policies; calls already running keep theirs. The
-   * registry calls it when it is reconfigured.
-   *
-   * @param next the policies resolved under the new configuration
-   * @throws NullPointerException when {@code next} is null
-   */
-  public void switchTo(CallSequence next) {
-    current = Objects.requireNonNull(next, "next");
   }
 }

@@ -3,11 +3,11 @@ package dev.brace.runtime.internal.attempt;
 import dev.brace.Criticality;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.internal.context.CurrentDeadline;
-import dev.brace.runtime.internal.event.CallMetrics;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.DefaultCircuitBreaker;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.TokenBucketRateLimiter;
+import dev.brace.runtime.metrics.CallMetrics;
 import dev.brace.runtime.spi.OutcomeClassifier;
 import dev.brace.runtime.support.SlotInvoker;
 

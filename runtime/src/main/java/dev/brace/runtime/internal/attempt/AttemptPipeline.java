@@ -5,17 +5,17 @@ import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.internal.chaos.FaultInjection;
-import dev.brace.runtime.internal.event.BoundMetrics;
-import dev.brace.runtime.internal.event.CallMetrics;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
-import dev.brace.runtime.internal.policy.SyncAttempt;
 import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.CallMetrics;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.OutcomeClassifier;
 import dev.brace.runtime.spi.RateLimiterInstance;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -342,9 +342,9 @@ public final class AttemptPipeline {
    *
    * @throws Throwable what it threw, {@link TimeoutExceededException} or {@code DeadlineExceededException}
    */
-  public Object invoke(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
+  public Object invoke(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
     // An injected latency sleeps inside the timed attempt, so the timeout cuts it short as a real one.
-    SyncAttempt run = faults == null ? attempt : faults.intoSync(attempt);
+    DelegateCall run = faults == null ? attempt : faults.intoSync(attempt);
     return deadlines != null ? deadlines.invoke(ticket, run) : timeout == null ? run.call() : timeout.call(run, ticket.admittedAt);
   }
 
@@ -355,8 +355,8 @@ public final class AttemptPipeline {
    * @return the delegate's future, or the one fault injection stands in with
    * @throws Throwable what the delegate threw
    */
-  public Object launch(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
-    SyncAttempt run = faults == null ? attempt : () -> faults.intoAsync(attempt);
+  public Object launch(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
+    DelegateCall run = faults == null ? attempt : () -> faults.intoAsync(attempt);
     return deadlines == null ? run.call() : deadlines.launch(ticket, run);
   }
 

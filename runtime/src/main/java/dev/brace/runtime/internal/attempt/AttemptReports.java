@@ -2,9 +2,9 @@ package dev.brace.runtime.internal.attempt;
 
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.config.ExceptionFilter;
-import dev.brace.runtime.internal.event.BoundMetrics;
-import dev.brace.runtime.internal.event.CallMetrics;
 import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.CallMetrics;
 
 /**
  * How one call's attempt outcomes are reported: the attempt's duration to the call's handle on the

@@ -11,9 +11,9 @@ import dev.brace.runtime.internal.context.CurrentDeadline;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.DeadlinePolicy;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
-import dev.brace.runtime.internal.policy.SyncAttempt;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.spi.RateLimiterInstance;
+import dev.brace.runtime.spi.driver.DelegateCall;
 
 /**
  * The deadline's part in one attempt's way through the {@link AttemptPipeline}: at admission the
@@ -179,7 +179,7 @@ final class DeadlineSteps {
       if (!current.present()) {
         return null;
       }
-      current.push((Deadline) null);
+      current.pushNone();
       return current;
     }
     CurrentDeadline current = ticket.currentDeadline();
@@ -195,7 +195,7 @@ final class DeadlineSteps {
    *     (also when a nested call ran out of the bound this attempt passed on); {@link
    *     DeadlineExceededException} when the inherited deadline cut it short
    */
-  Object invoke(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
+  Object invoke(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
     CurrentDeadline published = publish(ticket);
     try {
       if (ticket.end == NO_DEADLINE) {
@@ -216,7 +216,7 @@ final class DeadlineSteps {
     }
   }
 
-  private Object untilInherited(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
+  private Object untilInherited(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
     TimeoutPolicy timer = timeout != null ? timeout : policy.timer();
     try {
       return timer.callUntil(attempt, ticket.end, ticket.inheritedBudget, policy);
@@ -241,7 +241,7 @@ final class DeadlineSteps {
    * @return the delegate's future
    * @throws Throwable what the delegate threw before returning one
    */
-  Object launch(AttemptTicket ticket, SyncAttempt attempt) throws Throwable {
+  Object launch(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
     CurrentDeadline published = publish(ticket);
     try {
       return attempt.call();

@@ -1,7 +1,7 @@
 package dev.brace.runtime.internal.chaos;
 
 import dev.brace.runtime.internal.context.CallContext;
-import dev.brace.runtime.internal.policy.SyncAttempt;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,13 +17,13 @@ import java.util.concurrent.TimeUnit;
  */
 final class DelayedCall {
   private final CompletableFuture<Object> result = new CompletableFuture<>();
-  private final SyncAttempt attempt;
+  private final DelegateCall attempt;
   private final FaultInjection injection;
   private final CallContext context;
   private volatile ScheduledFuture<?> task;
   private volatile CompletionStage<?> called;
 
-  private DelayedCall(SyncAttempt attempt, FaultInjection injection) {
+  private DelayedCall(DelegateCall attempt, FaultInjection injection) {
     this.attempt = attempt;
     this.injection = injection;
     this.context = CallContext.capture();
@@ -33,7 +33,7 @@ final class DelayedCall {
    * @param attempt the delegate call, detached from the caller; null when the attempt then fails
    * @return the future that stands for the attempt
    */
-  static CompletableFuture<Object> start(ScheduledExecutorService scheduler, long latencyNanos, SyncAttempt attempt,
+  static CompletableFuture<Object> start(ScheduledExecutorService scheduler, long latencyNanos, DelegateCall attempt,
       FaultInjection injection) {
     DelayedCall call = new DelayedCall(attempt, injection);
     call.result.whenComplete((value, failure) -> {

@@ -4,10 +4,10 @@ import dev.brace.runtime.EventKind;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.config.ChaosConfig;
 import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.internal.event.BoundMetrics;
 import dev.brace.runtime.internal.event.EventBus;
-import dev.brace.runtime.internal.event.InstanceMetrics;
-import dev.brace.runtime.internal.policy.SyncAttempt;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.InstanceMetrics;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -162,7 +162,7 @@ public final class FaultInjection {
    * @return the attempt itself when nothing is injected into it; else one that first sleeps the
    *     latency on the registry's clock and then fails, or calls the delegate
    */
-  public SyncAttempt intoSync(SyncAttempt attempt) {
+  public DelegateCall intoSync(DelegateCall attempt) {
     Injection injection = next();
     return injection == Injection.NOTHING ? attempt : new InjectedAttempt(this, injection, time, attempt);
   }
@@ -176,7 +176,7 @@ public final class FaultInjection {
    * @return the delegate's future, or one that stands for it
    * @throws Throwable what the delegate threw when it was called at once
    */
-  public Object intoAsync(SyncAttempt attempt) throws Throwable {
+  public Object intoAsync(DelegateCall attempt) throws Throwable {
     Injection injection = next();
     if (injection == Injection.NOTHING) {
       return attempt.call();

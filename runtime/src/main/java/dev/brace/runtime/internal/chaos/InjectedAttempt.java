@@ -2,7 +2,7 @@ package dev.brace.runtime.internal.chaos;
 
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
-import dev.brace.runtime.internal.policy.SyncAttempt;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import java.time.Duration;
 
 /**
@@ -10,13 +10,13 @@ import java.time.Duration;
  * registry's clock — inside the attempt's timeout, so a deadline interrupts it (or abandons it) as
  * it would a slow dependency — and then throws the fault, or calls the delegate.
  */
-final class InjectedAttempt implements SyncAttempt {
+final class InjectedAttempt implements DelegateCall {
   private final FaultInjection injection;
   private final FaultInjection.Injection drawn;
   private final TimeSource time;
-  private final SyncAttempt delegate;
+  private final DelegateCall delegate;
 
-  InjectedAttempt(FaultInjection injection, FaultInjection.Injection drawn, TimeSource time, SyncAttempt delegate) {
+  InjectedAttempt(FaultInjection injection, FaultInjection.Injection drawn, TimeSource time, DelegateCall delegate) {
     this.injection = injection;
     this.drawn = drawn;
     this.time = time;
@@ -47,8 +47,8 @@ final class InjectedAttempt implements SyncAttempt {
 
   /** An abandoning timeout runs the attempt on a worker of its own: it keeps what was drawn. */
   @Override
-  public SyncAttempt detached() {
-    SyncAttempt copy = delegate.detached();
+  public DelegateCall detached() {
+    DelegateCall copy = delegate.detached();
     return copy == delegate ? this : new InjectedAttempt(injection, drawn, time, copy);
   }
 }

@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.config;
 
 import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.support.GeneratedResources;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -29,7 +30,7 @@ import java.util.jar.JarFile;
  */
 public final class InstanceManifest {
   /** Where the processor writes one file per wrapped interface. */
-  public static final String FOLDER = "META-INF/brace/instances/";
+  public static final String FOLDER = GeneratedResources.INSTANCE_LISTS;
 
   private final Map<Kind, Set<String>> names;
 

@@ -2,6 +2,7 @@ package dev.brace.runtime.internal.context;
 
 import dev.brace.runtime.Deadline;
 import dev.brace.runtime.internal.OptionalClasses;
+import dev.brace.runtime.spi.driver.CallerScope;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.MDC;
@@ -58,7 +59,7 @@ public final class CallContext {
     }
     Object openTelemetry = OPEN_TELEMETRY ? OpenTelemetryContext.current() : null;
     Object accessors = CONTEXT_PROPAGATION ? PropagatedAccessors.capture() : null;
-    Deadline deadline = CurrentDeadline.ofThisThread().deadline();
+    Deadline deadline = Deadline.current().orElse(null);
     if (mdc == null && openTelemetry == null && accessors == null && deadline == null) {
       return EMPTY;
     }
@@ -80,7 +81,11 @@ public final class CallContext {
     }
     CurrentDeadline current = CurrentDeadline.ofThisThread();
     // Even none is installed: the thread holds no deadline of its own for the caller's work.
-    current.push(deadline);
+    if (deadline == null) {
+      current.pushNone();
+    } else {
+      current.push(deadline.clock(), deadline.nanoTime(), deadline.budget(), deadline);
+    }
     AutoCloseable openTelemetryScope = null;
     AutoCloseable accessorsScope = null;
     try {
@@ -119,7 +124,7 @@ public final class CallContext {
   }
 
   /** What {@link #restore()} replaced on a thread, put back by {@link #close()}. */
-  public static final class Scope implements AutoCloseable {
+  public static final class Scope implements CallerScope {
     private final boolean mdcChanged;
     private final Map<String, String> previousMdc;
     private final AutoCloseable openTelemetry;

@@ -1,12 +1,11 @@
 package dev.brace.runtime.internal.context;
 
-import dev.brace.runtime.Deadline;
 import dev.brace.runtime.TimeSource;
 import java.time.Duration;
 import java.util.Arrays;
 
 /**
- * The deadline the code running on one thread is under, if any: one opened with {@link Deadline},
+ * The deadline the code running on one thread is under, if any: one opened with {@code Deadline},
  * one restored with a caller's {@link CallContext} on another thread, or the bound a Brace call
  * sets while its attempts run. Settings nest: {@link #push} saves what was current and {@link
  * #pop} puts it back, so a call made inside another's attempt sees the inner bound and its caller
@@ -14,8 +13,9 @@ import java.util.Arrays;
  *
  * <p>Mutable and confined to its thread, so that a call setting its bound for an attempt allocates
  * nothing: the current deadline is held as its clock, its instant on that clock and its length,
- * and a {@link Deadline} object is made only when someone asks for one ({@link #deadline()}, a
- * context captured for another thread).
+ * and a {@code Deadline} object is made only when someone asks for one ({@code Deadline.current()},
+ * a context captured for another thread), and kept here ({@link #made()}) as an object this slot
+ * does not look into, so that the API type reads the slot and the slot does not depend on it.
  */
 public final class CurrentDeadline {
   private static final ThreadLocal<CurrentDeadline> THREADS = ThreadLocal.withInitial(CurrentDeadline::new);
@@ -26,14 +26,14 @@ public final class CurrentDeadline {
   private long at;
   /** How long it was when it was set, for reports. */
   private long budgetNanos;
-  /** The object for it, when one exists; made on demand otherwise. */
-  private Deadline object;
+  /** The API's object for it ({@code Deadline}), when one exists; made on demand otherwise. */
+  private Object made;
 
   /** What {@link #push} saved, innermost last; made on the first push of the thread. */
   private TimeSource[] savedClocks;
   private long[] savedAts;
   private long[] savedBudgets;
-  private Deadline[] savedObjects;
+  private Object[] savedMade;
   private int depth;
 
   private CurrentDeadline() {}
@@ -58,6 +58,11 @@ public final class CurrentDeadline {
     return budgetNanos;
   }
 
+  /** @return the current deadline's instant on its {@link #clock()}; only when {@link #present()} */
+  public long end() {
+    return at;
+  }
+
   /**
    * @param on a clock
    * @param now its reading, just taken
@@ -68,12 +73,14 @@ public final class CurrentDeadline {
     return clock == on ? at : now + (at - clock.nanoTime());
   }
 
-  /** @return the current deadline as an object, made now if it had none; null when there is none */
-  public Deadline deadline() {
-    if (clock != null && object == null) {
-      object = Deadline.at(at, Duration.ofNanos(budgetNanos), clock);
-    }
-    return object;
+  /** @return the API's object for the current deadline, or null when none was made (or there is no deadline) */
+  public Object made() {
+    return made;
+  }
+
+  /** Keeps the API's object for the current deadline, made on demand; only when {@link #present()}. */
+  public void made(Object object) {
+    made = object;
   }
 
   /**
@@ -88,13 +95,32 @@ public final class CurrentDeadline {
     clock = on;
     at = instant;
     budgetNanos = budget;
-    object = null;
+    made = null;
   }
 
-  /** Makes {@code deadline} current, saving what was; null makes none current. */
-  public void push(Deadline deadline) {
+  /**
+   * Makes a deadline the API holds as an object current, saving what was.
+   *
+   * @param on its clock
+   * @param instant its instant on that clock
+   * @param budget its length when set
+   * @param object the API's object for it, returned as it is while it is current
+   */
+  public void push(TimeSource on, long instant, Duration budget, Object object) {
     save();
-    set(deadline);
+    clock = on;
+    at = instant;
+    budgetNanos = saturated(budget);
+    made = object;
+  }
+
+  /** Makes no deadline current, saving what was. */
+  public void pushNone() {
+    save();
+    clock = null;
+    at = 0;
+    budgetNanos = 0;
+    made = null;
   }
 
   /** Puts back what the innermost {@link #push} saved. */
@@ -106,9 +132,9 @@ public final class CurrentDeadline {
     clock = savedClocks[depth];
     at = savedAts[depth];
     budgetNanos = savedBudgets[depth];
-    object = savedObjects[depth];
+    made = savedMade[depth];
     savedClocks[depth] = null;
-    savedObjects[depth] = null;
+    savedMade[depth] = null;
   }
 
   /** @return how many settings are nested now; a scope checks it is closed where it was opened */
@@ -116,36 +142,22 @@ public final class CurrentDeadline {
     return depth;
   }
 
-  private void set(Deadline deadline) {
-    if (deadline == null) {
-      clock = null;
-      at = 0;
-      budgetNanos = 0;
-      object = null;
-    } else {
-      clock = deadline.clock();
-      at = deadline.nanoTime();
-      budgetNanos = saturated(deadline.budget());
-      object = deadline;
-    }
-  }
-
   private void save() {
     if (savedClocks == null) {
       savedClocks = new TimeSource[4];
       savedAts = new long[4];
       savedBudgets = new long[4];
-      savedObjects = new Deadline[4];
+      savedMade = new Object[4];
     } else if (depth == savedClocks.length) {
       savedClocks = Arrays.copyOf(savedClocks, depth * 2);
       savedAts = Arrays.copyOf(savedAts, depth * 2);
       savedBudgets = Arrays.copyOf(savedBudgets, depth * 2);
-      savedObjects = Arrays.copyOf(savedObjects, depth * 2);
+      savedMade = Arrays.copyOf(savedMade, depth * 2);
     }
     savedClocks[depth] = clock;
     savedAts[depth] = at;
     savedBudgets[depth] = budgetNanos;
-    savedObjects[depth] = object;
+    savedMade[depth] = made;
     depth++;
   }
 

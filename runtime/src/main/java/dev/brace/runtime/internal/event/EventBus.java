@@ -2,6 +2,8 @@ package dev.brace.runtime.internal.event;
 
 import dev.brace.runtime.Event;
 import dev.brace.runtime.EventKind;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.MetricsListener;
 import dev.brace.runtime.spi.EventSink;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -2,6 +2,10 @@ package dev.brace.runtime.internal.event;
 
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.CallMetrics;
+import dev.brace.runtime.metrics.InstanceMetrics;
+import dev.brace.runtime.metrics.MetricsListener;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.LoggerFactory;

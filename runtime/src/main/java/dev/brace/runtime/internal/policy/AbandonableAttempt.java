@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.policy;
 
 import dev.brace.runtime.internal.context.CallContext;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -21,14 +22,14 @@ final class AbandonableAttempt<T> extends AtomicInteger implements Runnable {
   private static final int INTERRUPTED = 4;
   private static final int ABANDONED = 5;
 
-  private final transient SyncAttempt attempt;
+  private final transient DelegateCall attempt;
   private final transient CallContext context;
   private final transient Thread caller;
   private transient volatile Thread worker;
   private transient T result;
   private transient Throwable failure;
 
-  AbandonableAttempt(SyncAttempt attempt, CallContext context, Thread caller) {
+  AbandonableAttempt(DelegateCall attempt, CallContext context, Thread caller) {
     this.attempt = attempt;
     this.context = context;
     this.caller = caller;

@@ -1,12 +1,12 @@
 package dev.brace.runtime.internal.policy;
 
-import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.EventKind;
+import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.internal.event.BoundMetrics;
 import dev.brace.runtime.internal.event.EventBus;
-import dev.brace.runtime.internal.event.InstanceMetrics;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.InstanceMetrics;
 import java.util.Objects;
 
 /**

@@ -1,16 +1,15 @@
 package dev.brace.runtime.internal.policy;
 
-import dev.brace.runtime.config.ExceptionFilter;
-import dev.brace.runtime.EventKind;
-import dev.brace.runtime.internal.event.BoundMetrics;
-import dev.brace.runtime.internal.event.EventBus;
-import dev.brace.runtime.internal.event.InstanceMetrics;
-
 import dev.brace.Retry;
+import dev.brace.runtime.EventKind;
 import dev.brace.runtime.Refusal;
 import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.RetryConfig;
+import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.InstanceMetrics;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,6 +1,5 @@
 package dev.brace.runtime.internal.policy;
 
-import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.Criticality;
 import dev.brace.runtime.BulkheadFullException;
 import dev.brace.runtime.BulkheadHandle;
@@ -9,10 +8,11 @@ import dev.brace.runtime.Refusal;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.BulkheadConfig;
+import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.config.Kind;
-import dev.brace.runtime.internal.event.BoundMetrics;
 import dev.brace.runtime.internal.event.EventBus;
-import dev.brace.runtime.internal.event.InstanceMetrics;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.InstanceMetrics;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;

@@ -1,16 +1,16 @@
 package dev.brace.runtime.internal.policy;
 
-import dev.brace.runtime.config.ExceptionFilter;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.ResilienceException;
 import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.StaleIfErrorConfig;
-import dev.brace.runtime.internal.event.BoundMetrics;
 import dev.brace.runtime.internal.event.EventBus;
-import dev.brace.runtime.internal.event.InstanceMetrics;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.InstanceMetrics;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;

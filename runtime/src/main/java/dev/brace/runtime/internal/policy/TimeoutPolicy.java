@@ -1,16 +1,16 @@
 package dev.brace.runtime.internal.policy;
 
+import dev.brace.Timeout;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.TimeSource;
-import dev.brace.runtime.internal.context.CallContext;
-import dev.brace.runtime.internal.event.BoundMetrics;
-import dev.brace.runtime.internal.event.EventBus;
-import dev.brace.runtime.internal.event.InstanceMetrics;
-
-import dev.brace.Timeout;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.internal.context.CallContext;
+import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.InstanceMetrics;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -135,7 +135,7 @@ public final class TimeoutPolicy {
    *     first, or {@link CallerInterrupted} when an abandoning caller was interrupted
    *     while it waited (see {@link #interruptedCaller})
    */
-  public Object call(SyncAttempt attempt, long startedAt) throws Throwable {
+  public Object call(DelegateCall attempt, long startedAt) throws Throwable {
     long start = startedAt == Long.MIN_VALUE ? time.nanoTime() : startedAt;
     return until(attempt, start + nanos, 0, null);
   }
@@ -151,7 +151,7 @@ public final class TimeoutPolicy {
    * @return its result
    * @throws Throwable what it threw, what {@code expiry} made, or {@link CallerInterrupted}
    */
-  public Object callUntil(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
+  public Object callUntil(DelegateCall attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
     return until(attempt, at, budgetNanos, Objects.requireNonNull(expiry, "expiry"));
   }
 
@@ -166,13 +166,13 @@ public final class TimeoutPolicy {
     TimeoutExceededException expired(long end, long budgetNanos);
   }
 
-  private Object until(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
+  private Object until(DelegateCall attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
     return mode == Timeout.Mode.ABANDON
         ? abandoning(attempt, at, budgetNanos, expiry)
         : interrupting(attempt, at, budgetNanos, expiry);
   }
 
-  private Object interrupting(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
+  private Object interrupting(DelegateCall attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
     Thread caller = Thread.currentThread();
     boolean interruptedBefore = caller.isInterrupted();
     AttemptDeadline deadline = arm(caller, at);
@@ -238,7 +238,7 @@ public final class TimeoutPolicy {
     return deadline;
   }
 
-  private Object abandoning(SyncAttempt attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
+  private Object abandoning(DelegateCall attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
     Thread caller = Thread.currentThread();
     boolean interruptedBefore = caller.isInterrupted();
     // The worker may outlive this attempt: it runs on a copy of what the caller will reuse.

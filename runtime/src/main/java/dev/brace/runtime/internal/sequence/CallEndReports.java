@@ -12,11 +12,11 @@ import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
-import dev.brace.runtime.internal.event.BoundMetrics;
-import dev.brace.runtime.internal.event.CallMetrics;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
+import dev.brace.runtime.metrics.BoundMetrics;
+import dev.brace.runtime.metrics.CallMetrics;
 
 /**
  * How one call's end is reported, once per call: its duration and outcome (success, failure, or the

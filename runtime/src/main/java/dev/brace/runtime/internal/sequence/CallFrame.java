@@ -2,13 +2,13 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.context.CurrentDeadline;
-import dev.brace.runtime.internal.policy.SyncAttempt;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.StageAdapter;
 
 /**
  * What one call works with while it runs: the delegate, the call's arguments, the call's sequence
- * and the ticket its attempts go through the pipeline with. As a {@link SyncAttempt} it is one call
+ * and the ticket its attempts go through the pipeline with. As a {@link DelegateCall} it is one call
  * of the delegate with those arguments.
  *
  * <p>A call on the caller's thread {@linkplain #enter borrows} its thread's frame (a stack of them,
@@ -17,7 +17,7 @@ import dev.brace.runtime.support.StageAdapter;
  * its caller's method returned (an asynchronous one that waits) {@linkplain #detach detaches} a
  * frame of its own and takes the ticket with it.
  */
-public final class CallFrame implements SyncAttempt {
+public final class CallFrame implements DelegateCall {
   private static final ThreadLocal<Frames> FRAMES = ThreadLocal.withInitial(Frames::new);
 
   private final Frames owner;
@@ -129,7 +129,7 @@ public final class CallFrame implements SyncAttempt {
 
   /** @return a copy that keeps the arguments after this frame has been given back and reused */
   @Override
-  public SyncAttempt detached() {
+  public DelegateCall detached() {
     CallSequence calls = sequence;
     Object delegate = target;
     Arguments copy = arguments.copy();

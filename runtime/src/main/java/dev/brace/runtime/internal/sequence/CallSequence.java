@@ -5,7 +5,6 @@ import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.attempt.AtOnceAttempt;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
-import dev.brace.runtime.internal.event.CallMetrics;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
@@ -13,6 +12,9 @@ import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
+import dev.brace.runtime.metrics.CallMetrics;
+import dev.brace.runtime.spi.driver.CallExecution;
+import dev.brace.runtime.spi.driver.ResolvedCall;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.CallKeys;
@@ -20,6 +22,7 @@ import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.StageAdapter;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -32,7 +35,9 @@ import java.util.function.Supplier;
  * fallback, remembered results (stale-if-error), retry, hedge, then each attempt through its
  * {@link AttemptPipeline} (breaker, limiter, bulkhead, timeout). Every decision the call needs is
  * made here or in the policy a step hands it to; the drivers ({@link SyncDriver}, {@link
- * AsyncDriver}, the reactive one) only walk the steps, waiting where a step says to. A pattern the
+ * AsyncDriver}, and those outside the runtime through the driver SPI it implements as a {@link
+ * ResolvedCall}, each call a {@link DriverExecution}) only walk the steps, waiting where a step
+ * says to. A pattern the
  * call does not use is null and its step does nothing.
  *
  * <p>It also knows how to reach the delegate: the site's {@link Invoker}, {@link FallbackInvoker}
@@ -40,7 +45,7 @@ import java.util.function.Supplier;
  *
  * <p>Immutable and thread-safe; a reconfiguration makes a new one rather than changing this.
  */
-public final class CallSequence implements AtOnceAttempt.CallEnd {
+public final class CallSequence implements ResolvedCall, AtOnceAttempt.CallEnd {
   /** A start no clock gave: neither the retry's {@code maxDuration} nor a metrics listener asked for one. */
   public static final long UNTIMED = Long.MIN_VALUE;
 
@@ -107,12 +112,25 @@ public final class CallSequence implements AtOnceAttempt.CallEnd {
     return new Builder(definition, time, events, scheduler);
   }
 
+  @Override
+  public CallExecution begin(Arguments arguments) {
+    return new DriverExecution(this, arguments);
+  }
+
+  @Override
+  public <T> CompletableFuture<T> callAsync(
+      StageAdapter adapter, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    return AsyncDriver.call(this, Objects.requireNonNull(adapter, "adapter"), target, a, b, c, d, x, y);
+  }
+
   /** @return {@code Interface.method}, or the stack's name */
+  @Override
   public String callName() {
     return callName;
   }
 
   /** @return whether Brace is switched off for this call: the delegate is called as it is, keys are never computed */
+  @Override
   public boolean passesThrough() {
     return passThrough;
   }
@@ -161,6 +179,7 @@ public final class CallSequence implements AtOnceAttempt.CallEnd {
    *
    * @throws Throwable what it threw, unchanged
    */
+  @Override
   public Object invoke(Object target, Arguments args) throws Throwable {
     return invoker.invoke(method, target, args);
   }
@@ -321,6 +340,7 @@ public final class CallSequence implements AtOnceAttempt.CallEnd {
   // ---- the hedge ----
 
   /** @return whether one attempt, as the retry sees it, is a hedged group of attempts */
+  @Override
   public boolean hedged() {
     return hedge != null;
   }
@@ -341,6 +361,7 @@ public final class CallSequence implements AtOnceAttempt.CallEnd {
   }
 
   /** @return whether the call remembers its results: its drivers take the stale steps below */
+  @Override
   public boolean remembersAnswers() {
     return stale != null;
   }

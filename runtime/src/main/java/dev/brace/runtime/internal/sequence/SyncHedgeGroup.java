@@ -4,7 +4,7 @@ import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.policy.HedgePolicy;
-import dev.brace.runtime.internal.policy.SyncAttempt;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import dev.brace.runtime.support.CallKeys;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class SyncHedgeGroup<T> extends HedgeGroup<T> {
   private final CallKeys keys;
-  private final SyncAttempt attempt;
+  private final DelegateCall attempt;
   private final AttemptPipeline pipeline;
   private final Executor workers;
   private final Thread caller;
@@ -39,7 +39,7 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
   /** Completes with the deciding outcome, or with the failure the whole group ends with. */
   private final CompletableFuture<T> decision = new CompletableFuture<>();
 
-  private SyncHedgeGroup(CallSequence sequence, CallKeys keys, SyncAttempt attempt, AttemptTicket callTicket) {
+  private SyncHedgeGroup(CallSequence sequence, CallKeys keys, DelegateCall attempt, AttemptTicket callTicket) {
     super(sequence, CallContext.capture(), true);
     this.keys = keys;
     this.attempt = attempt;
@@ -59,12 +59,12 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
    *     dev.brace.runtime.internal.policy.CallerInterrupted} when the caller was interrupted while
    *     waiting (every attempt stopped, its interrupt flag set again)
    */
-  static <T> T run(CallSequence sequence, CallKeys keys, SyncAttempt attempt) throws Throwable {
+  static <T> T run(CallSequence sequence, CallKeys keys, DelegateCall attempt) throws Throwable {
     return run(sequence, keys, attempt, new AttemptTicket());
   }
 
-  /** As {@link #run(CallSequence, CallKeys, SyncAttempt)}, each attempt passing on the bound of the call's own ticket. */
-  static <T> T run(CallSequence sequence, CallKeys keys, SyncAttempt attempt, AttemptTicket callTicket) throws Throwable {
+  /** As {@link #run(CallSequence, CallKeys, DelegateCall)}, each attempt passing on the bound of the call's own ticket. */
+  static <T> T run(CallSequence sequence, CallKeys keys, DelegateCall attempt, AttemptTicket callTicket) throws Throwable {
     SyncHedgeGroup<T> group = new SyncHedgeGroup<>(sequence, keys, attempt, callTicket);
     group.start();
     try {

@@ -11,6 +11,7 @@ import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.RetryBudget;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.internal.sequence.ResilientCalls;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import dev.brace.runtime.support.CallDefinition;
@@ -97,7 +98,7 @@ public final class InstanceStore {
     try {
       Resolution resolution = Resolution.first(catalog.layers(), catalog, definition);
       CallSequence sequence = resolver.sequence(definition, resolution);
-      ResilientCall call = new ResilientCall(sequence);
+      ResilientCall call = ResilientCalls.make(sequence);
       catalog.remember(resolution);
       live.add(call, definition, sequence);
       return call;

@@ -7,6 +7,7 @@ import dev.brace.runtime.internal.config.ConfigAudit;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.internal.sequence.ResilientCalls;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -86,7 +87,7 @@ final class Reconfiguration {
     catalog.adopt(next);
     for (Resolved call : resolved) {
       catalog.remember(call.resolution());
-      call.call().switchTo(call.sequence());
+      ResilientCalls.switchTo(call.call(), call.sequence());
       live.switched(call.call(), call.sequence());
     }
     after(changes, next, on, resolved);

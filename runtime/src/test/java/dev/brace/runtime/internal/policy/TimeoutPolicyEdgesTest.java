@@ -1,10 +1,5 @@
 package dev.brace.runtime.internal.policy;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.brace.Timeout;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.EventKind;
@@ -12,6 +7,7 @@ import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.internal.event.EventBus;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -25,6 +21,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A timeout's edges: the deadline counted from admission, a nested attempt's own deadline, a
@@ -205,7 +206,7 @@ class TimeoutPolicyEdgesTest {
 
   /** One attempt under {@code policy}, its deadline counted from now. */
   @SuppressWarnings("unchecked")
-  private static <T> T timed(TimeoutPolicy policy, SyncAttempt attempt) throws Throwable {
+  private static <T> T timed(TimeoutPolicy policy, DelegateCall attempt) throws Throwable {
     return (T) policy.call(attempt, Long.MIN_VALUE);
   }
 }

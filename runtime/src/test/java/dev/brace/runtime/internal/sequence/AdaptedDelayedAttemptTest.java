@@ -45,7 +45,7 @@ class AdaptedDelayedAttemptTest {
     Supplier<String> delegate = () -> "raw";
 
     CompletableFuture<String> result = AsyncDriver.call(
-        stack.resilientCall().sequence(), adapter, delegate, null, null, null, null, 0L, 0L);
+        ResilientCalls.current(stack.resilientCall()), adapter, delegate, null, null, null, null, 0L, 0L);
     assertFalse(result.isDone(), "the latency defers the attempt");
     clock.advance(Duration.ofMillis(100));
 

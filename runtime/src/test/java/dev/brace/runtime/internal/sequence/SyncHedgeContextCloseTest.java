@@ -8,7 +8,7 @@ import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.HedgePolicy;
-import dev.brace.runtime.internal.policy.SyncAttempt;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.LambdaCalls;
 import io.micrometer.context.ContextRegistry;
@@ -54,7 +54,7 @@ class SyncHedgeContextCloseTest {
   }
 
   /** The hedged call, made on a thread of its own whose context names a tenant. */
-  private CompletableFuture<Object> callWithATenant(CallSequence sequence, SyncAttempt attempt) {
+  private CompletableFuture<Object> callWithATenant(CallSequence sequence, DelegateCall attempt) {
     CompletableFuture<Object> call = new CompletableFuture<>();
     Thread caller = new Thread(() -> {
       tenant.set("acme");

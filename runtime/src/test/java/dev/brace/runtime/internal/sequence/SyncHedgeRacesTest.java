@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.internal.policy.HedgePolicy;
-import dev.brace.runtime.internal.policy.SyncAttempt;
+import dev.brace.runtime.spi.driver.DelegateCall;
 import dev.brace.runtime.support.CallKeys;
 import java.io.IOException;
 import java.time.Duration;
@@ -46,7 +46,7 @@ class SyncHedgeRacesTest {
         threadPerAttempt));
   }
 
-  private static CompletableFuture<String> call(PipelineRig rig, SyncAttempt attempt) {
+  private static CompletableFuture<String> call(PipelineRig rig, DelegateCall attempt) {
     CompletableFuture<String> outcome = new CompletableFuture<>();
     Thread caller = new Thread(() -> {
       try {
@@ -66,7 +66,7 @@ class SyncHedgeRacesTest {
     CompletableFuture<String> firstAnswer = new CompletableFuture<>();
     CountDownLatch firstCalled = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
-    SyncAttempt attempt = () -> {
+    DelegateCall attempt = () -> {
       if (calls.incrementAndGet() == 1) {
         firstCalled.countDown();
         return firstAnswer.get(BOUND_SECONDS, TimeUnit.SECONDS);
@@ -100,7 +100,7 @@ class SyncHedgeRacesTest {
     CountDownLatch firstCalled = new CountDownLatch(1);
     CountDownLatch firstInterrupted = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
-    SyncAttempt attempt = () -> {
+    DelegateCall attempt = () -> {
       if (calls.incrementAndGet() > 1) {
         return "second";
       }

@@ -1,15 +1,5 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.support.LambdaCalls;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.Event;
 import dev.brace.runtime.ManualTimeSource;
@@ -19,13 +9,15 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.HedgeConfig;
 import dev.brace.runtime.config.StaleIfErrorConfig;
-import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.CallKeys;
-import dev.brace.runtime.support.ResilientCall;
-import dev.brace.runtime.support.LambdaCalls.Attempt;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.HedgePolicy;
+import dev.brace.runtime.spi.driver.DelegateCall;
+import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.LambdaCalls.Attempt;
+import dev.brace.runtime.support.LambdaCalls;
+import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,6 +38,14 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A hedged synchronous call on manual time. Attempts run on worker threads and block on gates the
@@ -689,7 +689,7 @@ class SyncHedgeTest {
    * The delegate: each invocation blocks on a gate of its own until the test opens or fails it,
    * answering an interrupt with the {@link InterruptedException}.
    */
-  private static final class Gates implements Attempt<String>, dev.brace.runtime.internal.policy.SyncAttempt {
+  private static final class Gates implements Attempt<String>, dev.brace.runtime.spi.driver.DelegateCall {
     final List<CompletableFuture<String>> gates = new CopyOnWriteArrayList<>();
     final List<Thread> threads = new CopyOnWriteArrayList<>();
     final AtomicInteger running = new AtomicInteger();

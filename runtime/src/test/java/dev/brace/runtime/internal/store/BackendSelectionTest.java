@@ -1,16 +1,5 @@
 package dev.brace.runtime.internal.store;
 
-import dev.brace.runtime.support.LambdaCalls;
-
-import dev.brace.runtime.support.CallDefinition;
-import dev.brace.runtime.support.CallKeys;
-import dev.brace.runtime.support.ResilientCall;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.brace.runtime.Backend;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.ConfigurationException;
@@ -20,14 +9,24 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.TimeoutConfig;
+import dev.brace.runtime.internal.sequence.ResilientCalls;
 import dev.brace.runtime.spi.BackendContext;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
+import dev.brace.runtime.support.CallDefinition;
+import dev.brace.runtime.support.CallKeys;
+import dev.brace.runtime.support.LambdaCalls;
+import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The {@code backend} setting picks where a breaker's or limiter's state lives. */
 class BackendSelectionTest {
@@ -198,7 +197,7 @@ class BackendSelectionTest {
         .with(RateLimitConfig.builder("plain-quota").permits(1))
         .build());
 
-    assertFalse(guard.sequence().callsAtOnce(), "only the staged way knows how to ask another backend's limiter");
+    assertFalse(ResilientCalls.current(guard).callsAtOnce(), "only the staged way knows how to ask another backend's limiter");
     assertEquals("ok", LambdaCalls.call(guard, () -> CallKeys.NONE, () -> "ok", null));
     assertThrows(RateLimitedException.class, () -> LambdaCalls.call(guard, () -> CallKeys.NONE, () -> "again", null));
     assertEquals(2, own.acquired, "each call asked the backend's limiter, not a local bucket");

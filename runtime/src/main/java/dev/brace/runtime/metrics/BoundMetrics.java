@@ -1,6 +1,7 @@
-package dev.brace.runtime.internal.event;
+package dev.brace.runtime.metrics;
 
 import dev.brace.runtime.config.Kind;
+import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.spi.EventSink;
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package dev.brace.runtime.internal.event;
+package dev.brace.runtime.metrics;
 
 import dev.brace.runtime.config.Kind;
 
@@ -9,12 +9,12 @@ import dev.brace.runtime.config.Kind;
  * ({@link #call}, {@link #instance}) and keeps it; each report is then a method call on that
  * handle. Bound with {@link dev.brace.runtime.Registry#bindMetrics}.
  *
- * <p>Internal, like its package: implemented by {@code brace-micrometer}, which is released with the
- * runtime at one version, and by nothing else. Not API, so that each new meter can add its method
- * (one per meter, named for what happened) to {@link CallMetrics} or {@link InstanceMetrics}, the
- * forwarding in {@link MetricsListeners} and the binder's implementation. Names reach a listener
- * redacted, as events' do. Every method is called on the thread that did the work, in the middle of a call:
- * it must not block; one that throws is logged and ignored.
+ * <p>Published so that a binder outside the runtime implements a type the API names, and released
+ * with the runtime at one version: a new meter adds its method (one per meter, named for what
+ * happened) to {@link CallMetrics} or {@link InstanceMetrics}, with a default that ignores it where
+ * an existing binder need not see it. Names reach a listener redacted, as events' do. Every method
+ * is called on the thread that did the work, in the middle of a call: it must not block; one that
+ * throws is logged and ignored.
  */
 public interface MetricsListener {
 

@@ -1,4 +1,4 @@
-package dev.brace.runtime.internal.event;
+package dev.brace.runtime.metrics;
 
 import dev.brace.runtime.CircuitState;
 
