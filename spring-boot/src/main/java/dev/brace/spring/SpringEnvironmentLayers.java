@@ -22,7 +22,8 @@ import org.springframework.core.env.PropertySource;
  * are one key; the instance name is taken as written ({@code [name]} brackets removed). The
  * starter's own keys ({@code brace.spring.…}, {@code brace.health.…}, {@code brace.redis.…}, and
  * their {@code BRACE_SPRING_…} forms in the environment) are not instance settings and are left out,
- * and so are {@code brace.deadline.header} and {@code brace.chaos.actuator}, the starter's, though
+ * and so are {@code brace.deadline.header}, {@code brace.chaos.actuator} and {@code
+ * brace.processor-missing}, the starter's, though
  * other {@code brace.deadline.…} and {@code brace.chaos.…} keys are the registry's.
  */
 final class SpringEnvironmentLayers {
@@ -30,10 +31,11 @@ final class SpringEnvironmentLayers {
   private static final String ENVIRONMENT_PREFIX = "BRACE_";
   private static final String[] STARTER_PREFIXES = {"brace.spring.", "brace.health.", "brace.redis."};
   /**
-   * Starter keys under a prefix the registry also reads: the deadline header, and the switch of the
-   * actuator's fault injection operation.
+   * Starter keys under a prefix the registry also reads: the deadline header, the switch of the
+   * actuator's fault injection operation, and what a bean left unprotected by a missing processor does.
    */
-  private static final String[] STARTER_KEYS = {BraceDeadlineAutoConfiguration.HEADER, "brace.chaos.actuator"};
+  private static final String[] STARTER_KEYS = {
+      BraceDeadlineAutoConfiguration.HEADER, "brace.chaos.actuator", AutoWrapper.PROCESSOR_MISSING};
 
   private final Map<String, String> environment;
   private final Map<String, String> systemProperties;

@@ -88,6 +88,8 @@ class ConfigurationMetadataTest {
         "Whether Brace applies its patterns at all; false makes every wrapper a pure pass-through, fallbacks included."));
     properties.add(property("brace.spring.auto-wrap", "java.lang.Boolean", "true",
         "Whether every bean implementing an interface with a generated Resilient<Interface> is wrapped in it."));
+    properties.add(property("brace.processor-missing", "java.lang.String", "\"fail\"",
+        "What a bean whose interface carries Brace's annotations but has no generated wrapper (brace-processor did not run) does: fail stops the start with [brace:processor-missing], warn logs it once per interface and leaves the bean unprotected."));
     properties.add(property("brace.health.open-breaker-down", "java.lang.Boolean", "false",
         "Whether an OPEN circuit breaker makes the 'brace' health indicator OUT_OF_SERVICE (else it stays UP, with the breaker's state in its details)."));
     properties.add(property("brace.health.backend-down", "java.lang.Boolean", "false",
