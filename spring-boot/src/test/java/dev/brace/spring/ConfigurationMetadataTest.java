@@ -93,7 +93,7 @@ class ConfigurationMetadataTest {
     properties.add(property("brace.health.open-breaker-down", "java.lang.Boolean", "false",
         "Whether an OPEN circuit breaker makes the 'brace' health indicator OUT_OF_SERVICE (else it stays UP, with the breaker's state in its details)."));
     properties.add(property("brace.health.backend-down", "java.lang.Boolean", "false",
-        "Whether a backend whose store cannot be reached reports DOWN under 'braceBackends' (else BACKEND_DOWN, which leaves the application's health alone)."));
+        "Whether the backends' health (braceBackends, DOWN during an outage, in the group brace-backends) is also part of the application's own, so an outage makes /actuator/health DOWN (else it stays UP)."));
     properties.addAll(redisProperties());
     properties.add(property("brace.deadline.enabled", "java.lang.Boolean", "true",
         "Whether calls take part in deadlines: bounded by the deadline they run under, passing their own bounds on to the calls they make."));
