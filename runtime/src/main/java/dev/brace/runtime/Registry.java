@@ -335,7 +335,8 @@ public final class Registry {
 
     /**
      * Makes a configuration key that addresses no known instance or property (a typo) an error
-     * when the registry is built, instead of a warning.
+     * when the registry is built, instead of a warning; so does {@code brace.strict-configuration=true}
+     * or {@code BRACE_STRICT_CONFIGURATION=true} in the configuration the registry reads.
      *
      * @return this
      */
@@ -531,7 +532,8 @@ public final class Registry {
       Map<Kind, Map<String, ConfigBuilder<?>>> layers = new EnumMap<>(Kind.class);
       programmatic.forEach((kind, byName) -> layers.put(kind, Map.copyOf(byName)));
       Map<String, String> properties = systemProperties != null ? systemProperties : braceSystemProperties();
-      audit(environment, properties);
+      boolean strict = strictConfiguration || ConfigAudit.strictConfiguration(environment, properties);
+      audit(environment, properties, strict);
       InstanceStore store =
           new InstanceStore(
               timeSource,
@@ -540,11 +542,11 @@ public final class Registry {
               new EventBus(wallClock),
               new ConfigLayers(layers, environment, properties),
               backends);
-      return new Registry(store, strictConfiguration, Collections.unmodifiableMap(new LinkedHashMap<>(backends)));
+      return new Registry(store, strict, Collections.unmodifiableMap(new LinkedHashMap<>(backends)));
     }
 
     /** Reports keys that configure nothing: one warning listing them all, or an error when strict. */
-    private void audit(Map<String, String> environment, Map<String, String> properties) {
+    private void audit(Map<String, String> environment, Map<String, String> properties, boolean strict) {
       Map<Kind, Set<String>> configured = new EnumMap<>(Kind.class);
       programmatic.forEach((kind, byName) -> configured.put(kind, byName.keySet()));
       List<String> problems = ConfigAudit.unknownKeyProblems(configured, environment, properties);
@@ -552,10 +554,10 @@ public final class Registry {
         return;
       }
       String listed = String.join("\n  ", problems);
-      if (strictConfiguration) {
+      if (strict) {
         throw new ConfigurationException(Message.UNKNOWN_KEYS.format(listed));
       }
-      LoggerFactory.getLogger("dev.brace").warn(Message.UNKNOWN_KEYS.format(listed));
+      LoggerFactory.getLogger("dev.brace").warn(Message.UNKNOWN_KEYS_WARNING.format(listed));
     }
   }
 

@@ -126,7 +126,14 @@ final class SpringEnvironmentLayers {
     }
     int lastDot = rest.lastIndexOf('.');
     if (firstDot <= 0 || lastDot <= firstDot) {
-      return PROPERTY_PREFIX + rest.toLowerCase(Locale.ROOT);
+      // A switch of the registry as a whole (brace.strictConfiguration, brace.metrics.per_key): each part kebab.
+      StringBuilder parts = new StringBuilder();
+      for (String part : rest.split("\\.", -1)) {
+        boolean upperCase = part.equals(part.toUpperCase(Locale.ROOT));
+        parts.append(parts.length() == 0 ? "" : ".")
+            .append(upperCase ? part.toLowerCase(Locale.ROOT).replace('_', '-') : kebab(part));
+      }
+      return PROPERTY_PREFIX + parts;
     }
     String kind = rest.substring(0, firstDot).replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
     String name = rest.substring(rest.charAt(firstDot) == '.' ? firstDot + 1 : firstDot, lastDot);

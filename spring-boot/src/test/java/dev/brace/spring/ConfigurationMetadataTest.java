@@ -86,6 +86,8 @@ class ConfigurationMetadataTest {
     List<String> hints = new ArrayList<>();
     properties.add(property("brace.enabled", "java.lang.Boolean", "true",
         "Whether Brace applies its patterns at all; false makes every wrapper a pure pass-through, fallbacks included."));
+    properties.add(property("brace.strict-configuration", "java.lang.Boolean", "false",
+        "Whether a brace.* key that configures nothing (a typo) stops the start, and refuses a reconfiguration, instead of a warning."));
     properties.add(property("brace.spring.auto-wrap", "java.lang.Boolean", "true",
         "Whether every bean implementing an interface with a generated Resilient<Interface> is wrapped in it."));
     properties.add(property("brace.processor-missing", "java.lang.String", "\"fail\"",
