@@ -218,6 +218,10 @@ final class WrapperWriter {
     for (Setting setting : pattern.settings()) {
       calls.add(Code.of(".$N($L)", setting.setter(), value(setting.value())));
     }
+    if (pattern.site() != null && pattern.site().owner() instanceof TypeElement type) {
+      // So describe() says the value is written on the interface, not on whichever method resolved it first.
+      calls.add(Code.of(".declaredOnType($S)", Naming.describe(type)));
+    }
     return Code.join(calls, "");
   }
 

@@ -38,6 +38,7 @@ import java.util.Set;
 import org.slf4j.LoggerFactory;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -306,6 +307,7 @@ public final class Registry {
     private Map<String, String> environment = System.getenv();
     private Map<String, String> systemProperties;
     private boolean strictConfiguration;
+    private Function<String, String> keyOrigins = key -> null;
     private final Map<String, Backend> backends = new LinkedHashMap<>();
 
     private Builder() {}
@@ -362,6 +364,23 @@ public final class Registry {
      */
     public Builder systemProperties(Map<String, String> systemProperties) {
       this.systemProperties = Map.copyOf(Objects.requireNonNull(systemProperties, "systemProperties"));
+      return this;
+    }
+
+    /**
+     * Tells {@link #describe()} where the application's configuration got each key of the two outer
+     * layers, so a setting's source names it as the application does: a framework that reads its
+     * own property sources into {@link #environment} and {@link #systemProperties} (Spring Boot's
+     * {@code application.yml}) says which source gave a key.
+     *
+     * @param keyOrigins for a key as the registry reads it ({@code BRACE_…}, {@code brace.…}), where
+     *     it came from ({@code class path resource [application.yml] - 3:26}), or null when unknown;
+     *     asked whenever a setting is resolved, so it may answer for the latest reconfiguration
+     * @return this
+     * @throws NullPointerException when {@code keyOrigins} is null
+     */
+    public Builder keyOrigins(Function<String, String> keyOrigins) {
+      this.keyOrigins = Objects.requireNonNull(keyOrigins, "keyOrigins");
       return this;
     }
 
@@ -540,7 +559,7 @@ public final class Registry {
               schedulerSupplier,
               WorkerThreads.abandonedAttempts(),
               new EventBus(wallClock),
-              new ConfigLayers(layers, environment, properties),
+              new ConfigLayers(layers, environment, properties, keyOrigins),
               backends);
       return new Registry(store, strict, Collections.unmodifiableMap(new LinkedHashMap<>(backends)));
     }

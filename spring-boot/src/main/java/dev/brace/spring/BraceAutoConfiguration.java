@@ -44,7 +44,10 @@ public class BraceAutoConfiguration {
     SpringEnvironmentLayers layers = SpringEnvironmentLayers.read(environment);
     Registry.Builder builder = Registry.builder();
     customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-    return builder.environment(layers.environment()).systemProperties(layers.systemProperties()).build();
+    return builder.environment(layers.environment()).systemProperties(layers.systemProperties())
+        // Read again when asked: only for a key that is set, and a reconfiguration may have moved it.
+        .keyOrigins(key -> SpringEnvironmentLayers.read(environment).origin(key))
+        .build();
   }
 
   /**

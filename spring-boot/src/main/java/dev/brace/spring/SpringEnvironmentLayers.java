@@ -4,9 +4,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import org.springframework.boot.origin.Origin;
+import org.springframework.boot.origin.OriginLookup;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 /**
  * Spring's {@code Environment} as the registry's two outer layers of configuration. Every property
@@ -39,10 +43,13 @@ final class SpringEnvironmentLayers {
 
   private final Map<String, String> environment;
   private final Map<String, String> systemProperties;
+  private final Map<String, String> origins;
 
-  private SpringEnvironmentLayers(Map<String, String> environment, Map<String, String> systemProperties) {
+  private SpringEnvironmentLayers(Map<String, String> environment, Map<String, String> systemProperties,
+      Map<String, String> origins) {
     this.environment = environment;
     this.systemProperties = systemProperties;
+    this.origins = origins;
   }
 
   /**
@@ -54,6 +61,7 @@ final class SpringEnvironmentLayers {
     Map<String, Integer> environmentRank = new HashMap<>();
     Map<String, String> properties = new LinkedHashMap<>();
     Map<String, Integer> propertyRank = new HashMap<>();
+    Map<String, String> origins = new HashMap<>();
     int rank = 0;
     for (PropertySource<?> source : spring.getPropertySources()) {
       rank++;
@@ -70,11 +78,13 @@ final class SpringEnvironmentLayers {
         if (key.startsWith(ENVIRONMENT_PREFIX) && !starterKey(key)) {
           if (environment.putIfAbsent(key, value) == null) {
             environmentRank.put(key, rank);
+            origin(source, key).ifPresent(origin -> origins.put(key, origin));
           }
         } else if (key.toLowerCase(Locale.ROOT).startsWith(PROPERTY_PREFIX) && !starterKey(key)) {
           String normalized = normalize(key);
           if (properties.putIfAbsent(normalized, value) == null) {
             propertyRank.put(normalized, rank);
+            origin(source, key).ifPresent(origin -> origins.put(normalized, origin));
           }
         }
       }
@@ -83,7 +93,38 @@ final class SpringEnvironmentLayers {
       Integer twin = environmentRank.get(environmentTwin(key));
       return twin != null && twin < propertyRank.get(key);
     });
-    return new SpringEnvironmentLayers(Map.copyOf(environment), Map.copyOf(properties));
+    return new SpringEnvironmentLayers(Map.copyOf(environment), Map.copyOf(properties), Map.copyOf(origins));
+  }
+
+  /**
+   * Where Spring got a key, as Spring names it: the resource, line and column for a file
+   * ({@code class path resource [application.yml] - 3:26}), else the property source's name
+   * ({@code commandLineArgs}, a config server's). Nothing for the process environment and the JVM's
+   * system properties, which the registry's own layers already name truly.
+   */
+  private static Optional<String> origin(PropertySource<?> source, String key) {
+    String name = source.getName();
+    if (name.equals(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)
+        || name.equals(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME)) {
+      return Optional.empty();
+    }
+    if (source instanceof OriginLookup<?>) {
+      @SuppressWarnings("unchecked")
+      Origin origin = ((OriginLookup<String>) source).getOrigin(key);
+      if (origin != null) {
+        return Optional.of(origin.toString());
+      }
+    }
+    return Optional.of(name);
+  }
+
+  /**
+   * @param key a key as the registry reads it ({@code BRACE_…}, or {@code brace.…} normalized)
+   * @return where Spring got it ({@link #origin}), or null when from the process environment, the
+   *     JVM's system properties, or nowhere
+   */
+  String origin(String key) {
+    return origins.get(key);
   }
 
   /** @return the {@code BRACE_…} settings */

@@ -279,7 +279,7 @@ class BraceAutoConfigurationTest {
           Map<String, Object> breaker = (Map<String, Object>) ((Map<String, Object>) instances.get("circuitbreaker")).get("catalog-api");
           @SuppressWarnings("unchecked")
           Map<String, String> sources = (Map<String, String>) breaker.get("sources");
-          assertThat(sources.get("failureThreshold")).startsWith("annotation at Catalog");
+          assertThat(sources.get("failureThreshold")).as("written on the interface").isEqualTo("annotation on Catalog");
           assertThat(sources).containsEntry("windowBuckets", "default");
           assertThat(breaker.get("sites").toString()).contains("Catalog.item");
           assertThat(endpoint.reset("circuitbreaker", "catalog-api", "reset")).containsEntry("state", "CLOSED");
