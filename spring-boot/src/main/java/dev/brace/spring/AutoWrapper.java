@@ -132,7 +132,7 @@ final class AutoWrapper implements BeanPostProcessor {
   }
 
   /** @return {@code Resilient<Interface>} when the processor generated one for {@code type} */
-  private static Optional<Class<?>> generatedWrapper(Class<?> type) {
+  static Optional<Class<?>> generatedWrapper(Class<?> type) {
     if (skipped(type)) {
       return Optional.empty();
     }

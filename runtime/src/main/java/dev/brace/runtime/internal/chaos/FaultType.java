@@ -57,7 +57,9 @@ public final class FaultType {
     String problem = null;
     Constructor<? extends Throwable> constructor = null;
     if (found == null) {
-      problem = "no class " + className + " can be loaded";
+      problem = "no class " + className + " can be loaded (through the thread's context class loader, the call's, then"
+          + " Brace's); in a native image, a class named only in configuration is there"
+          + " only when the image's reachability metadata registers it with its String constructor";
     } else if (!Throwable.class.isAssignableFrom(found)) {
       problem = className + " is not an exception (not a Throwable)";
     } else if (found.isInterface() || Modifier.isAbstract(found.getModifiers())) {

@@ -44,7 +44,7 @@ class FaultTypeRefusalTest {
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "java.sql.SQLException | is a checked exception the method does not declare (it declares java.io.IOException)",
-      "app.NoSuchFault | no class app.NoSuchFault can be loaded",
+      "app.NoSuchFault | no class app.NoSuchFault can be loaded (through the thread's context class loader, the call's, then Brace's); in a native image, a class named only in configuration is there only when the image's reachability metadata registers it with its String constructor",
       "java.lang.String | is not an exception (not a Throwable)",
       "dev.brace.runtime.internal.chaos.FaultTypeRefusalTest$Abstract | is abstract",
       "dev.brace.runtime.internal.chaos.FaultTypeRefusalTest$NoMessage | has no public constructor taking a String",
