@@ -37,6 +37,7 @@ public final class ResilientCatalog implements Catalog {
     .with(TimeoutConfig.builder("Catalog.save").duration("250ms").mode(Timeout.Mode.ABANDON))
     .fallbackTakes("ignoreSave", IOException.class)
     .throwsTypes(IOException.class)
+    .faultFactory(IOException.class, IOException::new)
     .invokes(DELEGATE_TO, 1)
     .fallback(FALL_BACK_TO)
     .build();

@@ -24,6 +24,8 @@ public final class ResilientPayments implements Payments {
     .with(CIRCUITBREAKER_PAYMENTS_API)
     .notIdempotent()
     .throwsTypes(ConnectException.class, UnknownHostException.class)
+    .faultFactory(ConnectException.class, ConnectException::new)
+    .faultFactory(UnknownHostException.class, UnknownHostException::new)
     .invokes(DELEGATE_TO, 0)
     .build();
 

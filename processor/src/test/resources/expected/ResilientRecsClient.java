@@ -38,6 +38,7 @@ public final class ResilientRecsClient implements RecsClient {
     .with(TimeoutConfig.builder("RecsClient.recommendations").duration("1s"))
     .fallbackTakes("noRecs", Exception.class)
     .throwsTypes(IOException.class)
+    .faultFactory(IOException.class, IOException::new)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .keys(KEYS_OF)

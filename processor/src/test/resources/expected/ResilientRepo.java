@@ -20,6 +20,8 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
   private static final CallDefinition GET = CallDefinition.builder("Repo.get")
     .with(RetryConfig.builder("Repo.get").declaredOnType("Repo"))
     .throwsTypes(IOException.class, TimeoutException.class)
+    .faultFactory(IOException.class, IOException::new)
+    .faultFactory(TimeoutException.class, TimeoutException::new)
     .invokes(DELEGATE_TO, 0)
     .build();
 

@@ -11,7 +11,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
@@ -207,9 +210,38 @@ final class WrapperWriter {
       // What the method may throw: fault injection may inject no other checked exception.
       lines.add(Code.of(".throwsTypes($L)", Code.join(member.getThrownTypes().stream()
           .map(thrown -> Code.of("$T.class", types.erasure(thrown))).toList(), ", ")));
+      // And how to make each, so injecting one named in configuration needs no reflection.
+      for (TypeMirror thrown : member.getThrownTypes()) {
+        if (madeFromMessage(thrown)) {
+          TypeMirror erased = types.erasure(thrown);
+          lines.add(Code.of(".faultFactory($T.class, $T::new)", erased, erased));
+        }
+      }
     }
     return lines;
   }
+
+  /**
+   * @return whether generated code can make the exception with {@code new X(message)}: a public,
+   *     concrete class reachable from any package, with a public constructor taking one {@code String}
+   */
+  private boolean madeFromMessage(TypeMirror thrown) {
+    if (thrown.getKind() != TypeKind.DECLARED || !(((DeclaredType) thrown).asElement() instanceof TypeElement type)
+        || type.getKind() != ElementKind.CLASS || type.getModifiers().contains(Modifier.ABSTRACT)) {
+      return false;
+    }
+    for (Element level = type; level instanceof TypeElement; level = level.getEnclosingElement()) {
+      boolean nested = level.getEnclosingElement() instanceof TypeElement;
+      if (!level.getModifiers().contains(Modifier.PUBLIC) || (nested && !level.getModifiers().contains(Modifier.STATIC))) {
+        return false;
+      }
+    }
+    TypeMirror string = elements.getTypeElement("java.lang.String").asType();
+    return ElementFilter.constructorsIn(type.getEnclosedElements()).stream().anyMatch(constructor ->
+        constructor.getModifiers().contains(Modifier.PUBLIC) && constructor.getParameters().size() == 1
+            && types.isSameType(constructor.getParameters().get(0).asType(), string));
+  }
+
 
   /** {@code RetryConfig.builder("I.m").maxAttempts(3)}: a pattern's builder with the attributes written on it. */
   private Code configBuilder(PatternModel pattern) {

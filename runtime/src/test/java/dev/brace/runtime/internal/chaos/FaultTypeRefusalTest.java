@@ -15,7 +15,10 @@ import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -111,6 +114,25 @@ class FaultTypeRefusalTest {
     ConfigurationException refused = assertThrows(ConfigurationException.class, () -> registry.resolve(declaringIo()));
     assertEquals("[brace:invalid-value]", refused.tag());
     assertTrue(refused.getMessage().contains(named), refused.getMessage());
+  }
+
+  /** What the generated code gives for each declared exception: found by name and made with no reflection. */
+  @Test
+  void aDeclaredExceptionTheGeneratedCodeMakesNeedsNoClassLoader() {
+    AtomicInteger made = new AtomicInteger();
+    Map<Class<? extends Throwable>, Function<String, ? extends Throwable>> factories = Map.of(IOException.class, message -> {
+      made.incrementAndGet();
+      return new IOException(message);
+    });
+    FaultType fault = FaultType.of("java.io.IOException", "BRACE_CHAOS_RECS_LIST_FAULT=java.io.IOException", "Recs.list",
+        "Recs.list", List.of(IOException.class), factories);
+    assertEquals(IOException.class, fault.type());
+    assertEquals("injected", fault.make("injected").getMessage());
+    assertEquals(1, made.get(), "made by the generated factory");
+
+    ConfigurationException withoutFactory = assertThrows(ConfigurationException.class, () -> FaultType.of("java.io.IOException",
+        "BRACE_CHAOS_RECS_LIST_FAULT=java.io.IOException", "Recs.list", "Recs.list", List.of(IOException.class), Map.of()));
+    assertTrue(withoutFactory.getMessage().contains("no class java.io.IOException can be loaded"), withoutFactory.getMessage());
   }
 
   @Test
