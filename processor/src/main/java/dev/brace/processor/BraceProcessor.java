@@ -108,6 +108,7 @@ public final class BraceProcessor extends AbstractProcessor {
       if (model.isPresent()) {
         new WrapperWriter(processingEnv.getTypeUtils(), processingEnv.getElementUtils()).write(model.get()).writeTo(processingEnv.getFiler(), iface);
         new ManifestWriter(processingEnv.getFiler(), processingEnv.getElementUtils()).write(model.get());
+        new NativeImageMetadataWriter(processingEnv.getFiler(), processingEnv.getElementUtils()).write(model.get());
       }
     } catch (IOException | RuntimeException | LinkageError bug) {
       reporter.print(report);

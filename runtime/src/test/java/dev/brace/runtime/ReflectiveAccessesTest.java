@@ -53,8 +53,9 @@ class ReflectiveAccessesTest {
 
   private static final List<String> BUILDERS = List.of("Bulkhead", "Chaos", "CircuitBreaker", "Deadline", "Fallback",
       "Hedge", "RateLimit", "RetryBudget", "Retry", "StaleIfError", "Timeout");
-  private static final String WRAPPER = "the application's generated Resilient<Interface>: the Spring Boot starter"
-      + " registers it ahead of time; elsewhere the application's metadata does (see the guide's Native images page)";
+  private static final String WRAPPER = "the application's generated Resilient<Interface>: brace-processor writes its"
+      + " metadata beside it (META-INF/native-image/dev.brace.generated/<interface>/reachability-metadata.json), and the"
+      + " Spring Boot starter registers it ahead of time too";
   private static final String CONFIGURED_FAULT = "a class BRACE_CHAOS_<NAME>_FAULT names that the method does not"
       + " declare (a declared one the generated code makes): the application registers its String constructor (see the"
       + " guide's Native images page)";
