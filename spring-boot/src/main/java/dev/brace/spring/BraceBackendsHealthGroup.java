@@ -3,6 +3,7 @@ package dev.brace.spring;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.health.actuate.endpoint.AdditionalHealthEndpointPath;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroup;
@@ -42,8 +43,11 @@ final class BraceBackendsHealthGroup implements HealthEndpointGroupsPostProcesso
   @Override
   public HealthEndpointGroups postProcessHealthEndpointGroups(HealthEndpointGroups groups) {
     HealthEndpointGroup primary = groups.getPrimary();
-    HealthEndpointGroup root = inApplicationHealth ? primary : new Excluding(primary);
-    return new Groups(groups, root, groups.get(GROUP) != null ? groups.get(GROUP) : new BackendsOnly(primary));
+    HealthEndpointGroup root = inApplicationHealth ? primary
+        : new Filtered(primary, name -> !backends(name) && primary.isMember(name), primary.getAdditionalPath());
+    HealthEndpointGroup backendsGroup = groups.get(GROUP) != null ? groups.get(GROUP)
+        : new Filtered(primary, BraceBackendsHealthGroup::backends, null);
+    return new Groups(groups, root, backendsGroup);
   }
 
   /** First, so Spring Boot's availability probes, which add paths of their own, wrap what it makes. */
@@ -78,44 +82,18 @@ final class BraceBackendsHealthGroup implements HealthEndpointGroupsPostProcesso
     }
   }
 
-  /** The root as configured, less the backends. */
-  private record Excluding(HealthEndpointGroup delegate) implements HealthEndpointGroup {
+  /**
+   * The root's group with other members: shown, aggregated and mapped to HTTP codes as the root is.
+   *
+   * @param root the application's own group
+   * @param member which health paths it holds
+   * @param additionalPath the root's extra path for the root, none for the backends' group
+   */
+  private record Filtered(HealthEndpointGroup root, Predicate<String> member, AdditionalHealthEndpointPath additionalPath)
+      implements HealthEndpointGroup {
     @Override
     public boolean isMember(String name) {
-      return !backends(name) && delegate.isMember(name);
-    }
-
-    @Override
-    public boolean showComponents(SecurityContext securityContext) {
-      return delegate.showComponents(securityContext);
-    }
-
-    @Override
-    public boolean showDetails(SecurityContext securityContext) {
-      return delegate.showDetails(securityContext);
-    }
-
-    @Override
-    public StatusAggregator getStatusAggregator() {
-      return delegate.getStatusAggregator();
-    }
-
-    @Override
-    public HttpCodeStatusMapper getHttpCodeStatusMapper() {
-      return delegate.getHttpCodeStatusMapper();
-    }
-
-    @Override
-    public AdditionalHealthEndpointPath getAdditionalPath() {
-      return delegate.getAdditionalPath();
-    }
-  }
-
-  /** The backends alone, shown, aggregated and mapped to HTTP codes as the root is. */
-  private record BackendsOnly(HealthEndpointGroup root) implements HealthEndpointGroup {
-    @Override
-    public boolean isMember(String name) {
-      return backends(name);
+      return member.test(name);
     }
 
     @Override
@@ -140,7 +118,7 @@ final class BraceBackendsHealthGroup implements HealthEndpointGroupsPostProcesso
 
     @Override
     public AdditionalHealthEndpointPath getAdditionalPath() {
-      return null;
+      return additionalPath;
     }
   }
 }

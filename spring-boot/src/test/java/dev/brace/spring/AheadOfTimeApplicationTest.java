@@ -9,9 +9,6 @@ import dev.brace.runtime.Registry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -96,16 +93,6 @@ class AheadOfTimeApplicationTest {
   @Autowired
   MeterRegistry meters;
 
-  private static <T> T eventually(Supplier<T> read, Predicate<T> until) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    T value = read.get();
-    while (!until.test(value) && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-      value = read.get();
-    }
-    return value;
-  }
-
   @Test
   void theStarterBehavesAsOnTheJvm() throws Exception {
     assertThat(AotDetector.useGeneratedArtifacts()).as("started from the code generated ahead of time")
@@ -127,7 +114,8 @@ class AheadOfTimeApplicationTest {
     assertThat(health.healthForPath("brace-backends", "braceBackends", "redis").getStatus()).isEqualTo(Status.UP);
     server.stop();
     try {
-      HealthDescriptor down = eventually(() -> health.healthForPath("brace-backends", "braceBackends", "redis"),
+      HealthDescriptor down = BraceRedisActuatorTest.eventually(
+          () -> health.healthForPath("brace-backends", "braceBackends", "redis"),
           descriptor -> descriptor.getStatus().equals(Status.DOWN));
       assertThat(down.getStatus()).isEqualTo(Status.DOWN);
       HealthDescriptor application = health.health();

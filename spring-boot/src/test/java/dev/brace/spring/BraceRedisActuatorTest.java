@@ -47,7 +47,8 @@ class BraceRedisActuatorTest {
           "management.endpoint.health.show-components=always",
           "management.endpoints.web.exposure.include=health, brace");
 
-  private static <T> T eventually(Supplier<T> read, java.util.function.Predicate<T> until) throws InterruptedException {
+  /** @return what {@code read} gives once {@code until} holds, or after 10 s what it gives then */
+  static <T> T eventually(Supplier<T> read, java.util.function.Predicate<T> until) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     T value = read.get();
     while (!until.test(value) && System.nanoTime() < deadline) {
