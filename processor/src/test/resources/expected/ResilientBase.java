@@ -13,7 +13,7 @@ import javax.annotation.processing.Generated;
 final class ResilientBase<E> implements Base<E> {
   private static final SlotInvoker DELEGATE_TO = ResilientBase::delegateTo;
 
-  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_BASE = CircuitBreakerConfig.builder("base");
+  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_BASE = CircuitBreakerConfig.builder("base").declaredOnType("Base");
 
   private static final CallDefinition LOAD = CallDefinition.builder("Base.load")
     .with(RetryConfig.builder("Base.load"))

@@ -22,7 +22,7 @@ public final class ResilientCatalog implements Catalog {
 
   private static final FallbackInvoker FALL_BACK_TO = ResilientCatalog::fallBackTo;
 
-  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_CATALOG = CircuitBreakerConfig.builder("Catalog");
+  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_CATALOG = CircuitBreakerConfig.builder("Catalog").declaredOnType("Catalog");
 
   private static final CallDefinition FIND = CallDefinition.builder("Catalog.find")
     .with(RetryConfig.builder("Catalog.find").maxAttempts(5).delay("10ms").jitter(Retry.Jitter.NONE).onResult(new Catalog.IsEmpty()))
@@ -32,17 +32,18 @@ public final class ResilientCatalog implements Catalog {
 
   private static final CallDefinition SAVE = CallDefinition.builder("Catalog.save")
     .with(FallbackConfig.builder("Catalog.save").on(IOException.class))
-    .with(RetryConfig.builder("Catalog.save").maxAttempts(2))
+    .with(RetryConfig.builder("Catalog.save").maxAttempts(2).declaredOnType("Catalog"))
     .with(CIRCUITBREAKER_CATALOG)
     .with(TimeoutConfig.builder("Catalog.save").duration("250ms").mode(Timeout.Mode.ABANDON))
     .fallbackTakes("ignoreSave", IOException.class)
     .throwsTypes(IOException.class)
+    .faultFactory(IOException.class, IOException::new)
     .invokes(DELEGATE_TO, 1)
     .fallback(FALL_BACK_TO)
     .build();
 
   private static final CallDefinition SIZE = CallDefinition.builder("Catalog.size")
-    .with(RetryConfig.builder("Catalog.size").maxAttempts(2))
+    .with(RetryConfig.builder("Catalog.size").maxAttempts(2).declaredOnType("Catalog"))
     .with(CIRCUITBREAKER_CATALOG)
     .invokes(DELEGATE_TO, 2)
     .build();

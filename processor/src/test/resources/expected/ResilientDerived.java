@@ -21,7 +21,7 @@ public final class ResilientDerived implements Derived {
 
   private static final CallDefinition LOAD = CallDefinition.builder("Base.load")
     .with(RetryConfig.builder("Base.load"))
-    .with(CircuitBreakerConfig.builder("base"))
+    .with(CircuitBreakerConfig.builder("base").declaredOnType("Base"))
     .invokes(DELEGATE_TO, 1)
     .build();
 

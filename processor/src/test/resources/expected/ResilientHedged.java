@@ -33,6 +33,7 @@ public final class ResilientHedged implements Hedged {
     .with(CircuitBreakerConfig.builder("search-api").key("{query}"))
     .with(TimeoutConfig.builder("Hedged.search").duration("1s"))
     .throwsTypes(IOException.class)
+    .faultFactory(IOException.class, IOException::new)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .keys(KEYS_OF)
@@ -41,6 +42,7 @@ public final class ResilientHedged implements Hedged {
   private static final CallDefinition PING = CallDefinition.builder("Hedged.ping")
     .with(HedgeConfig.builder("Hedged.ping"))
     .throwsTypes(IOException.class)
+    .faultFactory(IOException.class, IOException::new)
     .invokes(DELEGATE_TO, 1)
     .build();
 

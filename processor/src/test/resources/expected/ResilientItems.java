@@ -31,7 +31,7 @@ public final class ResilientItems implements Items {
 
   private static final KeysOf KEYS_OF = ResilientItems::keysOf;
 
-  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_ITEMS = CircuitBreakerConfig.builder("items");
+  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_ITEMS = CircuitBreakerConfig.builder("items").declaredOnType("Items");
 
   private static final CallDefinition ITEM = CallDefinition.builder("Items.item")
     .with(FallbackConfig.builder("Items.item"))

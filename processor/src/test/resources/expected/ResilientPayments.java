@@ -17,13 +17,15 @@ import javax.annotation.processing.Generated;
 public final class ResilientPayments implements Payments {
   private static final SlotInvoker DELEGATE_TO = ResilientPayments::delegateTo;
 
-  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_PAYMENTS_API = CircuitBreakerConfig.builder("payments-api");
+  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_PAYMENTS_API = CircuitBreakerConfig.builder("payments-api").declaredOnType("Payments");
 
   private static final CallDefinition CHARGE = CallDefinition.builder("Payments.charge")
     .with(RetryConfig.builder("Payments.charge").maxAttempts(3).on(ConnectException.class, UnknownHostException.class, CircuitOpenException.class))
     .with(CIRCUITBREAKER_PAYMENTS_API)
     .notIdempotent()
     .throwsTypes(ConnectException.class, UnknownHostException.class)
+    .faultFactory(ConnectException.class, ConnectException::new)
+    .faultFactory(UnknownHostException.class, UnknownHostException::new)
     .invokes(DELEGATE_TO, 0)
     .build();
 

@@ -27,7 +27,7 @@ public final class ResilientRecsClient implements RecsClient {
 
   private static final KeysOf KEYS_OF = ResilientRecsClient::keysOf;
 
-  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_RECS_API = CircuitBreakerConfig.builder("recs-api");
+  private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_RECS_API = CircuitBreakerConfig.builder("recs-api").declaredOnType("RecsClient");
 
   private static final CallDefinition RECOMMENDATIONS = CallDefinition.builder("RecsClient.recommendations")
     .with(FallbackConfig.builder("RecsClient.recommendations"))
@@ -38,6 +38,7 @@ public final class ResilientRecsClient implements RecsClient {
     .with(TimeoutConfig.builder("RecsClient.recommendations").duration("1s"))
     .fallbackTakes("noRecs", Exception.class)
     .throwsTypes(IOException.class)
+    .faultFactory(IOException.class, IOException::new)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .keys(KEYS_OF)

@@ -15,31 +15,33 @@ import javax.annotation.processing.Generated;
 public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
   private static final SlotInvoker DELEGATE_TO = ResilientRepo::delegateTo;
 
-  private static final RetryConfig.Builder RETRY_REPO_FETCH = RetryConfig.builder("Repo.fetch");
+  private static final RetryConfig.Builder RETRY_REPO_FETCH = RetryConfig.builder("Repo.fetch").declaredOnType("Repo");
 
   private static final CallDefinition GET = CallDefinition.builder("Repo.get")
-    .with(RetryConfig.builder("Repo.get"))
+    .with(RetryConfig.builder("Repo.get").declaredOnType("Repo"))
     .throwsTypes(IOException.class, TimeoutException.class)
+    .faultFactory(IOException.class, IOException::new)
+    .faultFactory(TimeoutException.class, TimeoutException::new)
     .invokes(DELEGATE_TO, 0)
     .build();
 
   private static final CallDefinition MAX = CallDefinition.builder("Repo.max")
-    .with(RetryConfig.builder("Repo.max"))
+    .with(RetryConfig.builder("Repo.max").declaredOnType("Repo"))
     .invokes(DELEGATE_TO, 1)
     .build();
 
   private static final CallDefinition PUT_ALL = CallDefinition.builder("Repo.putAll")
-    .with(RetryConfig.builder("Repo.putAll"))
+    .with(RetryConfig.builder("Repo.putAll").declaredOnType("Repo"))
     .invokes(DELEGATE_TO, 2)
     .build();
 
   private static final CallDefinition SIZES = CallDefinition.builder("Repo.sizes")
-    .with(RetryConfig.builder("Repo.sizes"))
+    .with(RetryConfig.builder("Repo.sizes").declaredOnType("Repo"))
     .invokes(DELEGATE_TO, 3)
     .build();
 
   private static final CallDefinition CLEAR = CallDefinition.builder("Repo.clear")
-    .with(RetryConfig.builder("Repo.clear"))
+    .with(RetryConfig.builder("Repo.clear").declaredOnType("Repo"))
     .invokes(DELEGATE_TO, 4)
     .build();
 

@@ -23,6 +23,7 @@ public final class ResilientShadowing implements Shadowing {
     .with(TimeoutConfig.builder("Shadowing.names").duration("1s").mode(Timeout.Mode.ABANDON))
     .fallbackTakes("none", IOException.class)
     .throwsTypes(IOException.class)
+    .faultFactory(IOException.class, IOException::new)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .build();

@@ -16,7 +16,7 @@ import javax.annotation.processing.Generated;
 public final class ResilientShedding implements Shedding {
   private static final SlotInvoker DELEGATE_TO = ResilientShedding::delegateTo;
 
-  private static final BulkheadConfig.Builder BULKHEAD_SEARCH = BulkheadConfig.builder("search").maxConcurrent(40).maxWait("10ms").adaptive(Bulkhead.Adaptive.GRADIENT2).minConcurrent(4);
+  private static final BulkheadConfig.Builder BULKHEAD_SEARCH = BulkheadConfig.builder("search").maxConcurrent(40).maxWait("10ms").adaptive(Bulkhead.Adaptive.GRADIENT2).minConcurrent(4).declaredOnType("Shedding");
 
   private static final CallDefinition SUGGESTIONS = CallDefinition.builder("Shedding.suggestions")
     .with(BULKHEAD_SEARCH)

@@ -31,6 +31,7 @@ public final class ResilientStale implements Stale {
     .with(RetryConfig.builder("Stale.recommendations").maxAttempts(2).on(IOException.class))
     .fallbackTakes("none", IOException.class)
     .throwsTypes(IOException.class)
+    .faultFactory(IOException.class, IOException::new)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .keys(KEYS_OF)

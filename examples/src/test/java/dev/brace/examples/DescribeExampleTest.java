@@ -24,7 +24,7 @@ class DescribeExampleTest {
     Description.Setting rate = breaker.setting("failureRate").orElseThrow();
     assertEquals("0.25", rate.value());
     assertEquals("environment BRACE_CIRCUITBREAKER_RECS_API_FAILURE_RATE", rate.source().toString());
-    assertEquals("annotation at RecsClient.recommendations", breaker.setting("resetTimeout").orElseThrow().source().toString());
+    assertEquals("annotation on RecsClient", breaker.setting("resetTimeout").orElseThrow().source().toString());
     assertEquals("default", breaker.setting("successThreshold").orElseThrow().source().toString());
 
     String table = registry.describe().toString();
@@ -33,7 +33,7 @@ class DescribeExampleTest {
         + " → bulkhead recs-api → timeout"), table);
     assertTrue(table.matches("(?s).*circuitbreaker recs-api +failureThreshold +5 +default\n"
         + " +successThreshold +1 +default\n"
-        + " +resetTimeout +1s +annotation at RecsClient.recommendations\n"
+        + " +resetTimeout +1s +annotation on RecsClient\n"
         + " +failureRate +0.25 +environment BRACE_CIRCUITBREAKER_RECS_API_FAILURE_RATE\n.*"), table);
   }
 }

@@ -106,8 +106,9 @@ public final class BraceProcessor extends AbstractProcessor {
       Optional<WrapperModel> model = validator.validate(iface);
       reporter.print(report);
       if (model.isPresent()) {
-        new WrapperWriter(processingEnv.getTypeUtils()).write(model.get()).writeTo(processingEnv.getFiler());
+        new WrapperWriter(processingEnv.getTypeUtils(), processingEnv.getElementUtils()).write(model.get()).writeTo(processingEnv.getFiler());
         new ManifestWriter(processingEnv.getFiler(), processingEnv.getElementUtils()).write(model.get());
+        new NativeImageMetadataWriter(processingEnv.getFiler(), processingEnv.getElementUtils()).write(model.get());
       }
     } catch (IOException | RuntimeException | LinkageError bug) {
       reporter.print(report);

@@ -19,6 +19,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
@@ -29,6 +31,8 @@ import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.IntersectionType;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.type.TypeVariable;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
 
 /**
@@ -50,9 +54,11 @@ final class WrapperWriter {
   private static final ClassName REACTOR_CALLS = ClassName.get("dev.brace.reactor", "ReactorCalls");
 
   private final Types types;
+  private final Elements elements;
 
-  WrapperWriter(Types types) {
+  WrapperWriter(Types types, Elements elements) {
     this.types = types;
+    this.elements = elements;
   }
 
   /** @return the interface as written with its own type variables: {@code Repo<T>}, or {@code Repo} */
@@ -226,8 +232,36 @@ final class WrapperWriter {
       // What the method may throw: fault injection may inject no other checked exception.
       code.add("\n.throwsTypes($L)", CodeBlock.join(member.getThrownTypes().stream()
           .map(thrown -> CodeBlock.of("$T.class", TypeName.get(types.erasure(thrown)))).toList(), ", "));
+      // And how to make each, so injecting one named in configuration needs no reflection.
+      for (TypeMirror thrown : member.getThrownTypes()) {
+        if (madeFromMessage(thrown)) {
+          TypeName erased = TypeName.get(types.erasure(thrown));
+          code.add("\n.faultFactory($T.class, $T::new)", erased, erased);
+        }
+      }
     }
     return code;
+  }
+
+  /**
+   * @return whether generated code can make the exception with {@code new X(message)}: a public,
+   *     concrete class reachable from any package, with a public constructor taking one {@code String}
+   */
+  private boolean madeFromMessage(TypeMirror thrown) {
+    if (thrown.getKind() != TypeKind.DECLARED || !(((DeclaredType) thrown).asElement() instanceof TypeElement type)
+        || type.getKind() != ElementKind.CLASS || type.getModifiers().contains(Modifier.ABSTRACT)) {
+      return false;
+    }
+    for (Element level = type; level instanceof TypeElement; level = level.getEnclosingElement()) {
+      boolean nested = level.getEnclosingElement() instanceof TypeElement;
+      if (!level.getModifiers().contains(Modifier.PUBLIC) || (nested && !level.getModifiers().contains(Modifier.STATIC))) {
+        return false;
+      }
+    }
+    TypeMirror string = elements.getTypeElement("java.lang.String").asType();
+    return ElementFilter.constructorsIn(type.getEnclosedElements()).stream().anyMatch(constructor ->
+        constructor.getModifiers().contains(Modifier.PUBLIC) && constructor.getParameters().size() == 1
+            && types.isSameType(constructor.getParameters().get(0).asType(), string));
   }
 
   /** {@code RetryConfig.builder("I.m").maxAttempts(3)}: a pattern's builder with the attributes written on it. */
@@ -235,6 +269,10 @@ final class WrapperWriter {
     CodeBlock.Builder config = CodeBlock.builder().add("$T.builder($S)", ClassName.get(pattern.kind().configType()), pattern.name());
     for (Setting setting : pattern.settings()) {
       config.add(".$N($L)", setting.setter(), value(setting.value()));
+    }
+    if (pattern.site() != null && pattern.site().owner() instanceof TypeElement type) {
+      // So describe() says the value is written on the interface, not on whichever method resolved it first.
+      config.add(".declaredOnType($S)", Naming.describe(type));
     }
     return config.build();
   }

@@ -71,4 +71,23 @@ class ManifestTest {
     assertThat(manifest).contains("\nhedge Hedging.call\n");
     assertThat(manifest).contains("\nretrybudget hedges\n");
   }
+
+  /** What a native image needs for Brace.wrap to find the wrapper, written beside it. */
+  @Test
+  void theWrapperIsRegisteredForANativeImageOnceItsInterfaceIsReached() throws IOException {
+    Compilation compilation = GoldenTest.compile(GoldenTest.good("Outer"));
+    assertThat(compilation).succeededWithoutWarnings();
+
+    String metadata = compilation
+        .generatedFile(StandardLocation.CLASS_OUTPUT,
+            "META-INF/native-image/dev.brace.generated/p.Outer$Inner/reachability-metadata.json")
+        .orElseThrow()
+        .getCharContent(true)
+        .toString();
+
+    assertThat(metadata).contains("\"condition\": {\"typeReached\": \"p.Outer$Inner\"}");
+    assertThat(metadata).contains("\"type\": \"p.ResilientOuter_Inner\"");
+    assertThat(metadata).contains(
+        "\"methods\": [{\"name\": \"wrap\", \"parameterTypes\": [\"p.Outer$Inner\", \"dev.brace.runtime.Registry\"]}]");
+  }
 }

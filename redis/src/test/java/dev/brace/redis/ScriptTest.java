@@ -35,4 +35,28 @@ class ScriptTest {
       assertEquals(List.of("1"), List.copyOf(used), script.name + " uses KEYS " + used);
     }
   }
+
+  /**
+   * A native image holds only the resources its metadata names: every script Brace loads, and its
+   * preludes, must match the glob brace-redis ships.
+   */
+  @Test
+  void everyScriptFileIsInTheNativeImageMetadata() throws Exception {
+    String metadata;
+    try (var in = Script.class.getResourceAsStream("/META-INF/native-image/dev.brace/brace-redis/reachability-metadata.json")) {
+      metadata = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    assertTrue(metadata.contains("\"glob\": \"dev/brace/redis/*.lua\""), metadata);
+    List<String> files = new ArrayList<>(List.of(Script.PRELUDE, Script.CIRCUIT_PRELUDE));
+    for (Field field : Script.class.getDeclaredFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getType() == Script.class) {
+        files.add(((Script) field.get(null)).name);
+      }
+    }
+    for (String file : files) {
+      String path = Script.class.getPackageName().replace('.', '/') + "/" + file;
+      assertTrue(path.matches("dev/brace/redis/[^/]*\\.lua"), path + " is not matched by the glob dev/brace/redis/*.lua");
+      assertTrue(Script.class.getResource(file) != null, path);
+    }
+  }
 }

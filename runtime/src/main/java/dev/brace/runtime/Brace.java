@@ -90,8 +90,16 @@ public final class Brace {
     }
   }
 
-  /** @return the generated class's name for an interface: {@code p.ResilientOuter_Inner} */
-  static String wrapperName(Class<?> type) {
+  /**
+   * The name the processor gives an interface's wrapper, whether or not it was generated: what a
+   * message about a missing wrapper names.
+   *
+   * @param type an interface
+   * @return the generated class's name for it: {@code p.ResilientOuter_Inner}
+   * @throws NullPointerException when {@code type} is null
+   */
+  public static String wrapperName(Class<?> type) {
+    Objects.requireNonNull(type, "type");
     StringBuilder simpleNames = new StringBuilder(type.getSimpleName());
     for (Class<?> outer = type.getEnclosingClass(); outer != null; outer = outer.getEnclosingClass()) {
       simpleNames.insert(0, outer.getSimpleName() + "_");

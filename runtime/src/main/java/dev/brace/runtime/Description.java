@@ -227,11 +227,16 @@ public final class Description {
    * Where a setting came from: the highest layer that set it.
    *
    * @param layer the layer
-   * @param origin where in that layer: the call site for an annotation (or a {@code Stack}'s
-   *     part), the variable for the environment, the key for a system property; empty for a
-   *     programmatic setting and a default
+   * @param origin where in that layer: the call site for an annotation on a method (or a {@code
+   *     Stack}'s part), the interface for an annotation on the interface, the variable for the
+   *     environment, the key for a system property; empty for a programmatic setting and a default
+   * @param onType for an annotation, whether it is written on the interface (the default of its
+   *     methods) rather than on the method
+   * @param from for a variable or property, where the application's configuration got it when the
+   *     registry was told ({@link Registry.Builder#keyOrigins}): a Spring Boot application's
+   *     property source ({@code class path resource [application.yml] - 3:26}); else empty
    */
-  public record Source(Layer layer, String origin) {
+  public record Source(Layer layer, String origin, boolean onType, String from) {
     /** A setting no layer set: the annotation's default. */
     public static final Source DEFAULT = new Source(Layer.DEFAULT, "");
     /** A setting from {@code Registry.builder()}. */
@@ -240,20 +245,45 @@ public final class Description {
     /**
      * @param layer the layer
      * @param origin where in that layer, or empty
+     * @param onType whether an annotation is written on the interface
+     * @param from where the application's configuration got a variable or property, or empty
      * @throws NullPointerException when a component is null
      */
     public Source {
       Objects.requireNonNull(layer, "layer");
       Objects.requireNonNull(origin, "origin");
+      Objects.requireNonNull(from, "from");
     }
 
-    /** @return e.g. {@code annotation at RecsClient.recommendations}, {@code environment BRACE_…}, {@code default} */
+    /**
+     * A source with no more to say than its layer and where in it.
+     *
+     * @param layer the layer
+     * @param origin where in that layer, or empty
+     * @throws NullPointerException when a component is null
+     */
+    public Source(Layer layer, String origin) {
+      this(layer, origin, false, "");
+    }
+
+    /**
+     * @return e.g. {@code annotation at RecsClient.recommendations}, {@code annotation on
+     *     RecsClient}, {@code environment BRACE_…}, {@code property brace.… from class path resource
+     *     [application.yml] - 3:26}, {@code default}
+     */
     @Override
     public String toString() {
       if (origin.isEmpty()) {
         return layer.toString();
       }
-      return layer + (layer == Layer.ANNOTATION ? " at " : " ") + origin;
+      if (layer == Layer.ANNOTATION) {
+        return layer + (onType ? " on " : " at ") + origin;
+      }
+      if (!from.isEmpty()) {
+        // Not a JVM system property then, whatever the layer is called: say what the application wrote.
+        return (layer == Layer.SYSTEM_PROPERTY ? "property" : layer.toString()) + " " + origin + " from " + from;
+      }
+      return layer + " " + origin;
     }
   }
 

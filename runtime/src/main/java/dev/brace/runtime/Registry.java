@@ -38,6 +38,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 
@@ -307,6 +308,7 @@ public final class Registry {
     private Map<String, String> environment = System.getenv();
     private Map<String, String> systemProperties;
     private boolean strictConfiguration;
+    private Function<String, String> keyOrigins = key -> null;
     private final Map<String, Backend> backends = new LinkedHashMap<>();
 
     private Builder() {}
@@ -336,7 +338,8 @@ public final class Registry {
 
     /**
      * Makes a configuration key that addresses no known instance or property (a typo) an error
-     * when the registry is built, instead of a warning.
+     * when the registry is built, instead of a warning; so does {@code brace.strict-configuration=true}
+     * or {@code BRACE_STRICT_CONFIGURATION=true} in the configuration the registry reads.
      *
      * @return this
      */
@@ -362,6 +365,23 @@ public final class Registry {
      */
     public Builder systemProperties(Map<String, String> systemProperties) {
       this.systemProperties = Map.copyOf(Objects.requireNonNull(systemProperties, "systemProperties"));
+      return this;
+    }
+
+    /**
+     * Tells {@link #describe()} where the application's configuration got each key of the two outer
+     * layers, so a setting's source names it as the application does: a framework that reads its
+     * own property sources into {@link #environment} and {@link #systemProperties} (Spring Boot's
+     * {@code application.yml}) says which source gave a key.
+     *
+     * @param keyOrigins for a key as the registry reads it ({@code BRACE_…}, {@code brace.…}), where
+     *     it came from ({@code class path resource [application.yml] - 3:26}), or null when unknown;
+     *     asked whenever a setting is resolved, so it may answer for the latest reconfiguration
+     * @return this
+     * @throws NullPointerException when {@code keyOrigins} is null
+     */
+    public Builder keyOrigins(Function<String, String> keyOrigins) {
+      this.keyOrigins = Objects.requireNonNull(keyOrigins, "keyOrigins");
       return this;
     }
 
@@ -532,20 +552,21 @@ public final class Registry {
       Map<Kind, Map<String, ConfigBuilder<?>>> layers = new EnumMap<>(Kind.class);
       programmatic.forEach((kind, byName) -> layers.put(kind, Map.copyOf(byName)));
       Map<String, String> properties = systemProperties != null ? systemProperties : braceSystemProperties();
-      audit(environment, properties);
+      boolean strict = strictConfiguration || ConfigAudit.strictConfiguration(environment, properties);
+      audit(environment, properties, strict);
       InstanceStore store =
           new InstanceStore(
               timeSource,
               schedulerSupplier,
               WorkerThreads.abandonedAttempts(),
               new EventBus(wallClock),
-              new ConfigLayers(layers, environment, properties),
+              new ConfigLayers(layers, environment, properties, keyOrigins),
               backends);
-      return new Registry(store, strictConfiguration, Collections.unmodifiableMap(new LinkedHashMap<>(backends)));
+      return new Registry(store, strict, Collections.unmodifiableMap(new LinkedHashMap<>(backends)));
     }
 
     /** Reports keys that configure nothing: one warning listing them all, or an error when strict. */
-    private void audit(Map<String, String> environment, Map<String, String> properties) {
+    private void audit(Map<String, String> environment, Map<String, String> properties, boolean strict) {
       Map<Kind, Set<String>> configured = new EnumMap<>(Kind.class);
       programmatic.forEach((kind, byName) -> configured.put(kind, byName.keySet()));
       List<String> problems = ConfigAudit.unknownKeyProblems(configured, environment, properties);
@@ -553,10 +574,10 @@ public final class Registry {
         return;
       }
       String listed = String.join("\n  ", problems);
-      if (strictConfiguration) {
+      if (strict) {
         throw new ConfigurationException(Message.UNKNOWN_KEYS.format(listed));
       }
-      LoggerFactory.getLogger("dev.brace").warn(Message.UNKNOWN_KEYS.format(listed));
+      LoggerFactory.getLogger("dev.brace").warn(Message.UNKNOWN_KEYS_WARNING.format(listed));
     }
   }
 

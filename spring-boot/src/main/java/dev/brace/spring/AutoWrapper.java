@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -22,13 +24,37 @@ import org.springframework.util.ClassUtils;
  * @Bean} method that wraps by hand) is left as it is, so nothing is wrapped twice; a bean
  * implementing two interfaces that both have one is an error, since the wrapper implements only
  * one of them.
+ *
+ * <p>A bean whose interface carries Brace's annotations but has no generated wrapper was meant to
+ * be protected and is not: the processor did not run when the interface was compiled. That stops
+ * the start ({@code [brace:processor-missing]}, naming the interface and the build lines to add),
+ * or with {@code brace.processor-missing=warn} is logged once per interface and the bean is left
+ * unwrapped.
  */
 final class AutoWrapper implements BeanPostProcessor {
-  private final ObjectProvider<Registry> registry;
-  private final Map<Class<?>, Optional<Class<?>>> wrappers = new ConcurrentHashMap<>();
+  /** The property that turns a missing processor from a failed start into a warning. */
+  static final String PROCESSOR_MISSING = "brace.processor-missing";
 
-  AutoWrapper(ObjectProvider<Registry> registry) {
+  private final ObjectProvider<Registry> registry;
+  private final boolean failWhenProcessorMissing;
+  private final Map<Class<?>, Optional<Class<?>>> wrappers = new ConcurrentHashMap<>();
+  /** Interfaces already reported as unprotected, so a WARN comes once per interface, not per bean. */
+  private final Set<Class<?>> reportedUnprotected = ConcurrentHashMap.newKeySet();
+
+  /**
+   * @param registry the registry the wrappers use, looked up when the first bean is wrapped
+   * @param processorMissing {@code fail} or {@code warn}: what a bean left unprotected does
+   * @throws IllegalStateException when {@code processorMissing} is neither
+   */
+  AutoWrapper(ObjectProvider<Registry> registry, String processorMissing) {
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.failWhenProcessorMissing = switch (processorMissing.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "fail" -> true;
+      case "warn" -> false;
+      default -> throw new IllegalStateException("[brace:processor-missing] " + PROCESSOR_MISSING + " = '"
+          + processorMissing + "' is not accepted; accepted: fail (the default: the application does not start)"
+          + " or warn (the bean is left unprotected, with a warning)");
+    };
   }
 
   @Override
@@ -41,6 +67,8 @@ final class AutoWrapper implements BeanPostProcessor {
           return bean;
         }
         wrappable.add(type);
+      } else {
+        reportIfUnprotected(type, bean, beanName);
       }
     }
     if (wrappable.isEmpty()) {
@@ -61,9 +89,51 @@ final class AutoWrapper implements BeanPostProcessor {
     return Brace.wrap(type, (T) bean, registry.getObject());
   }
 
+  /**
+   * Fails, or warns once, when {@code type} carries Brace's annotations: it has no wrapper (the
+   * caller checked), so the bean would run with none of what they say.
+   */
+  private void reportIfUnprotected(Class<?> type, Object bean, String beanName) {
+    if (skipped(type) || reportedUnprotected.contains(type)) {
+      return;
+    }
+    Set<String> annotations = BraceAnnotationsInClassFile.of(type);
+    if (annotations.isEmpty()) {
+      return;
+    }
+    String message = processorMissing(type, annotations, bean, beanName);
+    if (failWhenProcessorMissing) {
+      throw new BeanCreationException(beanName, message);
+    }
+    if (reportedUnprotected.add(type)) {
+      LoggerFactory.getLogger("dev.brace").warn(message);
+    }
+  }
+
+  /** @return what {@code [brace:processor-missing]} says: the interface, the artifact, the build lines */
+  static String processorMissing(Class<?> type, Set<String> annotations, Object bean, String beanName) {
+    // Known from brace-runtime's jar; classes run from a build's output directory have no manifest.
+    String version = Optional.ofNullable(Registry.class.getPackage().getImplementationVersion())
+        .orElse("<brace-runtime's version>");
+    return "[brace:processor-missing] bean '" + beanName + "' (" + bean.getClass().getName() + ") implements "
+        + type.getName() + ", which carries " + String.join(", ", annotations) + " but has no generated wrapper "
+        + Brace.wrapperName(type) + ": brace-processor did not run when " + type.getSimpleName()
+        + " was compiled, so the bean would run unprotected. Add the artifact dev.brace:brace-processor to the"
+        + " annotation processors of the module that declares " + type.getSimpleName() + " and rebuild."
+        + " Maven, in maven-compiler-plugin's <configuration>: <annotationProcessorPaths><path><groupId>dev.brace"
+        + "</groupId><artifactId>brace-processor</artifactId><version>" + version + "</version></path>"
+        + "</annotationProcessorPaths>. Gradle: annotationProcessor(\"dev.brace:brace-processor:" + version + "\")."
+        + " To start anyway with the bean unprotected, set " + PROCESSOR_MISSING + "=warn";
+  }
+
+  /** @return whether {@code type} is a platform's or Spring's own interface, which Brace never wraps */
+  private static boolean skipped(Class<?> type) {
+    return type.getName().startsWith("java.") || type.getName().startsWith("org.springframework.");
+  }
+
   /** @return {@code Resilient<Interface>} when the processor generated one for {@code type} */
-  private static Optional<Class<?>> generatedWrapper(Class<?> type) {
-    if (type.getName().startsWith("java.") || type.getName().startsWith("org.springframework.")) {
+  static Optional<Class<?>> generatedWrapper(Class<?> type) {
+    if (skipped(type)) {
       return Optional.empty();
     }
     try {

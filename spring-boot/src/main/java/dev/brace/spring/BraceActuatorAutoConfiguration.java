@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -21,7 +22,7 @@ import org.springframework.core.env.Environment;
 /**
  * Actuator for Brace, when the application has Actuator: the {@code brace} health indicator
  * (breaker states; see {@link BraceHealthIndicator}), one indicator per backend under {@code
- * braceBackends} (see {@link BraceBackendHealthIndicator}) and the {@code brace} endpoint (see {@link
+ * braceBackends}, in a health group of their own (see {@link BraceBackendHealthIndicator}) and the {@code brace} endpoint (see {@link
  * BraceEndpoint}), which like every endpoint is exposed over HTTP only when {@code
  * management.endpoints.web.exposure.include} names it.
  */
@@ -53,20 +54,32 @@ public class BraceActuatorAutoConfiguration {
 
     /**
      * One indicator per backend of the registry, by the name settings use: {@code
-     * /actuator/health/braceBackends/redis}. Left out of {@code /actuator/health} when the
-     * registry has no backend.
+     * /actuator/health/brace-backends/braceBackends/redis}. Left out when the registry has no
+     * backend.
      *
      * @param registry the registry whose backends are reported
-     * @param environment read for {@code brace.health.backend-down}
      * @return the contributor, reported as {@code braceBackends}
      */
     @Bean
     @ConditionalOnMissingBean(name = "braceBackendsHealthContributor")
-    public CompositeHealthContributor braceBackendsHealthContributor(Registry registry, Environment environment) {
-      boolean down = environment.getProperty("brace.health.backend-down", Boolean.class, false);
+    public CompositeHealthContributor braceBackendsHealthContributor(Registry registry) {
       Map<String, HealthIndicator> indicators = new LinkedHashMap<>();
-      registry.backends().forEach((name, backend) -> indicators.put(name, new BraceBackendHealthIndicator(backend, down)));
+      registry.backends().forEach((name, backend) -> indicators.put(name, new BraceBackendHealthIndicator(backend)));
       return CompositeHealthContributor.fromMap(indicators);
+    }
+
+    /**
+     * The backends' health in a group of its own, {@code /actuator/health/brace-backends}, and out
+     * of the application's own health unless {@code brace.health.backend-down=true}. Static, as
+     * Spring Boot applies it while it makes the health endpoint's groups.
+     *
+     * @param environment read for {@code brace.health.backend-down}
+     * @return what adds the group
+     */
+    @Bean
+    @ConditionalOnClass(HealthEndpointGroupsPostProcessor.class)
+    public static HealthEndpointGroupsPostProcessor braceBackendsHealthGroup(Environment environment) {
+      return new BraceBackendsHealthGroup(environment.getProperty("brace.health.backend-down", Boolean.class, false));
     }
   }
 

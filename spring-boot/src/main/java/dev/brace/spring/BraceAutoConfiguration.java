@@ -14,13 +14,16 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 
 /**
  * The registry of a Spring Boot application: configured from Spring's {@code Environment}
  * ({@code brace.circuitbreaker.recs-api.failure-rate: 0.25} in application.yml, the {@code BRACE_…}
  * variables as without Spring), reconfigured when Spring Cloud reports the environment changed,
  * bound to Micrometer when there is a {@code MeterRegistry}, and put around every bean whose
- * interface has a generated wrapper ({@code brace.spring.auto-wrap=false} turns that off).
+ * interface has a generated wrapper ({@code brace.spring.auto-wrap=false} turns that off); a bean
+ * whose interface carries Brace's annotations without a generated wrapper stops the start ({@code
+ * brace.processor-missing=warn} makes it a warning).
  */
 @AutoConfiguration(afterName = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -41,7 +44,10 @@ public class BraceAutoConfiguration {
     SpringEnvironmentLayers layers = SpringEnvironmentLayers.read(environment);
     Registry.Builder builder = Registry.builder();
     customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-    return builder.environment(layers.environment()).systemProperties(layers.systemProperties()).build();
+    return builder.environment(layers.environment()).systemProperties(layers.systemProperties())
+        // Read again when asked: only for a key that is set, and a reconfiguration may have moved it.
+        .keyOrigins(key -> SpringEnvironmentLayers.read(environment).origin(key))
+        .build();
   }
 
   /**
@@ -59,12 +65,14 @@ public class BraceAutoConfiguration {
    * Static, as a bean post-processor must be, so creating it does not create this configuration early.
    *
    * @param registry the registry the wrappers use, looked up when the first bean is wrapped
+   * @param environment read for {@code brace.processor-missing} ({@code fail} or {@code warn})
    * @return the post-processor that wraps beans
+   * @throws IllegalStateException when {@code brace.processor-missing} is neither {@code fail} nor {@code warn}
    */
   @Bean
   @ConditionalOnProperty(name = "brace.spring.auto-wrap", havingValue = "true", matchIfMissing = true)
-  public static BeanPostProcessor braceAutoWrapper(ObjectProvider<Registry> registry) {
-    return new AutoWrapper(registry);
+  public static BeanPostProcessor braceAutoWrapper(ObjectProvider<Registry> registry, Environment environment) {
+    return new AutoWrapper(registry, environment.getProperty(AutoWrapper.PROCESSOR_MISSING, "fail"));
   }
 
   /** Reconfigures on Spring Cloud's {@code EnvironmentChangeEvent}, when Spring Cloud is there. */

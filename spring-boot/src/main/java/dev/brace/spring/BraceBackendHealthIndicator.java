@@ -11,42 +11,32 @@ import java.util.Objects;
 import java.util.Optional;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.health.contributor.Status;
 
 /**
- * One backend of the registry in {@code /actuator/health} (under {@code braceBackends}, by the name
- * settings use): UP while its store can be reached; during an outage, when it began, where (a
- * cluster node), why, and the fallback in force. An outage of the store does not make the
- * application unhealthy — its instances go on deciding, locally or by refusing — so it is reported
- * as {@link #BACKEND_DOWN}, a status Spring Boot's aggregation leaves out (the application stays
- * UP), unless {@code brace.health.backend-down=true}, which reports {@code DOWN}. A backend that
- * cannot tell ({@link Backend#status()} empty) is {@code UNKNOWN}.
+ * One backend of the registry in Actuator's health (under {@code braceBackends}, by the name
+ * settings use): UP while its store can be reached; {@code DOWN} during an outage, with when it
+ * began, where (a cluster node), why, and the fallback in force. An outage of the store does not
+ * make the application unhealthy — its instances go on deciding, locally or by refusing — so the
+ * backends sit in a health group of their own, {@code brace-backends}, that the application's own
+ * health leaves out unless {@code brace.health.backend-down=true} (see {@link
+ * BraceBackendsHealthGroup}). A backend that cannot tell ({@link Backend#status()} empty) is {@code
+ * UNKNOWN}.
  */
 public final class BraceBackendHealthIndicator implements HealthIndicator {
-  /**
-   * A backend's store cannot be reached; the application is not down for it. Not among Spring
-   * Boot's default status order, so it leaves the aggregate alone (and answers HTTP 200).
-   */
-  public static final Status BACKEND_DOWN =
-      new Status("BACKEND_DOWN", "the backend's store cannot be reached; its instances decide with their fallback");
-
   private final Backend backend;
-  private final boolean downWhenUnavailable;
 
   /**
    * @param backend the backend reported
-   * @param downWhenUnavailable whether an outage reports {@code DOWN} (else {@link #BACKEND_DOWN})
    * @throws NullPointerException when {@code backend} is null
    */
-  public BraceBackendHealthIndicator(Backend backend, boolean downWhenUnavailable) {
+  public BraceBackendHealthIndicator(Backend backend) {
     this.backend = Objects.requireNonNull(backend, "backend");
-    this.downWhenUnavailable = downWhenUnavailable;
   }
 
   /**
-   * @return UP with the fallback in force; during an outage {@link #BACKEND_DOWN} (or DOWN when
-   *     asked for) with {@code since}, {@code outages} ({@code node}, {@code since}, {@code cause})
-   *     and whether instances meanwhile decide locally; UNKNOWN for a backend that cannot tell
+   * @return UP with the fallback in force; during an outage DOWN with {@code since}, the {@code
+   *     fallback}, {@code outages} ({@code node}, {@code since}, {@code cause}) and whether instances
+   *     meanwhile decide locally; UNKNOWN for a backend that cannot tell
    */
   @Override
   public Health health() {
@@ -74,7 +64,7 @@ public final class BraceBackendHealthIndicator implements HealthIndicator {
         since = outage.since();
       }
     }
-    return Health.status(downWhenUnavailable ? Status.DOWN : BACKEND_DOWN)
+    return Health.down()
         .withDetail("since", String.valueOf(since))
         .withDetail("fallback", status.fallback())
         .withDetail("decidingLocally", status.decidesLocally())

@@ -4,9 +4,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import org.springframework.boot.origin.Origin;
+import org.springframework.boot.origin.OriginLookup;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 /**
  * Spring's {@code Environment} as the registry's two outer layers of configuration. Every property
@@ -22,7 +26,8 @@ import org.springframework.core.env.PropertySource;
  * are one key; the instance name is taken as written ({@code [name]} brackets removed). The
  * starter's own keys ({@code brace.spring.…}, {@code brace.health.…}, {@code brace.redis.…}, and
  * their {@code BRACE_SPRING_…} forms in the environment) are not instance settings and are left out,
- * and so are {@code brace.deadline.header} and {@code brace.chaos.actuator}, the starter's, though
+ * and so are {@code brace.deadline.header}, {@code brace.chaos.actuator} and {@code
+ * brace.processor-missing}, the starter's, though
  * other {@code brace.deadline.…} and {@code brace.chaos.…} keys are the registry's.
  */
 final class SpringEnvironmentLayers {
@@ -30,17 +35,21 @@ final class SpringEnvironmentLayers {
   private static final String ENVIRONMENT_PREFIX = "BRACE_";
   private static final String[] STARTER_PREFIXES = {"brace.spring.", "brace.health.", "brace.redis."};
   /**
-   * Starter keys under a prefix the registry also reads: the deadline header, and the switch of the
-   * actuator's fault injection operation.
+   * Starter keys under a prefix the registry also reads: the deadline header, the switch of the
+   * actuator's fault injection operation, and what a bean left unprotected by a missing processor does.
    */
-  private static final String[] STARTER_KEYS = {BraceDeadlineAutoConfiguration.HEADER, "brace.chaos.actuator"};
+  private static final String[] STARTER_KEYS = {
+      BraceDeadlineAutoConfiguration.HEADER, "brace.chaos.actuator", AutoWrapper.PROCESSOR_MISSING};
 
   private final Map<String, String> environment;
   private final Map<String, String> systemProperties;
+  private final Map<String, String> origins;
 
-  private SpringEnvironmentLayers(Map<String, String> environment, Map<String, String> systemProperties) {
+  private SpringEnvironmentLayers(Map<String, String> environment, Map<String, String> systemProperties,
+      Map<String, String> origins) {
     this.environment = environment;
     this.systemProperties = systemProperties;
+    this.origins = origins;
   }
 
   /**
@@ -52,6 +61,7 @@ final class SpringEnvironmentLayers {
     Map<String, Integer> environmentRank = new HashMap<>();
     Map<String, String> properties = new LinkedHashMap<>();
     Map<String, Integer> propertyRank = new HashMap<>();
+    Map<String, String> origins = new HashMap<>();
     int rank = 0;
     for (PropertySource<?> source : spring.getPropertySources()) {
       rank++;
@@ -68,11 +78,13 @@ final class SpringEnvironmentLayers {
         if (key.startsWith(ENVIRONMENT_PREFIX) && !starterKey(key)) {
           if (environment.putIfAbsent(key, value) == null) {
             environmentRank.put(key, rank);
+            origin(source, key).ifPresent(origin -> origins.put(key, origin));
           }
         } else if (key.toLowerCase(Locale.ROOT).startsWith(PROPERTY_PREFIX) && !starterKey(key)) {
           String normalized = normalize(key);
           if (properties.putIfAbsent(normalized, value) == null) {
             propertyRank.put(normalized, rank);
+            origin(source, key).ifPresent(origin -> origins.put(normalized, origin));
           }
         }
       }
@@ -81,7 +93,38 @@ final class SpringEnvironmentLayers {
       Integer twin = environmentRank.get(environmentTwin(key));
       return twin != null && twin < propertyRank.get(key);
     });
-    return new SpringEnvironmentLayers(Map.copyOf(environment), Map.copyOf(properties));
+    return new SpringEnvironmentLayers(Map.copyOf(environment), Map.copyOf(properties), Map.copyOf(origins));
+  }
+
+  /**
+   * Where Spring got a key, as Spring names it: the resource, line and column for a file
+   * ({@code class path resource [application.yml] - 3:26}), else the property source's name
+   * ({@code commandLineArgs}, a config server's). Nothing for the process environment and the JVM's
+   * system properties, which the registry's own layers already name truly.
+   */
+  private static Optional<String> origin(PropertySource<?> source, String key) {
+    String name = source.getName();
+    if (name.equals(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)
+        || name.equals(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME)) {
+      return Optional.empty();
+    }
+    if (source instanceof OriginLookup<?>) {
+      @SuppressWarnings("unchecked")
+      Origin origin = ((OriginLookup<String>) source).getOrigin(key);
+      if (origin != null) {
+        return Optional.of(origin.toString());
+      }
+    }
+    return Optional.of(name);
+  }
+
+  /**
+   * @param key a key as the registry reads it ({@code BRACE_…}, or {@code brace.…} normalized)
+   * @return where Spring got it ({@link #origin}), or null when from the process environment, the
+   *     JVM's system properties, or nowhere
+   */
+  String origin(String key) {
+    return origins.get(key);
   }
 
   /** @return the {@code BRACE_…} settings */
@@ -124,7 +167,14 @@ final class SpringEnvironmentLayers {
     }
     int lastDot = rest.lastIndexOf('.');
     if (firstDot <= 0 || lastDot <= firstDot) {
-      return PROPERTY_PREFIX + rest.toLowerCase(Locale.ROOT);
+      // A switch of the registry as a whole (brace.strictConfiguration, brace.metrics.per_key): each part kebab.
+      StringBuilder parts = new StringBuilder();
+      for (String part : rest.split("\\.", -1)) {
+        boolean upperCase = part.equals(part.toUpperCase(Locale.ROOT));
+        parts.append(parts.length() == 0 ? "" : ".")
+            .append(upperCase ? part.toLowerCase(Locale.ROOT).replace('_', '-') : kebab(part));
+      }
+      return PROPERTY_PREFIX + parts;
     }
     String kind = rest.substring(0, firstDot).replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
     String name = rest.substring(rest.charAt(firstDot) == '.' ? firstDot + 1 : firstDot, lastDot);

@@ -160,6 +160,48 @@ class BraceAutoConfigurationTest {
         .hasMessageContaining(Catalog.class.getName()).hasMessageContaining(Pricing.class.getName()));
   }
 
+  /** A typo in application.yml: a property the breaker does not have. */
+  private static final String TYPO = "brace.circuitbreaker.catalog-api.failure-treshold=3";
+
+  @Test
+  void strictConfigurationInApplicationYmlMakesATypoStopTheStart() {
+    runner.withUserConfiguration(PlainBean.class).withPropertyValues(TYPO, "brace.strict-configuration=true")
+        .run(context -> assertThat(context).getFailure().rootCause()
+            .hasMessageStartingWith("[brace:unknown-keys] Brace configuration keys that configure nothing:")
+            .hasMessageContaining("failure-treshold"));
+    runner.withUserConfiguration(PlainBean.class).withPropertyValues(TYPO, "brace.strictConfiguration=true")
+        .run(context -> assertThat(context).as("in Spring's relaxed form").hasFailed());
+  }
+
+  @Test
+  void strictConfigurationAsAnEnvironmentVariableMakesATypoStopTheStart() {
+    runner.withUserConfiguration(PlainBean.class).withPropertyValues(TYPO)
+        .withInitializer(context -> context.getEnvironment().getPropertySources().replace(
+            StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+            new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                Map.of("BRACE_STRICT_CONFIGURATION", "true"))))
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessageStartingWith("[brace:unknown-keys]"));
+  }
+
+  @Test
+  void withoutStrictConfigurationATypoStartsWithAWarningThatSaysHowToMakeItAnError() {
+    ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.brace");
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> warnings =
+        new ch.qos.logback.core.read.ListAppender<>();
+    warnings.start();
+    logger.addAppender(warnings);
+    try {
+      runner.withUserConfiguration(PlainBean.class).withPropertyValues(TYPO).run(context -> {
+        assertThat(context).hasNotFailed();
+        assertThat(warnings.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+            .anyMatch(line -> line.startsWith("[brace:unknown-keys]") && line.contains("failure-treshold")
+                && line.endsWith("(brace.strict-configuration=true or BRACE_STRICT_CONFIGURATION=true makes them an error)"));
+      });
+    } finally {
+      logger.detachAppender(warnings);
+    }
+  }
+
   private static final String THRESHOLD = "brace.circuitbreaker.catalog-api.failure-threshold";
 
   /** A context whose environment has a property source the test changes, as a refresh would, with the breaker opened. */
@@ -237,7 +279,7 @@ class BraceAutoConfigurationTest {
           Map<String, Object> breaker = (Map<String, Object>) ((Map<String, Object>) instances.get("circuitbreaker")).get("catalog-api");
           @SuppressWarnings("unchecked")
           Map<String, String> sources = (Map<String, String>) breaker.get("sources");
-          assertThat(sources.get("failureThreshold")).startsWith("annotation at Catalog");
+          assertThat(sources.get("failureThreshold")).as("written on the interface").isEqualTo("annotation on Catalog");
           assertThat(sources).containsEntry("windowBuckets", "default");
           assertThat(breaker.get("sites").toString()).contains("Catalog.item");
           assertThat(endpoint.reset("circuitbreaker", "catalog-api", "reset")).containsEntry("state", "CLOSED");

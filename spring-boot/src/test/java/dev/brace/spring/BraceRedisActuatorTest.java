@@ -47,7 +47,8 @@ class BraceRedisActuatorTest {
           "management.endpoint.health.show-components=always",
           "management.endpoints.web.exposure.include=health, brace");
 
-  private static <T> T eventually(Supplier<T> read, java.util.function.Predicate<T> until) throws InterruptedException {
+  /** @return what {@code read} gives once {@code until} holds, or after 10 s what it gives then */
+  static <T> T eventually(Supplier<T> read, java.util.function.Predicate<T> until) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     T value = read.get();
     while (!until.test(value) && System.nanoTime() < deadline) {
@@ -57,9 +58,14 @@ class BraceRedisActuatorTest {
     return value;
   }
 
-  /** @return {@code /actuator/health/braceBackends/redis} */
+  /** @return {@code /actuator/health/brace-backends/braceBackends/redis}: the component in the backends' group */
   private static HealthDescriptor backendHealth(AssertableApplicationContext context) {
-    return context.getBean(HealthEndpoint.class).healthForPath("braceBackends", "redis");
+    return context.getBean(HealthEndpoint.class).healthForPath("brace-backends", "braceBackends", "redis");
+  }
+
+  /** @return {@code /actuator/health/brace-backends}: what an operator's alert on the backends reads */
+  private static HealthDescriptor backendsGroup(AssertableApplicationContext context) {
+    return context.getBean(HealthEndpoint.class).healthForPath("brace-backends");
   }
 
   @SuppressWarnings("unchecked")
@@ -78,16 +84,23 @@ class BraceRedisActuatorTest {
         assertThat(endpointEntry(context, "ratelimit", "partner-quota"))
             .containsEntry("backend", "redis").containsEntry("backendAvailable", true).containsEntry("decidingLocally", false);
 
+        assertThat(backendsGroup(context).getStatus()).isEqualTo(Status.UP);
+        assertThat(((CompositeHealthDescriptor) context.getBean(HealthEndpoint.class).health()).getComponents())
+            .as("the application's own health leaves the backends to their group").doesNotContainKey("braceBackends");
+
         server.stop();
         HealthDescriptor down = eventually(() -> backendHealth(context), health -> !health.getStatus().equals(Status.UP));
-        assertThat(down.getStatus()).isEqualTo(BraceBackendHealthIndicator.BACKEND_DOWN);
+        assertThat(down.getStatus()).as("what operators' alerts key on").isEqualTo(Status.DOWN);
         Map<String, Object> details = ((IndicatedHealthDescriptor) down).getDetails();
         assertThat(details).containsEntry("fallback", "local").containsEntry("decidingLocally", true).containsKey("since");
+        assertThat(java.time.Instant.parse((String) details.get("since"))).as("when the outage began")
+            .isBeforeOrEqualTo(java.time.Instant.now());
         assertThat(details.get("outages").toString()).contains("since=").contains("cause=");
+        assertThat(backendsGroup(context).getStatus()).as("the group answers 503").isEqualTo(Status.DOWN);
         HealthDescriptor application = context.getBean(HealthEndpoint.class).health();
         assertThat(application.getStatus()).as("the application is not down for it").isEqualTo(Status.UP);
-        assertThat(((CompositeHealthDescriptor) application).getComponents().get("braceBackends").getStatus())
-            .as("a status Spring's aggregation leaves out: its parent can tell nothing").isEqualTo(Status.UNKNOWN);
+        assertThat(((CompositeHealthDescriptor) application).getComponents()).containsKey("brace")
+            .doesNotContainKey("braceBackends");
         assertThat(endpointEntry(context, "ratelimit", "partner-quota"))
             .containsEntry("backendAvailable", false).containsEntry("decidingLocally", true);
         assertThat(endpointEntry(context, "circuitbreaker", "partner-api")).containsEntry("decidingLocally", true);
@@ -109,7 +122,8 @@ class BraceRedisActuatorTest {
       assertThat(context).hasNotFailed();
       assertThat(context.getBean(Partners.class).name("a")).as("decided locally").isEqualTo("partner a");
       HealthDescriptor down = backendHealth(context);
-      assertThat(down.getStatus()).isEqualTo(BraceBackendHealthIndicator.BACKEND_DOWN);
+      assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+      assertThat(context.getBean(HealthEndpoint.class).health().getStatus()).isEqualTo(Status.UP);
       assertThat(((IndicatedHealthDescriptor) down).getDetails().get("outages").toString()).contains(Integer.toString(nothingListens));
       assertThat(endpointEntry(context, "ratelimit", "partner-quota")).containsEntry("decidingLocally", true);
     });
@@ -123,7 +137,13 @@ class BraceRedisActuatorTest {
         server.stop();
         HealthDescriptor down = eventually(() -> backendHealth(context), health -> !health.getStatus().equals(Status.UP));
         assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-        assertThat(context.getBean(HealthEndpoint.class).health().getStatus()).isEqualTo(Status.DOWN);
+        HealthDescriptor application = context.getBean(HealthEndpoint.class).health();
+        assertThat(application.getStatus()).isEqualTo(Status.DOWN);
+        assertThat(((CompositeHealthDescriptor) application).getComponents().get("braceBackends").getStatus())
+            .isEqualTo(Status.DOWN);
+        server.restart();
+        assertThat(eventually(() -> context.getBean(HealthEndpoint.class).health(),
+            health -> health.getStatus().equals(Status.UP)).getStatus()).isEqualTo(Status.UP);
       });
     }
   }

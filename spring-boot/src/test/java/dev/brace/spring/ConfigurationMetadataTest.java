@@ -86,12 +86,16 @@ class ConfigurationMetadataTest {
     List<String> hints = new ArrayList<>();
     properties.add(property("brace.enabled", "java.lang.Boolean", "true",
         "Whether Brace applies its patterns at all; false makes every wrapper a pure pass-through, fallbacks included."));
+    properties.add(property("brace.strict-configuration", "java.lang.Boolean", "false",
+        "Whether a brace.* key that configures nothing (a typo) stops the start, and refuses a reconfiguration, instead of a warning."));
     properties.add(property("brace.spring.auto-wrap", "java.lang.Boolean", "true",
         "Whether every bean implementing an interface with a generated Resilient<Interface> is wrapped in it."));
+    properties.add(property("brace.processor-missing", "java.lang.String", "\"fail\"",
+        "What a bean whose interface carries Brace's annotations but has no generated wrapper (brace-processor did not run) does: fail stops the start with [brace:processor-missing], warn logs it once per interface and leaves the bean unprotected."));
     properties.add(property("brace.health.open-breaker-down", "java.lang.Boolean", "false",
         "Whether an OPEN circuit breaker makes the 'brace' health indicator OUT_OF_SERVICE (else it stays UP, with the breaker's state in its details)."));
     properties.add(property("brace.health.backend-down", "java.lang.Boolean", "false",
-        "Whether a backend whose store cannot be reached reports DOWN under 'braceBackends' (else BACKEND_DOWN, which leaves the application's health alone)."));
+        "Whether the backends' health (braceBackends, DOWN during an outage, in the group brace-backends) is also part of the application's own, so an outage makes /actuator/health DOWN (else it stays UP)."));
     properties.addAll(redisProperties());
     properties.add(property("brace.deadline.enabled", "java.lang.Boolean", "true",
         "Whether calls take part in deadlines: bounded by the deadline they run under, passing their own bounds on to the calls they make."));

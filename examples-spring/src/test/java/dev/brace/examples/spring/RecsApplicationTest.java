@@ -160,7 +160,10 @@ class RecsApplicationTest {
     assertThat(get("/actuator/brace").body())
         .contains("\"recs-quota\":{\"kind\":\"ratelimit\"")
         .contains("\"backend\":\"redis\",\"backendAvailable\":true,\"decidingLocally\":false");
-    assertThat(get("/actuator/health").body()).contains("\"braceBackends\":{\"components\":{\"redis\":{\"details\":{\"fallback\":\"local\"},\"status\":\"UP\"}}");
+    assertThat(get("/actuator/health/brace-backends").body())
+        .contains("\"braceBackends\":{\"components\":{\"redis\":{\"details\":{\"fallback\":\"local\"},\"status\":\"UP\"}}");
+    assertThat(get("/actuator/health").body()).as("the backends' own group, not the application's health")
+        .doesNotContain("braceBackends");
   }
 
   @Test

@@ -27,6 +27,8 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
   private final String name;
   private final Class<? extends Annotation> annotation;
   private final Map<String, Object> values = new LinkedHashMap<>();
+  /** Where generated code says the pattern is written, for describing its source; not a setting. */
+  private String declaredOnType;
 
   ConfigBuilder(Kind kind, String name, Class<? extends Annotation> annotation) {
     this.kind = Objects.requireNonNull(kind, "kind");
@@ -69,6 +71,26 @@ public abstract class ConfigBuilder<B extends ConfigBuilder<B>> {
     Objects.requireNonNull(layer, "layer");
     values.putAll(((ConfigBuilder<?>) layer).values);
     return self();
+  }
+
+  /**
+   * Says the pattern is written on an interface, as the default of its methods, rather than on a
+   * method: {@code Registry.describe()} then names its settings' source {@code annotation on
+   * Interface}. Generated code calls it; it sets nothing, and a copy by {@link #overlay} does not
+   * take it.
+   *
+   * @param type the interface as messages name it ({@code RecsClient}, {@code Outer.Inner})
+   * @return this builder
+   * @throws NullPointerException when {@code type} is null
+   */
+  public final B declaredOnType(String type) {
+    this.declaredOnType = Objects.requireNonNull(type, "type");
+    return self();
+  }
+
+  /** @return the interface the pattern is written on, or null when it is written on a method or in code */
+  public final String typeDeclaredOn() {
+    return declaredOnType;
   }
 
   /** @return the attributes this builder sets, by name, in the order they were set */

@@ -110,6 +110,16 @@ public enum Kind {
     return annotation;
   }
 
+  /**
+   * @param attribute an attribute of this kind's annotation
+   * @return whether the annotation's default for it is the empty text: for a duration ({@code
+   *     @Retry(maxDuration)}) that means "no limit", not "no time at all"
+   */
+  public boolean defaultsToEmptyText(String attribute) {
+    return annotation != null && AnnotationDefaults.hasDefault(annotation, attribute)
+        && "".equals(AnnotationDefaults.of(annotation, attribute));
+  }
+
   /** @return whom an instance belongs to */
   public Scope scope() {
     return scope;

@@ -31,6 +31,9 @@ public enum Message {
       + " Registry.builder().backend(name, backend))"),
   /** Configuration keys that configure nothing, with strict configuration on. */
   UNKNOWN_KEYS("Brace configuration keys that configure nothing:%n  %s"),
+  /** The same, logged as a warning: it says how to make it an error. */
+  UNKNOWN_KEYS_WARNING("unknown-keys", "Brace configuration keys that configure nothing:%n  %s%n"
+      + "(brace.strict-configuration=true or BRACE_STRICT_CONFIGURATION=true makes them an error)"),
   /** A reconfiguration changes what a live instance cannot change while it runs. */
   NOT_LIVE("%s '%s': %s"),
   /** A reconfiguration with at least one refused setting; nothing was changed. */

@@ -6,9 +6,11 @@ import dev.brace.runtime.config.ConfigBuilder;
 import dev.brace.runtime.config.Kind;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * What one call site declares: its name, each pattern with the attributes written there (and only
@@ -34,6 +36,7 @@ public final class CallDefinition {
   private final KeysOf keys;
   private final int method;
   private final List<Class<? extends Throwable>> throwsTypes;
+  private final Map<Class<? extends Throwable>, Function<String, ? extends Throwable>> faultFactories;
   private final ChaosConfig.Builder chaos;
 
   private CallDefinition(Builder builder) {
@@ -51,6 +54,7 @@ public final class CallDefinition {
     this.keys = builder.keys;
     this.method = builder.method;
     this.throwsTypes = builder.throwsTypes;
+    this.faultFactories = Map.copyOf(builder.faultFactories);
     this.chaos = builder.chaos;
   }
 
@@ -166,6 +170,14 @@ public final class CallDefinition {
     return throwsTypes;
   }
 
+  /**
+   * @return for the declared exceptions generated code knows how to make, each one's {@code String}
+   *     constructor: what fault injection makes them with, without reflection
+   */
+  public Map<Class<? extends Throwable>, Function<String, ? extends Throwable>> faultFactories() {
+    return faultFactories;
+  }
+
   /** @return the fault injection a {@code Stack} part sets under the stack's name, or null */
   public ChaosConfig.Builder chaos() {
     return chaos;
@@ -187,6 +199,7 @@ public final class CallDefinition {
     private KeysOf keys;
     private int method;
     private List<Class<? extends Throwable>> throwsTypes = List.of();
+    private final Map<Class<? extends Throwable>, Function<String, ? extends Throwable>> faultFactories = new HashMap<>();
     private ChaosConfig.Builder chaos;
 
     private Builder(String callName, String site, boolean keysFromCaller) {
@@ -315,6 +328,22 @@ public final class CallDefinition {
     @SafeVarargs
     public final Builder throwsTypes(Class<? extends Throwable>... types) {
       this.throwsTypes = List.of(types);
+      return this;
+    }
+
+    /**
+     * How to make an exception the method declares, for fault injection: generated code gives one
+     * for each declared exception with a public {@code String} constructor, so injecting it needs
+     * no reflection.
+     *
+     * @param type a declared exception
+     * @param make its {@code String} constructor ({@code IOException::new})
+     * @param <T> the exception
+     * @return this
+     * @throws NullPointerException when an argument is null
+     */
+    public <T extends Throwable> Builder faultFactory(Class<T> type, Function<String, T> make) {
+      faultFactories.put(Objects.requireNonNull(type, "type"), Objects.requireNonNull(make, "make"));
       return this;
     }
 

@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.UndeclaredThrowableException;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -17,10 +20,12 @@ import java.util.stream.Collectors;
  * every injected fault, with a message that says it was injected.
  */
 public final class FaultType {
-  private final Constructor<? extends Throwable> constructor;
+  private final Class<? extends Throwable> type;
+  private final Function<String, ? extends Throwable> make;
 
-  private FaultType(Constructor<? extends Throwable> constructor) {
-    this.constructor = constructor;
+  private FaultType(Class<? extends Throwable> type, Function<String, ? extends Throwable> make) {
+    this.type = type;
+    this.make = make;
   }
 
   /**
@@ -32,12 +37,34 @@ public final class FaultType {
    */
   public static FaultType defaultFor(List<Class<? extends Throwable>> throwsTypes) {
     boolean mayThrowIo = throwsTypes.stream().anyMatch(declared -> declared.isAssignableFrom(IOException.class));
-    try {
-      return new FaultType(mayThrowIo ? IOException.class.getConstructor(String.class)
-          : InjectedFaultException.class.getConstructor(String.class));
-    } catch (NoSuchMethodException impossible) {
-      throw new IllegalStateException(impossible);
+    return mayThrowIo ? new FaultType(IOException.class, IOException::new)
+        : new FaultType(InjectedFaultException.class, InjectedFaultException::new);
+  }
+
+  /**
+   * A fault the call's generated code knows how to make, found by the configured name with no
+   * reflection; else, as {@link #of}, loaded and checked through the class loaders.
+   *
+   * @param className the configured class
+   * @param setting the key and value that named it, for the refusal ({@code BRACE_CHAOS_X_FAULT=…})
+   * @param chaosName the name the fault injection is configured under
+   * @param callName the call it is injected into
+   * @param throwsTypes what the call's method declares
+   * @param factories the declared exceptions generated code makes, each with its constructor
+   * @param loaders where to look for a class the factories do not have, in order (null entries are skipped)
+   * @return the checked fault type
+   * @throws ConfigurationException tagged {@code [brace:chaos-fault]}, naming the setting, when the
+   *     class cannot be loaded or made, or the method cannot throw it
+   */
+  public static FaultType of(String className, String setting, String chaosName, String callName,
+      List<Class<? extends Throwable>> throwsTypes, Map<Class<? extends Throwable>, Function<String, ? extends Throwable>> factories,
+      ClassLoader... loaders) {
+    for (Map.Entry<Class<? extends Throwable>, Function<String, ? extends Throwable>> known : factories.entrySet()) {
+      if (known.getKey().getName().equals(className)) {
+        return new FaultType(known.getKey(), known.getValue());
+      }
     }
+    return of(className, setting, chaosName, callName, throwsTypes, loaders);
   }
 
   /**
@@ -57,7 +84,9 @@ public final class FaultType {
     String problem = null;
     Constructor<? extends Throwable> constructor = null;
     if (found == null) {
-      problem = "no class " + className + " can be loaded";
+      problem = "no class " + className + " can be loaded (through the thread's context class loader, the call's, then"
+          + " Brace's); in a native image, a class named only in configuration is there"
+          + " only when the image's reachability metadata registers it with its String constructor";
     } else if (!Throwable.class.isAssignableFrom(found)) {
       problem = className + " is not an exception (not a Throwable)";
     } else if (found.isInterface() || Modifier.isAbstract(found.getModifiers())) {
@@ -83,7 +112,7 @@ public final class FaultType {
     if (problem != null) {
       throw new ConfigurationException(Message.CHAOS_FAULT.format(setting, chaosName, callName, problem));
     }
-    return new FaultType(constructor);
+    return new FaultType(constructor.getDeclaringClass(), reflectively(constructor));
   }
 
   private static boolean unchecked(Class<?> type) {
@@ -104,9 +133,22 @@ public final class FaultType {
     return null;
   }
 
+  /** @return what makes the exception through its constructor, its checked exceptions wrapped */
+  private static Function<String, Throwable> reflectively(Constructor<? extends Throwable> constructor) {
+    return message -> {
+      try {
+        return constructor.newInstance(message);
+      } catch (InvocationTargetException thrown) {
+        throw new UndeclaredThrowableException(thrown.getCause());
+      } catch (ReflectiveOperationException unmakeable) {
+        throw new UndeclaredThrowableException(unmakeable);
+      }
+    };
+  }
+
   /** @return the exception's class */
   public Class<? extends Throwable> type() {
-    return constructor.getDeclaringClass();
+    return type;
   }
 
   /**
@@ -116,10 +158,11 @@ public final class FaultType {
    */
   Throwable make(String message) {
     try {
-      return constructor.newInstance(message);
-    } catch (ReflectiveOperationException | RuntimeException unmakeable) {
+      return make.apply(message);
+    } catch (RuntimeException unmakeable) {
       InjectedFaultException fallback = new InjectedFaultException(message);
-      fallback.addSuppressed(unmakeable instanceof InvocationTargetException ? unmakeable.getCause() : unmakeable);
+      fallback.addSuppressed(unmakeable instanceof UndeclaredThrowableException reflective
+          ? reflective.getUndeclaredThrowable() : unmakeable);
       return fallback;
     }
   }

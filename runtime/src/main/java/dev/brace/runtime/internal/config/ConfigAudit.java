@@ -26,9 +26,9 @@ public final class ConfigAudit {
   private static final String ENABLED = "enabled";
   /** Brace's keys that address no instance, as each layer spells them. */
   private static final List<String> OTHER_ENVIRONMENT_KEYS = List.of("BRACE_ENABLED", ConfigKeys.METRICS_PER_KEY_ENVIRONMENT,
-      ConfigKeys.DEADLINES_ENVIRONMENT, ConfigKeys.CHAOS_ENABLED_ENVIRONMENT);
+      ConfigKeys.DEADLINES_ENVIRONMENT, ConfigKeys.CHAOS_ENABLED_ENVIRONMENT, ConfigKeys.STRICT_CONFIGURATION_ENVIRONMENT);
   private static final List<String> OTHER_PROPERTY_KEYS = List.of("brace.enabled", ConfigKeys.METRICS_PER_KEY_PROPERTY,
-      ConfigKeys.DEADLINES_PROPERTY, ConfigKeys.CHAOS_ENABLED_PROPERTY);
+      ConfigKeys.DEADLINES_PROPERTY, ConfigKeys.CHAOS_ENABLED_PROPERTY, ConfigKeys.STRICT_CONFIGURATION_PROPERTY);
 
   private final InstanceManifest known;
 
@@ -44,16 +44,42 @@ public final class ConfigAudit {
    * @param configured per kind, names known besides the manifest's (programmatic settings, live instances)
    * @param environment the environment variables
    * @param systemProperties the system properties
+   * @param strict whether the message is an error's (else a warning's, which says how to make it one)
    * @return the tagged message listing every key that configures nothing, or null when there is none
    */
   public static String unknownKeys(
       Map<Kind, ? extends java.util.Collection<String>> configured,
       Map<String, String> environment,
-      Map<String, String> systemProperties) {
+      Map<String, String> systemProperties,
+      boolean strict) {
     List<String> problems = unknownKeyProblems(configured, environment, systemProperties);
-    return problems.isEmpty()
-        ? null
-        : dev.brace.runtime.internal.Message.UNKNOWN_KEYS.format(String.join("\n  ", problems));
+    if (problems.isEmpty()) {
+      return null;
+    }
+    String listed = String.join("\n  ", problems);
+    return strict
+        ? dev.brace.runtime.internal.Message.UNKNOWN_KEYS.format(listed)
+        : dev.brace.runtime.internal.Message.UNKNOWN_KEYS_WARNING.format(listed);
+  }
+
+  /**
+   * @param environment the environment variables
+   * @param systemProperties the system properties
+   * @return whether they ask for keys that configure nothing to be an error: {@code
+   *     brace.strict-configuration}, else {@code BRACE_STRICT_CONFIGURATION}; false when neither is set
+   * @throws ConfigurationException when the value is neither {@code true} nor {@code false}
+   */
+  public static boolean strictConfiguration(Map<String, String> environment, Map<String, String> systemProperties) {
+    String property = systemProperties.get(ConfigKeys.STRICT_CONFIGURATION_PROPERTY);
+    String key = property != null ? ConfigKeys.STRICT_CONFIGURATION_PROPERTY : ConfigKeys.STRICT_CONFIGURATION_ENVIRONMENT;
+    String value = property != null ? property : environment.get(key);
+    if (value == null || value.trim().equalsIgnoreCase("false")) {
+      return false;
+    }
+    if (value.trim().equalsIgnoreCase("true")) {
+      return true;
+    }
+    throw new dev.brace.runtime.ConfigurationException(dev.brace.runtime.internal.Message.INVALID_SWITCH.format(key, value));
   }
 
   /**

@@ -23,6 +23,10 @@ public final class ConfigKeys {
   public static final String CHAOS_ENABLED_PROPERTY = "brace.chaos.enabled";
   /** The same switch as an environment variable. */
   public static final String CHAOS_ENABLED_ENVIRONMENT = "BRACE_CHAOS_ENABLED";
+  /** Whether a key that configures nothing is an error rather than a warning, as a system property. */
+  public static final String STRICT_CONFIGURATION_PROPERTY = "brace.strict-configuration";
+  /** The same switch as an environment variable. */
+  public static final String STRICT_CONFIGURATION_ENVIRONMENT = "BRACE_STRICT_CONFIGURATION";
 
   /**
    * @param kind the instance's kind

@@ -21,6 +21,7 @@ public final class ConfigLayers {
   private final Map<Kind, Map<String, ConfigBuilder<?>>> programmatic;
   private final Map<String, String> environment;
   private final Map<String, String> systemProperties;
+  private final java.util.function.Function<String, String> keyOrigins;
 
   /**
    * @param programmatic per kind, per name, what {@code Registry.builder()} set
@@ -31,9 +32,25 @@ public final class ConfigLayers {
       Map<Kind, Map<String, ConfigBuilder<?>>> programmatic,
       Map<String, String> environment,
       Map<String, String> systemProperties) {
+    this(programmatic, environment, systemProperties, key -> null);
+  }
+
+  /**
+   * @param programmatic per kind, per name, what {@code Registry.builder()} set
+   * @param environment the environment variables to read
+   * @param systemProperties the system properties to read
+   * @param keyOrigins where the application's configuration got a key of the two outer layers, or
+   *     null when it does not say
+   */
+  public ConfigLayers(
+      Map<Kind, Map<String, ConfigBuilder<?>>> programmatic,
+      Map<String, String> environment,
+      Map<String, String> systemProperties,
+      java.util.function.Function<String, String> keyOrigins) {
     this.programmatic = Objects.requireNonNull(programmatic, "programmatic");
     this.environment = Objects.requireNonNull(environment, "environment");
     this.systemProperties = Objects.requireNonNull(systemProperties, "systemProperties");
+    this.keyOrigins = Objects.requireNonNull(keyOrigins, "keyOrigins");
   }
 
   /**
@@ -42,7 +59,7 @@ public final class ConfigLayers {
    * @return these layers with the programmatic settings kept and the outer two replaced
    */
   public ConfigLayers withExternal(Map<String, String> environment, Map<String, String> systemProperties) {
-    return new ConfigLayers(programmatic, environment, systemProperties);
+    return new ConfigLayers(programmatic, environment, systemProperties, keyOrigins);
   }
 
   /** @return per kind, the names {@code Registry.builder()} configured */
@@ -71,8 +88,21 @@ public final class ConfigLayers {
    * @throws dev.brace.runtime.ConfigurationException when a value is refused, naming its key
    */
   public ExplainedConfig explain(ConfigBuilder<?> site, String where) {
+    return explain(site, new Description.Source(Description.Layer.ANNOTATION, where));
+  }
+
+  /**
+   * As {@link #explain(ConfigBuilder, String)}, for a site that says where its annotation is written.
+   *
+   * @param site the pattern as written at a call site (the lowest layer), or an empty builder
+   * @param written the source of what the site wrote: the method, or the interface it is written on
+   * @return its config with every higher layer laid over the site's values, and where each value
+   *     came from
+   * @throws dev.brace.runtime.ConfigurationException when a value is refused, naming its key
+   */
+  public ExplainedConfig explain(ConfigBuilder<?> site, Description.Source written) {
     Map<String, Description.Source> sources = new HashMap<>();
-    ConfigBuilder<?> layered = layered(site, where, sources);
+    ConfigBuilder<?> layered = layered(site, written, sources);
     try {
       return new ExplainedConfig(layered.build(), sources);
     } catch (ConfigurationException refused) {
@@ -107,22 +137,25 @@ public final class ConfigLayers {
    */
   @SuppressWarnings("unchecked")
   <B extends ConfigBuilder<B>> B layered(ConfigBuilder<B> site) {
-    return (B) layered(site, site.name(), new HashMap<>());
+    return (B) layered(site, new Description.Source(Description.Layer.ANNOTATION, site.name()), new HashMap<>());
   }
 
   /**
    * @param site the pattern as written at a call site, or an empty builder
-   * @param where the call site, for the sources
+   * @param annotation the source of what the site wrote
    * @param sources receives, per attribute, the layer that set it last
    * @return a fresh builder holding the site's values with every higher layer laid over them
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private ConfigBuilder<?> layered(ConfigBuilder<?> site, String where, Map<String, Description.Source> sources) {
+  private ConfigBuilder<?> layered(ConfigBuilder<?> site, Description.Source annotation,
+      Map<String, Description.Source> sources) {
     Kind kind = site.kind();
     ConfigBuilder fresh = kind.builder(site.name());
     fresh.overlay(site);
-    Description.Source annotation = new Description.Source(Description.Layer.ANNOTATION, where);
-    site.explicitValues().keySet().forEach(attribute -> sources.put(attribute, annotation));
+    Description.Source written = site.typeDeclaredOn() == null
+        ? annotation
+        : new Description.Source(Description.Layer.ANNOTATION, site.typeDeclaredOn(), true, "");
+    site.explicitValues().keySet().forEach(attribute -> sources.put(attribute, written));
     ConfigBuilder<?> set = programmatic.getOrDefault(kind, Map.of()).get(site.name());
     if (set != null) {
       fresh.overlay(set);
@@ -136,16 +169,22 @@ public final class ConfigLayers {
     for (String attribute : builder.textAttributes()) {
       String key = ConfigKeys.environment(kind, builder.name(), attribute);
       if (setText(builder, attribute, key, environment.get(key))) {
-        sources.put(attribute, new Description.Source(Description.Layer.ENVIRONMENT, key));
+        sources.put(attribute, external(Description.Layer.ENVIRONMENT, key));
       }
     }
     for (String attribute : builder.textAttributes()) {
       String key = ConfigKeys.systemProperty(kind, builder.name(), attribute);
       if (setText(builder, attribute, key, systemProperties.get(key))) {
-        sources.put(attribute, new Description.Source(Description.Layer.SYSTEM_PROPERTY, key));
+        sources.put(attribute, external(Description.Layer.SYSTEM_PROPERTY, key));
       }
     }
     return builder;
+  }
+
+  /** @return the source of a key of an outer layer, with where the application got it when it says */
+  private Description.Source external(Description.Layer layer, String key) {
+    String origin = keyOrigins.apply(key);
+    return new Description.Source(layer, key, false, origin == null ? "" : origin);
   }
 
   /** @return whether a value was given (and accepted) */

@@ -51,13 +51,6 @@ public final class ExplainedConfig {
    * as zero when unset, but means "no limit", not "no time at all".
    */
   private boolean meansNone(String attribute, Object value) {
-    if (!Duration.ZERO.equals(value) || config.kind().annotation() == null) {
-      return false;
-    }
-    try {
-      return "".equals(config.kind().annotation().getMethod(attribute).getDefaultValue());
-    } catch (NoSuchMethodException notAnAnnotationAttribute) {
-      return false;
-    }
+    return Duration.ZERO.equals(value) && config.kind().defaultsToEmptyText(attribute);
   }
 }

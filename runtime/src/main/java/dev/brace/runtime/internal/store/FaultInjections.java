@@ -83,7 +83,7 @@ final class FaultInjections {
       FaultType fault = config.fault() == null
           ? FaultType.defaultFor(definition.throwsTypes())
           : FaultType.of(config.fault(), setting(explained, config), name, definition.callName(),
-              definition.throwsTypes(), Thread.currentThread().getContextClassLoader(),
+              definition.throwsTypes(), definition.faultFactories(), Thread.currentThread().getContextClassLoader(),
               definition.invoker() == null ? null : definition.invoker().getClass().getClassLoader(),
               FaultInjections.class.getClassLoader());
       FaultInjection before = resolution.before == null ? null : resolution.before.attempts().faults();

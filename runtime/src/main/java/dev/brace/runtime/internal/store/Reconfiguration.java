@@ -59,7 +59,7 @@ final class Reconfiguration {
     ConfigLayers next = catalog.layers().withExternal(environment, systemProperties);
     Set<String> problems = new LinkedHashSet<>();
     boolean on = switchedOn(next, problems);
-    String unknown = ConfigAudit.unknownKeys(knownNames(next), environment, systemProperties);
+    String unknown = ConfigAudit.unknownKeys(knownNames(next), environment, systemProperties, strict);
     if (unknown != null && strict) {
       problems.add(unknown);
     }

@@ -15,7 +15,10 @@ import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -44,7 +47,7 @@ class FaultTypeRefusalTest {
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "java.sql.SQLException | is a checked exception the method does not declare (it declares java.io.IOException)",
-      "app.NoSuchFault | no class app.NoSuchFault can be loaded",
+      "app.NoSuchFault | no class app.NoSuchFault can be loaded (through the thread's context class loader, the call's, then Brace's); in a native image, a class named only in configuration is there only when the image's reachability metadata registers it with its String constructor",
       "java.lang.String | is not an exception (not a Throwable)",
       "dev.brace.runtime.internal.chaos.FaultTypeRefusalTest$Abstract | is abstract",
       "dev.brace.runtime.internal.chaos.FaultTypeRefusalTest$NoMessage | has no public constructor taking a String",
@@ -111,6 +114,25 @@ class FaultTypeRefusalTest {
     ConfigurationException refused = assertThrows(ConfigurationException.class, () -> registry.resolve(declaringIo()));
     assertEquals("[brace:invalid-value]", refused.tag());
     assertTrue(refused.getMessage().contains(named), refused.getMessage());
+  }
+
+  /** What the generated code gives for each declared exception: found by name and made with no reflection. */
+  @Test
+  void aDeclaredExceptionTheGeneratedCodeMakesNeedsNoClassLoader() {
+    AtomicInteger made = new AtomicInteger();
+    Map<Class<? extends Throwable>, Function<String, ? extends Throwable>> factories = Map.of(IOException.class, message -> {
+      made.incrementAndGet();
+      return new IOException(message);
+    });
+    FaultType fault = FaultType.of("java.io.IOException", "BRACE_CHAOS_RECS_LIST_FAULT=java.io.IOException", "Recs.list",
+        "Recs.list", List.of(IOException.class), factories);
+    assertEquals(IOException.class, fault.type());
+    assertEquals("injected", fault.make("injected").getMessage());
+    assertEquals(1, made.get(), "made by the generated factory");
+
+    ConfigurationException withoutFactory = assertThrows(ConfigurationException.class, () -> FaultType.of("java.io.IOException",
+        "BRACE_CHAOS_RECS_LIST_FAULT=java.io.IOException", "Recs.list", "Recs.list", List.of(IOException.class), Map.of()));
+    assertTrue(withoutFactory.getMessage().contains("no class java.io.IOException can be loaded"), withoutFactory.getMessage());
   }
 
   @Test

@@ -74,6 +74,38 @@ class ConfigAuditTest {
     assertTrue(refused.getMessage().contains("did you mean RECS_API?"), refused.getMessage());
   }
 
+  /** The switch as configuration, for a deployment that cannot change the code that builds the registry. */
+  @Test
+  void strictConfigurationAsAVariableOrAPropertyMakesATypoAnErrorToo() {
+    Map<String, String> typo = Map.of("BRACE_CIRCUITBREAKER_RECS_APU_FAILURE_THRESHOLD", "10");
+    Map<String, String> strictVariable = new java.util.HashMap<>(typo);
+    strictVariable.put("BRACE_STRICT_CONFIGURATION", "true");
+    ConfigurationException byVariable = assertThrows(ConfigurationException.class,
+        () -> Registry.builder().environment(strictVariable).systemProperties(Map.of()).build());
+    assertTrue(byVariable.getMessage().startsWith("[brace:unknown-keys] Brace configuration keys that configure nothing:"),
+        byVariable.getMessage());
+    assertTrue(byVariable.getMessage().endsWith("did you mean RECS_API?"), "no hint to switch on what is on: " + byVariable.getMessage());
+
+    assertThrows(ConfigurationException.class, () -> Registry.builder().environment(typo)
+        .systemProperties(Map.of("brace.strict-configuration", "true")).build());
+    assertDoesNotThrow(() -> Registry.builder().environment(strictVariable)
+        .systemProperties(Map.of("brace.strict-configuration", "false")).build(), "the property decides over the variable");
+    ConfigurationException notASwitch = assertThrows(ConfigurationException.class, () -> Registry.builder()
+        .environment(Map.of("BRACE_STRICT_CONFIGURATION", "yes")).systemProperties(Map.of()).build());
+    assertTrue(notASwitch.getMessage().contains("BRACE_STRICT_CONFIGURATION"), notASwitch.getMessage());
+    assertDoesNotThrow(() -> Registry.builder().environment(Map.of("BRACE_STRICT_CONFIGURATION", "true"))
+        .systemProperties(Map.of()).build(), "the switch is a key Brace knows");
+  }
+
+  @Test
+  void theWarningSaysHowToMakeItAnError() {
+    String warning = ConfigAudit.unknownKeys(Map.of(), Map.of("BRACE_CIRCUITBREAKER_RECS_APU_FAILURE_THRESHOLD", "10"),
+        Map.of(), false);
+    assertTrue(warning.startsWith("[brace:unknown-keys] "), warning);
+    assertTrue(warning.endsWith("(brace.strict-configuration=true or BRACE_STRICT_CONFIGURATION=true makes them an error)"),
+        warning);
+  }
+
   @Test
   void aBuildsOwnBracePropertyPassesEvenStrictConfiguration() {
     assertDoesNotThrow(() -> Registry.builder().environment(Map.of("BRACE_HOME", "/opt/brace"))
