@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.support.ResilientCall;
+import java.lang.invoke.MethodHandles;
 import java.util.Objects;
 
 /**
@@ -56,10 +57,10 @@ public final class ResilientCalls {
     Access lent = access;
     if (lent == null) {
       try {
-        // Initializing the class is what lends the access.
-        Class.forName(ResilientCall.class.getName(), true, ResilientCall.class.getClassLoader());
-      } catch (ClassNotFoundException impossible) {
-        throw new IllegalStateException(impossible);
+        // Initializing the class is what lends the access; no reflection, so nothing a native image must be told.
+        MethodHandles.lookup().ensureInitialized(ResilientCall.class);
+      } catch (IllegalAccessException impossible) {
+        throw new IllegalStateException("ResilientCall is public", impossible);
       }
       lent = access;
     }
