@@ -32,10 +32,18 @@ final class ArgumentSlots {
   private final boolean packed;
   private final Types types;
 
-  ArgumentSlots(ExecutableElement method, ExecutableType type, Types types) {
+  /**
+   * @param method the method
+   * @param type its type as a member of the wrapped interface
+   * @param takesContinuation whether its last parameter is a Kotlin {@code suspend} function's
+   *     continuation, which is the call's own rather than an argument: it takes no slot
+   * @param types the compilation's type utilities
+   */
+  ArgumentSlots(ExecutableElement method, ExecutableType type, boolean takesContinuation, Types types) {
     this.types = types;
-    this.parameterTypes = List.copyOf(type.getParameterTypes());
-    for (VariableElement parameter : method.getParameters()) {
+    int arguments = type.getParameterTypes().size() - (takesContinuation ? 1 : 0);
+    this.parameterTypes = List.copyOf(type.getParameterTypes().subList(0, arguments));
+    for (VariableElement parameter : method.getParameters().subList(0, arguments)) {
       names.add(parameter.getSimpleName().toString());
     }
     long primitives = parameterTypes.stream().filter(each -> each.getKind().isPrimitive()).count();

@@ -38,6 +38,8 @@ final class DispatchWriter {
   static final ClassName CALL_KEYS = ClassName.get("dev.brace.runtime.support", "CallKeys");
   private static final ClassName COMPLETABLE_FUTURE = ClassName.get("java.util.concurrent", "CompletableFuture");
   private static final ClassName REACTOR_CALLS = ClassName.get("dev.brace.reactor", "ReactorCalls");
+  static final ClassName COROUTINE_CALLS = ClassName.get("dev.brace.kotlin", "CoroutineCalls");
+  private static final ClassName UNIT = ClassName.get("kotlin", "Unit");
   static final AnnotationSpec UNCHECKED = AnnotationSpec.builder(SuppressWarnings.class)
       .addMember("value", "{$S, $S}", "unchecked", "rawtypes")
       .build();
@@ -84,11 +86,15 @@ final class DispatchWriter {
     String simple = method.method().getSimpleName().toString();
 
     CodeBlock call = CodeBlock.of("delegate.$N($L)", simple, slots.readAll(null, generic));
+    if (method.returnKind().takesContinuation()) {
+      // Each attempt calls the suspend function again, with a continuation the attempt makes.
+      call = suspendCall(CodeBlock.of("delegate.$N", simple), slots.names().isEmpty() ? List.of() : List.of(slots.readAll(null, generic)));
+    }
     if (generic) {
-      String helper = helper("invoke" + capitalized(simple), call, null, returnsVoid && !method.isAsync(), type);
+      String helper = helper("invoke" + capitalized(simple), call, null, returnsVoid && !method.isAsync(), CodeBlock.of("null"), type);
       invokeCases.add("case $L:\n$>return $N(target, a, b, c, d, x, y);\n$<", number, helper);
     } else {
-      invokeCases.add(caseOf(number, call, returnsVoid && !method.isAsync()));
+      invokeCases.add(caseOf(number, call, returnsVoid && !method.isAsync(), CodeBlock.of("null")));
     }
 
     method.fallback().ifPresent(fallback -> {
@@ -102,18 +108,27 @@ final class DispatchWriter {
           : CodeBlock.of("($T) failure", TypeName.get(failureType))));
       CodeBlock receiver = fallback.isStatic() ? CodeBlock.of("$T", ClassName.get(fallback.declaringInterface())) : CodeBlock.of("delegate");
       CodeBlock answer = CodeBlock.of("$L.$N($L)", receiver, fallback.methodName(), CodeBlock.join(arguments, ", "));
-      if (method.isAsync() && !fallback.returnsDeferred()) {
+      boolean answersUnit = false;
+      if (method.returnKind().takesContinuation()) {
+        if (fallback.returnsDeferred()) {
+          answer = suspendCall(CodeBlock.of("$L.$N", receiver, fallback.methodName()), arguments);
+        } else {
+          // A plain function returning Kotlin's Unit is void to Java; the suspend call's value is Unit.
+          answersUnit = fallback.returnsVoid();
+        }
+      } else if (method.isAsync() && !fallback.returnsDeferred()) {
         answer = CodeBlock.of("$T.completedFuture($L)", COMPLETABLE_FUTURE, answer);
       } else if (method.returnKind() == ReturnKind.MONO && !fallback.returnsDeferred()) {
         // Only the compiler knows whether the fallback method returns the value or a Mono of it.
         answer = CodeBlock.of("$T.answer($L)", REACTOR_CALLS, answer);
       }
-      boolean statement = returnsVoid && !method.isAsync();
+      boolean statement = (returnsVoid && !method.isAsync()) || answersUnit;
+      CodeBlock nothing = answersUnit ? CodeBlock.of("$T.INSTANCE", UNIT) : CodeBlock.of("null");
       if (generic) {
-        String helper = helper("fallback" + capitalized(simple), answer, "failure", statement, type);
+        String helper = helper("fallback" + capitalized(simple), answer, "failure", statement, nothing, type);
         fallbackCases.add("case $L:\n$>return $N(target, args, failure);\n$<", number, helper);
       } else {
-        fallbackCases.add(caseOf(number, answer, statement));
+        fallbackCases.add(caseOf(number, answer, statement, nothing));
       }
     });
 
@@ -125,7 +140,8 @@ final class DispatchWriter {
     Set<String> read = parametersRead(keyed.method(), keyed.slots());
     CodeBlock.Builder body = CodeBlock.builder().add("case $L: {\n$>", keyed.number());
     List<? extends TypeMirror> parameterTypes = keyed.type().getParameterTypes();
-    for (int i = 0; i < parameterTypes.size(); i++) {
+    // A suspend function's continuation is not an argument: the slots hold the others.
+    for (int i = 0; i < keyed.slots().names().size(); i++) {
       String name = keyed.slots().names().get(i);
       if (read.contains(name)) {
         TypeMirror parameterType = parameterTypes.get(i);
@@ -207,10 +223,23 @@ final class DispatchWriter {
     return spec.build();
   }
 
-  /** {@code case 0: return delegate.item((String) args.a());}, or the call and {@code return null}. */
-  private static CodeBlock caseOf(int number, CodeBlock call, boolean statement) {
+  /**
+   * {@code CoroutineCalls.attempt(continuation -> delegate.item((String) a, continuation))}: a Kotlin
+   * {@code suspend} function's call, made by brace-kotlin with a continuation of its own each time.
+   */
+  private static CodeBlock suspendCall(CodeBlock function, List<CodeBlock> arguments) {
+    List<CodeBlock> all = new ArrayList<>(arguments);
+    all.add(CodeBlock.of("continuation"));
+    return CodeBlock.of("$T.attempt(continuation -> $L($L))", COROUTINE_CALLS, function, CodeBlock.join(all, ", "));
+  }
+
+  /**
+   * {@code case 0: return delegate.item((String) args.a());}, or the call and {@code return null}
+   * ({@code return Unit.INSTANCE} where a Kotlin {@code suspend} call's value is {@code Unit}).
+   */
+  private static CodeBlock caseOf(int number, CodeBlock call, boolean statement, CodeBlock nothing) {
     return statement
-        ? CodeBlock.of("case $L:\n$>$L;\nreturn null;\n$<", number, call)
+        ? CodeBlock.of("case $L:\n$>$L;\nreturn $L;\n$<", number, call, nothing)
         : CodeBlock.of("case $L:\n$>return $L;\n$<", number, call);
   }
 
@@ -225,7 +254,7 @@ final class DispatchWriter {
    * target, Object a, Object b, Object c, Object d, long x, long y)}, or {@code fallbackMax(Object
    * target, Arguments args, Throwable failure)}.
    */
-  private String helper(String base, CodeBlock call, String failure, boolean statement, ExecutableType type) {
+  private String helper(String base, CodeBlock call, String failure, boolean statement, CodeBlock nothing, ExecutableType type) {
     String name = WrapperWriter.unique(methodNames, base, "_");
     TypeName targetType = WrapperWriter.withOwnVariables(iface);
     MethodSpec.Builder spec = MethodSpec.methodBuilder(name)
@@ -243,7 +272,7 @@ final class DispatchWriter {
     }
     spec.addStatement("$T delegate = ($T) target", targetType, targetType);
     if (statement) {
-      spec.addStatement("$L", call).addStatement("return null");
+      spec.addStatement("$L", call).addStatement("return $L", nothing);
     } else {
       spec.addStatement("return $L", call);
     }
@@ -317,6 +346,9 @@ final class DispatchWriter {
    */
   private static CodeBlock allArguments(MethodModel method) {
     List<? extends VariableElement> parameters = method.method().getParameters();
+    if (method.returnKind().takesContinuation()) {
+      parameters = parameters.subList(0, parameters.size() - 1);
+    }
     if (parameters.size() == 1 && parameters.get(0).asType().getKind() == TypeKind.ARRAY) {
       return CodeBlock.of("$T.arguments(($T) $N)", CALL_KEYS, Object.class, parameters.get(0).getSimpleName().toString());
     }

@@ -27,6 +27,8 @@ final class FallbackValidator {
   private static final String MONO = "reactor.core.publisher.Mono";
   private static final String FLUX = "reactor.core.publisher.Flux";
   private static final String PUBLISHER = "org.reactivestreams.Publisher";
+  private static final String FLOW = "kotlinx.coroutines.flow.Flow";
+  private static final String UNIT = "kotlin.Unit";
 
   private final Types types;
   private final Elements elements;
@@ -74,15 +76,20 @@ final class FallbackValidator {
           Naming.interfaceName(declaringInterface), name, candidates.isEmpty() ? "(none)" : candidates);
       return Optional.empty();
     }
+    // A suspend function's continuation is the call's own, not an argument: a suspend call's
+    // arguments are its parameters but the last, and a suspend fallback's likewise.
+    boolean coroutine = returnKind == ReturnKind.SUSPEND || returnKind == ReturnKind.FLOW;
+    List<? extends TypeMirror> callArguments = arguments(call, returnKind == ReturnKind.SUSPEND);
     List<ExecutableElement> fitting = new ArrayList<>();
     for (ExecutableElement candidate : named) {
-      if (parametersFit(call, memberType(wrapped, candidate))) {
+      boolean suspending = coroutine && ReturnTypeValidator.isSuspend(candidate, types);
+      if (parametersFit(callArguments, arguments(memberType(wrapped, candidate), suspending))) {
         fitting.add(candidate);
       }
     }
     if (fitting.isEmpty()) {
       report.error(site, "method", Message.FALLBACK_PARAMETERS, name, callDescription, name,
-          describeTypes(call.getParameterTypes()), describe(wrapped, named));
+          describeTypes(callArguments), describe(wrapped, named));
       return Optional.empty();
     }
     if (fitting.size() > 1) {
@@ -104,16 +111,26 @@ final class FallbackValidator {
         return Optional.empty();
       }
     }
-    TypeMirror returned = chosenType.getReturnType();
-    Answer answer = answer(returnKind, returned, call.getReturnType(), valueType);
+    boolean suspending = coroutine && ReturnTypeValidator.isSuspend(chosen, types);
+    if (suspending && returnKind == ReturnKind.FLOW) {
+      report.error(site, "method", Message.FALLBACK_SUSPEND_FOR_FLOW, name, callDescription, chosenDescription,
+          ofValue(FLOW, valueType.orElseThrow(), false));
+      return Optional.empty();
+    }
+    TypeMirror returned = suspending
+        ? new ReturnTypeValidator(types, elements, report).continuationValue(chosenType)
+        : chosenType.getReturnType();
+    Answer answer = suspending
+        ? new Answer(returnFits(returned, valueType.orElseThrow()), true, valueType.orElseThrow().toString())
+        : answer(returnKind, returned, call.getReturnType(), valueType);
     if (!answer.fits()) {
       report.error(site, "method", Message.FALLBACK_RETURN_TYPE, name, callDescription,
           chosenDescription, returned, answer.expected());
       return Optional.empty();
     }
     Optional<TypeMirror> failureType = Optional.empty();
-    List<? extends TypeMirror> parameters = chosenType.getParameterTypes();
-    if (parameters.size() > call.getParameterTypes().size()) {
+    List<? extends TypeMirror> parameters = arguments(chosenType, suspending);
+    if (parameters.size() > callArguments.size()) {
       TypeMirror failure = parameters.get(parameters.size() - 1);
       for (Setting setting : fallback.effective()) {
         if (setting.attribute().equals("on") && setting.value() instanceof Setting.Types on) {
@@ -133,6 +150,7 @@ final class FallbackValidator {
             name,
             chosen.getModifiers().contains(Modifier.STATIC),
             answer.deferred(),
+            returned.getKind() == TypeKind.VOID,
             (TypeElement) chosen.getEnclosingElement(),
             failureType));
   }
@@ -166,6 +184,19 @@ final class FallbackValidator {
         String publisher = elements.getTypeElement(PUBLISHER) != null ? PUBLISHER : FLUX;
         return new Answer(isA(returned, publisher) && returnFits(returned, ofValue(publisher, value, true)), true,
             ofValue(FLUX, value, false) + " or " + ofValue(publisher, value, false));
+      }
+      case SUSPEND: {
+        // A plain function answers a suspend call with its value; a Kotlin Unit function is void to Java.
+        TypeMirror value = valueType.orElseThrow();
+        boolean fits = returned.getKind() == TypeKind.VOID
+            ? value.toString().equals(UNIT)
+            : returnFits(boxed(returned), value);
+        return new Answer(fits, false, value + ", or a suspend function returning it");
+      }
+      case FLOW: {
+        TypeMirror value = valueType.orElseThrow();
+        return new Answer(isA(returned, FLOW) && returnFits(returned, ofValue(FLOW, value, true)), true,
+            ofValue(FLOW, value, false).toString());
       }
       default:
         return new Answer(returnFits(returned, callReturn), false, callReturn.toString());
@@ -209,9 +240,13 @@ final class FallbackValidator {
     return (ExecutableType) types.asMemberOf(wrapped, method);
   }
 
-  private boolean parametersFit(ExecutableType call, ExecutableType candidate) {
-    List<? extends TypeMirror> expected = call.getParameterTypes();
-    List<? extends TypeMirror> actual = candidate.getParameterTypes();
+  /** @return the method's parameter types, without the continuation of a {@code suspend} function */
+  private static List<? extends TypeMirror> arguments(ExecutableType method, boolean suspending) {
+    List<? extends TypeMirror> parameters = method.getParameterTypes();
+    return suspending ? parameters.subList(0, parameters.size() - 1) : parameters;
+  }
+
+  private boolean parametersFit(List<? extends TypeMirror> expected, List<? extends TypeMirror> actual) {
     if (actual.size() != expected.size() && actual.size() != expected.size() + 1) {
       return false;
     }

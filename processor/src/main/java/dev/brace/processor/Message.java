@@ -31,6 +31,12 @@ enum Message {
   FLUX_PATTERN_UNSUPPORTED(
       "@%s on %s: a method returning Flux cannot have it, since %s; remove it, or return Mono<List<T>>"
           + " to treat the whole stream as one answer"),
+  FLOW_PATTERN_UNSUPPORTED(
+      "@%s on %s: a method returning Flow cannot have it, since %s; remove it, or make it a suspend"
+          + " function returning List<T> to treat the whole stream as one answer"),
+  FALLBACK_SUSPEND_FOR_FLOW(
+      "@Fallback(method = \"%s\") on %s: %s is a suspend function, but a Flow is answered by another"
+          + " flow, collected in its place; make the fallback a plain function returning %s"),
   INVALID_VALUE("@%s on %s: %s = %s is not accepted; expected %s"),
   INVALID_NAME("@%s on %s: %s"),
   FALLBACK_MISSING(

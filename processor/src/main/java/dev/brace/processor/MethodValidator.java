@@ -83,7 +83,7 @@ final class MethodValidator {
     if (returnKind.isEmpty()) {
       return Optional.empty();
     }
-    Optional<TypeMirror> valueType = returns.valueType(returnKind.get(), methodType.getReturnType());
+    Optional<TypeMirror> valueType = returns.valueType(returnKind.get(), methodType);
     TypeMirror resultType = valueType.orElse(methodType.getReturnType());
     List<PatternModel> models = new ArrayList<>();
     for (AnnotationSite site : sites) {

@@ -11,6 +11,7 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.ExecutableType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
@@ -38,6 +39,8 @@ final class ReturnTypeValidator {
 
   /** The artifact that protects Kotlin's {@code suspend} functions and {@code Flow} methods. */
   static final String KOTLIN_ARTIFACT = "dev.brace:brace-kotlin";
+  /** brace-kotlin's entry class: on the class path, {@code suspend} and {@code Flow} methods can be protected. */
+  static final String KOTLIN_SUPPORT = "dev.brace.kotlin.CoroutineCalls";
 
   /** The last parameter kapt gives a {@code suspend} function: its caller's continuation. */
   private static final String CONTINUATION = "kotlin.coroutines.Continuation";
@@ -94,12 +97,19 @@ final class ReturnTypeValidator {
    */
   Optional<ReturnKind> kind(ExecutableElement method, TypeMirror returned, String callName) {
     Set<String> hierarchy = hierarchy(returned);
-    if (isSuspend(method)) {
+    boolean kotlinSupported = elements.getTypeElement(KOTLIN_SUPPORT) != null;
+    if (isSuspend(method, types)) {
+      if (kotlinSupported) {
+        return Optional.of(ReturnKind.SUSPEND);
+      }
       report.error(method, Message.KOTLIN_MISSING, callName, "is a Kotlin suspend function", KOTLIN_ARTIFACT,
           "the suspension marker at its first suspension point");
       return Optional.empty();
     }
     if (hierarchy.contains(FLOW)) {
+      if (kotlinSupported) {
+        return Optional.of(ReturnKind.FLOW);
+      }
       report.error(method, Message.KOTLIN_MISSING, callName, "returns " + returned
           + (hierarchy.iterator().next().equals(FLOW) ? "" : ", a " + FLOW), KOTLIN_ARTIFACT,
           "a cold flow that is collected");
@@ -134,7 +144,7 @@ final class ReturnTypeValidator {
    *     included): its last parameter is the caller's {@code kotlin.coroutines.Continuation}, and
    *     what it returns at once may be only the marker that it suspended
    */
-  private boolean isSuspend(ExecutableElement method) {
+  static boolean isSuspend(ExecutableElement method, Types types) {
     List<? extends VariableElement> parameters = method.getParameters();
     if (parameters.isEmpty()) {
       return false;
@@ -147,24 +157,25 @@ final class ReturnTypeValidator {
   /**
    * Refuses the patterns a stream cannot have: a hedge takes the first whole answer of several
    * attempts, stale answers remember one result per key and a result predicate tests one result,
-   * but a {@code Flux} has no one answer.
+   * but a {@code Flux} or a {@code Flow} has no one answer.
    *
    * @param kind what the method returns
    * @param patterns its patterns
    * @param callName the call, for messages
    */
   void checkPatterns(ReturnKind kind, List<PatternModel> patterns, String callName) {
-    if (kind != ReturnKind.FLUX) {
+    if (!kind.isStream()) {
       return;
     }
+    Message refusal = kind == ReturnKind.FLUX ? Message.FLUX_PATTERN_UNSUPPORTED : Message.FLOW_PATTERN_UNSUPPORTED;
     for (PatternModel pattern : patterns) {
       if (pattern.resultPredicate().isPresent()) {
-        report.error(pattern.site(), "onResult", Message.FLUX_PATTERN_UNSUPPORTED,
+        report.error(pattern.site(), "onResult", refusal,
             pattern.kind().annotation().getSimpleName() + "(onResult)", callName,
             "a result predicate tests one result, and a stream has none");
       }
       if (pattern.kind() == Kind.HEDGE || pattern.kind() == Kind.STALEIFERROR) {
-        report.error(pattern.site(), null, Message.FLUX_PATTERN_UNSUPPORTED,
+        report.error(pattern.site(), null, refusal,
             pattern.kind().annotation().getSimpleName(), callName,
             pattern.kind() == Kind.HEDGE
                 ? "a hedge answers with the first whole answer of several attempts, and the elements of two streams cannot be taken back once emitted"
@@ -175,26 +186,54 @@ final class ReturnTypeValidator {
 
   /**
    * @param kind how the call is driven
-   * @param type the method's return type
+   * @param method the method's type as a member of the wrapped interface
    * @return the type of the call's value, which results predicates test and a fallback may return
-   *     plainly: the {@code T} of a {@code CompletionStage<T>} or a {@code Mono<T>}, the element
-   *     type of a {@code Flux<T>}; empty for a plain value, which is its own
+   *     plainly: the {@code T} of a {@code CompletionStage<T>}, a {@code Mono<T>} or a {@code
+   *     suspend} function's continuation, the element type of a {@code Flux<T>} or a {@code
+   *     Flow<T>}; empty for a plain value, which is its own
    */
-  Optional<TypeMirror> valueType(ReturnKind kind, TypeMirror type) {
+  Optional<TypeMirror> valueType(ReturnKind kind, ExecutableType method) {
+    TypeMirror type = method.getReturnType();
     switch (kind) {
+      case SUSPEND:
+        return Optional.of(continuationValue(method));
       case COMPLETION_STAGE:
         return futureValue(type);
       case MONO:
         return Optional.of(reactiveValue(type, MONO));
       case FLUX:
         return Optional.of(reactiveValue(type, FLUX));
+      case FLOW:
+        return Optional.of(reactiveValue(type, FLOW));
       default:
         return Optional.empty();
     }
   }
 
   /**
-   * @return the type argument of {@code publisher} (Mono or Flux) as {@code type} extends it: a
+   * @param method a Kotlin {@code suspend} function as Java sees it
+   * @return the {@code T} of its {@code Continuation<? super T>}: the call's value ({@code
+   *     kotlin.Unit} for a function that returns nothing); {@code Object} for a raw continuation
+   */
+  TypeMirror continuationValue(ExecutableType method) {
+    List<? extends TypeMirror> parameters = method.getParameterTypes();
+    TypeMirror last = parameters.get(parameters.size() - 1);
+    if (last.getKind() == TypeKind.DECLARED && ((DeclaredType) last).getTypeArguments().size() == 1) {
+      TypeMirror argument = ((DeclaredType) last).getTypeArguments().get(0);
+      if (argument.getKind() == TypeKind.WILDCARD) {
+        TypeMirror bound = ((javax.lang.model.type.WildcardType) argument).getSuperBound();
+        if (bound != null) {
+          return bound;
+        }
+      } else {
+        return argument;
+      }
+    }
+    return elements.getTypeElement("java.lang.Object").asType();
+  }
+
+  /**
+   * @return the type argument of {@code publisher} (Mono, Flux or Flow) as {@code type} extends it: a
    *     wildcard's bound, {@code Object} for a raw type or an unbounded wildcard
    */
   private TypeMirror reactiveValue(TypeMirror type, String publisher) {

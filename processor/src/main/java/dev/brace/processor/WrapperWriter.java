@@ -129,7 +129,7 @@ final class WrapperWriter {
       String name = method.method().getSimpleName().toString();
       String constant = unique(constantNames, upperSnake(name), "_");
       String call = unique(fieldNames, name, "");
-      ArgumentSlots slots = new ArgumentSlots(method.method(), type, types);
+      ArgumentSlots slots = new ArgumentSlots(method.method(), type, method.returnKind().takesContinuation(), types);
       Optional<CodeBlock> keys = DispatchWriter.keys(method);
       dispatch.add(number, method, type, slots, keys);
       CodeBlock.Builder definition = definition(method, type, shared)
@@ -347,13 +347,22 @@ final class WrapperWriter {
   /**
    * The generated method's one statement: {@code return this.m.call(this.delegate, a, b, c, d, x, y)}
    * (or {@code callAsync}; for a {@code Mono} or {@code Flux}, {@code ReactorCalls.mono(this.m,
-   * this.delegate, …)} or {@code flux}), the arguments in their slots.
+   * this.delegate, …)} or {@code flux}; for a Kotlin {@code suspend} function, {@code
+   * CoroutineCalls.suspending(this.m, this.delegate, …, $completion)}, for a {@code Flow}, {@code
+   * CoroutineCalls.flow(…)}), the arguments in their slots.
    */
   private static CodeBlock handOff(MethodModel method, ExecutableType type, ArgumentSlots slots, String callField) {
     CodeBlock call;
     if (method.returnKind() == ReturnKind.MONO || method.returnKind() == ReturnKind.FLUX) {
       call = CodeBlock.of("$T.$N(this.$N, this.delegate, $L)", REACTOR_CALLS,
           method.returnKind() == ReturnKind.MONO ? "mono" : "flux", callField, slots.callArguments());
+    } else if (method.returnKind() == ReturnKind.SUSPEND) {
+      // brace-kotlin's suspending call is itself a suspend function: the caller's continuation goes last.
+      List<? extends VariableElement> parameters = method.method().getParameters();
+      call = CodeBlock.of("$T.suspending(this.$N, this.delegate, $L, $N)", DispatchWriter.COROUTINE_CALLS, callField,
+          slots.callArguments(), parameters.get(parameters.size() - 1).getSimpleName().toString());
+    } else if (method.returnKind() == ReturnKind.FLOW) {
+      call = CodeBlock.of("$T.flow(this.$N, this.delegate, $L)", DispatchWriter.COROUTINE_CALLS, callField, slots.callArguments());
     } else {
       String form = method.isAsync() ? "callAsync" : "call";
       call = CodeBlock.of("this.$N.$N(this.delegate, $L)", callField, form, slots.callArguments());

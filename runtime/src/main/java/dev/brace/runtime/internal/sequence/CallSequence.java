@@ -5,6 +5,7 @@ import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.attempt.AtOnceAttempt;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
@@ -14,6 +15,7 @@ import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.metrics.CallMetrics;
 import dev.brace.runtime.spi.driver.CallExecution;
+import dev.brace.runtime.spi.driver.CapturedContext;
 import dev.brace.runtime.spi.driver.ResolvedCall;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.CallDefinition;
@@ -121,6 +123,11 @@ public final class CallSequence implements ResolvedCall, AtOnceAttempt.CallEnd {
   public <T> CompletableFuture<T> callAsync(
       StageAdapter adapter, Object target, Object a, Object b, Object c, Object d, long x, long y) {
     return AsyncDriver.call(this, Objects.requireNonNull(adapter, "adapter"), target, a, b, c, d, x, y);
+  }
+
+  @Override
+  public CapturedContext captureContext() {
+    return CallContext.capture()::restore;
   }
 
   /** @return {@code Interface.method}, or the stack's name */

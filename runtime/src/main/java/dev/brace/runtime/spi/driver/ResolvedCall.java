@@ -38,6 +38,17 @@ public interface ResolvedCall {
   Object invoke(Object target, Arguments arguments) throws Throwable;
 
   /**
+   * Takes the current thread's context as a call's steps see it, for a driver that runs the call's
+   * work where the runtime does not (a coroutine resumed by its dispatcher): inside an attempt's
+   * delegate call ({@link CallExecution#launch}, or a {@link
+   * dev.brace.runtime.support.StageAdapter#attempt}), it holds the caller's context and the
+   * attempt's bound as the current deadline.
+   *
+   * @return the context, to install on the threads the work resumes on
+   */
+  CapturedContext captureContext();
+
+  /**
    * Begins a call to walk attempt by attempt: its keys are computed, the retry budget gets its
    * deposit, the start is noted, and the caller's context is captured on this thread.
    *

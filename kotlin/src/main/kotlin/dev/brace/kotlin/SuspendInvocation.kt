@@ -1,0 +1,18 @@
+package dev.brace.kotlin
+
+import kotlin.coroutines.Continuation
+
+/**
+ * One call of a `suspend` function, made with the continuation it is given: what a generated
+ * wrapper's attempt (or `suspend` fallback) is, so that brace-kotlin calls the delegate's function
+ * again for each attempt, with a continuation of that attempt's own.
+ *
+ * Generated code makes one with [CoroutineCalls.attempt]; application code has no use for it.
+ */
+public fun interface SuspendInvocation {
+    /**
+     * @param continuation where the function's result goes when it suspends
+     * @return the function's value, or `COROUTINE_SUSPENDED` when it will resume [continuation] later
+     */
+    public fun invoke(continuation: Continuation<Any?>): Any?
+}
