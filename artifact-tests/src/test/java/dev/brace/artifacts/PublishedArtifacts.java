@@ -36,6 +36,7 @@ final class PublishedArtifacts {
     names.put("brace-runtime", "dev.brace.runtime");
     names.put("brace-processor", "dev.brace.processor");
     names.put("brace-reactor", "dev.brace.reactor");
+    names.put("brace-kotlin", "dev.brace.kotlin");
     names.put("brace-micrometer", "dev.brace.micrometer");
     names.put("brace-redis", "dev.brace.redis");
     names.put("brace-spring-boot-starter", "dev.brace.spring");

@@ -73,7 +73,7 @@ class PublishedJarsIT {
     for (String artifactId : PublishedArtifacts.MODULE_NAMES.keySet()) {
       Path jar = PublishedArtifacts.jar(artifactId);
       Set<String> sources = names(PublishedArtifacts.attached(jar, "sources"));
-      assertTrue(sources.stream().anyMatch(n -> n.endsWith(".java")), artifactId + "-sources.jar has no source");
+      assertTrue(sources.stream().anyMatch(n -> n.endsWith(".java") || n.endsWith(".kt")), artifactId + "-sources.jar has no source");
       Set<String> javadoc = names(PublishedArtifacts.attached(jar, "javadoc"));
       assertTrue(javadoc.contains("index.html"), artifactId + "-javadoc.jar has no index.html");
       // Implementation packages are not API: they get no pages.

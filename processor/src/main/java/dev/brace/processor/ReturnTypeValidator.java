@@ -92,28 +92,27 @@ final class ReturnTypeValidator {
    * @param returned its return type as a member of the wrapped interface
    * @param callName the call, for messages
    * @return how the wrapper drives it, or empty after reporting why it cannot be wrapped at all;
-   *     a {@code Mono} or {@code Flux} without brace-reactor is reported and still returned, so
-   *     that the method's other mistakes are reported with it
+   *     a {@code Mono} or {@code Flux} without brace-reactor, and a {@code suspend} function or a
+   *     {@code Flow} without brace-kotlin, is reported and still returned, so that the method's
+   *     other mistakes are reported with it
    */
   Optional<ReturnKind> kind(ExecutableElement method, TypeMirror returned, String callName) {
     Set<String> hierarchy = hierarchy(returned);
     boolean kotlinSupported = elements.getTypeElement(KOTLIN_SUPPORT) != null;
     if (isSuspend(method, types)) {
-      if (kotlinSupported) {
-        return Optional.of(ReturnKind.SUSPEND);
+      if (!kotlinSupported) {
+        report.error(method, Message.KOTLIN_MISSING, callName, "is a Kotlin suspend function", KOTLIN_ARTIFACT,
+            "the suspension marker at its first suspension point");
       }
-      report.error(method, Message.KOTLIN_MISSING, callName, "is a Kotlin suspend function", KOTLIN_ARTIFACT,
-          "the suspension marker at its first suspension point");
-      return Optional.empty();
+      return Optional.of(ReturnKind.SUSPEND);
     }
     if (hierarchy.contains(FLOW)) {
-      if (kotlinSupported) {
-        return Optional.of(ReturnKind.FLOW);
+      if (!kotlinSupported) {
+        report.error(method, Message.KOTLIN_MISSING, callName, "returns " + returned
+            + (hierarchy.iterator().next().equals(FLOW) ? "" : ", a " + FLOW), KOTLIN_ARTIFACT,
+            "a cold flow that is collected");
       }
-      report.error(method, Message.KOTLIN_MISSING, callName, "returns " + returned
-          + (hierarchy.iterator().next().equals(FLOW) ? "" : ", a " + FLOW), KOTLIN_ARTIFACT,
-          "a cold flow that is collected");
-      return Optional.empty();
+      return Optional.of(ReturnKind.FLOW);
     }
     if (hierarchy.contains(COMPLETION_STAGE)) {
       if (futureValue(returned).isEmpty()) {

@@ -35,7 +35,7 @@ class GoldenTest {
     assertGolden(compilation, wrapper);
   }
 
-  private static void assertGolden(Compilation compilation, String wrapper) throws IOException {
+  static void assertGolden(Compilation compilation, String wrapper) throws IOException {
     if (GoldenTest.class.getResource("/expected/" + wrapper + ".java") == null) {
       // A new golden: write what was generated for review, and fail until it is checked in.
       Path draft = Path.of("target", "golden-drafts", wrapper + ".java");

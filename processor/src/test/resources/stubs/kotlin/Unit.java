@@ -1,0 +1,7 @@
+package kotlin;
+
+public final class Unit {
+  public static final Unit INSTANCE = new Unit();
+
+  private Unit() {}
+}

@@ -1,0 +1,3 @@
+package kotlin.coroutines;
+
+public interface Continuation<T> {}

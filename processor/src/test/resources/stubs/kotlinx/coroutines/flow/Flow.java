@@ -1,0 +1,3 @@
+package kotlinx.coroutines.flow;
+
+public interface Flow<T> {}
