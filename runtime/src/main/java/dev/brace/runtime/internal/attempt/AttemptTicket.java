@@ -16,7 +16,9 @@ import dev.brace.runtime.spi.RateLimiterInstance;
  * next attempt.
  *
  * <p>Reused, not allocated per attempt: a synchronous call takes one from its thread's frame and
- * uses it for every attempt; an asynchronous call that has to wait takes it over. Not thread-safe:
+ * uses it for every attempt; an asynchronous call that has to wait takes it over. An attempt made
+ * {@linkplain AttemptPipeline#callWithoutWaiting without waiting} has none, and makes one only when
+ * it cannot finish without it, to hand what it took to the frame's ticket. Not thread-safe:
  * one owner at a time, and a driver that hands it to another thread publishes it through its own
  * synchronization.
  */
