@@ -2,7 +2,7 @@ package dev.brace.benchmarks;
 
 import dev.brace.Criticality;
 import dev.brace.runtime.Registry;
-import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.spi.BulkheadInstance;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.OutcomeClassifier;
 import dev.brace.runtime.spi.RateLimiterInstance;
@@ -31,7 +31,7 @@ public class PatternsAloneBenchmarks {
   private final Target target = new Target();
   private CircuitBreakerInstance breaker;
   private RateLimiterInstance limiter;
-  private SemaphoreBulkhead bulkhead;
+  private BulkheadInstance bulkhead;
 
   @Setup
   public void setUp() {
@@ -40,7 +40,7 @@ public class PatternsAloneBenchmarks {
     ResilientBraceClients_FourPatterns.wrap(new Target(), registry);
     breaker = (CircuitBreakerInstance) registry.circuitBreaker("bench-four");
     limiter = (RateLimiterInstance) registry.rateLimiter("bench-four");
-    bulkhead = (SemaphoreBulkhead) registry.bulkhead("bench-four");
+    bulkhead = (BulkheadInstance) registry.bulkhead("bench-four");
   }
 
   @Benchmark
@@ -53,7 +53,7 @@ public class PatternsAloneBenchmarks {
       breaker.release(ticket);
       throw new IllegalStateException("the limiter of 10^9 per second made a call wait");
     }
-    if (!bulkhead.tryAcquire(Criticality.Level.CRITICAL)) {
+    if (!bulkhead.takeNow(Criticality.Level.CRITICAL)) {
       breaker.release(ticket);
       throw new IllegalStateException("the bulkhead of 10 was full");
     }

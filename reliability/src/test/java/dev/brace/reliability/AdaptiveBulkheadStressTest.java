@@ -68,7 +68,7 @@ class AdaptiveBulkheadStressTest {
             Level level = LEVELS[(thread + phase / 2) % LEVELS.length];
             int tries = 1 + ThreadLocalRandom.current().nextInt(MAX / 2);
             for (int i = 0; i < tries; i++) {
-              if (bulkhead.tryAcquire(level)) {
+              if (bulkhead.takeNow(level)) {
                 mine.add(new Held(clock.nanoTime(), bulkhead.inFlight()));
                 admitted.incrementAndGet();
               } else {

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every way a call leaves its driver gives the thread's frame back, whichever way it borrowed one:
- * the staged way from the start, or after its first attempt made at once did not start or handed
- * over. A frame not given back would not fail the call; it would leave the thread one frame deeper
+ * the staged way from the start, or after its first attempt made without waiting did not start or left a
+ * ticket. A frame not given back would not fail the call; it would leave the thread one frame deeper
  * after each such call, so the thread's next call would borrow another frame than the one before.
  */
 class FramesGivenBackTest {
@@ -45,13 +45,13 @@ class FramesGivenBackTest {
   @Test
   void aSynchronousCallTheStagedWayFromTheStart() throws Exception {
     Stack<String> stack = Stack.<String>builder("Frames.staged").retry(r -> r.maxAttempts(2).onResult(result -> false)).build(registry);
-    assertFalse(ResilientCalls.current(stack.resilientCall()).callsAtOnce());
+    assertFalse(ResilientCalls.current(stack.resilientCall()).callsWithoutWaiting());
 
     givesTheFrameBack(stack, () -> assertEquals("ok", stack.call(() -> "ok")));
   }
 
   @Test
-  void aSynchronousCallWhoseFirstAttemptCouldNotStartAtOnce() throws Exception {
+  void aSynchronousCallWhoseFirstAttemptCouldNotStartWithoutWaiting() throws Exception {
     Stack<String> stack = Stack.<String>builder("Frames.noToken")
         .rateLimit("frames-no-token", l -> l.permits(1).per("1h").burst(1).maxWait("0ms")).build(registry);
     assertEquals("first", stack.call(() -> "first"));

@@ -25,6 +25,21 @@ public interface CircuitBreakerInstance extends CircuitBreakerHandle {
    */
   Object acquire();
 
+  /**
+   * Admits one call only if that needs no decision now: the circuit is closed. An attempt that
+   * must not wait asks this first and, when the answer is null, goes the way of {@link #acquire()},
+   * which decides whether the open circuit has cooled down and which call is the half-open probe.
+   * The ticket is completed on this breaker, as one from {@link #acquire()}.
+   *
+   * <p>The default answers null ("not now"): a breaker that must ask elsewhere to admit (a shared
+   * backend's) is always asked through {@link #acquire()}.
+   *
+   * @return the ticket to complete exactly once, or null: then nothing is taken and nothing reported
+   */
+  default Object takeNow() {
+    return null;
+  }
+
   /** @return which failures and results count, from this breaker's config */
   OutcomeClassifier classifier();
 

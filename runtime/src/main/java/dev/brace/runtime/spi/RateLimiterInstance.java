@@ -47,6 +47,20 @@ public interface RateLimiterInstance extends RateLimiterHandle {
   }
 
   /**
+   * Takes a token only if one is there at {@code now}, for an attempt that must not wait: otherwise
+   * nothing is reserved, refused or reported, and the caller asks {@link #reserveTokenAt} instead.
+   *
+   * <p>The default answers false ("not now"): a limiter that must ask elsewhere for a token (a
+   * shared backend's) is always asked through {@link #reserveTokenAt}.
+   *
+   * @param now the current instant, just read from the registry's {@link dev.brace.runtime.TimeSource}
+   * @return whether a token was taken
+   */
+  default boolean takeNow(long now) {
+    return false;
+  }
+
+  /**
    * @param reservation from {@link #reserveToken()}
    * @return nanoseconds from now until the reserved token may be used; 0 when it may be used now
    */

@@ -5,6 +5,7 @@ import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.internal.chaos.FaultInjection;
+import dev.brace.runtime.internal.context.CurrentDeadline;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
@@ -16,6 +17,7 @@ import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.OutcomeClassifier;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import dev.brace.runtime.spi.driver.DelegateCall;
+import dev.brace.runtime.support.SlotInvoker;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -41,6 +43,37 @@ import java.util.concurrent.TimeUnit;
  * <p>Immutable and thread-safe; a call's patterns it does not use are null.
  */
 public final class AttemptPipeline {
+  /** What {@link #callWithoutWaiting} answers when the attempt did not start: nothing was taken or reported. */
+  public static final Object NOT_NOW = new Object();
+
+  /** What {@link Settled#valueNow} answers for a delegate's result that is still to come. */
+  public static final Object IN_FLIGHT = new Object();
+
+  /** How an asynchronous driver reads the delegate's return: its value if it has settled with one. */
+  public interface Settled {
+    /**
+     * @param returned what the delegate returned (a stage)
+     * @param callName the call, for the failure of a delegate that returned no stage
+     * @return its value when it has completed with one; {@link #IN_FLIGHT} when it has not, or failed
+     * @throws Throwable when {@code returned} is no stage at all: the attempt failed
+     */
+    Object valueNow(Object returned, String callName) throws Throwable;
+  }
+
+  /**
+   * How a metered call that ended with an attempt made {@linkplain #callWithoutWaiting without
+   * waiting} is told: the one thing a call needs afterwards. A call nobody meters is not told.
+   */
+  public interface CallEnd {
+    /**
+     * @param started the call's start, as its sequence began it, or {@link AttemptTicket#UNTIMED}
+     * @param metrics the call's handle on the bound metrics listener, or null when none is bound
+     * @param attemptNanos how long the attempt took
+     * @param outcomeAt the instant the attempt's outcome was recorded, which ends the call
+     */
+    void succeededAt(long started, CallMetrics metrics, long attemptNanos, long outcomeAt);
+  }
+
   /** The longest step between two looks at a full bulkhead by a caller that must not block. */
   private static final long PERMIT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -65,8 +98,15 @@ public final class AttemptPipeline {
   final AttemptReports reports;
   /** Null unless fault injection is configured for the call: then each attempt asks it first. */
   final FaultInjection faults;
-  /** The attempt made at once, without a ticket; null when the call's patterns always need the staged way. */
-  private final AtOnceAttempt atOnce;
+  /**
+   * Whether an attempt may be tried without waiting and without a ticket ({@link
+   * #callWithoutWaiting}): false when a pattern always needs a ticket (a timeout, a
+   * latency-judging breaker, an adaptive bulkhead, fault injection, a keyed breaker or limiter).
+   */
+  private final boolean triesWithoutWaiting;
+  /** The one breaker and limiter of a call that {@link #triesWithoutWaiting}, each null when it has none. */
+  private final CircuitBreakerInstance onlyBreaker;
+  private final RateLimiterInstance onlyLimiter;
 
   AttemptPipeline(AttemptPipelineBuilder builder) {
     this.callName = builder.callName;
@@ -84,7 +124,12 @@ public final class AttemptPipeline {
     this.reports = new AttemptReports(callName, builder.events, breakerName(), limiterName(), bulkheadName(), timeoutName(),
         builder.retryName, builder.hedgeName);
     this.faults = builder.faults;
-    this.atOnce = AtOnceAttempt.of(this);
+    // A family of one keeps its instance for good (reconfiguration reshapes it in place), so it is
+    // read here once rather than on every call; a keyed family has no single instance.
+    boolean keyed = (breakers != null && breakers.isKeyed()) || (limiters != null && limiters.isKeyed());
+    this.triesWithoutWaiting = timeout == null && !timesForBreaker && !adaptiveBulkhead && faults == null && !keyed;
+    this.onlyBreaker = triesWithoutWaiting && breakers != null ? breakers.single() : null;
+    this.onlyLimiter = triesWithoutWaiting && limiters != null ? limiters.single() : null;
   }
 
   /**
@@ -194,36 +239,143 @@ public final class AttemptPipeline {
     }
   }
 
-  /** @return the attempt made at once, or null when every attempt of the call goes the staged way */
-  public AtOnceAttempt atOnce() {
-    return atOnce;
+  /** @return whether {@link #callWithoutWaiting} may be asked: no pattern of the call always needs a ticket */
+  public boolean triesWithoutWaiting() {
+    return triesWithoutWaiting;
   }
 
   /**
-   * Takes up an attempt {@link AtOnceAttempt} handed over, as if admission had taken it that far:
-   * the ticket holds what it took, at the stage it stopped. Nothing is recorded here: the driver
-   * goes on as it would have from that stage — admission from a full bulkhead, the outcome of a
-   * failure ({@link #failed}) or of a stage still in flight; a {@linkplain HandOver#recorded
-   * recorded} failure only ends the attempt.
+   * An attempt on the caller's thread that takes breaker, limiter and bulkhead only if each is
+   * there now ({@code takeNow}), in admission's order, holding what it took in locals: no ticket,
+   * no frame, the call's arguments passed on as the parameters they came as. A successful attempt
+   * is recorded as {@link #succeeded} records it, and ends the call through {@code end}.
+   *
+   * <p>What it cannot take now it does not start ({@link #NOT_NOW}). What it cannot finish now it
+   * leaves in a ticket made there, which the driver {@linkplain #resume takes over}: a full
+   * bulkhead (the breaker's ticket and the token held), a delegate's failure (everything held, not
+   * yet recorded), a stage still in flight (everything held), or what recording a success threw
+   * (recorded). A thread under a deadline never tries: it needs a ticket's bounds.
+   *
+   * @param started the call's start, passed to {@code end}
+   * @param end what is told of the call's end
+   * @param settled for an asynchronous call, what reads the value of the stage the delegate
+   *     returned; null for a synchronous one, whose result is what the delegate returned
+   * @return the result; {@link #NOT_NOW}; or an {@link AttemptTicket} the attempt goes on with
+   */
+  public Object callWithoutWaiting(SlotInvoker invoker, int method, Object target, Object a, Object b, Object c,
+      Object d, long x, long y, long started, CallEnd end, Settled settled) {
+    if (deadlines != null && CurrentDeadline.ofThisThread().present()) {
+      return NOT_NOW;
+    }
+    CircuitBreakerInstance breaker = onlyBreaker;
+    Object breakerTicket = null;
+    if (breaker != null && (breakerTicket = breaker.takeNow()) == null) {
+      return NOT_NOW;
+    }
+    RateLimiterInstance limiter = onlyLimiter;
+    long admittedAt = AttemptTicket.UNTIMED;
+    if (limiter != null) {
+      long now = time.nanoTime();
+      if (!limiter.takeNow(now)) {
+        if (breakerTicket != null) {
+          // Nothing of the attempt reached the dependency: the breaker's ticket goes back unjudged.
+          breaker.release(breakerTicket);
+        }
+        return NOT_NOW;
+      }
+      admittedAt = now;
+    }
+    SemaphoreBulkhead bulkhead = this.bulkhead;
+    if (bulkhead != null && !bulkhead.takeNow(criticality)) {
+      return AttemptTicket.leftAt(AttemptTicket.BULKHEAD, breaker, breakerTicket, limiter, false, admittedAt);
+    }
+    boolean metered = reports.metered();
+    if (admittedAt == AttemptTicket.UNTIMED && metered) {
+      admittedAt = time.nanoTime();
+    }
+    Object result;
+    try {
+      Object returned = invoker.invoke(method, target, a, b, c, d, x, y);
+      result = settled == null ? returned : settled.valueNow(returned, callName);
+      if (result == IN_FLIGHT) {
+        AttemptTicket left = AttemptTicket.leftAt(AttemptTicket.ADMITTED, breaker, breakerTicket, limiter,
+            bulkhead != null, admittedAt);
+        left.pending = returned;
+        return left;
+      }
+    } catch (Throwable failure) {
+      AttemptTicket left = AttemptTicket.leftAt(AttemptTicket.ADMITTED, breaker, breakerTicket, limiter,
+          bulkhead != null, admittedAt);
+      left.failure = failure;
+      return left;
+    }
+    return succeededWithoutTicket(breaker, breakerTicket, limiter, metered, admittedAt, result, started, end);
+  }
+
+  /**
+   * As {@link #succeeded}, then the call's end, both reported in one step while anyone meters;
+   * what either throws fails the attempt, recorded.
+   *
+   * @param metered whether anyone metered attempts when this one was admitted: it was timed then
+   */
+  private Object succeededWithoutTicket(CircuitBreakerInstance breaker, Object breakerTicket,
+      RateLimiterInstance limiter, boolean metered, long admittedAt, Object result, long started, CallEnd end) {
+    long ended = metered ? time.nanoTime() : AttemptTicket.UNTIMED;
+    try {
+      try {
+        if (breaker != null) {
+          breaker.onResult(breakerTicket, result, OutcomeClassifier.NOT_TIMED);
+        }
+      } finally {
+        if (bulkhead != null) {
+          bulkhead.release();
+        }
+      }
+      // The attempt's duration is reported below, with the call's end.
+      afterSuccess(limiter, false, AttemptTicket.UNTIMED);
+      if (metered) {
+        long attemptNanos = ended - admittedAt;
+        CallMetrics metrics = reports.metrics().get();
+        reports.succeededEvent(attemptNanos);
+        end.succeededAt(started, metrics, attemptNanos, ended);
+      }
+    } catch (Throwable failure) {
+      AttemptTicket left = new AttemptTicket();
+      left.failure = failure;
+      left.failureRecorded = true;
+      left.outcomeAt = ended;
+      return left;
+    }
+    return result;
+  }
+
+  /**
+   * Takes up an attempt {@link #callWithoutWaiting} could not finish, as if admission had taken it
+   * that far: the ticket holds what {@code left} holds, at the stage it stopped. Nothing is
+   * recorded here: the driver goes on as it would have from that stage — admission from a full
+   * bulkhead, the outcome of a {@linkplain AttemptTicket#failure() failure} ({@link #failed}) or
+   * of a {@linkplain AttemptTicket#pending() stage still in flight}; a {@linkplain
+   * AttemptTicket#failureRecorded() recorded} failure only ends the attempt.
    *
    * @param ticket the attempt's ticket, {@linkplain AttemptTicket#start started}
+   * @param left the ticket {@link #callWithoutWaiting} answered with
    */
-  public void resume(AttemptTicket ticket, HandOver handOver) {
-    if (handOver.recorded) {
-      ticket.outcomeAt = handOver.outcomeAt;
+  public void resume(AttemptTicket ticket, AttemptTicket left) {
+    if (left.failureRecorded) {
+      ticket.outcomeAt = left.outcomeAt;
       return;
     }
-    if (handOver.breaker != null) {
-      ticket.breaker = handOver.breaker;
-      ticket.breakerTicket = handOver.breakerTicket;
+    if (left.holdsBreaker) {
+      ticket.breaker = left.breaker;
+      ticket.breakerTicket = left.breakerTicket;
       ticket.holdsBreaker = true;
     }
-    if (handOver.limiter != null) {
-      ticket.limiter = handOver.limiter;
+    if (left.limiter != null) {
+      ticket.limiter = left.limiter;
     }
-    ticket.admittedAt = handOver.admittedAt;
-    ticket.holdsPermit = handOver.holdsPermit;
-    ticket.stage = handOver.stage;
+    ticket.admittedAt = left.admittedAt;
+    ticket.holdsPermit = left.holdsPermit;
+    ticket.stage = left.stage;
   }
 
   /** @return true when the wait admitted the attempt (a permit of a full bulkhead came free) */
@@ -300,7 +452,7 @@ public final class AttemptPipeline {
     if (polling) {
       ticket.permitWaitedNanos += ticket.waitNanos;
     }
-    if (bulkhead.tryAcquire(criticality)) {
+    if (bulkhead.takeNow(criticality)) {
       ticket.holdsPermit = true;
       if (polling && ticket.permitWaitedNanos > 0) {
         bulkhead.waited(ticket.permitWaitedNanos);
@@ -408,8 +560,8 @@ public final class AttemptPipeline {
     afterSuccess(limiter, metered, duration);
   }
 
-  /** After a success is judged and its permit back, staged or at once: throttling eased, the attempt reported. */
-  void afterSuccess(RateLimiterInstance limiter, boolean metered, long duration) {
+  /** After a success is judged and its permit back, with a ticket or without: throttling eased, the attempt reported. */
+  private void afterSuccess(RateLimiterInstance limiter, boolean metered, long duration) {
     if (throttling != null) {
       limiter.succeeded();
     }

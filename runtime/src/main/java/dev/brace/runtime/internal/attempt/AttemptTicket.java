@@ -16,7 +16,9 @@ import dev.brace.runtime.spi.RateLimiterInstance;
  * next attempt.
  *
  * <p>Reused, not allocated per attempt: a synchronous call takes one from its thread's frame and
- * uses it for every attempt; an asynchronous call that has to wait takes it over. Not thread-safe:
+ * uses it for every attempt; an asynchronous call that has to wait takes it over. An attempt made
+ * {@linkplain AttemptPipeline#callWithoutWaiting without waiting} has none, and makes one only when
+ * it cannot finish without it, to hand what it took to the frame's ticket. Not thread-safe:
  * one owner at a time, and a driver that hands it to another thread publishes it through its own
  * synchronization.
  */
@@ -85,6 +87,16 @@ public final class AttemptTicket {
   long callBudget;
 
   /**
+   * Set only on a ticket {@link AttemptPipeline#callWithoutWaiting} made for an attempt it could
+   * not finish: what the attempt failed with (what the delegate threw, not yet recorded; or, when
+   * {@link #failureRecorded}, what recording its result threw), or the stage the delegate returned
+   * that is still to complete.
+   */
+  Throwable failure;
+  boolean failureRecorded;
+  Object pending;
+
+  /**
    * The deadline state of the one thread this ticket's attempts run on, when the ticket is confined
    * to it (a synchronous call's frame): admission then reads the caller's deadline without a
    * thread-local lookup. Null for a ticket that may move between threads: looked up each time.
@@ -93,6 +105,26 @@ public final class AttemptTicket {
 
   /** A ticket for a new call's attempts, on whatever thread they run. */
   public AttemptTicket() {}
+
+  /**
+   * @return a ticket holding what an attempt made without waiting took before it stopped at
+   *     {@code stage}: the breaker's ticket (when {@code breaker} is not null), the limiter's token
+   *     (when {@code limiter} is not null), the permit
+   */
+  static AttemptTicket leftAt(int stage, CircuitBreakerInstance breaker, Object breakerTicket,
+      RateLimiterInstance limiter, boolean holdsPermit, long admittedAt) {
+    AttemptTicket left = new AttemptTicket();
+    left.stage = stage;
+    if (breaker != null) {
+      left.breaker = breaker;
+      left.breakerTicket = breakerTicket;
+      left.holdsBreaker = true;
+    }
+    left.limiter = limiter;
+    left.holdsPermit = holdsPermit;
+    left.admittedAt = admittedAt;
+    return left;
+  }
 
   /**
    * @param thread the deadline state of the thread every attempt with this ticket runs on, until
@@ -168,6 +200,27 @@ public final class AttemptTicket {
    */
   public long outcomeAt() {
     return outcomeAt;
+  }
+
+  /**
+   * @return on a ticket {@link AttemptPipeline#callWithoutWaiting} left: what the attempt failed
+   *     with; null when it did not fail
+   */
+  public Throwable failure() {
+    return failure;
+  }
+
+  /** @return whether the {@link #failure()} is recorded already and nothing is held: it only ends the attempt */
+  public boolean failureRecorded() {
+    return failureRecorded;
+  }
+
+  /**
+   * @return on a ticket {@link AttemptPipeline#callWithoutWaiting} left: the stage its admitted
+   *     asynchronous attempt's delegate returned, still to complete (or failed); else null
+   */
+  public Object pending() {
+    return pending;
   }
 
   /** @return whether the attempt passed admission and holds what it took, until its outcome */

@@ -136,13 +136,11 @@ public final class DefaultCircuitBreaker implements CircuitBreakerInstance {
   }
 
   /**
-   * A ticket only for a closed circuit: an attempt that must not wait or take a probe asks this
-   * first, and goes the way of {@link #acquire()} when the answer is null.
-   *
    * @return the ticket of the closed circuit, or null when it is open or half-open: then nothing is
    *     taken and nothing reported
    */
-  public Object acquireIfClosed() {
+  @Override
+  public Object takeNow() {
     CircuitGeneration current = state.get();
     return current instanceof Closed ? current : null;
   }

@@ -2,7 +2,6 @@ package dev.brace.runtime.internal.policy;
 
 import dev.brace.Criticality;
 import dev.brace.runtime.BulkheadFullException;
-import dev.brace.runtime.BulkheadHandle;
 import dev.brace.runtime.EventKind;
 import dev.brace.runtime.Refusal;
 import dev.brace.runtime.TimeSource;
@@ -13,6 +12,7 @@ import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.metrics.BoundMetrics;
 import dev.brace.runtime.metrics.InstanceMetrics;
+import dev.brace.runtime.spi.BulkheadInstance;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
@@ -47,7 +47,7 @@ import java.util.function.Supplier;
  * bulkhead keeps the limit it has learnt, clamped to the new {@code minConcurrent} and {@code
  * maxConcurrent}.
  */
-public final class SemaphoreBulkhead implements BulkheadHandle {
+public final class SemaphoreBulkhead implements BulkheadInstance {
 
   private static final EventKind REJECTED = EventKind.BULKHEAD_REJECTED;
   private static final Criticality.Level[] LEVELS = Criticality.Level.values();
@@ -207,24 +207,19 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
     acquire(Criticality.Level.CRITICAL);
   }
 
-  /**
-   * Takes a permit only if the call's level admits one now; never waits and reports nothing.
-   *
-   * @param level the call's criticality
-   * @return whether a permit was taken
-   */
-  public boolean tryAcquire(Criticality.Level level) {
+  @Override
+  public boolean takeNow(Criticality.Level level) {
     return tryTake(level);
   }
 
-  /** @return whether a permit was taken, up to the whole limit; as {@link #tryAcquire(Criticality.Level)} */
+  /** @return whether a permit was taken, up to the whole limit; as {@link #takeNow(Criticality.Level)} */
   public boolean tryAcquire() {
     return tryTake(Criticality.Level.CRITICAL);
   }
 
   /**
    * The refusal of a caller that gave up without blocking, for the async driver that polls {@link
-   * #tryAcquire(Criticality.Level)} instead of waiting; reported as {@code bulkhead.rejected}.
+   * #takeNow(Criticality.Level)} instead of waiting; reported as {@code bulkhead.rejected}.
    *
    * @param level the refused call's criticality
    * @return the exception to fail the caller with
@@ -284,12 +279,13 @@ public final class SemaphoreBulkhead implements BulkheadHandle {
   }
 
   /**
-   * Returns a permit taken by {@link #acquire} or {@link #tryAcquire} (of a fixed bulkhead, or of an
+   * Returns a permit taken by {@link #acquire} or {@link #takeNow} (of a fixed bulkhead, or of an
    * adaptive one whose attempt was never timed).
    *
    * @throws IllegalStateException when no permit is taken: a release without its acquire, which
    *     must not grow the bulkhead
    */
+  @Override
   public void release() {
     while (true) {
       int current = inFlight.get();

@@ -223,14 +223,8 @@ public final class TokenBucketRateLimiter implements RateLimiterInstance {
     return now + waitNanos;
   }
 
-  /**
-   * Takes a token only if one is there at {@code now}, for an attempt that must not wait: otherwise
-   * nothing is reserved, refused or reported, and the caller asks {@link #reserveTokenAt} instead.
-   *
-   * @param now a reading of the registry's clock
-   * @return whether a token was taken
-   */
-  public boolean tryTakeAt(long now) {
+  @Override
+  public boolean takeNow(long now) {
     long waitNanos = take(bucket, now, false);
     // New settings being switched to: the caller's way through reserveTokenAt waits that out.
     return waitNanos != NOT_NOW && waitNanos != FROZEN;

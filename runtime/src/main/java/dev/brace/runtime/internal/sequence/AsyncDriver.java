@@ -2,10 +2,8 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.attempt.Admission;
-import dev.brace.runtime.internal.attempt.AtOnceAttempt;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
-import dev.brace.runtime.internal.attempt.HandOver;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
@@ -90,8 +88,8 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
    */
   public static <T> CompletableFuture<T> call(
       CallSequence sequence, StageAdapter adapter, Object target, Object a, Object b, Object c, Object d, long x, long y) {
-    if (adapter == null && sequence.callsAtOnce()) {
-      return atOnce(sequence, target, a, b, c, d, x, y);
+    if (adapter == null && sequence.callsWithoutWaiting()) {
+      return withoutWaiting(sequence, target, a, b, c, d, x, y);
     }
     CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y).adapt(adapter);
     try {
@@ -101,27 +99,27 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
     }
   }
 
-  /** A stage's value if it completed with one: what an attempt made at once records. */
-  private static final AtOnceAttempt.Settled SETTLED = (returned, callName) -> {
+  /** A stage's value if it completed with one: what an attempt made without waiting records. */
+  private static final AttemptPipeline.Settled SETTLED = (returned, callName) -> {
     CompletableFuture<?> future = AsyncAttempt.futureOf(returned, callName);
-    return future.isDone() && !future.isCompletedExceptionally() ? future.join() : AtOnceAttempt.IN_FLIGHT;
+    return future.isDone() && !future.isCompletedExceptionally() ? future.join() : AttemptPipeline.IN_FLIGHT;
   };
 
   /**
-   * The first attempt made at once, with no frame, when its delegate's stage is complete already;
+   * The first attempt made without waiting, with no frame, when its delegate's stage is complete already;
    * otherwise a frame is borrowed and the call goes on where the attempt stopped, as below.
    */
   @SuppressWarnings("unchecked")
-  private static <T> CompletableFuture<T> atOnce(
+  private static <T> CompletableFuture<T> withoutWaiting(
       CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
     long started = sequence.begin();
-    Object outcome = sequence.attemptAtOnce(target, a, b, c, d, x, y, started, SETTLED);
-    if (outcome != AtOnceAttempt.NOT_AT_ONCE && !(outcome instanceof HandOver)) {
+    Object outcome = sequence.attemptWithoutWaiting(target, a, b, c, d, x, y, started, SETTLED);
+    if (outcome != AttemptPipeline.NOT_NOW && !(outcome instanceof AttemptTicket)) {
       return CompletableFuture.completedFuture((T) outcome);
     }
     CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
     try {
-      return call(frame, true, started, outcome instanceof HandOver handOver ? handOver : null);
+      return call(frame, true, started, outcome instanceof AttemptTicket left ? left : null);
     } finally {
       frame.exit();
     }
@@ -129,9 +127,9 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
 
   /**
    * @param begun whether the call has begun already ({@code startedAlready} is its start)
-   * @param handOver the first attempt, made at once until it handed over; null to make it here
+   * @param left the ticket the first attempt, made without waiting, left; null to make it here
    */
-  private static <T> CompletableFuture<T> call(CallFrame frame, boolean begun, long startedAlready, HandOver handOver) {
+  private static <T> CompletableFuture<T> call(CallFrame frame, boolean begun, long startedAlready, AttemptTicket left) {
     CallSequence sequence = frame.sequence();
     if (sequence.passesThrough()) {
       return direct(frame);
@@ -163,19 +161,19 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
       return driver.start(() -> driver.attempt(1));
     }
     AttemptTicket ticket = frame.ticket().start(keys);
-    if (handOver != null) {
-      pipeline.resume(ticket, handOver);
-      if (handOver.recorded()) {
+    if (left != null) {
+      pipeline.resume(ticket, left);
+      if (left.failureRecorded()) {
         AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
-        return driver.start(() -> driver.afterFailure(1, handOver.failure()));
+        return driver.start(() -> driver.afterFailure(1, left.failure()));
       }
-      if (handOver.failure() != null || handOver.pending() != null) {
-        CompletableFuture<T> inner = handOver.failure() != null
-            ? CompletableFuture.failedFuture(handOver.failure())
-            : AsyncAttempt.futureOf(handOver.pending(), sequence.callName());
+      if (left.failure() != null || left.pending() != null) {
+        CompletableFuture<T> inner = left.failure() != null
+            ? CompletableFuture.failedFuture(left.failure())
+            : AsyncAttempt.futureOf(left.pending(), sequence.callName());
         return new AsyncDriver<T>(frame.detach(), keys, started).handOver(Admission.ADMITTED, inner);
       }
-      // Handed over at a full bulkhead: admission goes on from there.
+      // Left at a full bulkhead: admission goes on from there.
     }
     Admission admission = pipeline.admit(ticket);
     if (admission != Admission.ADMITTED) {

@@ -79,7 +79,7 @@ final class CallEndReports {
   }
 
   /**
-   * The end of a call whose first attempt, made at once, succeeded: the attempt's and the call's
+   * The end of a call whose first attempt, made without waiting, succeeded: the attempt's and the call's
    * durations to the bound metrics listener in one report, since the one outcome ends both.
    *
    * @param started the call's start, or {@link AttemptTicket#UNTIMED} when nobody metered it as it
@@ -88,7 +88,7 @@ final class CallEndReports {
    * @param attemptNanos how long the attempt took
    * @param outcomeAt the instant of its outcome, which ends the call
    */
-  void succeededAtOnce(long started, CallMetrics bound, long attemptNanos, long outcomeAt) {
+  void succeededWithoutWaiting(long started, CallMetrics bound, long attemptNanos, long outcomeAt) {
     if (started == AttemptTicket.UNTIMED) {
       if (bound != null) {
         bound.attemptSucceeded(attemptNanos);

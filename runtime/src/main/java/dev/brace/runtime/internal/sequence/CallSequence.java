@@ -2,7 +2,6 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.internal.Message;
-import dev.brace.runtime.internal.attempt.AtOnceAttempt;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.context.CallContext;
@@ -47,7 +46,7 @@ import java.util.function.Supplier;
  *
  * <p>Immutable and thread-safe; a reconfiguration makes a new one rather than changing this.
  */
-public final class CallSequence implements ResolvedCall, AtOnceAttempt.CallEnd {
+public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd {
   /** A start no clock gave: neither the retry's {@code maxDuration} nor a metrics listener asked for one. */
   public static final long UNTIMED = Long.MIN_VALUE;
 
@@ -71,8 +70,8 @@ public final class CallSequence implements ResolvedCall, AtOnceAttempt.CallEnd {
   /** The method's number in its wrapper, which the invokers switch on. */
   private final int method;
   private final SlotInvoker slotInvoker;
-  /** Non-null when a synchronous call may make its first attempt at once, with no frame: see {@link #callsAtOnce}. */
-  private final AtOnceAttempt atOnce;
+  /** Whether a call may make its first attempt without waiting, with no frame: see {@link #callsWithoutWaiting}. */
+  private final boolean callsWithoutWaiting;
 
   private CallSequence(Builder builder) {
     this.callName = builder.definition.callName();
@@ -96,10 +95,10 @@ public final class CallSequence implements ResolvedCall, AtOnceAttempt.CallEnd {
     this.endReports = new CallEndReports(callName, time, events, attempts, fallbackInvoker == null ? null : fallback);
     this.slotInvoker = builder.definition.slotInvoker();
     // A stack's key from its caller is used only by a keyed breaker or limiter, which the pipeline's
-    // attempt made at once leaves to the staged way, and by remembered results, excluded here.
-    boolean callStepsAtOnce = !passThrough && stale == null && hedge == null && slotInvoker != null && keysOf == null
+    // attempt made without waiting leaves to a ticket, and by remembered results, excluded here.
+    boolean callStepsWithoutFrame = !passThrough && stale == null && hedge == null && slotInvoker != null && keysOf == null
         && (retry == null || (!retry.retriesResults() && !retry.measuresDuration()));
-    this.atOnce = callStepsAtOnce ? attempts.atOnce() : null;
+    this.callsWithoutWaiting = callStepsWithoutFrame && attempts.triesWithoutWaiting();
   }
 
   /**
@@ -143,29 +142,29 @@ public final class CallSequence implements ResolvedCall, AtOnceAttempt.CallEnd {
   }
 
   /**
-   * @return whether a synchronous call tries its first attempt at once, with no frame ({@link
-   *     #attemptAtOnce}): it has no keys, remembered results, hedge, result predicate or {@code
-   *     maxDuration}, and its pipeline has an {@link AtOnceAttempt}
+   * @return whether a call tries its first attempt without waiting, with no frame ({@link
+   *     #attemptWithoutWaiting}): it has no keys, remembered results, hedge, result predicate or
+   *     {@code maxDuration}, and its pipeline {@linkplain AttemptPipeline#triesWithoutWaiting tries}
    */
-  public boolean callsAtOnce() {
-    return atOnce != null;
+  public boolean callsWithoutWaiting() {
+    return callsWithoutWaiting;
   }
 
   /**
-   * The first attempt made at once, straight from the call's parameters; on success the call ends
+   * The first attempt made without waiting, straight from the call's parameters; on success the call ends
    * here ({@link #succeededAt}).
    *
    * @param started from {@link #begin()}
-   * @return as {@link AtOnceAttempt#call}
+   * @return as {@link AttemptPipeline#callWithoutWaiting}
    */
-  public Object attemptAtOnce(Object target, Object a, Object b, Object c, Object d, long x, long y, long started) {
-    return atOnce.call(slotInvoker, method, target, a, b, c, d, x, y, started, this, null);
+  public Object attemptWithoutWaiting(Object target, Object a, Object b, Object c, Object d, long x, long y, long started) {
+    return attempts.callWithoutWaiting(slotInvoker, method, target, a, b, c, d, x, y, started, this, null);
   }
 
-  /** As {@link #attemptAtOnce}, for an asynchronous call: {@code settled} reads the stage its delegate returns. */
-  Object attemptAtOnce(Object target, Object a, Object b, Object c, Object d, long x, long y, long started,
-      AtOnceAttempt.Settled settled) {
-    return atOnce.call(slotInvoker, method, target, a, b, c, d, x, y, started, this, settled);
+  /** As {@link #attemptWithoutWaiting}, for an asynchronous call: {@code settled} reads the stage its delegate returns. */
+  Object attemptWithoutWaiting(Object target, Object a, Object b, Object c, Object d, long x, long y, long started,
+      AttemptPipeline.Settled settled) {
+    return attempts.callWithoutWaiting(slotInvoker, method, target, a, b, c, d, x, y, started, this, settled);
   }
 
   /** @return the steps of each attempt: breaker, limiter, bulkhead, timeout */
@@ -482,10 +481,10 @@ public final class CallSequence implements ResolvedCall, AtOnceAttempt.CallEnd {
     }
   }
 
-  /** As {@link #ended(long, AttemptTicket, Throwable)} for a metered call whose attempt made at once succeeded. */
+  /** As {@link #ended(long, AttemptTicket, Throwable)} for a metered call whose attempt made without waiting succeeded. */
   @Override
   public void succeededAt(long started, CallMetrics metrics, long attemptNanos, long outcomeAt) {
-    endReports.succeededAtOnce(started, metrics, attemptNanos, outcomeAt);
+    endReports.succeededWithoutWaiting(started, metrics, attemptNanos, outcomeAt);
   }
 
   /** The policies of one call, as the registry resolves them; any of them may be absent. */

@@ -1,10 +1,8 @@
 package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.internal.Failures;
-import dev.brace.runtime.internal.attempt.AtOnceAttempt;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
-import dev.brace.runtime.internal.attempt.HandOver;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
@@ -31,8 +29,8 @@ public final class SyncDriver {
    * @return the result, or the fallback's
    */
   public static Object call(CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
-    if (sequence.callsAtOnce()) {
-      return atOnce(sequence, target, a, b, c, d, x, y);
+    if (sequence.callsWithoutWaiting()) {
+      return withoutWaiting(sequence, target, a, b, c, d, x, y);
     }
     CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
     try {
@@ -43,18 +41,19 @@ public final class SyncDriver {
   }
 
   /**
-   * The first attempt made at once, with no frame; the call borrows one only when that attempt
-   * did not start, or handed over (a full bulkhead, a failure), and goes on from there.
+   * The first attempt made without waiting, with no frame; the call borrows one only when that
+   * attempt did not start, or left a ticket (a full bulkhead, a failure), and goes on from there.
    */
-  private static Object atOnce(CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+  private static Object withoutWaiting(CallSequence sequence, Object target, Object a, Object b, Object c, Object d,
+      long x, long y) {
     long started = sequence.begin();
-    Object outcome = sequence.attemptAtOnce(target, a, b, c, d, x, y, started);
-    if (outcome != AtOnceAttempt.NOT_AT_ONCE && !(outcome instanceof HandOver)) {
+    Object outcome = sequence.attemptWithoutWaiting(target, a, b, c, d, x, y, started);
+    if (outcome != AttemptPipeline.NOT_NOW && !(outcome instanceof AttemptTicket)) {
       return outcome;
     }
     CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
     try {
-      return call(frame, true, started, outcome instanceof HandOver handOver ? handOver : null);
+      return call(frame, true, started, outcome instanceof AttemptTicket left ? left : null);
     } finally {
       frame.exit();
     }
@@ -62,9 +61,9 @@ public final class SyncDriver {
 
   /**
    * @param begun whether the call has begun already ({@code started} is its start)
-   * @param handOver the first attempt, made at once until it handed over; null to make it here
+   * @param left the ticket the first attempt, made without waiting, left; null to make it here
    */
-  private static Object call(CallFrame frame, boolean begun, long started, HandOver handOver) {
+  private static Object call(CallFrame frame, boolean begun, long started, AttemptTicket left) {
     CallSequence sequence = frame.sequence();
     if (sequence.passesThrough()) {
       try {
@@ -76,7 +75,7 @@ public final class SyncDriver {
     // A null key part is the caller's mistake: it ends the call at once, past every pattern.
     CallKeys keys = sequence.keys(frame.arguments());
     try {
-      return sequence.remembersAnswers() ? remembered(frame, keys) : attempts(frame, keys, begun, started, handOver);
+      return sequence.remembersAnswers() ? remembered(frame, keys) : attempts(frame, keys, begun, started, left);
     } catch (Throwable failure) {
       Throwable answered = sequence.answerable(failure);
       if (answered == null) {
@@ -94,7 +93,7 @@ public final class SyncDriver {
    * Every attempt the retry allows, each through breaker, limiter, bulkhead and timeout (a hedged
    * group of them where the call has a hedge).
    */
-  private static Object attempts(CallFrame frame, CallKeys keys, boolean begun, long started, HandOver handOver)
+  private static Object attempts(CallFrame frame, CallKeys keys, boolean begun, long started, AttemptTicket left)
       throws Throwable {
     CallSequence sequence = frame.sequence();
     if (begun) {
@@ -105,7 +104,7 @@ public final class SyncDriver {
     RetryRun run = null;
     for (int number = 1; ; number++) {
       try {
-        Object result = number == 1 && handOver != null ? resumed(frame, handOver) : attempt(frame, keys);
+        Object result = number == 1 && left != null ? resumed(frame, left) : attempt(frame, keys);
         run = afterResult(sequence, run, number, started, frame.ticket(), result);
         if (run == null) {
           return result;
@@ -135,14 +134,14 @@ public final class SyncDriver {
     return admitted(pipeline, ticket, frame);
   }
 
-  /** The attempt made at once, taken up where it handed over. */
-  private static Object resumed(CallFrame frame, HandOver handOver) throws Throwable {
+  /** The attempt made without waiting, taken up where it left its ticket. */
+  private static Object resumed(CallFrame frame, AttemptTicket left) throws Throwable {
     AttemptPipeline pipeline = frame.sequence().attempts();
     AttemptTicket ticket = frame.ticket().start(CallKeys.NONE);
-    pipeline.resume(ticket, handOver);
-    Throwable failure = handOver.failure();
+    pipeline.resume(ticket, left);
+    Throwable failure = left.failure();
     if (failure != null) {
-      if (!handOver.recorded()) {
+      if (!left.failureRecorded()) {
         pipeline.failed(ticket, failure);
       }
       throw failure;

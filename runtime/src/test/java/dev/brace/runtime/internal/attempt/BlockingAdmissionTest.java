@@ -46,7 +46,7 @@ class BlockingAdmissionTest {
   void aRefusedBlockingAdmissionLeavesTheTicketHoldingNothingNotEvenItsRefusal() {
     SemaphoreBulkhead bulkhead = new SemaphoreBulkhead(BulkheadConfig.builder("full").maxConcurrent(1).build(), time::scheduler, events);
     AttemptPipeline pipeline = pipelineWith(bulkhead);
-    assertTrue(bulkhead.tryAcquire(Criticality.Level.DEFAULT));
+    assertTrue(bulkhead.takeNow(Criticality.Level.DEFAULT));
     AttemptTicket ticket = new AttemptTicket().start(CallKeys.NONE);
 
     assertThrows(BulkheadFullException.class, () -> pipeline.admitBlocking(ticket));

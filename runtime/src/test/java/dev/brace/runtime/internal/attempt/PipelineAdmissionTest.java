@@ -95,7 +95,7 @@ class PipelineAdmissionTest {
         BulkheadConfig.builder("bh").maxConcurrent(1).maxWait("5s").build(), time::scheduler, events);
     AttemptPipeline pipeline = AttemptPipeline.builder("Admission.bulkhead", time, events)
         .bulkhead(bulkhead, DEFAULT).deadlines(deadlines(true)).reportedWith("retry", null).faults(null).build();
-    assertTrue(bulkhead.tryAcquire(DEFAULT), "a holder takes the only permit");
+    assertTrue(bulkhead.takeNow(DEFAULT), "a holder takes the only permit");
     long start = time.nanoTime();
     try (Deadline.Scope scope = within(300)) {
       assertEquals(Admission.WAIT, pipeline.admit(ticket));

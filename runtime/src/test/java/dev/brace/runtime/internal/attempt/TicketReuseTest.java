@@ -46,7 +46,7 @@ class TicketReuseTest {
     AttemptPipeline pipeline = AttemptPipeline.builder("Reused.call", time, events)
         .bulkhead(bulkhead, Criticality.Level.DEFAULT).build();
     long maxWait = TimeUnit.MILLISECONDS.toNanos(100);
-    assertTrue(bulkhead.tryAcquire(Criticality.Level.DEFAULT), "a holder takes the only permit");
+    assertTrue(bulkhead.takeNow(Criticality.Level.DEFAULT), "a holder takes the only permit");
     AttemptTicket ticket = new AttemptTicket().start(CallKeys.NONE);
 
     // Attempt 1 polls a while, then the holder lets go and the next poll admits it; it fails.
@@ -58,7 +58,7 @@ class TicketReuseTest {
     pipeline.failed(ticket, new IOException("down"));
 
     // Attempt 2 with the same ticket finds the bulkhead full again: it may wait the whole maxWait.
-    assertTrue(bulkhead.tryAcquire(Criticality.Level.DEFAULT), "another holder takes the permit");
+    assertTrue(bulkhead.takeNow(Criticality.Level.DEFAULT), "another holder takes the permit");
     ticket.start(CallKeys.NONE);
     assertEquals(maxWait, polledUntilRefused(pipeline, ticket), "the first attempt's polls are not counted again");
   }

@@ -164,7 +164,7 @@ class AdaptiveBulkheadProperties {
         clock, clock::scheduler, new RecordedEvents().bus());
     for (int wave = 0; wave < waves.size(); wave++) {
       List<TimedPermit> slots = new ArrayList<>();
-      for (int i = 0; i < waves.get(wave) && bulkhead.tryAcquire(Level.CRITICAL); i++) {
+      for (int i = 0; i < waves.get(wave) && bulkhead.takeNow(Level.CRITICAL); i++) {
         slots.add(TimedPermit.taken(bulkhead, clock));
       }
       clock.advance(Duration.ofMillis(latency.millis(wave)));
@@ -251,7 +251,7 @@ class AdaptiveBulkheadProperties {
     boolean take(Level level, boolean timed) {
       int limit = bulkhead.limit();
       boolean expected = holders.size() < threshold(limit, level);
-      boolean admitted = bulkhead.tryAcquire(level);
+      boolean admitted = bulkhead.takeNow(level);
       assertEquals(expected, admitted,
           level + " with " + holders.size() + " holders, limit " + limit + ", shares " + config.defaultShare()
               + "/" + config.sheddableShare());

@@ -86,15 +86,15 @@ class AdaptiveBulkheadTest {
     assertEquals(9, bulkhead.threshold(Level.DEFAULT));
     assertEquals(5, bulkhead.threshold(Level.SHEDDABLE));
     for (int i = 0; i < 5; i++) {
-      assertTrue(bulkhead.tryAcquire(Level.SHEDDABLE));
+      assertTrue(bulkhead.takeNow(Level.SHEDDABLE));
     }
-    assertFalse(bulkhead.tryAcquire(Level.SHEDDABLE));
+    assertFalse(bulkhead.takeNow(Level.SHEDDABLE));
     for (int i = 0; i < 4; i++) {
-      assertTrue(bulkhead.tryAcquire(Level.DEFAULT));
+      assertTrue(bulkhead.takeNow(Level.DEFAULT));
     }
-    assertFalse(bulkhead.tryAcquire(Level.DEFAULT));
-    assertTrue(bulkhead.tryAcquire(Level.CRITICAL));
-    assertFalse(bulkhead.tryAcquire(Level.CRITICAL));
+    assertFalse(bulkhead.takeNow(Level.DEFAULT));
+    assertTrue(bulkhead.takeNow(Level.CRITICAL));
+    assertFalse(bulkhead.takeNow(Level.CRITICAL));
 
     BulkheadFullException shed = assertThrows(BulkheadFullException.class, () -> bulkhead.acquire(Level.SHEDDABLE));
     assertEquals("bulkhead 'bh' sheds SHEDDABLE calls: 5 or more in flight (its share of the limit 10)", shed.getMessage());
@@ -186,9 +186,9 @@ class AdaptiveBulkheadTest {
         + " needs sheddableShare set as well)"), "a default the user never wrote is named as one: " + byDefault.getMessage());
 
     SemaphoreBulkhead bulkhead = bulkhead(aimd(1, 6, 6).defaultShare(0.05).sheddableShare(0.05));
-    assertTrue(bulkhead.tryAcquire(Level.CRITICAL));
-    assertFalse(bulkhead.tryAcquire(Level.DEFAULT), "one holder fills ceil(6 · 0.05) = 1");
-    assertFalse(bulkhead.tryAcquire(Level.SHEDDABLE), "and a SHEDDABLE call, at a share no larger, is refused too");
+    assertTrue(bulkhead.takeNow(Level.CRITICAL));
+    assertFalse(bulkhead.takeNow(Level.DEFAULT), "one holder fills ceil(6 · 0.05) = 1");
+    assertFalse(bulkhead.takeNow(Level.SHEDDABLE), "and a SHEDDABLE call, at a share no larger, is refused too");
     bulkhead.release();
   }
 }

@@ -102,20 +102,20 @@ class DefaultCircuitBreakerTest {
     @Test
     void aTicketOnlyIfClosedIsTheClosedCircuitsOwnAndNoneOtherwiseWithNothingReported() {
       DefaultCircuitBreaker breaker = breaker(classic(1));
-      Object closed = breaker.acquireIfClosed();
+      Object closed = breaker.takeNow();
       assertSame(breaker, DefaultCircuitBreaker.ownerOf(closed));
       breaker.onSuccess(closed);
 
       fail(breaker);
       int reported = events.size();
-      assertNull(breaker.acquireIfClosed(), "open");
+      assertNull(breaker.takeNow(), "open");
       time.advance(RESET_TIMEOUT);
-      assertNull(breaker.acquireIfClosed(), "open and cooled down: the probe is acquire()'s to take");
+      assertNull(breaker.takeNow(), "open and cooled down: the probe is acquire()'s to take");
 
       assertEquals(CircuitState.OPEN, breaker.state());
       assertEquals(reported, events.size(), "asking is neither a refusal nor a probe");
       Object probe = breaker.acquire();
-      assertNull(breaker.acquireIfClosed(), "half-open");
+      assertNull(breaker.takeNow(), "half-open");
       breaker.release(probe);
     }
 

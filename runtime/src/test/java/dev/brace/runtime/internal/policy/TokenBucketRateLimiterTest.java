@@ -366,10 +366,10 @@ class TokenBucketRateLimiterTest {
     TokenBucketRateLimiter limiter = tenPerSecond(Duration.ofSeconds(1));
     drain(limiter, 9);
 
-    assertTrue(limiter.tryTakeAt(clock.nanoTime()), "the tenth token is there");
+    assertTrue(limiter.takeNow(clock.nanoTime()), "the tenth token is there");
     assertEquals(0, limiter.availablePermits());
-    assertFalse(limiter.tryTakeAt(clock.nanoTime()), "the eleventh is 100 ms away");
-    assertFalse(limiter.tryTakeAt(clock.nanoTime()));
+    assertFalse(limiter.takeNow(clock.nanoTime()), "the eleventh is 100 ms away");
+    assertFalse(limiter.takeNow(clock.nanoTime()));
 
     // Nothing was reserved by asking: the next reservation is the first one to come, not a later one.
     assertEquals(clock.nanoTime() + Duration.ofMillis(100).toNanos(), limiter.reserveToken());
@@ -381,10 +381,10 @@ class TokenBucketRateLimiterTest {
     TokenBucketRateLimiter limiter = tenPerSecond(Duration.ZERO);
     drain(limiter, 10);
 
-    assertFalse(limiter.tryTakeAt(clock.nanoTime()));
+    assertFalse(limiter.takeNow(clock.nanoTime()));
 
     assertTrue(events.of("ratelimit.rejected").isEmpty());
     clock.advance(Duration.ofMillis(100));
-    assertTrue(limiter.tryTakeAt(clock.nanoTime()), "the token earned since is there");
+    assertTrue(limiter.takeNow(clock.nanoTime()), "the token earned since is there");
   }
 }

@@ -29,6 +29,11 @@ final class CountingBreaker implements CircuitBreakerInstance {
   /** The first ticket completed twice, described; null while none was. */
   final AtomicReference<String> doubleCompletion = new AtomicReference<>();
   volatile Runnable onAcquire = () -> {};
+  /**
+   * Whether {@link #takeNow} hands out a ticket (counted as {@link #acquire} counts it), as a local
+   * breaker's closed circuit does; while false it answers as the interface's default does.
+   */
+  volatile boolean takesNow;
   volatile Runnable onRecord = () -> {};
 
   CountingBreaker(String name) {
@@ -68,6 +73,11 @@ final class CountingBreaker implements CircuitBreakerInstance {
   public Object acquire() {
     onAcquire.run();
     return new CountedTicket(acquired.incrementAndGet());
+  }
+
+  @Override
+  public Object takeNow() {
+    return takesNow ? acquire() : CircuitBreakerInstance.super.takeNow();
   }
 
   @Override

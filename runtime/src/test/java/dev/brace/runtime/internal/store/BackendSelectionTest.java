@@ -9,7 +9,6 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.config.CircuitBreakerConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.config.TimeoutConfig;
-import dev.brace.runtime.internal.sequence.ResilientCalls;
 import dev.brace.runtime.spi.BackendContext;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
@@ -24,7 +23,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -197,7 +195,6 @@ class BackendSelectionTest {
         .with(RateLimitConfig.builder("plain-quota").permits(1))
         .build());
 
-    assertFalse(ResilientCalls.current(guard).callsAtOnce(), "only the staged way knows how to ask another backend's limiter");
     assertEquals("ok", LambdaCalls.call(guard, () -> CallKeys.NONE, () -> "ok", null));
     assertThrows(RateLimitedException.class, () -> LambdaCalls.call(guard, () -> CallKeys.NONE, () -> "again", null));
     assertEquals(2, own.acquired, "each call asked the backend's limiter, not a local bucket");

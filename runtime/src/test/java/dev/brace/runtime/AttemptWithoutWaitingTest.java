@@ -19,18 +19,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * A synchronous call's first attempt made at once, without a frame, and every way it leaves that
+ * A synchronous call's first attempt made without waiting, without a frame, and every way it leaves that
  * path: it must behave exactly as the staged pipeline does. Each case is a moment the attempt
- * cannot finish at once — the breaker not closed, the token still to come, the bulkhead full, the
+ * cannot finish without waiting — the breaker not closed, the token still to come, the bulkhead full, the
  * delegate failing, recording the result failing, a deadline on the thread — and checks that what
  * it took is neither lost nor taken twice and that nothing is reported twice.
  */
-class AtOnceAttemptTest {
+class AttemptWithoutWaitingTest {
   private final ManualTimeSource clock = new ManualTimeSource();
   private final Registry registry = Registry.builder().timeSource(clock).scheduler(clock.scheduler()).build();
   private final List<Event> events = new CopyOnWriteArrayList<>();
 
-  AtOnceAttemptTest() {
+  AttemptWithoutWaitingTest() {
     registry.subscribeForMetrics(events::add);
   }
 
@@ -61,11 +61,11 @@ class AtOnceAttemptTest {
 
   @Test
   void aSuccessTakesOneTokenAndGivesItsPermitBack() throws Exception {
-    Stack<String> stack = Stack.<String>builder("AtOnce.ok")
+    Stack<String> stack = Stack.<String>builder("NoWait.ok")
         .retry(r -> r.maxAttempts(3).delay("0ms").jitter(Retry.Jitter.NONE))
-        .circuitBreaker("at-once-ok", b -> b.failureThreshold(5))
-        .rateLimit("at-once-ok", l -> l.permits(2).per("1s").burst(2).maxWait("0ms"))
-        .bulkhead("at-once-ok", b -> b.maxConcurrent(1))
+        .circuitBreaker("no-wait-ok", b -> b.failureThreshold(5))
+        .rateLimit("no-wait-ok", l -> l.permits(2).per("1s").burst(2).maxWait("0ms"))
+        .bulkhead("no-wait-ok", b -> b.maxConcurrent(1))
         .build(registry);
 
     assertEquals("ok", stack.call(() -> "ok"));
@@ -73,14 +73,14 @@ class AtOnceAttemptTest {
 
     // Two tokens of a burst of two, one per call: a third call finds none.
     assertThrows(RateLimitedException.class, () -> stack.call(() -> "third"));
-    assertEquals(1, registry.bulkhead("at-once-ok").available());
+    assertEquals(1, registry.bulkhead("no-wait-ok").available());
     assertEquals(2, count("call.succeeded"));
   }
 
   @Test
   void aCircuitNotClosedRefusesOnceAsTheStagedWayDoes() {
-    Stack<String> stack = Stack.<String>builder("AtOnce.open")
-        .circuitBreaker("at-once-open", b -> b.failureThreshold(1).resetTimeout("10s"))
+    Stack<String> stack = Stack.<String>builder("NoWait.open")
+        .circuitBreaker("no-wait-open", b -> b.failureThreshold(1).resetTimeout("10s"))
         .build(registry);
     IOException down = new IOException("down");
 
@@ -96,25 +96,25 @@ class AtOnceAttemptTest {
 
   @Test
   void aTokenStillToComeIsReservedOnceAndWaitedFor() throws Exception {
-    Stack<String> stack = Stack.<String>builder("AtOnce.wait")
-        .rateLimit("at-once-wait", l -> l.permits(1).per("1s").burst(1).maxWait("5s"))
+    Stack<String> stack = Stack.<String>builder("NoWait.wait")
+        .rateLimit("no-wait-wait", l -> l.permits(1).per("1s").burst(1).maxWait("5s"))
         .build(registry);
     assertEquals("first", stack.call(() -> "first"));
     long before = clock.nanoTime();
 
     assertEquals("second", stack.call(() -> "second"));
 
-    // One reservation, one second: had the attempt made at once reserved a token before going
+    // One reservation, one second: had the attempt made without waiting reserved a token before going
     // the staged way, the call would have waited for the token after it.
     assertEquals(Duration.ofSeconds(1).toNanos(), clock.nanoTime() - before);
   }
 
   @Test
   void aFullBulkheadWithoutAWaitRefusesAndItsTokenStaysTakenAsTheStagedWayLeavesIt() throws Exception {
-    Stack<String> stack = Stack.<String>builder("AtOnce.full")
-        .circuitBreaker("at-once-full", b -> b.failureThreshold(1))
-        .rateLimit("at-once-full", l -> l.permits(2).per("1s").burst(2).maxWait("0ms"))
-        .bulkhead("at-once-full", b -> b.maxConcurrent(1))
+    Stack<String> stack = Stack.<String>builder("NoWait.full")
+        .circuitBreaker("no-wait-full", b -> b.failureThreshold(1))
+        .rateLimit("no-wait-full", l -> l.permits(2).per("1s").burst(2).maxWait("0ms"))
+        .bulkhead("no-wait-full", b -> b.maxConcurrent(1))
         .build(registry);
     CountDownLatch leave = new CountDownLatch(1);
     CompletableFuture<String> holder = holdingThePermit(stack, leave);
@@ -126,17 +126,17 @@ class AtOnceAttemptTest {
     // Both tokens are gone (the refused attempt's too), the breaker was told nothing of the
     // refusal (a failure would have opened it), and the permit came back.
     assertThrows(RateLimitedException.class, () -> stack.call(() -> "no token"));
-    assertEquals(CircuitState.CLOSED, registry.circuitBreaker("at-once-full").state());
-    assertEquals(1, registry.bulkhead("at-once-full").available());
+    assertEquals(CircuitState.CLOSED, registry.circuitBreaker("no-wait-full").state());
+    assertEquals(1, registry.bulkhead("no-wait-full").available());
     assertEquals(1, count("bulkhead.rejected"));
   }
 
   @Test
   void aFullBulkheadThatFreesAPermitWithinItsWaitAdmitsTheAttemptItHandedOver() throws Exception {
     Registry real = Registry.builder().build();
-    Stack<String> stack = Stack.<String>builder("AtOnce.waits")
-        .rateLimit("at-once-waits", l -> l.permits(2).per("1h").burst(2).maxWait("0ms"))
-        .bulkhead("at-once-waits", b -> b.maxConcurrent(1).maxWait("30s"))
+    Stack<String> stack = Stack.<String>builder("NoWait.waits")
+        .rateLimit("no-wait-waits", l -> l.permits(2).per("1h").burst(2).maxWait("0ms"))
+        .bulkhead("no-wait-waits", b -> b.maxConcurrent(1).maxWait("30s"))
         .build(real);
     CountDownLatch leave = new CountDownLatch(1);
     CompletableFuture<String> holder = holdingThePermit(stack, leave);
@@ -161,15 +161,15 @@ class AtOnceAttemptTest {
     assertEquals("held", holder.get(10, TimeUnit.SECONDS));
     // Two tokens for two calls: the one that waited did not take another after its wait.
     assertThrows(RateLimitedException.class, () -> stack.call(() -> "no token"));
-    assertEquals(1, real.bulkhead("at-once-waits").available());
+    assertEquals(1, real.bulkhead("no-wait-waits").available());
   }
 
   @Test
   void aFailedAttemptIsRecordedOnceAndTheRetryGoesOn() throws Exception {
-    Stack<String> stack = Stack.<String>builder("AtOnce.retried")
+    Stack<String> stack = Stack.<String>builder("NoWait.retried")
         .retry(r -> r.maxAttempts(3).delay("0ms").jitter(Retry.Jitter.NONE))
-        .circuitBreaker("at-once-retried", b -> b.failureThreshold(10))
-        .bulkhead("at-once-retried", b -> b.maxConcurrent(1))
+        .circuitBreaker("no-wait-retried", b -> b.failureThreshold(10))
+        .bulkhead("no-wait-retried", b -> b.maxConcurrent(1))
         .build(registry);
     AtomicInteger attempts = new AtomicInteger();
 
@@ -184,12 +184,12 @@ class AtOnceAttemptTest {
     assertEquals(2, count("call.failed"));
     assertEquals(1, count("call.succeeded"));
     assertEquals(2, count("retry.attempt_failed"));
-    assertEquals(1, registry.bulkhead("at-once-retried").available());
+    assertEquals(1, registry.bulkhead("no-wait-retried").available());
   }
 
   @Test
   void aFailureTheRetryEndsWithReachesTheFallbackWithTheEarlierOnesAttached() throws Exception {
-    Stack<String> stack = Stack.<String>builder("AtOnce.fallback")
+    Stack<String> stack = Stack.<String>builder("NoWait.fallback")
         .retry(r -> r.maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE))
         .fallback(f -> f.on(IOException.class), cause -> "answered " + cause.getMessage() + " after "
             + cause.getSuppressed()[0].getMessage())
@@ -202,17 +202,17 @@ class AtOnceAttemptTest {
   }
 
   @Test
-  void aResultTheBreakerCountsAsAFailureFailsTheAttemptThatWasMadeAtOnce() throws Exception {
+  void aResultTheBreakerCountsAsAFailureFailsTheAttemptThatWasMadeWithoutWaiting() throws Exception {
     IllegalStateException judged = new IllegalStateException("the predicate itself failed");
-    Stack<String> stack = Stack.<String>builder("AtOnce.predicate")
+    Stack<String> stack = Stack.<String>builder("NoWait.predicate")
         .retry(r -> r.maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE))
-        .circuitBreaker("at-once-predicate", b -> b.failureThreshold(5).onResult(result -> {
+        .circuitBreaker("no-wait-predicate", b -> b.failureThreshold(5).onResult(result -> {
           if ("bad".equals(result)) {
             throw judged;
           }
           return false;
         }))
-        .bulkhead("at-once-predicate", b -> b.maxConcurrent(1))
+        .bulkhead("no-wait-predicate", b -> b.maxConcurrent(1))
         .build(registry);
     AtomicInteger attempts = new AtomicInteger();
 
@@ -221,7 +221,7 @@ class AtOnceAttemptTest {
         .get(10, TimeUnit.SECONDS));
 
     assertEquals(4, attempts.get(), "the predicate's failure is the attempt's, and the retry tries again");
-    assertEquals(1, registry.bulkhead("at-once-predicate").available());
+    assertEquals(1, registry.bulkhead("no-wait-predicate").available());
     // Its outcome was recorded once, as the breaker judged it: never again as a failure of its own.
     assertEquals(0, count("call.failed"));
     assertEquals(2, count("call.succeeded"));
@@ -229,8 +229,8 @@ class AtOnceAttemptTest {
 
   @Test
   void underADeadlineTheAttemptGoesTheStagedWayAndIsBoundByIt() {
-    Stack<String> stack = Stack.<String>builder("AtOnce.deadline")
-        .circuitBreaker("at-once-deadline", b -> b.failureThreshold(5))
+    Stack<String> stack = Stack.<String>builder("NoWait.deadline")
+        .circuitBreaker("no-wait-deadline", b -> b.failureThreshold(5))
         .build(registry);
     AtomicInteger reached = new AtomicInteger();
     try (Deadline.Scope scope = Deadline.open(Duration.ofSeconds(1), clock)) {
@@ -243,9 +243,9 @@ class AtOnceAttemptTest {
 
   @Test
   void anAsynchronousStageStillInFlightHoldsItsPermitUntilItCompletes() throws Exception {
-    Stack<String> stack = Stack.<String>builder("AtOnce.inFlight")
-        .circuitBreaker("at-once-in-flight", b -> b.failureThreshold(1))
-        .bulkhead("at-once-in-flight", b -> b.maxConcurrent(1))
+    Stack<String> stack = Stack.<String>builder("NoWait.inFlight")
+        .circuitBreaker("no-wait-in-flight", b -> b.failureThreshold(1))
+        .bulkhead("no-wait-in-flight", b -> b.maxConcurrent(1))
         .build(registry);
     CompletableFuture<String> dependency = new CompletableFuture<>();
 
@@ -257,15 +257,15 @@ class AtOnceAttemptTest {
     dependency.complete("first");
     assertEquals("first", first.get(10, TimeUnit.SECONDS));
     assertEquals("third", stack.callAsync(() -> CompletableFuture.completedFuture("third")).get(10, TimeUnit.SECONDS));
-    assertEquals(1, registry.bulkhead("at-once-in-flight").available());
+    assertEquals(1, registry.bulkhead("no-wait-in-flight").available());
     assertEquals(2, count("call.succeeded"));
   }
 
   @Test
   void anAsynchronousAttemptFailedAlreadyOrWithoutAStageIsRecordedOnceAndRetried() throws Exception {
-    Stack<String> stack = Stack.<String>builder("AtOnce.asyncRetried")
+    Stack<String> stack = Stack.<String>builder("NoWait.asyncRetried")
         .retry(r -> r.maxAttempts(3).delay("0ms").jitter(Retry.Jitter.NONE))
-        .circuitBreaker("at-once-async-retried", b -> b.failureThreshold(10))
+        .circuitBreaker("no-wait-async-retried", b -> b.failureThreshold(10))
         .build(registry);
     AtomicInteger attempts = new AtomicInteger();
 
@@ -282,9 +282,9 @@ class AtOnceAttemptTest {
   }
 
   @Test
-  void anAsynchronousSuccessAtOnceTakesOneToken() throws Exception {
-    Stack<String> stack = Stack.<String>builder("AtOnce.asyncOk")
-        .rateLimit("at-once-async-ok", l -> l.permits(1).per("1s").burst(1).maxWait("0ms"))
+  void anAsynchronousSuccessWithoutWaitingTakesOneToken() throws Exception {
+    Stack<String> stack = Stack.<String>builder("NoWait.asyncOk")
+        .rateLimit("no-wait-async-ok", l -> l.permits(1).per("1s").burst(1).maxWait("0ms"))
         .build(registry);
 
     assertEquals("ok", stack.callAsync(() -> CompletableFuture.completedFuture("ok")).getNow("not yet"));
@@ -295,14 +295,14 @@ class AtOnceAttemptTest {
   }
 
   @Test
-  void aMeteredAttemptMadeAtOnceIsTimedFromItsAdmissionAndTheCallFromItsStart() throws Exception {
+  void aMeteredAttemptMadeWithoutWaitingIsTimedFromItsAdmissionAndTheCallFromItsStart() throws Exception {
     RecordedMetrics metrics = new RecordedMetrics();
     registry.bindMetrics(metrics);
-    Stack<String> breakerOnly = Stack.<String>builder("AtOnce.timed")
-        .circuitBreaker("at-once-timed", b -> b.failureThreshold(5))
+    Stack<String> breakerOnly = Stack.<String>builder("NoWait.timed")
+        .circuitBreaker("no-wait-timed", b -> b.failureThreshold(5))
         .build(registry);
-    Stack<String> withLimiter = Stack.<String>builder("AtOnce.timedLimited")
-        .rateLimit("at-once-timed-limited", l -> l.permits(100).per("1s"))
+    Stack<String> withLimiter = Stack.<String>builder("NoWait.timedLimited")
+        .rateLimit("no-wait-timed-limited", l -> l.permits(100).per("1s"))
         .build(registry);
 
     assertEquals("ok", breakerOnly.call(() -> {
@@ -315,20 +315,20 @@ class AtOnceAttemptTest {
     }));
 
     // Nothing waits before the attempt, so each is as long as its call: 5 ms, then 7 ms.
-    assertEquals(List.of("AtOnce.timed attemptSucceeded 5000000", "AtOnce.timed succeeded 5000000"),
-        metrics.starting("AtOnce.timed "));
-    assertEquals(List.of("AtOnce.timedLimited attemptSucceeded 7000000", "AtOnce.timedLimited succeeded 7000000"),
-        metrics.starting("AtOnce.timedLimited "));
+    assertEquals(List.of("NoWait.timed attemptSucceeded 5000000", "NoWait.timed succeeded 5000000"),
+        metrics.starting("NoWait.timed "));
+    assertEquals(List.of("NoWait.timedLimited attemptSucceeded 7000000", "NoWait.timedLimited succeeded 7000000"),
+        metrics.starting("NoWait.timedLimited "));
   }
 
-  /** An adaptive limiter eases back by its {@code increase} on each success, the ones made at once too. */
+  /** An adaptive limiter eases back by its {@code increase} on each success, the ones made without waiting too. */
   @Test
-  void anAdaptiveLimitersRateComesBackThroughSuccessesMadeAtOnce() throws Exception {
-    Stack<String> stack = Stack.<String>builder("AtOnce.adaptive")
+  void anAdaptiveLimitersRateComesBackThroughSuccessesMadeWithoutWaiting() throws Exception {
+    Stack<String> stack = Stack.<String>builder("NoWait.adaptive")
         .retry(r -> r.maxAttempts(1))
-        .rateLimit("at-once-adaptive", l -> l.permits(100).per("1s").adaptive(true).increase(5))
+        .rateLimit("no-wait-adaptive", l -> l.permits(100).per("1s").adaptive(true).increase(5))
         .build(registry);
-    RateLimiterHandle limiter = registry.rateLimiter("at-once-adaptive");
+    RateLimiterHandle limiter = registry.rateLimiter("no-wait-adaptive");
 
     assertThrows(RateLimitedException.class, () -> stack.call(() -> {
       throw new RateLimitedException("downstream", Duration.ofMillis(100), null);
@@ -338,7 +338,7 @@ class AtOnceAttemptTest {
     assertEquals("ok", stack.call(() -> "ok"));
     assertEquals("ok", stack.call(() -> "ok"));
 
-    assertEquals(60.0, limiter.currentRate(), "each success made at once raised it by 5");
+    assertEquals(60.0, limiter.currentRate(), "each success made without waiting raised it by 5");
   }
 
   /**
@@ -366,9 +366,9 @@ class AtOnceAttemptTest {
     };
     Registry unmetered = Registry.builder().timeSource(bindingClock).scheduler(clock.scheduler()).build();
     bindOnFirstRead[0] = unmetered;
-    Stack<String> stack = Stack.<String>builder("AtOnce.boundLate")
+    Stack<String> stack = Stack.<String>builder("NoWait.boundLate")
         .retry(r -> r.maxAttempts(2))
-        .rateLimit("at-once-bound-late", l -> l.permits(100).per("1s"))
+        .rateLimit("no-wait-bound-late", l -> l.permits(100).per("1s"))
         .build(unmetered);
 
     // The call's start reads no clock while nothing is bound: the limiter's admission is the first read.
@@ -378,7 +378,7 @@ class AtOnceAttemptTest {
       return "ok";
     }));
 
-    assertEquals(List.of("AtOnce.boundLate attemptSucceeded 4000000"), metrics.starting("AtOnce.boundLate "));
+    assertEquals(List.of("NoWait.boundLate attemptSucceeded 4000000"), metrics.starting("NoWait.boundLate "));
   }
 
   /**
@@ -390,11 +390,11 @@ class AtOnceAttemptTest {
   void aCallThatHandsOverPassesOnNoDeadlineLeftByTheThreadsPreviousCall() throws Exception {
     // Bound metrics time every call from its start, which a call with no maxDuration must not pass on.
     registry.bindMetrics(new RecordedMetrics());
-    Stack<String> bounded = Stack.<String>builder("AtOnce.bounded")
+    Stack<String> bounded = Stack.<String>builder("NoWait.bounded")
         .retry(r -> r.maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE).maxDuration("10s"))
         .build(registry);
     assertEquals("ok", bounded.call(() -> "ok"));
-    Stack<String> plain = Stack.<String>builder("AtOnce.unbounded")
+    Stack<String> plain = Stack.<String>builder("NoWait.unbounded")
         .retry(r -> r.maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE))
         .build(registry);
     AtomicInteger attempts = new AtomicInteger();
@@ -422,11 +422,11 @@ class AtOnceAttemptTest {
   }
 
   @Test
-  void anAsynchronousCallThatFinishesAtOnceTheStagedWayEndsOnceForMetrics() throws Exception {
+  void anAsynchronousCallThatFinishesWithoutWaitingTheStagedWayEndsOnceForMetrics() throws Exception {
     RecordedMetrics metrics = new RecordedMetrics();
     registry.bindMetrics(metrics);
-    // A maxDuration keeps the call from the attempt made at once: the frame's own fast path ends it.
-    Stack<String> bounded = Stack.<String>builder("AtOnce.asyncBounded")
+    // A maxDuration keeps the call from the attempt made without waiting: the frame's own fast path ends it.
+    Stack<String> bounded = Stack.<String>builder("NoWait.asyncBounded")
         .retry(r -> r.maxAttempts(2).delay("0ms").jitter(Retry.Jitter.NONE).maxDuration("10s"))
         .build(registry);
 
@@ -435,7 +435,7 @@ class AtOnceAttemptTest {
       return CompletableFuture.completedFuture("ok");
     }).get(10, TimeUnit.SECONDS));
 
-    assertEquals(List.of("AtOnce.asyncBounded attemptSucceeded 3000000", "AtOnce.asyncBounded succeeded 3000000"),
-        metrics.starting("AtOnce.asyncBounded "));
+    assertEquals(List.of("NoWait.asyncBounded attemptSucceeded 3000000", "NoWait.asyncBounded succeeded 3000000"),
+        metrics.starting("NoWait.asyncBounded "));
   }
 }
