@@ -14,7 +14,6 @@ import kotlin.coroutines.cancellation.CancellationException
 import kotlinx.coroutines.Job
 import kotlinx.coroutines.coroutineScope
 import kotlinx.coroutines.currentCoroutineContext
-import kotlinx.coroutines.ensureActive
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.FlowCollector
 import kotlinx.coroutines.future.await
@@ -100,9 +99,9 @@ internal class FlowCall<T>(
                     upstream.collect { element ->
                         if (!emitted) {
                             if (!state.compareAndSet(RUNNING, STREAMING)) {
-                                // The bound passed as the first element came: the attempt is over.
-                                currentCoroutineContext().ensureActive()
-                                return@collect
+                                // The bound passed as the first element came: the attempt is over,
+                                // whether or not the timer's cancel has reached this coroutine yet.
+                                throw AttemptExpired()
                             }
                             expiry?.cancel(false)
                             emitted = true
