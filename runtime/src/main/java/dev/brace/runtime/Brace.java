@@ -16,8 +16,9 @@ import java.util.Optional;
  * WrapperFactory} per wrapper, listed for {@link java.util.ServiceLoader}), else by naming
  * convention: {@code Outer.Inner} in package {@code p} is wrapped by {@code p.ResilientOuter_Inner}.
  * The convention is the fallback for wrappers the index does not list (compiled by an older
- * processor, or in a named module that does not declare the factory with {@code provides}), and
- * the one way that reaches a class reflectively. The lookup happens once per interface; calls
+ * processor, by a build that names {@code BraceProcessor} but not {@code WrapperIndexProcessor},
+ * or in a named module that does not declare the factory with {@code provides}), and the one way
+ * that reaches a class reflectively. The lookup happens once per interface; calls
  * through the wrapper use no reflection.
  */
 public final class Brace {

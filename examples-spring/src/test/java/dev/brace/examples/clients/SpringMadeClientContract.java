@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -40,8 +41,24 @@ import org.springframework.test.context.DynamicPropertySource;
     "brace.timeout.CloudItemsApi.item.duration=300ms"})
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)
 abstract class SpringMadeClientContract {
-  /** One server for every context; reset between tests. */
-  static final ItemsServer SERVER = startServer();
+  /**
+   * The items server's port: a free one the system picks, on the JVM; in the run processed ahead of
+   * time, the one the build reserved ({@code examples.items.port}) for both the processing and the
+   * run. Spring Cloud OpenFeign resolves a client's {@code url} ({@code ${items.url}}) while the
+   * application is processed and writes it into the generated bean definitions, so the port must be
+   * known before the processing, and the same when the tests run: a port picked at run time would
+   * not be the one the processed client calls.
+   */
+  private static final int RESERVED_PORT = Integer.getInteger("examples.items.port", 0);
+
+  /**
+   * One server for every context, reset between tests; started on first use, never while the tests
+   * are processed ahead of time (that reads {@code items.url}, and the JDK server's dispatcher
+   * thread, which is not a daemon, would keep the processing JVM from ending).
+   */
+  private static final class Items {
+    static final ItemsServer SERVER = startServer();
+  }
 
   @Autowired
   Registry registry;
@@ -51,8 +68,17 @@ abstract class SpringMadeClientContract {
 
   @DynamicPropertySource
   static void itemsService(DynamicPropertyRegistry properties) {
-    properties.add("spring.http.serviceclient.items.base-url", () -> SERVER.uri().toString());
-    properties.add("items.url", () -> SERVER.uri().toString());
+    properties.add("spring.http.serviceclient.items.base-url", SpringMadeClientContract::itemsUrl);
+    properties.add("items.url", SpringMadeClientContract::itemsUrl);
+  }
+
+  /** @return the server's address, without starting it when the port is reserved */
+  private static String itemsUrl() {
+    return RESERVED_PORT == 0 ? server().uri().toString() : "http://127.0.0.1:" + RESERVED_PORT;
+  }
+
+  static ItemsServer server() {
+    return Items.SERVER;
   }
 
   /** @return the client bean, as the application injects it */
@@ -72,7 +98,7 @@ abstract class SpringMadeClientContract {
 
   @BeforeEach
   void listen() {
-    SERVER.reset();
+    server().reset();
     subscription = registry.subscribe(events::add);
   }
 
@@ -83,22 +109,24 @@ abstract class SpringMadeClientContract {
 
   @Test
   void theBeanIsTheGeneratedWrapper() {
+    assertEquals(Boolean.getBoolean("examples.ahead-of-time"), AotDetector.useGeneratedArtifacts(),
+        "started from the code generated ahead of time in the build's second run, and only there");
     Class<?> api = bean().getClass().getInterfaces()[0];
     assertEquals("Resilient" + api.getSimpleName(), bean().getClass().getSimpleName(), "wrapped by the starter");
   }
 
   @Test
   void a503IsRetriedAndTheSecondAttemptAnswers() {
-    SERVER.then(new Answer.Status(503, null));
+    server().then(new Answer.Status(503, null));
 
     assertEquals("item-1", item("1"));
-    assertEquals(2, SERVER.requests().size());
+    assertEquals(2, server().requests().size());
   }
 
   @Test
   void anIoFailureIsCaughtByOnIoException() {
     // Two drops: the client's own transport sends a GET again once when the connection drops.
-    SERVER.then(new Answer.Drop(), new Answer.Drop());
+    server().then(new Answer.Drop(), new Answer.Drop());
 
     assertEquals("item-1", item("1"));
     Event failed = events.stream().filter(event -> event.kind().equals("retry.attempt_failed")).findFirst().orElseThrow();
@@ -108,18 +136,18 @@ abstract class SpringMadeClientContract {
 
   @Test
   void theBreakerOpensAndTheFallbackAnswers() {
-    SERVER.always(new Answer.Status(503, null));
+    server().always(new Answer.Status(503, null));
 
     assertEquals("unknown", item("1"));   // three attempts
     assertEquals("unknown", item("1"));   // two more open the breaker; the third is refused
     assertEquals(CircuitState.OPEN, registry.circuitBreaker(instanceName()).state());
     assertEquals("unknown", item("1"));
-    assertEquals(5, SERVER.requests().size(), "nothing sent while open");
+    assertEquals(5, server().requests().size(), "nothing sent while open");
   }
 
   @Test
   void a429WithRetryAfterOneWaitsASecondAndSlowsTheLimiter() {
-    SERVER.then(new Answer.Status(429, "1"));
+    server().then(new Answer.Status(429, "1"));
 
     assertEquals("item-1", item("1"));
     assertWaitedAboutASecond();
@@ -128,7 +156,7 @@ abstract class SpringMadeClientContract {
 
   @Test
   void a503WithRetryAfterOneWaitsASecond() {
-    SERVER.then(new Answer.Status(503, "1"));
+    server().then(new Answer.Status(503, "1"));
 
     assertEquals("item-1", item("1"));
     assertWaitedAboutASecond();
@@ -136,7 +164,7 @@ abstract class SpringMadeClientContract {
 
   @Test
   void aTimeoutReleasesTheCallerFromAHangingRead() {
-    SERVER.always(new Answer.Hang());
+    server().always(new Answer.Hang());
 
     long started = System.nanoTime();
     assertEquals("unknown", item("1"), "timed out; TimeoutExceededException is not retried, the fallback answers");
@@ -147,14 +175,14 @@ abstract class SpringMadeClientContract {
   }
 
   private void assertWaitedAboutASecond() {
-    assertEquals(2, SERVER.requests().size());
-    long waited = SERVER.millisBetween(0, 1);
+    assertEquals(2, server().requests().size());
+    long waited = server().millisBetween(0, 1);
     assertTrue(waited >= 1_000 && waited < 1_600, "Retry-After: 1 is about a second: " + waited + " ms; " + events);
   }
 
   private static ItemsServer startServer() {
     try {
-      return ItemsServer.start();
+      return ItemsServer.start(RESERVED_PORT);
     } catch (IOException unbound) {
       throw new UncheckedIOException(unbound);
     }
