@@ -10,7 +10,9 @@ import dev.brace.runtime.Brace;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.Registry;
 import java.io.IOException;
+import dev.brace.runtime.support.WrapperFactory;
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -141,6 +143,16 @@ class WrappersTest {
 
     assertEquals(List.of("a", "b"), recs.recommendations("u"));
     assertEquals("ResilientClients_Recs", recs.getClass().getSimpleName());
+  }
+
+  /** The build's processors index every wrapper, which Brace.wrap reads before any name. */
+  @Test
+  void theIndexListsTheFactoryOfEachGeneratedWrapper() {
+    WrapperFactory recsFactory = ServiceLoader.load(WrapperFactory.class).stream().map(ServiceLoader.Provider::get)
+        .filter(factory -> factory.type() == Clients.Recs.class).findFirst().orElseThrow();
+
+    assertEquals("ResilientClients_Recs", recsFactory.wrapperType().getSimpleName());
+    assertEquals(recsFactory.wrapperType(), recsFactory.wrap(new FakeRecs(), registry).getClass());
   }
 
   @Test

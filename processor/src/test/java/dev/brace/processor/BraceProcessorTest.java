@@ -28,14 +28,25 @@ class BraceProcessorTest {
     assertTrue(processor.getSupportedOptions().isEmpty());
   }
 
+  /** The wrappers one per interface, isolating; the index of them all, aggregating, in a processor of its own. */
   @Test
-  void isDeclaredIsolatingForGradle() throws IOException {
-    assertEquals("dev.brace.processor.BraceProcessor,isolating", resource("META-INF/gradle/incremental.annotation.processors"));
+  void isDeclaredIsolatingForGradleAndItsIndexAggregating() throws IOException {
+    assertEquals("dev.brace.processor.BraceProcessor,isolating\ndev.brace.processor.WrapperIndexProcessor,aggregating",
+        resource("META-INF/gradle/incremental.annotation.processors"));
   }
 
   @Test
-  void isRegisteredAsAServiceByAutoService() throws IOException {
-    assertEquals("dev.brace.processor.BraceProcessor", resource("META-INF/services/javax.annotation.processing.Processor"));
+  void theIndexProcessorReadsOnlyTheFactoriesMark() {
+    WrapperIndexProcessor index = new WrapperIndexProcessor();
+    assertEquals(Set.of("dev.brace.runtime.support.WrapperFactory.Indexed"), index.getSupportedAnnotationTypes());
+    assertEquals(SourceVersion.latestSupported(), index.getSupportedSourceVersion());
+    assertTrue(index.getSupportedOptions().isEmpty());
+  }
+
+  @Test
+  void bothAreRegisteredAsServicesByAutoService() throws IOException {
+    assertEquals(Set.of("dev.brace.processor.BraceProcessor", "dev.brace.processor.WrapperIndexProcessor"),
+        Set.of(resource("META-INF/services/javax.annotation.processing.Processor").split("\\R")));
   }
 
   private static String resource(String name) throws IOException {

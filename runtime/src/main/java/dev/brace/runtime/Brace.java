@@ -1,6 +1,8 @@
 package dev.brace.runtime;
 
 import dev.brace.runtime.internal.Message;
+import dev.brace.runtime.internal.WrapperIndex;
+import dev.brace.runtime.support.WrapperFactory;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -10,18 +12,34 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Finds the generated wrapper of an interface by naming convention: {@code Outer.Inner} in package
- * {@code p} is wrapped by {@code p.ResilientOuter_Inner}. The lookup happens once per interface;
- * calls through the wrapper use no reflection.
+ * Finds the generated wrapper of an interface in the index brace-processor writes (a {@link
+ * WrapperFactory} per wrapper, listed for {@link java.util.ServiceLoader}), else by naming
+ * convention: {@code Outer.Inner} in package {@code p} is wrapped by {@code p.ResilientOuter_Inner}.
+ * The convention is the fallback for wrappers the index does not list (compiled by an older
+ * processor, by a build that names {@code BraceProcessor} but not {@code WrapperIndexProcessor},
+ * or in a named module that does not declare the factory with {@code provides}), and the one way
+ * that reaches a class reflectively. The lookup happens once per interface; calls
+ * through the wrapper use no reflection.
  */
 public final class Brace {
-  private static final ClassValue<MethodHandle> WRAP_METHODS =
+  private static final ClassValue<Wrapping> WRAPPINGS =
       new ClassValue<>() {
         @Override
-        protected MethodHandle computeValue(Class<?> type) {
-          return findWrapMethod(type);
+        protected Wrapping computeValue(Class<?> type) {
+          Optional<WrapperFactory> listed = WrapperIndex.find(type);
+          if (listed.isPresent()) {
+            return listed.get()::wrap;
+          }
+          MethodHandle wrapMethod = findWrapMethod(type);
+          return (delegate, registry) -> wrapMethod.invoke(delegate, registry);
         }
       };
+
+  /** How one interface's wrapper is made: its factory's {@code wrap}, or the wrapper's static one. */
+  @FunctionalInterface
+  private interface Wrapping {
+    Object wrap(Object delegate, Registry registry) throws Throwable;
+  }
 
   private Brace() {}
 
@@ -56,7 +74,7 @@ public final class Brace {
       throw new IllegalArgumentException(Message.WRAP_NOT_AN_INTERFACE.format(type.getSimpleName(), type.getName()));
     }
     try {
-      return type.cast(WRAP_METHODS.get(type).invoke(delegate, registry));
+      return type.cast(WRAPPINGS.get(type).wrap(delegate, registry));
     } catch (RuntimeException | Error unchecked) {
       throw unchecked;
     } catch (Throwable impossible) {
@@ -66,8 +84,8 @@ public final class Brace {
 
   /**
    * Finds, without wrapping anything, whether the processor generated a wrapper for an interface:
-   * a class named by the convention, implementing it, with a static {@code wrap(T, Registry)}.
-   * Frameworks use it to wrap whatever can be wrapped.
+   * the one its index lists, else a class named by the convention, implementing it, with a static
+   * {@code wrap(T, Registry)}. Frameworks use it to wrap whatever can be wrapped.
    *
    * @param type any type
    * @return the generated wrapper class, or empty when {@code type} is not an interface or has none
@@ -77,6 +95,10 @@ public final class Brace {
     Objects.requireNonNull(type, "type");
     if (!type.isInterface() || type.getClassLoader() == null) {
       return Optional.empty();
+    }
+    Optional<WrapperFactory> listed = WrapperIndex.find(type);
+    if (listed.isPresent()) {
+      return Optional.of(listed.get().wrapperType());
     }
     Class<?> wrapper = load(wrapperName(type), type.getClassLoader());
     if (wrapper == null || !type.isAssignableFrom(wrapper)) {

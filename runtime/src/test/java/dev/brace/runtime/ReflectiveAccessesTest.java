@@ -28,7 +28,7 @@ class ReflectiveAccessesTest {
       Path.of("src", "main", "resources", "META-INF", "native-image", "dev.brace", "brace-runtime", "reachability-metadata.json");
   private static final Pattern REFLECTIVE = Pattern.compile("Class\\.forName\\(|\\.getMethod\\(|\\.getDeclaredMethod\\("
       + "|\\.getConstructor\\(|\\.getDeclaredConstructor\\(|\\.getResources?\\(|getResourceAsStream\\(|\\.findStatic\\("
-      + "|\\.findVirtual\\(|\\.findConstructor\\(|privateLookupIn\\(|\\.findVarHandle\\(");
+      + "|\\.findVirtual\\(|\\.findConstructor\\(|privateLookupIn\\(|\\.findVarHandle\\(|ServiceLoader\\.load\\(");
 
   /** What a native image needs for one access: an entry of the metadata, or why none is this jar's. */
   private sealed interface Need {}
@@ -53,7 +53,8 @@ class ReflectiveAccessesTest {
 
   private static final List<String> BUILDERS = List.of("Bulkhead", "Chaos", "CircuitBreaker", "Deadline", "Fallback",
       "Hedge", "RateLimit", "RetryBudget", "Retry", "StaleIfError", "Timeout");
-  private static final String WRAPPER = "the application's generated Resilient<Interface>: brace-processor writes its"
+  private static final String WRAPPER = "only when the index does not list the wrapper (an older processor, a named"
+      + " module without provides): the application's generated Resilient<Interface>; brace-processor writes its"
       + " metadata beside it (META-INF/native-image/dev.brace.generated/<interface>/reachability-metadata.json), and the"
       + " Spring Boot starter registers it ahead of time too";
   private static final String CONFIGURED_FAULT = "a class BRACE_CHAOS_<NAME>_FAULT names that the method does not"
@@ -67,6 +68,10 @@ class ReflectiveAccessesTest {
       new Access("Brace.java", "MethodHandles.privateLookupIn(wrapper, MethodHandles.lookup())", List.of(new Elsewhere(WRAPPER))),
       new Access("Brace.java", ".findStatic(wrapper, \"wrap\"", List.of(new Elsewhere(WRAPPER))),
       new Access("Brace.java", "Class.forName(name, true, loader)", List.of(new Elsewhere(WRAPPER))),
+      new Access("internal/WrapperIndex.java", "ServiceLoader.load(WrapperFactory.class, loader)",
+          List.of(new Elsewhere("the application's generated factories, which brace-processor lists in"
+              + " META-INF/services/dev.brace.runtime.support.WrapperFactory: native-image registers the providers"
+              + " of the service files on the class path itself"))),
       new Access("internal/sequence/AsyncAttempt.java", "lookup.findVarHandle(AsyncAttempt.class, \"state\"",
           List.of(new Elsewhere("a field of its own class through a constant lookup, which the image folds at build time"))),
       new Access("internal/sequence/AsyncAttempt.java", "lookup.findVarHandle(AsyncAttempt.class, \"waiting\"",

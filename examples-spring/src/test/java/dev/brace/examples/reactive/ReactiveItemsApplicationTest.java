@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -67,6 +68,8 @@ class ReactiveItemsApplicationTest {
 
   @Test
   void theBeanIsTheGeneratedWrapper() {
+    assertEquals(Boolean.getBoolean("examples.ahead-of-time"), AotDetector.useGeneratedArtifacts(),
+        "started from the code generated ahead of time in the build's second run, and only there");
     assertEquals("ResilientReactiveItemsApi", items.getClass().getSimpleName(), "wrapped by the starter");
   }
 

@@ -71,8 +71,15 @@ class RecsSoakTest {
   private static final Duration GRACE = Duration.ofSeconds(10);
   private static final int CLIENTS = 6;
 
-  private static final FlakyDownstream DOWNSTREAM = FlakyDownstream.start();
-  private static final HttpRecommendations CLIENT = new HttpRecommendations(DOWNSTREAM);
+  /**
+   * The downstream and its client, started on first use: never while the tests are processed ahead
+   * of time, which loads this class and whose JVM the JDK server's dispatcher thread, not a daemon,
+   * would keep from ending.
+   */
+  private static final class Downstream {
+    static final FlakyDownstream SERVER = FlakyDownstream.start();
+    static final HttpRecommendations CLIENT = new HttpRecommendations(SERVER);
+  }
   /** The registry's deadlines and waits run here, so every thread Brace itself starts is visible. */
   private static final ScheduledExecutorService SCHEDULER = Executors.newScheduledThreadPool(2, runnable -> {
     Thread thread = new Thread(runnable, "soak-scheduler");
@@ -86,7 +93,7 @@ class RecsSoakTest {
     @Bean
     @Primary
     Recommendations flakyRecommendations(Registry registry) {
-      return ResilientRecommendations.wrap(CLIENT, registry);
+      return ResilientRecommendations.wrap(Downstream.CLIENT, registry);
     }
 
     @Bean
@@ -108,8 +115,8 @@ class RecsSoakTest {
 
   @AfterAll
   static void stopDownstream() throws InterruptedException {
-    DOWNSTREAM.close();
-    CLIENT.close();
+    Downstream.SERVER.close();
+    Downstream.CLIENT.close();
     SCHEDULER.shutdownNow();
   }
 
@@ -138,7 +145,7 @@ class RecsSoakTest {
     double callsBefore = count("brace.calls", CALL);
     double attemptsBefore = count("brace.attempts", CALL);
     double stockBefore = count("brace.calls", "Inventory.inStock");
-    long invocationsBefore = CLIENT.invocations.get();
+    long invocationsBefore = Downstream.CLIENT.invocations.get();
     long started = System.nanoTime();
 
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -154,14 +161,14 @@ class RecsSoakTest {
       assertThat(client.isAlive()).as("%s still running", client.getName()).isFalse();
     }
     long graceEnd = System.nanoTime() + GRACE.toNanos();
-    while ((CLIENT.running.get() > 0 || !newBraceThreads(braceThreadsBefore).isEmpty()) && System.nanoTime() < graceEnd) {
+    while ((Downstream.CLIENT.running.get() > 0 || !newBraceThreads(braceThreadsBefore).isEmpty()) && System.nanoTime() < graceEnd) {
       Thread.sleep(20);
     }
 
     long calls = recommended.get() + degraded.get();
     double braceCalls = count("brace.calls", CALL) - callsBefore;
     double braceAttempts = count("brace.attempts", CALL) - attemptsBefore;
-    long invocations = CLIENT.invocations.get() - invocationsBefore;
+    long invocations = Downstream.CLIENT.invocations.get() - invocationsBefore;
     Map<String, Double> outcomes = outcomes();
     Map<String, Integer> bulkheads = new TreeMap<>();
     registry.names().getOrDefault("bulkhead", Set.of()).forEach(name -> bulkheads.put(name, registry.bulkhead(name).inFlight()));
@@ -170,7 +177,7 @@ class RecsSoakTest {
             + " invariants=one-answer-per-request,no-500,bulkheads-empty,no-brace-threads,brace.calls==requests,"
             + "outcomes==answers,brace.attempts==invocations seconds=%.1f%n",
         longMode ? "long" : "quick", sent.get(), recommended.get(), degraded.get(), stock.get(), wrong, braceCalls, outcomes,
-        braceAttempts, invocations, DOWNSTREAM.served(), bulkheads, (System.nanoTime() - started) / 1e9);
+        braceAttempts, invocations, Downstream.SERVER.served(), bulkheads, (System.nanoTime() - started) / 1e9);
 
     assertThat(wrong).as("requests without exactly one good answer, by what they got").isEmpty();
     assertThat(sent.get()).isEqualTo(calls + stock.get());

@@ -61,13 +61,13 @@ public final class ItemsServer implements AutoCloseable {
   /** Counted down to release the requests that hang now; replaced by {@link #reset}. */
   private final AtomicReference<CountDownLatch> hanging = new AtomicReference<>(new CountDownLatch(1));
 
-  private ItemsServer() throws IOException {
+  private ItemsServer(int port) throws IOException {
     handlers = Executors.newCachedThreadPool(task -> {
       Thread thread = new Thread(task, "items-server");
       thread.setDaemon(true);
       return thread;
     });
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
     server.setExecutor(handlers);
     server.createContext("/", this::handle);
   }
@@ -77,7 +77,17 @@ public final class ItemsServer implements AutoCloseable {
    * @throws IOException when no port can be bound
    */
   public static ItemsServer start() throws IOException {
-    ItemsServer items = new ItemsServer();
+    return start(0);
+  }
+
+  /**
+   * @param port the loopback port to listen on, or 0 for a free one: fixed where the address must be
+   *     known before the server runs (an application processed ahead of time keeps the URL it saw)
+   * @return a running server
+   * @throws IOException when the port cannot be bound
+   */
+  public static ItemsServer start(int port) throws IOException {
+    ItemsServer items = new ItemsServer(port);
     items.server.start();
     return items;
   }
