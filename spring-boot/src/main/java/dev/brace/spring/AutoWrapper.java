@@ -2,6 +2,7 @@ package dev.brace.spring;
 
 import dev.brace.runtime.Brace;
 import dev.brace.runtime.Registry;
+import java.lang.annotation.Annotation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -115,15 +116,38 @@ final class AutoWrapper implements BeanPostProcessor {
     // Known from brace-runtime's jar; classes run from a build's output directory have no manifest.
     String version = Optional.ofNullable(Registry.class.getPackage().getImplementationVersion())
         .orElse("<brace-runtime's version>");
+    String buildLines = writtenInKotlin(type)
+        // Kotlin sources never reach maven-compiler-plugin's processors: kapt runs them.
+        ? " Add the artifact dev.brace:brace-processor to the kapt annotation processors of the module that declares "
+            + type.getSimpleName() + " and rebuild. Maven, in the <configuration> of kotlin-maven-plugin's kapt goal:"
+            + " <annotationProcessorPaths><annotationProcessorPath><groupId>dev.brace</groupId><artifactId>"
+            + "brace-processor</artifactId><version>" + version + "</version></annotationProcessorPath>"
+            + "</annotationProcessorPaths>, and the generated sources (target/generated-sources/kapt/compile) among"
+            + " the sources compiled after it. Gradle: the kotlin(\"kapt\") plugin and kapt(\"dev.brace:brace-processor:"
+            + version + "\")."
+        : " Add the artifact dev.brace:brace-processor to the annotation processors of the module that declares "
+            + type.getSimpleName() + " and rebuild. Maven, in maven-compiler-plugin's <configuration>:"
+            + " <annotationProcessorPaths><path><groupId>dev.brace</groupId><artifactId>brace-processor</artifactId>"
+            + "<version>" + version + "</version></path></annotationProcessorPaths>."
+            + " Gradle: annotationProcessor(\"dev.brace:brace-processor:" + version + "\").";
     return "[brace:processor-missing] bean '" + beanName + "' (" + bean.getClass().getName() + ") implements "
         + type.getName() + ", which carries " + String.join(", ", annotations) + " but has no generated wrapper "
         + Brace.wrapperName(type) + ": brace-processor did not run when " + type.getSimpleName()
-        + " was compiled, so the bean would run unprotected. Add the artifact dev.brace:brace-processor to the"
-        + " annotation processors of the module that declares " + type.getSimpleName() + " and rebuild."
-        + " Maven, in maven-compiler-plugin's <configuration>: <annotationProcessorPaths><path><groupId>dev.brace"
-        + "</groupId><artifactId>brace-processor</artifactId><version>" + version + "</version></path>"
-        + "</annotationProcessorPaths>. Gradle: annotationProcessor(\"dev.brace:brace-processor:" + version + "\")."
+        + " was compiled, so the bean would run unprotected." + buildLines
         + " To start anyway with the bean unprotected, set " + PROCESSOR_MISSING + "=warn";
+  }
+
+  /**
+   * @return whether {@code type} was compiled by Kotlin: it carries {@code @kotlin.Metadata} (kept at
+   *     run time; without kotlin-stdlib on the class path it cannot be read, and the type counts as Java)
+   */
+  private static boolean writtenInKotlin(Class<?> type) {
+    for (Annotation annotation : type.getDeclaredAnnotations()) {
+      if (annotation.annotationType().getName().equals("kotlin.Metadata")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** @return whether {@code type} is a platform's or Spring's own interface, which Brace never wraps */

@@ -52,6 +52,19 @@ class ProcessorMissingTest {
           String item(String id);
         }
         """, StandardCharsets.UTF_8);
+    // What kotlinc leaves on every class it compiles: how the starter tells a Kotlin interface,
+    // whose processors run under kapt, from a Java one.
+    Files.writeString(sources.resolve("KotlinItemsApi.java"), """
+        package app;
+
+        import dev.brace.Retry;
+
+        @kotlin.Metadata(k = 1, mv = {2, 2, 0})
+        public interface KotlinItemsApi {
+          @Retry(maxAttempts = 3)
+          String item(String id);
+        }
+        """, StandardCharsets.UTF_8);
     Files.writeString(sources.resolve("Greeter.java"), """
         package app;
 
@@ -64,6 +77,7 @@ class ProcessorMissingTest {
     List<String> arguments = new ArrayList<>(List.of("-proc:none", "--release", "17",
         "-classpath", System.getProperty("java.class.path"), "-d", classes.toString()));
     arguments.add(sources.resolve("ItemsApi.java").toString());
+    arguments.add(sources.resolve("KotlinItemsApi.java").toString());
     arguments.add(sources.resolve("Greeter.java").toString());
     int status = javac.run(null, null, null, arguments.toArray(String[]::new));
     assertThat(status).as("javac of the fixture interfaces").isZero();
@@ -98,6 +112,22 @@ class ProcessorMissingTest {
           .contains("dev.brace:brace-processor")
           .contains("<annotationProcessorPaths><path><groupId>dev.brace</groupId><artifactId>brace-processor</artifactId>")
           .contains("Gradle: annotationProcessor(\"dev.brace:brace-processor:")
+          .endsWith("set brace.processor-missing=warn");
+    });
+  }
+
+  @Test
+  void aKotlinInterfaceWithoutItsWrapperIsToldToRunTheProcessorUnderKapt() throws Exception {
+    applicationWith("app.KotlinItemsApi").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure().getMessage())
+          .contains("implements app.KotlinItemsApi, which carries @Retry but has no generated wrapper"
+              + " app.ResilientKotlinItemsApi")
+          .contains("to the kapt annotation processors of the module that declares KotlinItemsApi")
+          .contains("kotlin-maven-plugin's kapt goal: <annotationProcessorPaths><annotationProcessorPath><groupId>dev.brace"
+              + "</groupId><artifactId>brace-processor</artifactId>")
+          .contains("Gradle: the kotlin(\"kapt\") plugin and kapt(\"dev.brace:brace-processor:")
+          .doesNotContain("maven-compiler-plugin")
           .endsWith("set brace.processor-missing=warn");
     });
   }
