@@ -13,6 +13,9 @@ public fun interface SuspendInvocation {
     /**
      * @param continuation where the function's result goes when it suspends
      * @return the function's value, or `COROUTINE_SUSPENDED` when it will resume [continuation] later
+     * @throws Throwable what the function threw; declared so that the generated Java lambda compiles
+     *     when the function declares checked exceptions (`@Throws` in Kotlin, `throws` in Java)
      */
+    @Throws(Throwable::class)
     public fun invoke(continuation: Continuation<Any?>): Any?
 }

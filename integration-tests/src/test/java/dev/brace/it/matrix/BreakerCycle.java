@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.Flow;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Flux;
 
@@ -34,7 +36,13 @@ final class BreakerCycle extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    Flow<String> callFlow(String key, String input);
   }
 
   @CircuitBreaker(name = BREAKER + DECOY, failureThreshold = 5, successThreshold = 1, resetTimeout = "1m")
@@ -49,7 +57,13 @@ final class BreakerCycle extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    Flow<String> callFlow(String key, String input);
   }
 
   BreakerCycle() {

@@ -16,14 +16,13 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every behavioural scenario through every form (generated wrapper or Stack; sync, async, Mono or
- * Flux), with
- * its settings from every layer (annotation, programmatic, environment), against the local
- * backend and a non-local one, with and without metrics (a metrics event listener and {@code
- * BraceMetrics} bound as the Spring Boot starter binds it, whose meters must count what the events
- * tell: {@link MeterCheck}). Each cell is its own test; a
- * cell that cannot apply is reported as skipped with the reason. The report lands on stdout and
- * in {@code target/conformance-matrix.md}.
+ * Every behavioural scenario through every form (generated wrapper or Stack; sync, async, Mono,
+ * Flux, a Kotlin {@code suspend} function or a {@code Flow}), with its settings from every layer
+ * (annotation, programmatic, environment), against the local backend and a non-local one, with
+ * and without metrics (a metrics event listener and {@code BraceMetrics} bound as the Spring Boot
+ * starter binds it, whose meters must count what the events tell: {@link MeterCheck}). Each cell
+ * is its own test; a cell that cannot apply is reported as skipped with the reason. The report
+ * lands on stdout and in {@code target/conformance-matrix.md}.
  */
 class ConformanceMatrixTest {
   /**

@@ -21,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.Flow;
+import kotlinx.coroutines.flow.FlowKt;
 import org.slf4j.MDC;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Flux;
@@ -56,8 +59,16 @@ final class ContextFollowsTheCall extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    @Fallback(method = "fallback")
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     @Fallback(method = "fallbackFlux")
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlow")
+    Flow<String> callFlow(String key, String input);
 
     default String fallback(String key, String input, Exception cause) {
       return "fallback saw " + seen();
@@ -69,6 +80,10 @@ final class ContextFollowsTheCall extends Scenario {
 
     default Flux<String> fallbackFlux(String key, String input, Exception cause) {
       return Flux.just("fallback saw " + seen());
+    }
+
+    default Flow<String> fallbackFlow(String key, String input, Exception cause) {
+      return FlowKt.flowOf("fallback saw " + seen());
     }
   }
 
@@ -89,8 +104,16 @@ final class ContextFollowsTheCall extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    @Fallback(method = "fallback")
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     @Fallback(method = "fallbackFlux")
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlow")
+    Flow<String> callFlow(String key, String input);
 
     default String fallback(String key, String input, Exception cause) {
       return "fallback saw " + seen();
@@ -102,6 +125,10 @@ final class ContextFollowsTheCall extends Scenario {
 
     default Flux<String> fallbackFlux(String key, String input, Exception cause) {
       return Flux.just("fallback saw " + seen());
+    }
+
+    default Flow<String> fallbackFlow(String key, String input, Exception cause) {
+      return FlowKt.flowOf("fallback saw " + seen());
     }
   }
 

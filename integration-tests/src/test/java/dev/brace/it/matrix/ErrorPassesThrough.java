@@ -17,6 +17,9 @@ import dev.brace.runtime.Stack;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.Flow;
+import kotlinx.coroutines.flow.FlowKt;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Flux;
 
@@ -46,8 +49,16 @@ final class ErrorPassesThrough extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    @Fallback(method = "fallback", on = Throwable.class)
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     @Fallback(method = "fallbackFlux", on = Throwable.class)
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlow", on = Throwable.class)
+    Flow<String> callFlow(String key, String input);
 
     default String fallback(String key, String input, Throwable cause) {
       return "fallback:" + cause.getClass().getSimpleName();
@@ -59,6 +70,10 @@ final class ErrorPassesThrough extends Scenario {
 
     default Flux<String> fallbackFlux(String key, String input, Throwable cause) {
       return Flux.just("fallback:" + cause.getClass().getSimpleName());
+    }
+
+    default Flow<String> fallbackFlow(String key, String input, Throwable cause) {
+      return FlowKt.flowOf("fallback:" + cause.getClass().getSimpleName());
     }
   }
 
@@ -79,8 +94,16 @@ final class ErrorPassesThrough extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    @Fallback(method = "fallback", on = Throwable.class)
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     @Fallback(method = "fallbackFlux", on = Throwable.class)
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlow", on = Throwable.class)
+    Flow<String> callFlow(String key, String input);
 
     default String fallback(String key, String input, Throwable cause) {
       return "fallback:" + cause.getClass().getSimpleName();
@@ -92,6 +115,10 @@ final class ErrorPassesThrough extends Scenario {
 
     default Flux<String> fallbackFlux(String key, String input, Throwable cause) {
       return Flux.just("fallback:" + cause.getClass().getSimpleName());
+    }
+
+    default Flow<String> fallbackFlow(String key, String input, Throwable cause) {
+      return FlowKt.flowOf("fallback:" + cause.getClass().getSimpleName());
     }
   }
 

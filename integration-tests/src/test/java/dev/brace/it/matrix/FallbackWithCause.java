@@ -13,6 +13,9 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.Flow;
+import kotlinx.coroutines.flow.FlowKt;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Flux;
 
@@ -35,8 +38,16 @@ final class FallbackWithCause extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    @Fallback(method = "fallback", on = IOException.class)
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     @Fallback(method = "fallbackFlux", on = IOException.class)
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlow", on = IOException.class)
+    Flow<String> callFlow(String key, String input);
 
     default String fallback(String key, String input, IOException cause) {
       return "fallback:" + cause.getMessage();
@@ -48,6 +59,10 @@ final class FallbackWithCause extends Scenario {
 
     default Flux<String> fallbackFlux(String key, String input, IOException cause) {
       return Flux.just("fallback:" + cause.getMessage());
+    }
+
+    default Flow<String> fallbackFlow(String key, String input, IOException cause) {
+      return FlowKt.flowOf("fallback:" + cause.getMessage());
     }
   }
 
@@ -66,8 +81,16 @@ final class FallbackWithCause extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    @Fallback(method = "fallback", on = FileNotFoundException.class)
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     @Fallback(method = "fallbackFlux", on = FileNotFoundException.class)
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlow", on = FileNotFoundException.class)
+    Flow<String> callFlow(String key, String input);
 
     default String fallback(String key, String input, IOException cause) {
       return "fallback:" + cause.getMessage();
@@ -79,6 +102,10 @@ final class FallbackWithCause extends Scenario {
 
     default Flux<String> fallbackFlux(String key, String input, IOException cause) {
       return Flux.just("fallback:" + cause.getMessage());
+    }
+
+    default Flow<String> fallbackFlow(String key, String input, IOException cause) {
+      return FlowKt.flowOf("fallback:" + cause.getMessage());
     }
   }
 

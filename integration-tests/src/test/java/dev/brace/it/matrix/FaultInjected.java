@@ -16,6 +16,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.Flow;
+import kotlinx.coroutines.flow.FlowKt;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -49,8 +52,16 @@ final class FaultInjected extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    @Fallback(method = "fallback")
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     @Fallback(method = "fallbackFlux")
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlow")
+    Flow<String> callFlow(String key, String input);
 
     default String fallback(String key, String input, Exception cause) {
       return "fallback";
@@ -62,6 +73,10 @@ final class FaultInjected extends Scenario {
 
     default Flux<String> fallbackFlux(String key, String input, Exception cause) {
       return Flux.just("fallback");
+    }
+
+    default Flow<String> fallbackFlow(String key, String input, Exception cause) {
+      return FlowKt.flowOf("fallback");
     }
   }
 
@@ -82,8 +97,16 @@ final class FaultInjected extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    @Fallback(method = "fallback")
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     @Fallback(method = "fallbackFlux")
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    @Fallback(method = "fallbackFlow")
+    Flow<String> callFlow(String key, String input);
 
     default String fallback(String key, String input, Exception cause) {
       return "fallback";
@@ -95,6 +118,10 @@ final class FaultInjected extends Scenario {
 
     default Flux<String> fallbackFlux(String key, String input, Exception cause) {
       return Flux.just("fallback");
+    }
+
+    default Flow<String> fallbackFlow(String key, String input, Exception cause) {
+      return FlowKt.flowOf("fallback");
     }
   }
 
@@ -174,7 +201,8 @@ final class FaultInjected extends Scenario {
     cell.reconfigure(Map.of(env("CHAOS", breaker, "FAULT_RATE"), "0",
         env("CHAOS", breaker, "LATENCY"), "200ms", env("CHAOS", breaker, "LATENCY_RATE"), "1"));
     start = cell.clock.nanoTime();
-    assertEquals("v1", cell.call("v"), "a delayed call reaches the dependency, whose result is the call's");
+    assertEquals("v1", cell.call("v"), () -> "a delayed call reaches the dependency, whose result is the call's;"
+        + " the fallback was given " + cell.script.fallbackCauses);
     assertTrue(cell.since(start).compareTo(Duration.ofMillis(200)) >= 0, "took " + cell.since(start));
 
     cell.reconfigure(Map.of(env("CHAOS", breaker, "ENABLED"), "false"));

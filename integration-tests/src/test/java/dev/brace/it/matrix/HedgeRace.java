@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
+import kotlin.coroutines.Continuation;
 import reactor.core.publisher.Mono;
 
 /**
@@ -39,6 +40,9 @@ final class HedgeRace extends Scenario {
 
     @Override
     Mono<String> callMono(String key, String input);
+
+    @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
   }
 
   /** A hedge that would start only after ten seconds: the layer's delay must replace it. */
@@ -53,6 +57,9 @@ final class HedgeRace extends Scenario {
 
     @Override
     Mono<String> callMono(String key, String input);
+
+    @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
   }
 
   HedgeRace() {
@@ -114,7 +121,7 @@ final class HedgeRace extends Scenario {
   }
 
   @Override
-  String fluxCannot() {
-    return "a hedge on a Flux method is a compile error ([brace:flux-pattern-unsupported]): a stream has no one answer to race";
+  String streamCannot(String stream) {
+    return "a hedge on a " + stream + " method is a compile error (" + unsupported(stream) + "): a stream has no one answer to race";
   }
 }

@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.Flow;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Flux;
 
@@ -31,7 +33,13 @@ final class LimiterWaits extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    Flow<String> callFlow(String key, String input);
   }
 
   @RateLimit(name = LIMITER + DECOY, permits = 10, per = "1s", maxWait = "0ms")
@@ -46,7 +54,13 @@ final class LimiterWaits extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    Flow<String> callFlow(String key, String input);
   }
 
   LimiterWaits() {

@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.Flow;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -49,7 +51,13 @@ final class NestedUnderADeadline extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    Flow<String> callFlow(String key, String input);
   }
 
   @Retry(maxAttempts = 3, delay = "10ms", jitter = Retry.Jitter.NONE, on = Exception.class)
@@ -66,7 +74,13 @@ final class NestedUnderADeadline extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    Flow<String> callFlow(String key, String input);
   }
 
   NestedUnderADeadline() {

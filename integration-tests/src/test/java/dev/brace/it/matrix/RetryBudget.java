@@ -10,6 +10,8 @@ import dev.brace.runtime.Stack;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.Flow;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Flux;
 
@@ -29,7 +31,13 @@ final class RetryBudget extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    Flow<String> callFlow(String key, String input);
   }
 
   /** No budget: the layer must name one. */
@@ -45,7 +53,13 @@ final class RetryBudget extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    Flow<String> callFlow(String key, String input);
   }
 
   RetryBudget() {

@@ -8,6 +8,7 @@ import dev.brace.runtime.Registry;
 import dev.brace.runtime.Stack;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import kotlin.coroutines.Continuation;
 import reactor.core.publisher.Mono;
 
 /** A result {@code onResult} rejects is retried; when attempts run out, that last result is returned. */
@@ -22,6 +23,9 @@ final class RetryOnResult extends Scenario {
 
     @Override
     Mono<String> callMono(String key, String input);
+
+    @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
   }
 
   /** No predicate: only the programmatic layer can give one, and a generated method must honour it. */
@@ -35,6 +39,9 @@ final class RetryOnResult extends Scenario {
 
     @Override
     Mono<String> callMono(String key, String input);
+
+    @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
   }
 
   RetryOnResult() {
@@ -77,7 +84,7 @@ final class RetryOnResult extends Scenario {
   }
 
   @Override
-  String fluxCannot() {
-    return "onResult on a Flux method is a compile error ([brace:flux-pattern-unsupported]): a stream has no one result to test";
+  String streamCannot(String stream) {
+    return "onResult on a " + stream + " method is a compile error (" + unsupported(stream) + "): a stream has no one result to test";
   }
 }

@@ -88,15 +88,23 @@ abstract class Scenario {
   /** Drives the scenario through the cell's form and asserts what every form must do. */
   abstract void run(Cell cell) throws Exception;
 
-  /** @return why the scenario cannot run through a {@code Flux} method, or null when it can */
-  String fluxCannot() {
+  /**
+   * @param stream {@code Flux} or {@code Flow}: the stream type the form returns
+   * @return why the scenario cannot run through a method returning one, or null when it can
+   */
+  String streamCannot(String stream) {
     return null;
+  }
+
+  /** @return the processor's error tag for a pattern a method returning {@code stream} cannot have */
+  static String unsupported(String stream) {
+    return "[brace:" + stream.toLowerCase(java.util.Locale.ROOT) + "-pattern-unsupported]";
   }
 
   /** @return why the cell cannot apply, or null */
   final String notApplicable(Form form, Layer layer, BackendChoice backend) {
-    if (form.flux() && fluxCannot() != null) {
-      return fluxCannot();
+    if (form.stream() != null && streamCannot(form.stream()) != null) {
+      return streamCannot(form.stream());
     }
     if (backend == BackendChoice.MEMORY && breakers().isEmpty() && limiters().isEmpty()) {
       return "no circuit breaker or rate limiter in this scenario, and a Backend holds only their state";

@@ -19,13 +19,18 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.Flow;
+import kotlinx.coroutines.flow.FlowKt;
+import kotlinx.coroutines.future.FutureKt;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * The dependency behind every form: a queue of steps, one per invocation (then {@link Step#OK}),
- * counting invocations and remembering what the fallbacks received. Sync and async invocations of
- * one step fail or succeed the same way, so the four forms can be held to the same assertions.
+ * counting invocations and remembering what the fallbacks received. Sync, async, reactive and
+ * coroutine invocations of one step fail or succeed the same way, so every form can be held to the
+ * same assertions.
  */
 final class Script implements AutoCloseable {
   /**
@@ -240,6 +245,24 @@ final class Script implements AutoCloseable {
     return mono(key, input).flux();
   }
 
+  /**
+   * One invocation of a {@code suspend} function: the step taken now, as {@link #async} takes it,
+   * and its outcome awaited, suspending until it ends unless it already has. Cancelling the
+   * waiting coroutine cancels the step's future, so a step left hanging is seen cancelled as an
+   * async one is.
+   */
+  Object suspend(String key, String input, Continuation<? super String> completion) {
+    return FutureKt.await(async(key, input), completion);
+  }
+
+  /**
+   * One invocation of a {@code Flow} method: a cold flow whose every collection takes a step, as
+   * {@link #suspend} takes it, and emits its answer or fails with its failure.
+   */
+  Flow<String> flow(String key, String input) {
+    return FlowKt.asFlow(completion -> suspend(key, input, completion));
+  }
+
   private DependencyError error(int n) {
     DependencyError error = new DependencyError("error" + n);
     errors.add(error);
@@ -299,6 +322,12 @@ final class Script implements AutoCloseable {
         return mono((String) args[0], (String) args[1]);
       case "callFlux":
         return flux((String) args[0], (String) args[1]);
+      case "callSuspend":
+        @SuppressWarnings("unchecked")
+        Continuation<? super String> completion = (Continuation<? super String>) args[2];
+        return suspend((String) args[0], (String) args[1], completion);
+      case "callFlow":
+        return flow((String) args[0], (String) args[1]);
       case "toString":
         return "script delegate";
       case "hashCode":

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import kotlin.coroutines.Continuation;
 import reactor.core.publisher.Mono;
 
 /**
@@ -40,6 +41,12 @@ final class StaleAnswers extends Scenario {
     @Retry(maxAttempts = 2, delay = "0ms")
     @Fallback(method = "fallback")
     Mono<String> callMono(String key, String input);
+
+    @Override
+    @StaleIfError(maxAge = "1m", fresh = "10s", key = "{key}")
+    @Retry(maxAttempts = 2, delay = "0ms")
+    @Fallback(method = "fallback")
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
 
     default String fallback(String key, String input) {
       return "fallback";
@@ -69,6 +76,12 @@ final class StaleAnswers extends Scenario {
     @Retry(maxAttempts = 2, delay = "0ms")
     @Fallback(method = "fallback")
     Mono<String> callMono(String key, String input);
+
+    @Override
+    @StaleIfError(maxAge = "1s", key = "{key}")
+    @Retry(maxAttempts = 2, delay = "0ms")
+    @Fallback(method = "fallback")
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
 
     default String fallback(String key, String input) {
       return "fallback";
@@ -135,7 +148,7 @@ final class StaleAnswers extends Scenario {
   }
 
   @Override
-  String fluxCannot() {
-    return "stale answers on a Flux method are a compile error ([brace:flux-pattern-unsupported]): a stream has no one result to remember";
+  String streamCannot(String stream) {
+    return "stale answers on a " + stream + " method are a compile error (" + unsupported(stream) + "): a stream has no one result to remember";
   }
 }

@@ -10,6 +10,7 @@ import dev.brace.runtime.Stack;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
+import kotlin.coroutines.Continuation;
 import reactor.core.publisher.Mono;
 
 /**
@@ -30,6 +31,10 @@ final class StaleSingleFlight extends Scenario {
     @Override
     @StaleIfError(fresh = "10s", key = "{key}")
     Mono<String> callMono(String key, String input);
+
+    @Override
+    @StaleIfError(fresh = "10s", key = "{key}")
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
   }
 
   /** Never answers without calling, so every call calls. */
@@ -45,6 +50,10 @@ final class StaleSingleFlight extends Scenario {
     @Override
     @StaleIfError(key = "{key}")
     Mono<String> callMono(String key, String input);
+
+    @Override
+    @StaleIfError(key = "{key}")
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
   }
 
   StaleSingleFlight() {
@@ -86,7 +95,7 @@ final class StaleSingleFlight extends Scenario {
   }
 
   @Override
-  String fluxCannot() {
-    return "stale answers on a Flux method are a compile error ([brace:flux-pattern-unsupported]): a stream has no one result to remember";
+  String streamCannot(String stream) {
+    return "stale answers on a " + stream + " method are a compile error (" + unsupported(stream) + "): a stream has no one result to remember";
   }
 }

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.Flow;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -46,7 +48,13 @@ final class WaitedUnderADeadline extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    Flow<String> callFlow(String key, String input);
   }
 
   @RateLimit(name = LIMITER + DECOY, permits = 100, per = "1s", maxWait = "0ms")
@@ -62,7 +70,13 @@ final class WaitedUnderADeadline extends Scenario {
     Mono<String> callMono(String key, String input);
 
     @Override
+    Object callSuspend(String key, String input, Continuation<? super String> completion) throws Exception;
+
+    @Override
     Flux<String> callFlux(String key, String input);
+
+    @Override
+    Flow<String> callFlow(String key, String input);
   }
 
   WaitedUnderADeadline() {
