@@ -3,19 +3,21 @@ package dev.brace.kotlin
 import dev.brace.runtime.config.ExceptionFilter
 import dev.brace.runtime.spi.driver.Admission
 import dev.brace.runtime.spi.driver.CallExecution
+import dev.brace.runtime.spi.driver.CapturedContext
 import dev.brace.runtime.spi.driver.DelegateCall
 import dev.brace.runtime.spi.driver.ResolvedCall
 import dev.brace.runtime.support.Arguments
+import java.util.concurrent.CompletableFuture
 import java.util.concurrent.CompletionStage
 import java.util.concurrent.ScheduledFuture
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 import kotlin.coroutines.cancellation.CancellationException
-import kotlinx.coroutines.Job
 import kotlinx.coroutines.coroutineScope
 import kotlinx.coroutines.currentCoroutineContext
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.FlowCollector
+import kotlinx.coroutines.flow.flowOn
 import kotlinx.coroutines.future.await
 import kotlinx.coroutines.isActive
 import kotlinx.coroutines.job
@@ -95,7 +97,11 @@ internal class FlowCall<T>(
                     bound, TimeUnit.NANOSECONDS,
                 )
                 try {
-                    val upstream = upstream(execution.launch(DelegateCall { resolved.invoke(target, arguments) }))
+                    // Through the execution, which makes the attempt's bound the current deadline and
+                    // injects the faults set for the call; the flow is collected in the context the
+                    // delegate's method ran in, since a cold flow does its work when collected.
+                    val launch = AttemptLaunch()
+                    val upstream = inContext(upstream(step { execution.launch(launch) }), launch.context)
                     upstream.collect { element ->
                         if (!emitted) {
                             if (!state.compareAndSet(RUNNING, STREAMING)) {
@@ -167,7 +173,10 @@ internal class FlowCall<T>(
         step { execution.ended(failure) }
         val answering = step { execution.fallbackAnswering(failure) } ?: throw failure
         val answer: Flow<T> = try {
-            flowOf(step { execution.callFallback(target, arguments, answering) }, "the fallback of ${resolved.callName()}")
+            step {
+                inContext(flowOf(execution.callFallback(target, arguments, answering), "the fallback of ${resolved.callName()}"),
+                    resolved.captureContext())
+            }
         } catch (fallbackFailure: Throwable) {
             throw step { execution.fallbackFailed(ExceptionFilter.unwrap(fallbackFailure), failure) }
         }
@@ -187,6 +196,29 @@ internal class FlowCall<T>(
             throw step { execution.fallbackFailed(thrown, failure) }
         }
     }
+
+    /**
+     * One attempt's call of the delegate's method, which remembers the context it ran in: the
+     * caller's, with the attempt's bound as the current deadline. Detached (after a latency fault
+     * injection adds), it answers with a future of the flow, as whoever stands in for it expects.
+     */
+    private inner class AttemptLaunch : DelegateCall {
+        @Volatile var context: CapturedContext? = null
+
+        override fun call(): Any? {
+            context = resolved.captureContext()
+            return resolved.invoke(target, arguments)
+        }
+
+        override fun detached(): DelegateCall = DelegateCall { CompletableFuture.completedFuture(call()) }
+    }
+
+    /**
+     * @return [flow], collected with [context] installed on the collecting thread: the caller's MDC,
+     *     tracing and deadline where the flow does its work. The collector's own context is untouched.
+     */
+    private fun inContext(flow: Flow<T>, context: CapturedContext?): Flow<T> =
+        if (context == null) flow else flow.flowOn(CallerContextElement(context))
 
     /** What the execution's launch gave: the delegate's flow, or fault injection's stand-in for it. */
     private suspend fun upstream(launched: Any?): Flow<T> =

@@ -1,6 +1,8 @@
 package dev.brace.kotlin
 
 import dev.brace.runtime.CircuitState
+import dev.brace.runtime.Deadline
+import java.time.Duration
 import java.io.IOException
 import java.util.concurrent.atomic.AtomicInteger
 import kotlinx.coroutines.CompletableDeferred
@@ -142,6 +144,19 @@ class FlowCallTest {
         delegate.script = { throw IOException("down") }
         assertEquals(listOf("fallback"), world.run { answered.items().toList() })
         assertEquals(2, delegate.collections.get())
+    }
+
+    @Test
+    fun `a cold flow is collected under the attempt's deadline, on every attempt`() {
+        val budgets = mutableListOf<Any?>()
+        delegate.script = { collection ->
+            budgets += Deadline.current().map { it.budget() }.orElse(null)
+            if (collection == 1) throw IOException("down")
+            emit(1)
+        }
+        assertEquals(listOf(1), world.run { streams.ticks().toList() })
+        assertEquals(listOf(Duration.ofMillis(50), Duration.ofMillis(50)), budgets)
+        world.run { assertEquals(false, Deadline.current().isPresent, "nothing is left on the collector's thread") }
     }
 
     @Test
