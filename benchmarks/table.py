@@ -28,6 +28,7 @@ REGISTRIES = ["simple", "prometheus"]
 STACKS = ["direct", "floor", "floorFollowingDeadline", "serviceFloor", "service", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
           "timeoutAbandon", "fourPatterns", "fourPatternsNotFollowingDeadlines", "fourPatternsChaosOff", "fourPatternsChaosOnElsewhere", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
           "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono",
+          "directSuspend", "suspendRetry", "fourPatternsSuspend", "directFlow", "flowRetry", "fourPatternsFlow",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 # Stacks that only Brace has, compared with the nearest stack the other libraries have.
 COMPARED_WITH = {"bulkheadAdaptive": "bulkhead"}
@@ -41,6 +42,8 @@ NOTES = {
     ("Direct", "serviceFloor"): "four dependencies, one call of each: a clock read and four compare-and-sets of its own per call",
     ("Brace", "service"): "four client interfaces, each with the four patterns on its own instances, one registry; one call of each",
     ("Resilience4j", "service"): "the same four stacks, each decorated once as a Function; one call of each",
+    ("Direct", "directSuspend"): "the target's suspend function returns its value without suspending; every suspend row calls it so, with one reusable continuation",
+    ("Direct", "directFlow"): "one collection of the target's flow of three elements, none of which suspends; every Flow row collects so",
     ("Direct", "floorFollowingDeadline"): "floor after one thread-local read: is the thread under a deadline? (Deadline.current())",
     ("Brace", "fourPatternsNotFollowingDeadlines"): "fourPatterns in a registry with BRACE_DEADLINE_ENABLED=false: no read of the thread's deadline",
     ("Metrics", "meteredFloorFollowingDeadline"): "meteredFloor after one thread-local read: is the thread under a deadline?",
@@ -208,6 +211,14 @@ TARGETS = [
     ("Mono retry at most Resilience4j's Reactor operator, 2 threads", ("Brace", "monoRetry", 2), ("Resilience4j", "monoRetry", 2), 1.0, True),
     ("Mono four patterns at most Resilience4j's Reactor operators, 1 thread", ("Brace", "fourPatternsMono", 1), ("Resilience4j", "fourPatternsMono", 1), 1.0, True),
     ("Mono four patterns at most Resilience4j's Reactor operators, 2 threads", ("Brace", "fourPatternsMono", 2), ("Resilience4j", "fourPatternsMono", 2), 1.0, True),
+    ("suspend retry at most resilience4j-kotlin's, 1 thread", ("Brace", "suspendRetry", 1), ("Resilience4j", "suspendRetry", 1), 1.0, True),
+    ("suspend retry at most resilience4j-kotlin's, 2 threads", ("Brace", "suspendRetry", 2), ("Resilience4j", "suspendRetry", 2), 1.0, True),
+    ("suspend four patterns at most resilience4j-kotlin's, 1 thread", ("Brace", "fourPatternsSuspend", 1), ("Resilience4j", "fourPatternsSuspend", 1), 1.0, True),
+    ("suspend four patterns at most resilience4j-kotlin's, 2 threads", ("Brace", "fourPatternsSuspend", 2), ("Resilience4j", "fourPatternsSuspend", 2), 1.0, True),
+    ("Flow retry at most resilience4j-kotlin's Flow operator, 1 thread", ("Brace", "flowRetry", 1), ("Resilience4j", "flowRetry", 1), 1.0, True),
+    ("Flow retry at most resilience4j-kotlin's Flow operator, 2 threads", ("Brace", "flowRetry", 2), ("Resilience4j", "flowRetry", 2), 1.0, True),
+    ("Flow four patterns at most resilience4j-kotlin's Flow operators, 1 thread", ("Brace", "fourPatternsFlow", 1), ("Resilience4j", "fourPatternsFlow", 1), 1.0, True),
+    ("Flow four patterns at most resilience4j-kotlin's Flow operators, 2 threads", ("Brace", "fourPatternsFlow", 2), ("Resilience4j", "fourPatternsFlow", 2), 1.0, True),
 ]
 
 # A call fault injection does not touch pays nothing for it, switched on or off.

@@ -16,7 +16,10 @@ import org.openjdk.jmh.annotations.State;
  * are written by the Brace processor during this module's own compilation. The async benchmarks
  * wait for the returned future ({@code join}), which {@link AsyncTarget} completes at once; the
  * Mono benchmarks subscribe to the wrapper's {@code Mono} and block on it, which {@link MonoTarget}
- * answers at once.
+ * answers at once. The {@code suspend} rows call the wrapper's {@code suspend} function with one
+ * reusable continuation and take the value it returns at once ({@link Suspensions}: a call that
+ * suspended would fail the run), which {@link SuspendTarget} answers without suspending; the
+ * {@code Flow} rows collect the wrapper's flow of {@link FlowTarget}'s three elements the same way.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -237,6 +240,46 @@ public class BraceBenchmarks {
     }
   }
 
+  @State(Scope.Benchmark)
+  public static class SuspendRetryState {
+    BraceClients.SuspendRetryOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_SuspendRetryOnly.wrap(new SuspendTarget(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class SuspendFourPatternsState {
+    BraceClients.SuspendFourPatterns client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_SuspendFourPatterns.wrap(new SuspendTarget(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class FlowRetryState {
+    BraceClients.FlowRetryOnly client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_FlowRetryOnly.wrap(new FlowTarget(), Registry.builder().build());
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class FlowFourPatternsState {
+    BraceClients.FlowFourPatterns client;
+
+    @Setup
+    public void setUp() {
+      client = ResilientBraceClients_FlowFourPatterns.wrap(new FlowTarget(), Registry.builder().build());
+    }
+  }
+
   @Benchmark
   public String retry(RetryState state) {
     return state.client.call();
@@ -335,5 +378,31 @@ public class BraceBenchmarks {
   @Benchmark
   public String fourPatternsMono(MonoFourPatternsState state) {
     return state.client.call().block();
+  }
+
+  /** One call of the wrapper's {@code suspend} function through the retry, answered without suspending. */
+  @Benchmark
+  public String suspendRetry(SuspendRetryState state) {
+    return Suspensions.answered(state.client.call(Suspensions.CALLER));
+  }
+
+  @Benchmark
+  public String fourPatternsSuspend(SuspendFourPatternsState state) {
+    return Suspensions.answered(state.client.call(Suspensions.CALLER));
+  }
+
+  /** One collection of the wrapper's flow (one call through the retry), its three elements counted. */
+  @Benchmark
+  public int flowRetry(FlowRetryState state, Suspensions.Counting collector) {
+    collector.elements = 0;
+    Suspensions.answered(state.client.call().collect(collector, Suspensions.CALLER));
+    return collector.elements;
+  }
+
+  @Benchmark
+  public int fourPatternsFlow(FlowFourPatternsState state, Suspensions.Counting collector) {
+    collector.elements = 0;
+    Suspensions.answered(state.client.call().collect(collector, Suspensions.CALLER));
+    return collector.elements;
   }
 }

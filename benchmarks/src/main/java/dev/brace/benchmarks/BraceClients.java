@@ -8,6 +8,8 @@ import dev.brace.RateLimit;
 import dev.brace.Retry;
 import dev.brace.Timeout;
 import java.util.concurrent.CompletableFuture;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.Flow;
 import reactor.core.publisher.Mono;
 
 /**
@@ -150,6 +152,40 @@ public final class BraceClients {
     @RateLimit(name = "bench-four-mono", permits = 1_000_000_000, per = "1s")
     @Bulkhead(name = "bench-four-mono", maxConcurrent = 10)
     Mono<String> call();
+  }
+
+  /**
+   * Retry alone on a Kotlin {@code suspend} function: declared in Java, its trailing
+   * {@link Continuation} is what makes it one (as kapt shows a Kotlin {@code suspend fun} to the
+   * processor), so the wrapper hands it to brace-kotlin's {@code CoroutineCalls.suspending}.
+   */
+  public interface SuspendRetryOnly {
+    @Retry
+    Object call(Continuation<? super String> continuation);
+  }
+
+  /** The four-pattern stack on a {@code suspend} function. */
+  public interface SuspendFourPatterns {
+    @Retry
+    @CircuitBreaker(name = "bench-four-suspend")
+    @RateLimit(name = "bench-four-suspend", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "bench-four-suspend", maxConcurrent = 10)
+    Object call(Continuation<? super String> continuation);
+  }
+
+  /** Retry alone on a method returning a Kotlin {@code Flow}: one call per collection, as a {@code Flux}. */
+  public interface FlowRetryOnly {
+    @Retry
+    Flow<String> call();
+  }
+
+  /** The four-pattern stack on a method returning a {@code Flow}. */
+  public interface FlowFourPatterns {
+    @Retry
+    @CircuitBreaker(name = "bench-four-flow")
+    @RateLimit(name = "bench-four-flow", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "bench-four-flow", maxConcurrent = 10)
+    Flow<String> call();
   }
 
   /**

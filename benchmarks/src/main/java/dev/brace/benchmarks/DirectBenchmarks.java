@@ -12,7 +12,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * What every other result is read against: the target called with nothing around it ({@code
  * direct}; {@code directAsync} for its already complete future, {@code directMono} for its {@code
- * Mono.just}), and the least an exact
+ * Mono.just}, {@code directSuspend} for its {@code suspend} function that returns at once, {@code
+ * directFlow} for its flow of three collected), and the least an exact
  * four-pattern stack can do ({@code floor}; {@code floorFollowingDeadline} for one that also
  * follows its caller's deadline; {@code serviceFloor} for a service's four dependencies).
  */
@@ -23,6 +24,8 @@ public class DirectBenchmarks {
   private final Target target = new Target();
   private final AsyncTarget asyncTarget = new AsyncTarget();
   private final MonoTarget monoTarget = new MonoTarget();
+  private final SuspendTarget suspendTarget = new SuspendTarget();
+  private final FlowTarget flowTarget = new FlowTarget();
   private final FloorCounters counters = new FloorCounters();
   private final ServiceClients.Catalog catalog = new ServiceClients.CatalogClient();
   private final ServiceClients.Prices prices = new ServiceClients.PricesClient();
@@ -48,6 +51,20 @@ public class DirectBenchmarks {
   @Benchmark
   public String directMono() {
     return monoTarget.call().block();
+  }
+
+  /** The {@code suspend} floor: the target's function called with a reusable continuation, as the suspend rows do. */
+  @Benchmark
+  public String directSuspend() {
+    return Suspensions.answered(suspendTarget.call(Suspensions.CALLER));
+  }
+
+  /** The {@code Flow} floor: the target's flow collected, as the Flow rows do. */
+  @Benchmark
+  public int directFlow(Suspensions.Counting collector) {
+    collector.elements = 0;
+    Suspensions.answered(flowTarget.call().collect(collector, Suspensions.CALLER));
+    return collector.elements;
   }
 
   /**

@@ -38,6 +38,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * ({@code decorateCompletionStage}); their retry needs a scheduler for its backoff, which the
  * happy path never uses. The Mono stacks apply {@code resilience4j-reactor}'s operators to the
  * target's {@code Mono} per call, with {@code transformDeferred}, and block on it as Brace's rows do.
+ * The {@code suspend} and {@code Flow} stacks are resilience4j-kotlin's, written in Kotlin as its
+ * users write them ({@link Resilience4jCoroutines}), and driven as Brace's rows are ({@link
+ * Suspensions}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -204,6 +207,61 @@ public class Resilience4jBenchmarks {
     }
   }
 
+  /** The instances resilience4j-kotlin's {@code executeSuspendFunction} and Flow operators are given. */
+  public abstract static class Coroutines {
+    Retry retry;
+    CircuitBreaker breaker;
+    RateLimiter limiter;
+    Bulkhead bulkhead;
+
+    void make(String name) {
+      retry = retry(name);
+      breaker = classicBreaker(name);
+      limiter = limiter(name);
+      bulkhead = bulkhead(name);
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class SuspendRetryState extends Coroutines {
+    final SuspendTarget target = new SuspendTarget();
+
+    @Setup
+    public void setUp() {
+      make("retry-suspend");
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class SuspendFourPatternsState extends Coroutines {
+    final SuspendTarget target = new SuspendTarget();
+
+    @Setup
+    public void setUp() {
+      make("four-suspend");
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class FlowRetryState extends Coroutines {
+    final FlowTarget target = new FlowTarget();
+
+    @Setup
+    public void setUp() {
+      make("retry-flow");
+    }
+  }
+
+  @State(Scope.Benchmark)
+  public static class FlowFourPatternsState extends Coroutines {
+    final FlowTarget target = new FlowTarget();
+
+    @Setup
+    public void setUp() {
+      make("four-flow");
+    }
+  }
+
   @Benchmark
   public String retry(RetryState state) {
     return state.call.get();
@@ -270,6 +328,33 @@ public class Resilience4jBenchmarks {
         .transformDeferred(state.breaker)
         .transformDeferred(state.retry)
         .block();
+  }
+
+  @Benchmark
+  public String suspendRetry(SuspendRetryState state) {
+    return Suspensions.answered(Resilience4jCoroutines.retry(state.target, state.retry, Suspensions.CALLER));
+  }
+
+  @Benchmark
+  public String fourPatternsSuspend(SuspendFourPatternsState state) {
+    return Suspensions.answered(Resilience4jCoroutines.fourPatterns(
+        state.target, state.bulkhead, state.limiter, state.breaker, state.retry, Suspensions.CALLER));
+  }
+
+  @Benchmark
+  public int flowRetry(FlowRetryState state, Suspensions.Counting collector) {
+    collector.elements = 0;
+    Suspensions.answered(Resilience4jCoroutines.retry(state.target.call(), state.retry).collect(collector, Suspensions.CALLER));
+    return collector.elements;
+  }
+
+  @Benchmark
+  public int fourPatternsFlow(FlowFourPatternsState state, Suspensions.Counting collector) {
+    collector.elements = 0;
+    Suspensions.answered(Resilience4jCoroutines.fourPatterns(
+            state.target.call(), state.bulkhead, state.limiter, state.breaker, state.retry)
+        .collect(collector, Suspensions.CALLER));
+    return collector.elements;
   }
 
   /** The four-pattern stack around {@link Target}, in Brace's order: retry outermost, bulkhead innermost. */
