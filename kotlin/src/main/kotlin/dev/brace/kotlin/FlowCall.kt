@@ -46,8 +46,17 @@ internal class FlowCall<T>(
     private val downstream: FlowCollector<T>,
 ) {
     private lateinit var execution: CallExecution
-    /** Whether a step has run after a suspension, on a thread that may not hold the caller's context. */
+    /**
+     * Whether a step runs after a suspension or a collection, on a thread that may not hold the
+     * caller's context, or that still holds what the upstream's collection installed: a resumption
+     * may continue on the thread the upstream's context was installed on before it is taken off.
+     */
     private var resumed = false
+
+    // The current attempt's, written and read by its collection alone.
+    private val state = AtomicInteger(RUNNING)
+    private var emitted = false
+    private var downstreamFailure: Throwable? = null
 
     suspend fun run() {
         execution = resolved.begin(arguments)
@@ -85,42 +94,26 @@ internal class FlowCall<T>(
     }
 
     private suspend fun collectAttempt(): Throwable? {
-        val state = AtomicInteger(RUNNING)
-        var downstreamFailure: Throwable? = null
-        var emitted = false
+        state.set(RUNNING)
+        emitted = false
+        downstreamFailure = null
+        val bound = execution.attemptBoundNanos()
         val outcome: Throwable? = try {
-            coroutineScope {
-                val attemptJob = coroutineContext.job
-                val bound = execution.attemptBoundNanos()
-                val expiry: ScheduledFuture<*>? = if (bound < 0) null else execution.scheduler().schedule(
-                    { if (state.compareAndSet(RUNNING, EXPIRED)) attemptJob.cancel(AttemptExpired()) },
-                    bound, TimeUnit.NANOSECONDS,
-                )
-                try {
-                    // Through the execution, which makes the attempt's bound the current deadline and
-                    // injects the faults set for the call; the flow is collected in the context the
-                    // delegate's method ran in, since a cold flow does its work when collected.
-                    val launch = AttemptLaunch()
-                    val upstream = inContext(upstream(step { execution.launch(launch) }), launch.context)
-                    upstream.collect { element ->
-                        if (!emitted) {
-                            if (!state.compareAndSet(RUNNING, STREAMING)) {
-                                // The bound passed as the first element came: the attempt is over,
-                                // whether or not the timer's cancel has reached this coroutine yet.
-                                throw AttemptExpired()
-                            }
-                            expiry?.cancel(false)
-                            emitted = true
-                        }
-                        try {
-                            downstream.emit(element)
-                        } catch (thrown: Throwable) {
-                            downstreamFailure = thrown
-                            throw thrown
-                        }
+            if (bound < 0) {
+                collectUpstream(null)
+            } else {
+                // A scope of the attempt's own, which its bound cancels if no element came first.
+                coroutineScope {
+                    val attemptJob = coroutineContext.job
+                    val expiry = execution.scheduler().schedule(
+                        { if (state.compareAndSet(RUNNING, EXPIRED)) attemptJob.cancel(AttemptExpired()) },
+                        bound, TimeUnit.NANOSECONDS,
+                    )
+                    try {
+                        collectUpstream(expiry)
+                    } finally {
+                        expiry.cancel(false)
                     }
-                } finally {
-                    expiry?.cancel(false)
                 }
             }
             null
@@ -153,6 +146,34 @@ internal class FlowCall<T>(
         // Elements are out: the failure ends the call as it is, the earlier attempts' attached.
         step { execution.ended(failure) }
         throw failure
+    }
+
+    /**
+     * Launches the attempt and passes its elements on. Through the execution, which makes the
+     * attempt's bound the current deadline and injects the faults set for the call; the flow is
+     * collected in the context the delegate's method ran in, since a cold flow does its work when
+     * collected.
+     */
+    private suspend fun collectUpstream(expiry: ScheduledFuture<*>?) {
+        val launch = AttemptLaunch()
+        val upstream = inContext(upstream(step { execution.launch(launch) }), launch.context)
+        upstream.collect { element ->
+            if (!emitted) {
+                if (!state.compareAndSet(RUNNING, STREAMING)) {
+                    // The bound passed as the first element came: the attempt is over, whether or
+                    // not the timer's cancel has reached this coroutine yet.
+                    throw AttemptExpired()
+                }
+                expiry?.cancel(false)
+                emitted = true
+            }
+            try {
+                downstream.emit(element)
+            } catch (thrown: Throwable) {
+                downstreamFailure = thrown
+                throw thrown
+            }
+        }
     }
 
     private fun completed(emitted: Boolean): Throwable? {

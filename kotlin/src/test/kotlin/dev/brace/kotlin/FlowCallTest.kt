@@ -154,9 +154,12 @@ class FlowCallTest {
             if (collection == 1) throw IOException("down")
             emit(1)
         }
-        assertEquals(listOf(1), world.run { streams.ticks().toList() })
+        val leftOver = world.run {
+            val elements = streams.ticks().toList()
+            elements to Deadline.current().isPresent
+        }
+        assertEquals(listOf(1) to false, leftOver, "the elements, and nothing of the attempt left on the collector's thread")
         assertEquals(listOf(Duration.ofMillis(50), Duration.ofMillis(50)), budgets)
-        world.run { assertEquals(false, Deadline.current().isPresent, "nothing is left on the collector's thread") }
     }
 
     @Test

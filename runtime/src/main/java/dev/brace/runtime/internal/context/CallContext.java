@@ -3,6 +3,7 @@ package dev.brace.runtime.internal.context;
 import dev.brace.runtime.Deadline;
 import dev.brace.runtime.internal.OptionalClasses;
 import dev.brace.runtime.spi.driver.CallerScope;
+import dev.brace.runtime.spi.driver.CapturedContext;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.MDC;
@@ -28,7 +29,7 @@ import org.slf4j.MDC;
  *
  * <p>Immutable and safe to restore on several threads at once (a hedged call does).
  */
-public final class CallContext {
+public final class CallContext implements CapturedContext {
   private static final boolean OPEN_TELEMETRY = OptionalClasses.present("io.opentelemetry.context.Context");
   private static final boolean CONTEXT_PROPAGATION = OptionalClasses.present("io.micrometer.context.ContextSnapshotFactory");
 
@@ -96,6 +97,12 @@ public final class CallContext {
       throw failed;
     }
     return new Scope(mdcChanged, previousMdc, openTelemetryScope, accessorsScope, current);
+  }
+
+  /** The same as {@link #restore()}: a driver of the SPI installs a captured context through it. */
+  @Override
+  public CallerScope enter() {
+    return restore();
   }
 
   /**

@@ -126,7 +126,8 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
 
   @Override
   public CapturedContext captureContext() {
-    return CallContext.capture()::restore;
+    // The context itself: nothing is allocated for a caller with nothing to carry.
+    return CallContext.capture();
   }
 
   /** @return {@code Interface.method}, or the stack's name */
