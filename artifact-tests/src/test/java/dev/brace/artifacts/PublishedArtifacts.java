@@ -24,6 +24,7 @@ final class PublishedArtifacts {
           "brace-reliability",
           "brace-examples",
           "brace-examples-spring",
+          "brace-examples-kotlin",
           "brace-benchmarks",
           "brace-artifact-tests",
           "brace-bom");
