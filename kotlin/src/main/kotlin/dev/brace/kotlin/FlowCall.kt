@@ -100,7 +100,7 @@ internal class FlowCall<T>(
         val bound = execution.attemptBoundNanos()
         val outcome: Throwable? = try {
             if (bound < 0) {
-                collectUpstream(null)
+                collectUpstream(null, inheritsContext = !resumed)
             } else {
                 // A scope of the attempt's own, which its bound cancels if no element came first.
                 coroutineScope {
@@ -110,7 +110,7 @@ internal class FlowCall<T>(
                         bound, TimeUnit.NANOSECONDS,
                     )
                     try {
-                        collectUpstream(expiry)
+                        collectUpstream(expiry, inheritsContext = false)
                     } finally {
                         expiry.cancel(false)
                     }
@@ -153,10 +153,14 @@ internal class FlowCall<T>(
      * attempt's bound the current deadline and injects the faults set for the call; the flow is
      * collected in the context the delegate's method ran in, since a cold flow does its work when
      * collected.
+     *
+     * @param inheritsContext whether the collector's thread holds that context already: the
+     *     caller's own thread, before any wait, for an attempt with no bound to publish
      */
-    private suspend fun collectUpstream(expiry: ScheduledFuture<*>?) {
+    private suspend fun collectUpstream(expiry: ScheduledFuture<*>?, inheritsContext: Boolean) {
         val launch = AttemptLaunch()
-        val upstream = inContext(upstream(step { execution.launch(launch) }), launch.context)
+        val launched = upstream(step { execution.launch(launch) })
+        val upstream = if (inheritsContext) launched else inContext(launched, launch.context)
         upstream.collect { element ->
             if (!emitted) {
                 if (!state.compareAndSet(RUNNING, STREAMING)) {
