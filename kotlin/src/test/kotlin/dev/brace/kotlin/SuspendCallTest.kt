@@ -2,6 +2,9 @@ package dev.brace.kotlin
 
 import java.io.IOException
 import java.util.concurrent.atomic.AtomicInteger
+import kotlinx.coroutines.CoroutineName
+import kotlinx.coroutines.currentCoroutineContext
+import kotlinx.coroutines.withContext
 import kotlinx.coroutines.yield
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Test
@@ -57,6 +60,25 @@ class SuspendCallTest {
         assertEquals(42, world.run { items.count("x", 21) })
         world.run { items.touch("x") }
         assertEquals(3, delegate.calls.get())
+    }
+
+    @Test
+    fun `every attempt runs in the caller's coroutine context`() {
+        val names = mutableListOf<String?>()
+        val delegate = object : Items by FailingItems(failures = 0) {
+            val calls = AtomicInteger()
+
+            override suspend fun item(id: String): String {
+                names += currentCoroutineContext()[CoroutineName]?.name
+                yield()
+                if (calls.incrementAndGet() <= 2) throw IOException("down")
+                return "item $id"
+            }
+        }
+        val items = ResilientItems.wrap(delegate, world.registry)
+
+        assertEquals("item 1", world.run { withContext(CoroutineName("caller")) { items.item("1") } })
+        assertEquals(listOf("caller", "caller", "caller"), names)
     }
 
     @Test
