@@ -171,12 +171,17 @@ internal class FlowCall<T>(
                 expiry?.cancel(false)
                 emitted = true
             }
-            try {
-                downstream.emit(element)
-            } catch (thrown: Throwable) {
-                downstreamFailure = thrown
-                throw thrown
-            }
+            passOn(element)
+        }
+    }
+
+    /** Emits to the collector, remembering what its own code throws: that is nobody's failure. */
+    private suspend fun passOn(element: T) {
+        try {
+            downstream.emit(element)
+        } catch (thrown: Throwable) {
+            downstreamFailure = thrown
+            throw thrown
         }
     }
 
@@ -205,16 +210,9 @@ internal class FlowCall<T>(
         } catch (fallbackFailure: Throwable) {
             throw step { execution.fallbackFailed(ExceptionFilter.unwrap(fallbackFailure), failure) }
         }
-        var downstreamFailure: Throwable? = null
+        downstreamFailure = null
         try {
-            answer.collect { element ->
-                try {
-                    downstream.emit(element)
-                } catch (thrown: Throwable) {
-                    downstreamFailure = thrown
-                    throw thrown
-                }
-            }
+            answer.collect { element -> passOn(element) }
         } catch (thrown: Throwable) {
             downstreamFailure?.let { throw it }
             if (thrown is CancellationException) throw thrown

@@ -118,7 +118,7 @@ final class FallbackValidator {
       return Optional.empty();
     }
     TypeMirror returned = suspending
-        ? new ReturnTypeValidator(types, elements, report).continuationValue(chosenType)
+        ? ReturnTypeValidator.continuationValue(chosenType, elements)
         : chosenType.getReturnType();
     Answer answer = suspending
         ? new Answer(returnFits(returned, valueType.orElseThrow()), true, valueType.orElseThrow().toString())

@@ -195,7 +195,7 @@ final class ReturnTypeValidator {
     TypeMirror type = method.getReturnType();
     switch (kind) {
       case SUSPEND:
-        return Optional.of(continuationValue(method));
+        return Optional.of(continuationValue(method, elements));
       case COMPLETION_STAGE:
         return futureValue(type);
       case MONO:
@@ -214,7 +214,7 @@ final class ReturnTypeValidator {
    * @return the {@code T} of its {@code Continuation<? super T>}: the call's value ({@code
    *     kotlin.Unit} for a function that returns nothing); {@code Object} for a raw continuation
    */
-  TypeMirror continuationValue(ExecutableType method) {
+  static TypeMirror continuationValue(ExecutableType method, Elements elements) {
     List<? extends TypeMirror> parameters = method.getParameterTypes();
     TypeMirror last = parameters.get(parameters.size() - 1);
     if (last.getKind() == TypeKind.DECLARED && ((DeclaredType) last).getTypeArguments().size() == 1) {
