@@ -135,7 +135,7 @@ public final class Deadline {
     CurrentDeadline current = CurrentDeadline.ofThisThread();
     Deadline enclosing = of(current);
     Deadline effective = enclosing != null && enclosing.endsBefore(this) ? enclosing : this;
-    current.push(effective.clock, effective.at, effective.budget, effective);
+    current.push(effective.clock, effective.at, saturatedNanos(effective.budget), effective);
     return new Scope(current, effective, current.depth(), Thread.currentThread());
   }
 

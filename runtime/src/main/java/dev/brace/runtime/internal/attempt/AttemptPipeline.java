@@ -3,7 +3,6 @@ package dev.brace.runtime.internal.attempt;
 import dev.brace.Criticality;
 import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
-import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.internal.chaos.FaultInjection;
 import dev.brace.runtime.internal.context.CurrentDeadline;
 import dev.brace.runtime.internal.event.EventBus;
@@ -16,7 +15,6 @@ import dev.brace.runtime.metrics.CallMetrics;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.OutcomeClassifier;
 import dev.brace.runtime.spi.RateLimiterInstance;
-import dev.brace.runtime.spi.driver.DelegateCall;
 import dev.brace.runtime.support.SlotInvoker;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -85,8 +83,10 @@ public final class AttemptPipeline {
   final KeyedFamily<RateLimiterInstance> limiters;
   final SemaphoreBulkhead bulkhead;
   final TimeoutPolicy timeout;
-  /** The caller's deadline and the call's own bounds passed on; null when the call takes no part in deadlines. */
-  final DeadlineSteps deadlines;
+  /** How long each attempt may take (its timeout, its caller's deadline) and what it passes on. */
+  final AttemptBounds bounds;
+  /** Whether the call takes part in deadlines: a thread under one then never tries without waiting. */
+  private final boolean followsDeadlines;
   final Throttling throttling;
   final Criticality.Level criticality;
   /** The breaker judges latency ({@code slowCall}): every attempt is timed. */
@@ -115,7 +115,8 @@ public final class AttemptPipeline {
     this.limiters = builder.limiters;
     this.bulkhead = builder.bulkhead;
     this.timeout = builder.timeout;
-    this.deadlines = builder.deadlines == null ? null : new DeadlineSteps(builder.deadlines, builder.timeout, builder.time);
+    this.bounds = new AttemptBounds(builder.timeout, builder.deadlines, builder.time, builder.faults);
+    this.followsDeadlines = builder.deadlines != null;
     this.throttling = builder.limiters == null ? null : builder.throttling;
     this.criticality = builder.criticality;
     this.timesForBreaker = builder.breakers != null && builder.timesForBreaker;
@@ -160,9 +161,7 @@ public final class AttemptPipeline {
     try {
       switch (ticket.stage) {
         case AttemptTicket.BREAKER:
-          if (deadlines != null) {
-            deadlines.enter(ticket);
-          }
+          bounds.enter(ticket);
           if (breakers != null) {
             Object breakerTicket = breakers.forKey(ticket.keys.breaker()).acquire();
             // The ticket names the breaker that judges the outcome: a shared breaker deciding
@@ -264,7 +263,7 @@ public final class AttemptPipeline {
    */
   public Object callWithoutWaiting(SlotInvoker invoker, int method, Object target, Object a, Object b, Object c,
       Object d, long x, long y, long started, CallEnd end, Settled settled) {
-    if (deadlines != null && CurrentDeadline.ofThisThread().present()) {
+    if (followsDeadlines && CurrentDeadline.ofThisThread().present()) {
       return NOT_NOW;
     }
     CircuitBreakerInstance breaker = onlyBreaker;
@@ -392,7 +391,7 @@ public final class AttemptPipeline {
     }
     // A full bulkhead: wait on it, in arrival order, for the rest of its maxWait.
     long askedAt = time.nanoTime();
-    DeadlineSteps.acquire(deadlines, ticket, bulkhead, criticality);
+    bounds.acquire(ticket, bulkhead, criticality);
     ticket.holdsPermit = true;
     long waited = time.nanoTime() - askedAt;
     if (waited > 0) {
@@ -422,9 +421,7 @@ public final class AttemptPipeline {
     if (reservation - now <= 0) {
       return true;
     }
-    if (deadlines != null) {
-      deadlines.checkToken(ticket, limiter, reservation, now);
-    }
+    bounds.checkToken(ticket, limiter, reservation, now);
     ticket.reserved = true;
     ticket.reservation = reservation;
     ticket.askedAt = now;
@@ -464,7 +461,7 @@ public final class AttemptPipeline {
     if (remaining <= 0) {
       throw bulkhead.full(criticality);
     }
-    long left = deadlines == null ? Long.MAX_VALUE : deadlines.waitLeft(ticket);
+    long left = bounds.waitLeft(ticket);
     ticket.stage = AttemptTicket.PERMIT;
     ticket.waited = true;
     ticket.waitNanos = Math.min(Math.min(remaining, left),
@@ -478,38 +475,17 @@ public final class AttemptPipeline {
       ticket.inFlight = bulkhead.inFlight();
     }
     if (ticket.waited || ticket.admittedAt == AttemptTicket.UNTIMED) {
-      boolean timed = needsAdmissionTime || reports.metered() || (deadlines != null && deadlines.needsAdmissionTime(ticket));
+      boolean timed = needsAdmissionTime || reports.metered() || bounds.needsAdmissionTime(ticket);
       ticket.admittedAt = timed ? time.nanoTime() : AttemptTicket.UNTIMED;
     }
-    if (deadlines != null) {
-      deadlines.admitted(ticket);
-    }
+    bounds.admitted(ticket);
   }
 
   // ---- the attempt ----
 
-  /**
-   * Runs an admitted attempt on the calling thread, under the call's timeout (counted from the
-   * admission instant) or the caller's deadline, the earlier; see {@link DeadlineSteps#invoke}.
-   *
-   * @throws Throwable what it threw, {@link TimeoutExceededException} or {@code DeadlineExceededException}
-   */
-  public Object invoke(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
-    // An injected latency sleeps inside the timed attempt, so the timeout cuts it short as a real one.
-    DelegateCall run = faults == null ? attempt : faults.intoSync(attempt);
-    return deadlines != null ? deadlines.invoke(ticket, run) : timeout == null ? run.call() : timeout.call(run, ticket.admittedAt);
-  }
-
-  /**
-   * Calls an admitted asynchronous attempt's delegate (its deadline armed) with the attempt's bound
-   * as the current deadline; an injected fault or latency comes first, inside the deadline.
-   *
-   * @return the delegate's future, or the one fault injection stands in with
-   * @throws Throwable what the delegate threw
-   */
-  public Object launch(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
-    DelegateCall run = faults == null ? attempt : () -> faults.intoAsync(attempt);
-    return deadlines == null ? run.call() : deadlines.launch(ticket, run);
+  /** @return how long each attempt may take and what it passes on: drivers run and launch attempts through it */
+  public AttemptBounds bounds() {
+    return bounds;
   }
 
   /** @return the call's fault injection, or null: a reactive driver applies {@link FaultInjection#next()} itself */
@@ -517,19 +493,9 @@ public final class AttemptPipeline {
     return faults;
   }
 
-  /** @return nanoseconds from now an admitted asynchronous attempt may take (its timeout, or the caller's deadline), -1 for no bound */
-  public long attemptNanos(AttemptTicket ticket) {
-    return deadlines != null ? deadlines.attemptNanos(ticket) : timeout == null ? -1 : timeout.nanos();
-  }
-
   /** @return the call's timeout, or null: an asynchronous driver arms its deadline on the scheduler */
   public TimeoutPolicy timeout() {
     return timeout;
-  }
-
-  /** @return the failure (reported) of an asynchronous attempt whose bound, timeout or caller's deadline, passed first */
-  public TimeoutExceededException timedOut(AttemptTicket ticket) {
-    return deadlines == null ? timeout.exceeded() : deadlines.timedOut(ticket);
   }
 
   // ---- the outcome ----
@@ -577,10 +543,10 @@ public final class AttemptPipeline {
    *
    * @param ticket the admitted attempt's ticket; ready for the next attempt afterwards
    * @param failure what the attempt threw
-   * @return the failure it ends with ({@link DeadlineSteps#judged})
+   * @return the failure it ends with ({@link AttemptBounds#judged})
    */
   public Throwable failed(AttemptTicket ticket, Throwable failure) {
-    failure = deadlines == null ? failure : deadlines.judged(ticket, failure);
+    failure = bounds.judged(ticket, failure);
     if (failure instanceof dev.brace.runtime.DeadlineExceededException) {
       giveBack(ticket);
       return failure;
@@ -666,11 +632,7 @@ public final class AttemptPipeline {
     if (ticket.refusal != null) {
       ticket.refusal = null;
     }
-    if (ticket.end != AttemptTicket.NO_DEADLINE || ticket.inheritedEnd != AttemptTicket.NO_DEADLINE) {
-      ticket.inheritedEnd = AttemptTicket.NO_DEADLINE;
-      ticket.end = AttemptTicket.NO_DEADLINE;
-      ticket.endInherited = false;
-    }
+    AttemptBounds.forget(ticket);
   }
 
   /** Returns the permit; an adaptive bulkhead learns from the attempt's latency and {@code failure}. */
@@ -706,14 +668,6 @@ public final class AttemptPipeline {
   /** @return the call's handle on the bound metrics listener, which its sequence reports the call's end to as well */
   public BoundMetrics<CallMetrics> metrics() {
     return reports.metrics();
-  }
-
-  /**
-   * @param ticket the ticket of the attempt about to start on this thread
-   * @return whether it is bounded (a timeout, an inherited deadline): an asynchronous one then arms a deadline
-   */
-  public boolean hasTimeout(AttemptTicket ticket) {
-    return timeout != null || (deadlines != null && deadlines.bindsNow(ticket));
   }
 
   /** @return the name of this call's breaker (a keyed family's), or null */

@@ -1,5 +1,6 @@
 package dev.brace.runtime.internal.attempt;
 
+import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.internal.context.CurrentDeadline;
 import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
@@ -22,7 +23,7 @@ import dev.brace.runtime.spi.RateLimiterInstance;
  * one owner at a time, and a driver that hands it to another thread publishes it through its own
  * synchronization.
  */
-public final class AttemptTicket {
+public final class AttemptTicket implements CurrentDeadline.PassedOn {
   /** An instant nobody read: no pattern of the attempt needed the clock. */
   public static final long UNTIMED = Long.MIN_VALUE;
   /** No deadline: neither the caller's nor one of the call's own bounds. */
@@ -76,6 +77,7 @@ public final class AttemptTicket {
    * that ends with that outcome ends at that instant.
    */
   long outcomeAt = UNTIMED;
+  // The bound of the attempt, which AttemptBounds alone decides, reads and writes.
   /** The deadline the attempt inherits, as an instant of the registry's clock, and its length; read at admission. */
   long inheritedEnd = NO_DEADLINE;
   long inheritedBudget;
@@ -85,6 +87,13 @@ public final class AttemptTicket {
   /** When the call's retry's {@code maxDuration} ends, and its length: the same for every attempt of the call. */
   long callEnd = NO_DEADLINE;
   long callBudget;
+  /**
+   * What the attempt passes on to the calls nested in it while it runs ({@link CurrentDeadline#passOn}):
+   * the registry's clock (null for no deadline at all), the instant and its length.
+   */
+  TimeSource passedOnClock;
+  long passedOnEnd;
+  long passedOnBudget;
 
   /**
    * Set only on a ticket {@link AttemptPipeline#callWithoutWaiting} made for an attempt it could
@@ -177,6 +186,21 @@ public final class AttemptTicket {
     } else if (callEnd != NO_DEADLINE) {
       callEnd = NO_DEADLINE;
     }
+  }
+
+  @Override
+  public TimeSource passedOnClock() {
+    return passedOnClock;
+  }
+
+  @Override
+  public long passedOnEnd() {
+    return passedOnEnd;
+  }
+
+  @Override
+  public long passedOnBudget() {
+    return passedOnBudget;
   }
 
   /** @return after {@link Admission#WAIT}: nanoseconds to wait before asking the pipeline again */

@@ -1,6 +1,6 @@
 package dev.brace.runtime.internal.context;
 
-import dev.brace.runtime.Deadline;
+import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.internal.OptionalClasses;
 import dev.brace.runtime.spi.driver.CallerScope;
 import dev.brace.runtime.spi.driver.CapturedContext;
@@ -34,7 +34,7 @@ public final class CallContext implements CapturedContext {
   private static final boolean CONTEXT_PROPAGATION = OptionalClasses.present("io.micrometer.context.ContextSnapshotFactory");
 
   /** A caller with nothing to carry. */
-  static final CallContext EMPTY = new CallContext(null, null, null, null);
+  static final CallContext EMPTY = new CallContext(null, null, null, null, 0, 0, null);
 
   /** A copy of the MDC; null when it was empty. */
   private final Map<String, String> mdc;
@@ -42,14 +42,24 @@ public final class CallContext implements CapturedContext {
   private final Object openTelemetry;
   /** Micrometer's {@code ContextSnapshot}; null when no accessor was registered. */
   private final Object accessors;
-  /** The deadline the caller was under; null for none. */
-  private final Deadline deadline;
+  /**
+   * The deadline the caller was under, as the thread's slot holds it: its clock (null for none), its
+   * instant and length, and the API's object for it when one was made.
+   */
+  private final TimeSource deadlineClock;
+  private final long deadlineEnd;
+  private final long deadlineBudget;
+  private final Object deadlineMade;
 
-  private CallContext(Map<String, String> mdc, Object openTelemetry, Object accessors, Deadline deadline) {
+  private CallContext(Map<String, String> mdc, Object openTelemetry, Object accessors, TimeSource deadlineClock,
+      long deadlineEnd, long deadlineBudget, Object deadlineMade) {
     this.mdc = mdc;
     this.openTelemetry = openTelemetry;
     this.accessors = accessors;
-    this.deadline = deadline;
+    this.deadlineClock = deadlineClock;
+    this.deadlineEnd = deadlineEnd;
+    this.deadlineBudget = deadlineBudget;
+    this.deadlineMade = deadlineMade;
   }
 
   /** @return the current thread's context, to restore on the threads a call moves to */
@@ -60,11 +70,15 @@ public final class CallContext implements CapturedContext {
     }
     Object openTelemetry = OPEN_TELEMETRY ? OpenTelemetryContext.current() : null;
     Object accessors = CONTEXT_PROPAGATION ? PropagatedAccessors.capture() : null;
-    Deadline deadline = Deadline.current().orElse(null);
-    if (mdc == null && openTelemetry == null && accessors == null && deadline == null) {
-      return EMPTY;
+    CurrentDeadline deadline = CurrentDeadline.ofThisThread();
+    if (!deadline.present()) {
+      return mdc == null && openTelemetry == null && accessors == null
+          ? EMPTY
+          : new CallContext(mdc, openTelemetry, accessors, null, 0, 0, null);
     }
-    return new CallContext(mdc, openTelemetry, accessors, deadline);
+    // A copy of the values, not the slot: an attempt's bound is gone once the attempt ends.
+    return new CallContext(mdc, openTelemetry, accessors, deadline.clock(), deadline.end(), deadline.budgetNanos(),
+        deadline.made());
   }
 
   /**
@@ -82,11 +96,7 @@ public final class CallContext implements CapturedContext {
     }
     CurrentDeadline current = CurrentDeadline.ofThisThread();
     // Even none is installed: the thread holds no deadline of its own for the caller's work.
-    if (deadline == null) {
-      current.pushNone();
-    } else {
-      current.push(deadline.clock(), deadline.nanoTime(), deadline.budget(), deadline);
-    }
+    current.push(deadlineClock, deadlineEnd, deadlineBudget, deadlineMade);
     AutoCloseable openTelemetryScope = null;
     AutoCloseable accessorsScope = null;
     try {

@@ -1,26 +1,44 @@
 package dev.brace.runtime.internal.context;
 
 import dev.brace.runtime.TimeSource;
-import java.time.Duration;
 import java.util.Arrays;
 
 /**
  * The deadline the code running on one thread is under, if any: one opened with {@code Deadline},
- * one restored with a caller's {@link CallContext} on another thread, or the bound a Brace call
- * sets while its attempts run. Settings nest: {@link #push} saves what was current and {@link
+ * one restored with a caller's {@link CallContext} on another thread, or the bound a Brace call's
+ * attempt passes on while it runs. Settings nest: {@link #push} saves what was current and {@link
  * #pop} puts it back, so a call made inside another's attempt sees the inner bound and its caller
  * sees its own again afterwards.
  *
- * <p>Mutable and confined to its thread, so that a call setting its bound for an attempt allocates
- * nothing: the current deadline is held as its clock, its instant on that clock and its length,
- * and a {@code Deadline} object is made only when someone asks for one ({@code Deadline.current()},
- * a context captured for another thread), and kept here ({@link #made()}) as an object this slot
- * does not look into, so that the API type reads the slot and the slot does not depend on it.
+ * <p>An attempt's bound is not pushed: the attempt lays what it {@linkplain PassedOn passes on}
+ * over what was pushed ({@link #passOn}) and takes it off when it ends ({@link #stopPassingOn}),
+ * which costs two reference stores and no copy. Its instant is read from it only when a call nested
+ * in the attempt asks. A push made while an attempt passes its bound on saves it with the rest.
+ *
+ * <p>Mutable and confined to its thread: the current deadline is held as its clock, its instant on
+ * that clock and its length. The API's object for it is made only when someone asks for one, by
+ * the API, and kept here ({@link #made()}) as an object this slot does not look into: the API
+ * reads the slot, the slot does not depend on the API.
  */
 public final class CurrentDeadline {
   private static final ThreadLocal<CurrentDeadline> THREADS = ThreadLocal.withInitial(CurrentDeadline::new);
 
-  /** The clock of the current deadline; null when there is none. */
+  /**
+   * The bound an attempt passes on to the calls nested in it while it runs on this thread, read
+   * only then: its values must not change while it is {@linkplain #passOn laid over} the slot.
+   */
+  public interface PassedOn {
+    /** @return the clock of the bound; null to pass on no deadline at all (a call that must finish) */
+    TimeSource passedOnClock();
+
+    /** @return the bound's instant on {@link #passedOnClock()} */
+    long passedOnEnd();
+
+    /** @return the bound's length when it was set, in nanoseconds */
+    long passedOnBudget();
+  }
+
+  /** The clock of the current pushed deadline; null when there is none. */
   private TimeSource clock;
   /** Its instant, on {@link #clock}. */
   private long at;
@@ -28,12 +46,15 @@ public final class CurrentDeadline {
   private long budgetNanos;
   /** The API's object for it ({@code Deadline}), when one exists; made on demand otherwise. */
   private Object made;
+  /** The bound of the attempt running now, over what was pushed; null when no attempt passes one on. */
+  private PassedOn passedOn;
 
   /** What {@link #push} saved, innermost last; made on the first push of the thread. */
   private TimeSource[] savedClocks;
   private long[] savedAts;
   private long[] savedBudgets;
   private Object[] savedMade;
+  private PassedOn[] savedPassedOn;
   private int depth;
 
   private CurrentDeadline() {}
@@ -45,22 +66,26 @@ public final class CurrentDeadline {
 
   /** @return whether the thread is under a deadline */
   public boolean present() {
-    return clock != null;
+    PassedOn attempt = passedOn;
+    return attempt != null ? attempt.passedOnClock() != null : clock != null;
   }
 
   /** @return the clock of the current deadline; null when there is none */
   public TimeSource clock() {
-    return clock;
+    PassedOn attempt = passedOn;
+    return attempt != null ? attempt.passedOnClock() : clock;
   }
 
   /** @return the current deadline's length when it was set */
   public long budgetNanos() {
-    return budgetNanos;
+    PassedOn attempt = passedOn;
+    return attempt != null ? attempt.passedOnBudget() : budgetNanos;
   }
 
   /** @return the current deadline's instant on its {@link #clock()}; only when {@link #present()} */
   public long end() {
-    return at;
+    PassedOn attempt = passedOn;
+    return attempt != null ? attempt.passedOnEnd() : at;
   }
 
   /**
@@ -70,17 +95,24 @@ public final class CurrentDeadline {
    *     clock, else converted through what remains of it now; only when {@link #present()}
    */
   public long endOn(TimeSource on, long now) {
-    return clock == on ? at : now + (at - clock.nanoTime());
+    TimeSource its = clock();
+    long end = end();
+    return its == on ? end : now + (end - its.nanoTime());
   }
 
-  /** @return the API's object for the current deadline, or null when none was made (or there is no deadline) */
+  /**
+   * @return the API's object for the current deadline, or null when none was made, there is no
+   *     deadline, or it is an attempt's bound (made afresh on each ask, as the attempt keeps none)
+   */
   public Object made() {
-    return made;
+    return passedOn == null ? made : null;
   }
 
-  /** Keeps the API's object for the current deadline, made on demand; only when {@link #present()}. */
+  /** Keeps the API's object for the current pushed deadline, made on demand; only when {@link #present()}. */
   public void made(Object object) {
-    made = object;
+    if (passedOn == null) {
+      made = object;
+    }
   }
 
   /**
@@ -89,38 +121,19 @@ public final class CurrentDeadline {
    * @param on its clock
    * @param instant its instant on that clock
    * @param budget its length when set, in nanoseconds
+   * @param object the API's object for it, returned as it is while it is current; null to make one on demand
    */
-  public void push(TimeSource on, long instant, long budget) {
+  public void push(TimeSource on, long instant, long budget, Object object) {
     save();
     clock = on;
     at = instant;
     budgetNanos = budget;
-    made = null;
-  }
-
-  /**
-   * Makes a deadline the API holds as an object current, saving what was.
-   *
-   * @param on its clock
-   * @param instant its instant on that clock
-   * @param budget its length when set
-   * @param object the API's object for it, returned as it is while it is current
-   */
-  public void push(TimeSource on, long instant, Duration budget, Object object) {
-    save();
-    clock = on;
-    at = instant;
-    budgetNanos = saturated(budget);
     made = object;
   }
 
   /** Makes no deadline current, saving what was. */
   public void pushNone() {
-    save();
-    clock = null;
-    at = 0;
-    budgetNanos = 0;
-    made = null;
+    push(null, 0, 0, null);
   }
 
   /** Puts back what the innermost {@link #push} saved. */
@@ -133,8 +146,31 @@ public final class CurrentDeadline {
     at = savedAts[depth];
     budgetNanos = savedBudgets[depth];
     made = savedMade[depth];
+    passedOn = savedPassedOn[depth];
     savedClocks[depth] = null;
     savedMade[depth] = null;
+    savedPassedOn[depth] = null;
+  }
+
+  /**
+   * Lays an attempt's bound over the current deadline while the attempt runs on this thread.
+   *
+   * @param bound what the attempt passes on
+   * @return what to hand back to {@link #stopPassingOn} when the attempt ends
+   */
+  public PassedOn passOn(PassedOn bound) {
+    PassedOn outer = passedOn;
+    passedOn = bound;
+    return outer;
+  }
+
+  /**
+   * Takes an attempt's bound off again.
+   *
+   * @param outer what {@link #passOn} returned
+   */
+  public void stopPassingOn(PassedOn outer) {
+    passedOn = outer;
   }
 
   /** @return how many settings are nested now; a scope checks it is closed where it was opened */
@@ -148,25 +184,20 @@ public final class CurrentDeadline {
       savedAts = new long[4];
       savedBudgets = new long[4];
       savedMade = new Object[4];
+      savedPassedOn = new PassedOn[4];
     } else if (depth == savedClocks.length) {
       savedClocks = Arrays.copyOf(savedClocks, depth * 2);
       savedAts = Arrays.copyOf(savedAts, depth * 2);
       savedBudgets = Arrays.copyOf(savedBudgets, depth * 2);
       savedMade = Arrays.copyOf(savedMade, depth * 2);
+      savedPassedOn = Arrays.copyOf(savedPassedOn, depth * 2);
     }
     savedClocks[depth] = clock;
     savedAts[depth] = at;
     savedBudgets[depth] = budgetNanos;
     savedMade[depth] = made;
+    savedPassedOn[depth] = passedOn;
+    passedOn = null;
     depth++;
-  }
-
-  /** A duration in nanoseconds, saturated rather than overflowing. */
-  private static long saturated(Duration duration) {
-    try {
-      return duration.toNanos();
-    } catch (ArithmeticException tooLong) {
-      return Long.MAX_VALUE;
-    }
   }
 }

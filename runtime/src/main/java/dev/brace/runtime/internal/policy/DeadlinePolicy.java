@@ -20,8 +20,9 @@ import java.util.function.Supplier;
 /**
  * How one call takes part in deadlines: whether it is bounded by the deadline of the code that
  * calls it ({@code inherit}), what remains of that deadline, and the failure of a call that ran
- * out of it ({@link DeadlineExceededException}, reported as {@code deadline.exceeded}). The
- * attempt pipeline asks it at admission and while an attempt runs, the retry before each backoff.
+ * out of it ({@link DeadlineExceededException}, reported as {@code deadline.exceeded}). It decides
+ * no bound: the call's attempt bounds ({@code AttemptBounds}) read it to decide an attempt's, the
+ * retry before each backoff.
  *
  * <p>A deadline is read from the thread the decision is made on ({@link CurrentDeadline}): the
  * caller's own, or the caller's context restored where a part of the call runs elsewhere. It is
@@ -30,7 +31,7 @@ import java.util.function.Supplier;
  * <p>Immutable and thread-safe; the timer for calls without a timeout of their own is made on the
  * first attempt that needs it.
  */
-public final class DeadlinePolicy implements TimeoutPolicy.Expiry {
+public final class DeadlinePolicy {
   /** No deadline: what {@link #remainingNanos()} answers when the call is not under one. */
   public static final long NONE = Long.MIN_VALUE;
 
@@ -111,12 +112,6 @@ public final class DeadlinePolicy implements TimeoutPolicy.Expiry {
     return exceeded;
   }
 
-  /** An attempt ran past the deadline it inherited: {@link #exceeded} now. */
-  @Override
-  public DeadlineExceededException expired(long end, long budgetNanos) {
-    return exceeded(end, budgetNanos, time.nanoTime());
-  }
-
   /**
    * @return the timer that bounds an attempt of a call without a timeout of its own by the deadline
    *     it inherits: it interrupts the attempt on the caller's thread, as {@code @Timeout}'s default
@@ -130,7 +125,7 @@ public final class DeadlinePolicy implements TimeoutPolicy.Expiry {
       try {
         made = timer;
         if (made == null) {
-          timer = made = TimeoutPolicy.forDeadlines(callName, time, scheduler.get(), events);
+          timer = made = TimeoutPolicy.withoutDuration(callName, time, scheduler.get(), events);
         }
       } finally {
         making.unlock();

@@ -26,12 +26,14 @@ import java.util.concurrent.ScheduledExecutorService;
  * compare-and-set, and allocates nothing. The scheduler runs the watchdog, so manual time drives
  * deadlines in tests.
  *
- * <p>An attempt under a caller's deadline that falls before its own timeout runs {@linkplain
- * #callUntil until that deadline} instead, and ends with what the deadline's {@link Expiry} makes.
- * A call without a timeout of its own has one made {@linkplain #forDeadlines for that alone}.
+ * <p>It is told the instant an attempt must end by and the mode ({@link #call}), and does not
+ * decide them: the call's attempt bounds do (its own duration counted from the admission, or a
+ * caller's deadline that falls earlier), and make the failure of an attempt that runs past it
+ * through an {@link Expiry} ({@link #ownExpiry()} for its own duration). A call without a timeout of its own gets a timer {@linkplain
+ * #withoutDuration without a duration}.
  */
 public final class TimeoutPolicy {
-  /** Null for a timer that serves only inherited deadlines ({@link #forDeadlines}). */
+  /** Null for a timer without a duration of its own ({@link #withoutDuration}). */
   private final TimeoutConfig config;
   /** The timeout's name, or the call's for a timer of deadlines alone. */
   private final String name;
@@ -46,6 +48,7 @@ public final class TimeoutPolicy {
   private final long nanos;
   private final DeadlineWatchdog watchdog;
   private final ThreadLocal<AttemptDeadline> deadlines = new ThreadLocal<>();
+  private final Expiry ownExpiry = (end, budgetNanos) -> exceeded();
 
   /**
    * @param config the timeout's settings
@@ -88,8 +91,8 @@ public final class TimeoutPolicy {
   }
 
   /**
-   * A timer with no timeout of its own, for a call bounded only by the deadlines it inherits:
-   * {@link #callUntil} interrupts an attempt on the caller's thread, as {@code INTERRUPT} does.
+   * A timer with no duration of its own, for a call bounded only by the deadlines it inherits: it
+   * interrupts an attempt on the caller's thread, as {@code INTERRUPT} does, at the instant it is given.
    *
    * @param callName the call it bounds
    * @param time the registry's clock
@@ -97,7 +100,7 @@ public final class TimeoutPolicy {
    * @param events the event boundary
    * @return the timer
    */
-  static TimeoutPolicy forDeadlines(String callName, TimeSource time, ScheduledExecutorService scheduler, EventBus events) {
+  public static TimeoutPolicy withoutDuration(String callName, TimeSource time, ScheduledExecutorService scheduler, EventBus events) {
     Executor noWorkers = task -> {
       throw new IllegalStateException("a timer of inherited deadlines interrupts its attempts; it runs none elsewhere");
     };
@@ -124,52 +127,47 @@ public final class TimeoutPolicy {
     return watchdog;
   }
 
-  /**
-   * Runs one attempt under the deadline.
-   *
-   * @param attempt the delegate call
-   * @param startedAt when the attempt was admitted, on the registry's clock (the deadline counts
-   *     from there), or {@link Long#MIN_VALUE} to count from now
-   * @return its result
-   * @throws Throwable what it threw, {@link TimeoutExceededException} when the deadline passed
-   *     first, or {@link CallerInterrupted} when an abandoning caller was interrupted
-   *     while it waited (see {@link #interruptedCaller})
-   */
-  public Object call(DelegateCall attempt, long startedAt) throws Throwable {
-    long start = startedAt == Long.MIN_VALUE ? time.nanoTime() : startedAt;
-    return until(attempt, start + nanos, 0, null);
+  /** @return how this timeout bounds an attempt; {@code INTERRUPT} for a timer without a duration of its own */
+  public Timeout.Mode mode() {
+    return mode;
   }
 
   /**
-   * Runs one attempt that must end by {@code at}, an inherited deadline earlier than this timeout's
-   * own, in this timeout's mode.
+   * Runs one attempt that must end by {@code at}, in {@code mode}. Which instant that is, and what
+   * an attempt that runs past it ends with, is decided by whoever bounds the attempt.
    *
    * @param attempt the delegate call
    * @param at the instant it must end by, on the registry's clock
-   * @param budgetNanos the length of the deadline {@code at} ends, for the failure
-   * @param expiry makes the failure of an attempt that runs past {@code at}
+   * @param budgetNanos the length of the bound {@code at} ends, handed to {@code expiry}
+   * @param mode {@code INTERRUPT} runs it on the caller's thread and interrupts that at {@code at};
+   *     {@code ABANDON} runs it on a worker and releases the caller then
+   * @param expiry makes the failure of an attempt that runs past {@code at}: {@link #ownExpiry()}
+   *     for this timeout's own duration
    * @return its result
-   * @throws Throwable what it threw, what {@code expiry} made, or {@link CallerInterrupted}
+   * @throws Throwable what it threw, what {@code expiry} made, or {@link CallerInterrupted} when an
+   *     abandoning caller was interrupted while it waited (see {@link #interruptedCaller})
    */
-  public Object callUntil(DelegateCall attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
-    return until(attempt, at, budgetNanos, Objects.requireNonNull(expiry, "expiry"));
+  public Object call(DelegateCall attempt, long at, long budgetNanos, Timeout.Mode mode, Expiry expiry) throws Throwable {
+    Objects.requireNonNull(expiry, "expiry");
+    return mode == Timeout.Mode.ABANDON
+        ? abandoning(attempt, at, budgetNanos, expiry)
+        : interrupting(attempt, at, budgetNanos, expiry);
   }
 
-  /** Makes the failure of an attempt whose inherited deadline passed first; one per call, so arming it allocates nothing. */
+  /** Makes the failure of an attempt whose bound passed first; one per call, so arming it allocates nothing. */
   @FunctionalInterface
   public interface Expiry {
     /**
-     * @param end the deadline that passed, on the registry's clock
+     * @param end the bound that passed, on the registry's clock
      * @param budgetNanos its length
      * @return the failure, already reported
      */
     TimeoutExceededException expired(long end, long budgetNanos);
   }
 
-  private Object until(DelegateCall attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
-    return mode == Timeout.Mode.ABANDON
-        ? abandoning(attempt, at, budgetNanos, expiry)
-        : interrupting(attempt, at, budgetNanos, expiry);
+  /** @return the failure of an attempt that ran past this timeout's own duration: {@link #exceeded()} */
+  public Expiry ownExpiry() {
+    return ownExpiry;
   }
 
   private Object interrupting(DelegateCall attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
@@ -194,7 +192,7 @@ public final class TimeoutPolicy {
     if (interruptedBefore) {
       caller.interrupt();
     }
-    TimeoutExceededException exceeded = expiry == null ? exceeded() : expiry.expired(at, budgetNanos);
+    TimeoutExceededException exceeded = expiry.expired(at, budgetNanos);
     if (failure != null) {
       exceeded.addSuppressed(failure);
     }
@@ -274,12 +272,7 @@ public final class TimeoutPolicy {
       return worker.outcome();
     }
     worker.abandon();
-    if (expiry != null) {
-      throw expiry.expired(at, budgetNanos);
-    }
-    TimeoutExceededException timedOut = new TimeoutExceededException(config.name(), config.duration());
-    emitExceeded(timedOut);
-    throw timedOut;
+    throw expiry.expired(at, budgetNanos);
   }
 
   /**

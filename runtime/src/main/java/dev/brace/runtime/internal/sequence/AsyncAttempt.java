@@ -222,7 +222,7 @@ final class AsyncAttempt<T> {
     }
     CompletableFuture<T> returned;
     try {
-      returned = futureOf(pipeline.launch(ticket, frame), frame.sequence().callName());
+      returned = futureOf(pipeline.bounds().launch(ticket, frame), frame.sequence().callName());
     } catch (Throwable thrown) {
       settle(null, thrown);
       return;
@@ -236,7 +236,7 @@ final class AsyncAttempt<T> {
    * @return false when the attempt is over, or the scheduler refused the deadline (the attempt then ended)
    */
   private boolean armDeadline() {
-    long nanos = pipeline.attemptNanos(ticket);
+    long nanos = pipeline.bounds().attemptNanos(ticket);
     // A stop gives the ticket back, which then reports no bound: unbounded or not, an attempt
     // stopped since its admission goes no further.
     return nanos < 0 ? !isOver() : later(this::expired, nanos);
@@ -262,7 +262,7 @@ final class AsyncAttempt<T> {
     if (call != null) {
       call.cancel(true);
     }
-    record(null, pipeline.timedOut(ticket));
+    record(null, pipeline.bounds().timedOut(ticket));
   }
 
   /** The delegate's future completed (or the delegate threw before returning one). */

@@ -154,7 +154,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
       return CompletableFuture.failedFuture(badKey);
     }
     AttemptPipeline pipeline = sequence.attempts();
-    if (sequence.hedged() || pipeline.hasTimeout(frame.ticket())) {
+    if (sequence.hedged() || pipeline.bounds().bounded(frame.ticket())) {
       // A hedge runs a group of attempts, and a deadline is a task armed before the delegate is
       // called: never the fast path.
       AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
@@ -181,7 +181,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
     }
     CompletableFuture<T> inner;
     try {
-      inner = AsyncAttempt.futureOf(pipeline.launch(ticket, frame), sequence.callName());
+      inner = AsyncAttempt.futureOf(pipeline.bounds().launch(ticket, frame), sequence.callName());
     } catch (Throwable thrown) {
       inner = CompletableFuture.failedFuture(thrown);
     }

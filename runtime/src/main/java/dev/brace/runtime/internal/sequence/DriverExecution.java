@@ -59,12 +59,12 @@ final class DriverExecution implements CallExecution {
 
   @Override
   public long attemptBoundNanos() {
-    return pipeline.attemptNanos(ticket);
+    return pipeline.bounds().attemptNanos(ticket);
   }
 
   @Override
   public Object launch(DelegateCall delegate) throws Throwable {
-    return pipeline.launch(ticket, delegate);
+    return pipeline.bounds().launch(ticket, delegate);
   }
 
   @Override
@@ -79,7 +79,7 @@ final class DriverExecution implements CallExecution {
 
   @Override
   public Throwable timedOut() {
-    return pipeline.failed(ticket, pipeline.timedOut(ticket));
+    return pipeline.failed(ticket, pipeline.bounds().timedOut(ticket));
   }
 
   @Override

@@ -153,7 +153,7 @@ public final class SyncDriver {
   private static Object admitted(AttemptPipeline pipeline, AttemptTicket ticket, CallFrame frame) throws Throwable {
     Object result;
     try {
-      result = pipeline.invoke(ticket, frame);
+      result = pipeline.bounds().invoke(ticket, frame);
     } catch (Throwable failure) {
       pipeline.failed(ticket, failure);
       throw failure;

@@ -197,7 +197,7 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
       T result = null;
       Throwable failure = null;
       try {
-        result = (T) pipeline.invoke(ticket, attempt);
+        result = (T) pipeline.bounds().invoke(ticket, attempt);
       } catch (Throwable thrown) {
         failure = thrown;
       }

@@ -77,12 +77,12 @@ class PipelineAdmissionTest {
     AttemptPipeline inheriting = AttemptPipeline.builder("Admission.inherits", time, events).deadlines(deadlines(true)).build();
     AttemptPipeline ignoring = AttemptPipeline.builder("Admission.ignores", time, events).deadlines(deadlines(false)).build();
 
-    assertTrue(timed.hasTimeout(ticket));
+    assertTrue(timed.bounds().bounded(ticket));
     assertSame(timeout, timed.timeout(), "the sequence runs its waits on the timeout's scheduler");
-    assertFalse(inheriting.hasTimeout(ticket), "no deadline on this thread");
+    assertFalse(inheriting.bounds().bounded(ticket), "no deadline on this thread");
     try (Deadline.Scope scope = within(300)) {
-      assertTrue(inheriting.hasTimeout(ticket), "bounded by the caller's deadline");
-      assertFalse(ignoring.hasTimeout(ticket), "a call that must finish ignores it");
+      assertTrue(inheriting.bounds().bounded(ticket), "bounded by the caller's deadline");
+      assertFalse(ignoring.bounds().bounded(ticket), "a call that must finish ignores it");
     }
   }
 

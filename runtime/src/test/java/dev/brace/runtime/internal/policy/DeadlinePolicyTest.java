@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brace.Timeout;
 import dev.brace.runtime.Deadline;
 import dev.brace.runtime.DeadlineExceededException;
 import dev.brace.runtime.ManualTimeSource;
@@ -66,12 +67,13 @@ class DeadlinePolicyTest {
     assertSame(timer, deadlines.timer(), "made once");
 
     long end = clock.nanoTime() + SECOND;
-    assertEquals("answer", timer.callUntil(() -> "answer", end, SECOND, deadlines));
+    TimeoutPolicy.Expiry expiry = (at, budget) -> deadlines.exceeded(at, budget, clock.nanoTime());
+    assertEquals("answer", timer.call(() -> "answer", end, SECOND, Timeout.Mode.INTERRUPT, expiry));
 
-    DeadlineExceededException late = assertThrows(DeadlineExceededException.class, () -> timer.callUntil(() -> {
+    DeadlineExceededException late = assertThrows(DeadlineExceededException.class, () -> timer.call(() -> {
       clock.sleep(Duration.ofHours(1));
       return "too late";
-    }, end, SECOND, deadlines));
+    }, end, SECOND, Timeout.Mode.INTERRUPT, expiry));
     assertEquals(end, late.deadline().nanoTime(), "the deadline that passed");
     assertEquals(Duration.ofSeconds(1), late.deadline().budget());
     assertEquals(Duration.ZERO, late.overrun(), "interrupted at the deadline itself");

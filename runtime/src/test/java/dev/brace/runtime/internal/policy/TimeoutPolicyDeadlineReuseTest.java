@@ -26,7 +26,7 @@ class TimeoutPolicyDeadlineReuseTest {
   @Test
   void eachThreadsCallsUnderOneTimeoutShareOneDeadline() throws Throwable {
     for (int call = 0; call < 3; call++) {
-      assertEquals("in time", timeout.call(() -> "in time", Long.MIN_VALUE));
+      assertEquals("in time", timeout.call(() -> "in time", clock.nanoTime() + timeout.nanos(), timeout.nanos(), timeout.mode(), timeout.ownExpiry()));
     }
     assertEquals(1, timeout.watchdog().watched(), "one deadline for this thread's three calls");
 
@@ -34,7 +34,7 @@ class TimeoutPolicyDeadlineReuseTest {
     Thread other = new Thread(() -> {
       try {
         for (int call = 0; call < 3; call++) {
-          timeout.call(() -> "in time", Long.MIN_VALUE);
+          timeout.call(() -> "in time", clock.nanoTime() + timeout.nanos(), timeout.nanos(), timeout.mode(), timeout.ownExpiry());
         }
       } catch (Throwable failure) {
         failed.set(failure);

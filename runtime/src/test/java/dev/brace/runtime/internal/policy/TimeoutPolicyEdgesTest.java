@@ -62,7 +62,7 @@ class TimeoutPolicyEdgesTest {
     TimeoutExceededException timedOut = assertThrows(TimeoutExceededException.class, () -> policy.call(() -> {
       clock.sleep(Duration.ofHours(1));
       return "late";
-    }, admitted));
+    }, admitted + policy.nanos(), policy.nanos(), policy.mode(), policy.ownExpiry()));
     assertEquals(Duration.ofSeconds(1), Duration.ofNanos(clock.nanoTime() - admitted));
 
     // What the attempt ended with is kept, and the expiry is reported once, as the timeout's own.
@@ -206,7 +206,7 @@ class TimeoutPolicyEdgesTest {
 
   /** One attempt under {@code policy}, its deadline counted from now. */
   @SuppressWarnings("unchecked")
-  private static <T> T timed(TimeoutPolicy policy, DelegateCall attempt) throws Throwable {
-    return (T) policy.call(attempt, Long.MIN_VALUE);
+  private <T> T timed(TimeoutPolicy policy, DelegateCall attempt) throws Throwable {
+    return (T) policy.call(attempt, clock.nanoTime() + policy.nanos(), policy.nanos(), policy.mode(), policy.ownExpiry());
   }
 }

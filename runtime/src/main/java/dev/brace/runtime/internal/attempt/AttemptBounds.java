@@ -1,0 +1,363 @@
+package dev.brace.runtime.internal.attempt;
+
+import static dev.brace.runtime.internal.attempt.AttemptTicket.NO_DEADLINE;
+
+import dev.brace.Criticality;
+import dev.brace.Timeout;
+import dev.brace.runtime.Deadline;
+import dev.brace.runtime.DeadlineExceededException;
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.TimeoutExceededException;
+import dev.brace.runtime.internal.chaos.FaultInjection;
+import dev.brace.runtime.internal.context.CurrentDeadline;
+import dev.brace.runtime.internal.policy.CallerInterrupted;
+import dev.brace.runtime.internal.policy.DeadlinePolicy;
+import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
+import dev.brace.runtime.internal.policy.TimeoutPolicy;
+import dev.brace.runtime.spi.RateLimiterInstance;
+import dev.brace.runtime.spi.driver.DelegateCall;
+
+/**
+ * The one place that decides how long an attempt of a call may take, and runs it within that:
+ * its own timeout (counted from the admission instant), the deadline it inherits from its caller
+ * (when the call {@linkplain DeadlinePolicy#inherits inherits} it), the earlier of the two; what it
+ * passes on to the calls nested in it; and what it ends with when that bound passes first —
+ * {@link TimeoutExceededException} for its own timeout (the breaker counts it), {@link
+ * DeadlineExceededException} for the inherited deadline (no breaker counts it).
+ *
+ * <p>Along an attempt's way through the {@link AttemptPipeline}: at admission the inherited
+ * deadline is read (a passed one refuses the attempt), no limiter wait starts whose token would come
+ * after it and no bulkhead wait outlasts it; once admitted, the bound is fixed ({@link #admitted});
+ * the attempt runs under it ({@link #invoke} on the caller's thread, {@link #launch} for an
+ * asynchronous one, whose driver arms {@link #attemptNanos} and ends it with {@link #timedOut}).
+ *
+ * <p>Nested calls inherit the bound: while the attempt's delegate runs on this thread, the attempt
+ * lays it over the thread's current deadline ({@link CurrentDeadline#passOn}), and a nested call
+ * reads it from there only if it asks. A call that takes no part in deadlines passes nothing on and
+ * reads nothing, and a call with neither a timeout nor a deadline does no more than call its
+ * delegate.
+ *
+ * <p>Every instant is on the registry's clock: the inherited deadline is converted once, at
+ * admission. Immutable and thread-safe; the ticket carries what belongs to one attempt.
+ */
+public final class AttemptBounds {
+  private final TimeoutPolicy timeout;
+  /** The call's part in its callers' deadlines; null when it takes none (it reads and passes on nothing). */
+  private final DeadlinePolicy deadlines;
+  /** Whether the call is bounded by its caller's deadline; read on every attempt. */
+  private final boolean inherits;
+  /** The registry's clock. Instants are compared by their difference, so a far one never overflows. */
+  private final TimeSource time;
+  /** Null unless fault injection is configured: an injected latency runs inside the attempt's bound. */
+  private final FaultInjection faults;
+  /** An attempt the inherited deadline cut short: the caller ran out of time. */
+  private final TimeoutPolicy.Expiry inheritedExpiry;
+
+  /**
+   * @param timeout the call's timeout, or null
+   * @param deadlines how the call takes part in deadlines, or null for not at all
+   * @param time the registry's clock
+   * @param faults the call's fault injection, or null
+   */
+  AttemptBounds(TimeoutPolicy timeout, DeadlinePolicy deadlines, TimeSource time, FaultInjection faults) {
+    this.timeout = timeout;
+    this.deadlines = deadlines;
+    this.inherits = deadlines != null && deadlines.inherits();
+    this.time = time;
+    this.faults = faults;
+    this.inheritedExpiry = deadlines == null ? null : (end, budgetNanos) -> deadlines.exceeded(end, budgetNanos, time.nanoTime());
+  }
+
+  /** @return the call's timeout, or null */
+  public TimeoutPolicy timeout() {
+    return timeout;
+  }
+
+  /**
+   * @param ticket the ticket of the attempt about to start on this thread
+   * @return whether it is bounded (its timeout, an inherited deadline): an asynchronous one then arms a deadline
+   */
+  public boolean bounded(AttemptTicket ticket) {
+    return timeout != null || (inherits && ticket.currentDeadline().present());
+  }
+
+  // ---- admission ----
+
+  /**
+   * Reads the deadline the attempt inherits, before anything is taken.
+   *
+   * @throws DeadlineExceededException when it has passed
+   */
+  void enter(AttemptTicket ticket) {
+    if (deadlines == null) {
+      return;
+    }
+    ticket.inheritedEnd = NO_DEADLINE;
+    if (!inherits) {
+      return;
+    }
+    CurrentDeadline current = ticket.currentDeadline();
+    if (!current.present()) {
+      return;
+    }
+    long now = time.nanoTime();
+    ticket.inheritedEnd = current.endOn(time, now);
+    ticket.inheritedBudget = current.budgetNanos();
+    if (ticket.inheritedEnd - now <= 0) {
+      throw exceeded(ticket, now);
+    }
+  }
+
+  /**
+   * A token reserved for after the inherited deadline could not be used in time: it is given back
+   * and the attempt refused at once, rather than after waiting in vain.
+   *
+   * @throws DeadlineExceededException when the reservation falls after the deadline
+   */
+  void checkToken(AttemptTicket ticket, RateLimiterInstance limiter, long reservation, long now) {
+    if (deadlines != null && ticket.inheritedEnd != NO_DEADLINE && reservation - ticket.inheritedEnd >= 0) {
+      limiter.cancelReservation(reservation);
+      throw exceeded(ticket, now);
+    }
+  }
+
+  /**
+   * @return nanoseconds left of the inherited deadline for a bulkhead wait, or {@link Long#MAX_VALUE}
+   *     without one
+   * @throws DeadlineExceededException when none is left
+   */
+  long waitLeft(AttemptTicket ticket) {
+    if (deadlines == null || ticket.inheritedEnd == NO_DEADLINE) {
+      return Long.MAX_VALUE;
+    }
+    long now = time.nanoTime();
+    long left = ticket.inheritedEnd - now;
+    if (left <= 0) {
+      throw exceeded(ticket, now);
+    }
+    return left;
+  }
+
+  /**
+   * Waits on this thread for a permit of a full bulkhead, no longer than the inherited deadline
+   * allows.
+   *
+   * @throws DeadlineExceededException when the deadline ended the wait
+   * @throws dev.brace.runtime.BulkheadFullException when {@code maxWait} did, or the wait was interrupted
+   */
+  void acquire(AttemptTicket ticket, SemaphoreBulkhead bulkhead, Criticality.Level criticality) {
+    if (deadlines == null) {
+      bulkhead.acquire(criticality);
+    } else if (!bulkhead.acquireWithin(criticality, waitLeft(ticket))) {
+      throw exceeded(ticket, time.nanoTime());
+    }
+  }
+
+  /** @return whether admission needs the clock read for the attempt's bound: it inherits a deadline */
+  boolean needsAdmissionTime(AttemptTicket ticket) {
+    return deadlines != null && ticket.inheritedEnd != NO_DEADLINE;
+  }
+
+  /**
+   * Admitted at {@code ticket.admittedAt}: the attempt's bound is its timeout or the inherited
+   * deadline, the earlier.
+   *
+   * @throws DeadlineExceededException when the waits used up the deadline
+   */
+  void admitted(AttemptTicket ticket) {
+    if (deadlines == null
+        || (ticket.inheritedEnd == NO_DEADLINE && (timeout == null || ticket.admittedAt == AttemptTicket.UNTIMED))) {
+      // No bound to decide here: a timeout alone counts from the admission instant when it runs.
+      return;
+    }
+    long own = timeout == null || ticket.admittedAt == AttemptTicket.UNTIMED
+        ? NO_DEADLINE
+        : ticket.admittedAt + timeout.nanos();
+    long inherited = ticket.inheritedEnd;
+    if (inherited != NO_DEADLINE && inherited - ticket.admittedAt <= 0) {
+      throw exceeded(ticket, ticket.admittedAt);
+    }
+    if (inherited != NO_DEADLINE && (own == NO_DEADLINE || inherited - own < 0)) {
+      ticket.end = inherited;
+      ticket.endInherited = true;
+    } else {
+      ticket.end = own;
+      ticket.endInherited = false;
+    }
+  }
+
+  /** Forgets the bound of the attempt that ended, when it had one; the next attempt decides its own. */
+  static void forget(AttemptTicket ticket) {
+    if (ticket.end != NO_DEADLINE || ticket.inheritedEnd != NO_DEADLINE) {
+      ticket.inheritedEnd = NO_DEADLINE;
+      ticket.end = NO_DEADLINE;
+      ticket.endInherited = false;
+    }
+  }
+
+  // ---- the attempt ----
+
+  /**
+   * Runs an admitted attempt on the calling thread under its bound: its own timeout counted from
+   * the admission instant, or the inherited deadline when earlier (in the timeout's mode, else by
+   * interrupting the caller's thread). An injected latency sleeps inside the bound, so the bound
+   * cuts it short as a real one.
+   *
+   * @throws Throwable what it threw; {@link TimeoutExceededException} when its own timeout expired
+   *     (also when a nested call ran out of the bound this attempt passed on); {@link
+   *     DeadlineExceededException} when the inherited deadline cut it short
+   */
+  public Object invoke(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
+    DelegateCall run = faults == null ? attempt : faults.intoSync(attempt);
+    if (deadlines == null) {
+      return timeout == null ? run.call() : ownTimeout(run, admittedOrNow(ticket) + timeout.nanos());
+    }
+    CurrentDeadline thread = passesOn(ticket) ? ticket.currentDeadline() : null;
+    CurrentDeadline.PassedOn outer = thread == null ? null : thread.passOn(ticket);
+    try {
+      if (ticket.end == NO_DEADLINE) {
+        return run.call();
+      }
+      if (!ticket.endInherited) {
+        try {
+          return ownTimeout(run, ticket.end);
+        } catch (DeadlineExceededException nested) {
+          throw judged(ticket, nested);
+        }
+      }
+      return untilInherited(ticket, run);
+    } finally {
+      if (thread != null) {
+        thread.stopPassingOn(outer);
+      }
+    }
+  }
+
+  private Object ownTimeout(DelegateCall attempt, long end) throws Throwable {
+    return timeout.call(attempt, end, timeout.nanos(), timeout.mode(), timeout.ownExpiry());
+  }
+
+  private long admittedOrNow(AttemptTicket ticket) {
+    return ticket.admittedAt == AttemptTicket.UNTIMED ? time.nanoTime() : ticket.admittedAt;
+  }
+
+  private Object untilInherited(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
+    TimeoutPolicy timer = timeout != null ? timeout : deadlines.timer();
+    Timeout.Mode mode = timeout != null ? timeout.mode() : Timeout.Mode.INTERRUPT;
+    try {
+      return timer.call(attempt, ticket.end, ticket.inheritedBudget, mode, inheritedExpiry);
+    } catch (DeadlineExceededException | CallerInterrupted | Error passOn) {
+      throw passOn;
+    } catch (Throwable failure) {
+      long now = time.nanoTime();
+      if (now - ticket.end < 0) {
+        throw failure;
+      }
+      // Ended past the deadline by another's doing (an outer call's timeout interrupting this
+      // thread): the caller ran out of time, whatever the attempt ended with.
+      DeadlineExceededException exceeded = exceeded(ticket, now);
+      exceeded.addSuppressed(failure);
+      throw exceeded;
+    }
+  }
+
+  /**
+   * Calls an admitted asynchronous attempt's delegate (its deadline armed by the driver) with the
+   * attempt's bound passed on to the calls it makes; an injected fault or latency comes first,
+   * inside the bound.
+   *
+   * @return the delegate's future, or the one fault injection stands in with
+   * @throws Throwable what the delegate threw before returning one
+   */
+  public Object launch(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
+    CurrentDeadline thread = deadlines != null && passesOn(ticket) ? ticket.currentDeadline() : null;
+    if (thread == null) {
+      return faults == null ? attempt.call() : faults.intoAsync(attempt);
+    }
+    CurrentDeadline.PassedOn outer = thread.passOn(ticket);
+    try {
+      return faults == null ? attempt.call() : faults.intoAsync(attempt);
+    } finally {
+      thread.stopPassingOn(outer);
+    }
+  }
+
+  /**
+   * Decides what an attempt of a call that takes part in deadlines passes on to the calls nested in
+   * it, and writes it into its ticket: its own bound, or the retry's {@code maxDuration} when that
+   * comes first; no deadline at all for a call that ignores its caller's deadline and has no bound
+   * of its own (a write that must finish: the calls nested in it are not cut short by its caller's).
+   *
+   * @return false when it passes nothing on: it has no bound, or its bound is the caller's deadline,
+   *     which goes on binding the nested calls as it is
+   */
+  private boolean passesOn(AttemptTicket ticket) {
+    long end = ticket.end;
+    long callEnd = ticket.callEnd;
+    if (end == NO_DEADLINE && callEnd == NO_DEADLINE) {
+      if (inherits || !ticket.currentDeadline().present()) {
+        return false;
+      }
+      ticket.passedOnClock = null;
+      return true;
+    }
+    long budget = ticket.endInherited ? ticket.inheritedBudget : (timeout == null ? 0 : timeout.nanos());
+    if (callEnd != NO_DEADLINE && (end == NO_DEADLINE || callEnd - end < 0)) {
+      end = callEnd;
+      budget = ticket.callBudget;
+    } else if (ticket.endInherited && ticket.currentDeadline().clock() == time) {
+      // The caller's deadline is the bound, and it is current on this thread already, on this clock.
+      return false;
+    }
+    if (ticket.passedOnClock != time) {
+      ticket.passedOnClock = time;
+    }
+    ticket.passedOnEnd = end;
+    ticket.passedOnBudget = budget;
+    return true;
+  }
+
+  /** @return nanoseconds from now an admitted asynchronous attempt may take (its timeout, or the caller's deadline), -1 for no bound */
+  public long attemptNanos(AttemptTicket ticket) {
+    if (deadlines == null) {
+      return timeout == null ? -1 : timeout.nanos();
+    }
+    if (ticket.end == NO_DEADLINE) {
+      return -1;
+    }
+    if (!ticket.endInherited) {
+      return timeout.nanos();
+    }
+    return Math.max(0, ticket.end - time.nanoTime());
+  }
+
+  /** @return the failure (reported) of an asynchronous attempt whose bound, timeout or caller's deadline, passed first */
+  public TimeoutExceededException timedOut(AttemptTicket ticket) {
+    return deadlines != null && ticket.endInherited ? exceeded(ticket, time.nanoTime()) : timeout.exceeded();
+  }
+
+  /**
+   * A call nested in an attempt under its own timeout ran out of the bound the attempt passed on:
+   * that is the attempt's own timeout, reached first by the nested call, and the breaker counts it.
+   *
+   * @return the failure the attempt ends with
+   */
+  Throwable judged(AttemptTicket ticket, Throwable failure) {
+    if (deadlines != null && failure instanceof DeadlineExceededException && timeout != null && !ticket.endInherited
+        && ticket.end != NO_DEADLINE && passedOn((DeadlineExceededException) failure, ticket.end)) {
+      TimeoutExceededException own = timeout.exceeded();
+      own.addSuppressed(failure);
+      return own;
+    }
+    return failure;
+  }
+
+  private boolean passedOn(DeadlineExceededException nested, long end) {
+    Deadline deadline = nested.deadline();
+    return deadline != null && deadline.clock() == time && deadline.nanoTime() == end;
+  }
+
+  private DeadlineExceededException exceeded(AttemptTicket ticket, long now) {
+    return deadlines.exceeded(ticket.inheritedEnd, ticket.inheritedBudget, now);
+  }
+}
