@@ -68,9 +68,22 @@ public final class AttemptBounds {
     this.inheritedExpiry = deadlines == null ? null : (end, budgetNanos) -> deadlines.exceeded(end, budgetNanos, time.nanoTime());
   }
 
-  /** @return the call's timeout, or null */
+  /** @return the call's timeout, or null: an asynchronous driver arms its deadline on the timeout's scheduler */
   public TimeoutPolicy timeout() {
     return timeout;
+  }
+
+  /** @return the call's fault injection, or null */
+  FaultInjection faults() {
+    return faults;
+  }
+
+  /**
+   * @return whether the call takes part in deadlines and this thread is under one: its attempt then
+   *     needs a ticket to carry its bound, and is not tried without one
+   */
+  boolean threadUnderDeadline() {
+    return deadlines != null && CurrentDeadline.ofThisThread().present();
   }
 
   /**

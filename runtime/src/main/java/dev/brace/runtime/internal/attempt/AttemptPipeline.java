@@ -1,10 +1,8 @@
 package dev.brace.runtime.internal.attempt;
 
 import dev.brace.Criticality;
-import dev.brace.runtime.RateLimitedException;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.internal.chaos.FaultInjection;
-import dev.brace.runtime.internal.context.CurrentDeadline;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
@@ -16,8 +14,6 @@ import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.OutcomeClassifier;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import dev.brace.runtime.support.SlotInvoker;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One attempt's way through the patterns inside the retry and the hedge — circuit breaker, rate
@@ -72,11 +68,6 @@ public final class AttemptPipeline {
     void succeededAt(long started, CallMetrics metrics, long attemptNanos, long outcomeAt);
   }
 
-  /** The longest step between two looks at a full bulkhead by a caller that must not block. */
-  private static final long PERMIT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-
-  private static final long SHORTEST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-
   final String callName;
   final TimeSource time;
   final KeyedFamily<CircuitBreakerInstance> breakers;
@@ -85,8 +76,8 @@ public final class AttemptPipeline {
   final TimeoutPolicy timeout;
   /** How long each attempt may take (its timeout, its caller's deadline) and what it passes on. */
   final AttemptBounds bounds;
-  /** Whether the call takes part in deadlines: a thread under one then never tries without waiting. */
-  private final boolean followsDeadlines;
+  /** The waits of admission: a limiter's token reserved ahead, a full bulkhead's permit. */
+  private final AdmissionWaits waits;
   final Throttling throttling;
   final Criticality.Level criticality;
   /** The breaker judges latency ({@code slowCall}): every attempt is timed. */
@@ -96,8 +87,6 @@ public final class AttemptPipeline {
   private final boolean needsAdmissionTime;
   /** Each outcome's duration to the bound metrics listener, and its event to a metrics event listener. */
   final AttemptReports reports;
-  /** Null unless fault injection is configured for the call: then each attempt asks it first. */
-  final FaultInjection faults;
   /**
    * Whether an attempt may be tried without waiting and without a ticket ({@link
    * #callWithoutWaiting}): false when a pattern always needs a ticket (a timeout, a
@@ -116,19 +105,18 @@ public final class AttemptPipeline {
     this.bulkhead = builder.bulkhead;
     this.timeout = builder.timeout;
     this.bounds = new AttemptBounds(builder.timeout, builder.deadlines, builder.time, builder.faults);
-    this.followsDeadlines = builder.deadlines != null;
     this.throttling = builder.limiters == null ? null : builder.throttling;
     this.criticality = builder.criticality;
+    this.waits = new AdmissionWaits(time, limiters, bulkhead, criticality, bounds);
     this.timesForBreaker = builder.breakers != null && builder.timesForBreaker;
     this.adaptiveBulkhead = bulkhead != null && bulkhead.isAdaptive();
     this.needsAdmissionTime = timeout != null || timesForBreaker || adaptiveBulkhead;
     this.reports = new AttemptReports(callName, builder.events, breakerName(), limiterName(), bulkheadName(), timeoutName(),
         builder.retryName, builder.hedgeName);
-    this.faults = builder.faults;
     // A family of one keeps its instance for good (reconfiguration reshapes it in place), so it is
     // read here once rather than on every call; a keyed family has no single instance.
     boolean keyed = (breakers != null && breakers.isKeyed()) || (limiters != null && limiters.isKeyed());
-    this.triesWithoutWaiting = timeout == null && !timesForBreaker && !adaptiveBulkhead && faults == null && !keyed;
+    this.triesWithoutWaiting = timeout == null && !timesForBreaker && !adaptiveBulkhead && builder.faults == null && !keyed;
     this.onlyBreaker = triesWithoutWaiting && breakers != null ? breakers.single() : null;
     this.onlyLimiter = triesWithoutWaiting && limiters != null ? limiters.single() : null;
   }
@@ -178,20 +166,20 @@ public final class AttemptPipeline {
           ticket.stage = AttemptTicket.LIMITER;
           // fall through
         case AttemptTicket.LIMITER:
-          if (limiters != null && !reserveToken(ticket)) {
+          if (limiters != null && !waits.reserveToken(ticket)) {
             return Admission.WAIT;
           }
           ticket.stage = AttemptTicket.BULKHEAD;
           // fall through
         case AttemptTicket.TOKEN:
-          if (ticket.stage == AttemptTicket.TOKEN && !tokenArrived(ticket)) {
+          if (ticket.stage == AttemptTicket.TOKEN && !waits.tokenArrived(ticket)) {
             return Admission.WAIT;
           }
           ticket.stage = AttemptTicket.BULKHEAD;
           // fall through
         case AttemptTicket.BULKHEAD:
         case AttemptTicket.PERMIT:
-          if (bulkhead != null && !takePermit(ticket)) {
+          if (bulkhead != null && !waits.takePermit(ticket)) {
             return Admission.WAIT;
           }
           // fall through
@@ -228,7 +216,8 @@ public final class AttemptPipeline {
         throw takeRefusal(ticket);
       }
       try {
-        if (awaitOnThisThread(ticket)) {
+        if (waits.awaitOnThisThread(ticket)) {
+          admitted(ticket);
           return;
         }
       } catch (RuntimeException | Error refused) {
@@ -263,7 +252,7 @@ public final class AttemptPipeline {
    */
   public Object callWithoutWaiting(SlotInvoker invoker, int method, Object target, Object a, Object b, Object c,
       Object d, long x, long y, long started, CallEnd end, Settled settled) {
-    if (followsDeadlines && CurrentDeadline.ofThisThread().present()) {
+    if (bounds.threadUnderDeadline()) {
       return NOT_NOW;
     }
     CircuitBreakerInstance breaker = onlyBreaker;
@@ -377,96 +366,10 @@ public final class AttemptPipeline {
     ticket.stage = left.stage;
   }
 
-  /** @return true when the wait admitted the attempt (a permit of a full bulkhead came free) */
-  private boolean awaitOnThisThread(AttemptTicket ticket) {
-    if (ticket.stage == AttemptTicket.TOKEN) {
-      try {
-        time.sleep(Duration.ofNanos(ticket.waitNanos));
-      } catch (InterruptedException interrupted) {
-        Thread.currentThread().interrupt();
-        long remaining = Math.max(0, ticket.reservation - time.nanoTime());
-        throw new RateLimitedException(ticket.limiter.name(), Duration.ofNanos(remaining), interrupted);
-      }
-      return false;
-    }
-    // A full bulkhead: wait on it, in arrival order, for the rest of its maxWait.
-    long askedAt = time.nanoTime();
-    bounds.acquire(ticket, bulkhead, criticality);
-    ticket.holdsPermit = true;
-    long waited = time.nanoTime() - askedAt;
-    if (waited > 0) {
-      bulkhead.waited(waited);
-    }
-    admitted(ticket);
-    return true;
-  }
-
   private static RuntimeException takeRefusal(AttemptTicket ticket) {
     RuntimeException refusal = ticket.refusal;
     clear(ticket);
     return refusal;
-  }
-
-  /** @return false when the token is reserved for later: the attempt waits for it */
-  private boolean reserveToken(AttemptTicket ticket) {
-    RateLimiterInstance limiter = limiters.forKey(ticket.keys.limiter());
-    if (ticket.limiter != limiter) {
-      ticket.limiter = limiter;
-    }
-    // One clock read decides the reservation and whether the token is there now, and times the
-    // attempt if nothing else waits.
-    long now = time.nanoTime();
-    long reservation = limiter.reserveTokenAt(now);
-    ticket.admittedAt = now;
-    if (reservation - now <= 0) {
-      return true;
-    }
-    bounds.checkToken(ticket, limiter, reservation, now);
-    ticket.reserved = true;
-    ticket.reservation = reservation;
-    ticket.askedAt = now;
-    ticket.waitNanos = reservation - now;
-    ticket.waited = true;
-    ticket.stage = AttemptTicket.TOKEN;
-    return false;
-  }
-
-  /** @return false when the reserved token is still to come (a scheduler may run a task early) */
-  private boolean tokenArrived(AttemptTicket ticket) {
-    long remaining = ticket.limiter.waitFor(ticket.reservation);
-    if (remaining > 0) {
-      ticket.waitNanos = remaining;
-      return false;
-    }
-    ticket.reserved = false;
-    ticket.limiter.waited(time.nanoTime() - ticket.askedAt);
-    return true;
-  }
-
-  /** @return false when the bulkhead is full and its {@code maxWait} allows another look later */
-  private boolean takePermit(AttemptTicket ticket) {
-    boolean polling = ticket.stage == AttemptTicket.PERMIT;
-    if (polling) {
-      ticket.permitWaitedNanos += ticket.waitNanos;
-    }
-    if (bulkhead.takeNow(criticality)) {
-      ticket.holdsPermit = true;
-      if (polling && ticket.permitWaitedNanos > 0) {
-        bulkhead.waited(ticket.permitWaitedNanos);
-      }
-      return true;
-    }
-    long maxWaitNanos = bulkhead.maxWaitNanos();
-    long remaining = maxWaitNanos - ticket.permitWaitedNanos;
-    if (remaining <= 0) {
-      throw bulkhead.full(criticality);
-    }
-    long left = bounds.waitLeft(ticket);
-    ticket.stage = AttemptTicket.PERMIT;
-    ticket.waited = true;
-    ticket.waitNanos = Math.min(Math.min(remaining, left),
-        Math.max(SHORTEST_POLL_NANOS, Math.min(PERMIT_POLL_NANOS, maxWaitNanos / 10)));
-    return false;
   }
 
   private void admitted(AttemptTicket ticket) {
@@ -481,8 +384,6 @@ public final class AttemptPipeline {
     bounds.admitted(ticket);
   }
 
-  // ---- the attempt ----
-
   /** @return how long each attempt may take and what it passes on: drivers run and launch attempts through it */
   public AttemptBounds bounds() {
     return bounds;
@@ -490,12 +391,7 @@ public final class AttemptPipeline {
 
   /** @return the call's fault injection, or null: a reactive driver applies {@link FaultInjection#next()} itself */
   public FaultInjection faults() {
-    return faults;
-  }
-
-  /** @return the call's timeout, or null: an asynchronous driver arms its deadline on the scheduler */
-  public TimeoutPolicy timeout() {
-    return timeout;
+    return bounds.faults();
   }
 
   // ---- the outcome ----

@@ -175,7 +175,7 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
 
   /** @return the registry's scheduler, on which asynchronous waits and deadlines run */
   public ScheduledExecutorService scheduler() {
-    TimeoutPolicy timeout = attempts.timeout();
+    TimeoutPolicy timeout = attempts.bounds().timeout();
     return timeout != null ? timeout.scheduler() : scheduler.get();
   }
 

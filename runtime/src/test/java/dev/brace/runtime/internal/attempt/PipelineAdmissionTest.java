@@ -78,7 +78,7 @@ class PipelineAdmissionTest {
     AttemptPipeline ignoring = AttemptPipeline.builder("Admission.ignores", time, events).deadlines(deadlines(false)).build();
 
     assertTrue(timed.bounds().bounded(ticket));
-    assertSame(timeout, timed.timeout(), "the sequence runs its waits on the timeout's scheduler");
+    assertSame(timeout, timed.bounds().timeout(), "the sequence runs its waits on the timeout's scheduler");
     assertFalse(inheriting.bounds().bounded(ticket), "no deadline on this thread");
     try (Deadline.Scope scope = within(300)) {
       assertTrue(inheriting.bounds().bounded(ticket), "bounded by the caller's deadline");
