@@ -400,8 +400,8 @@ public final class SemaphoreBulkhead implements BulkheadInstance {
 
   /** The slow path: parks until a permit is taken or {@code maxWait} runs out on the registry's clock. */
   private boolean awaitPermit(Criticality.Level level, long maxWaitNanos) throws InterruptedException {
-    Deadline deadline = new Deadline(level);
-    ScheduledFuture<?> expiry = scheduler.get().schedule(deadline, maxWaitNanos, TimeUnit.NANOSECONDS);
+    MaxWaitExpiry maxWait = new MaxWaitExpiry(level);
+    ScheduledFuture<?> expiry = scheduler.get().schedule(maxWait, maxWaitNanos, TimeUnit.NANOSECONDS);
     int at = level.ordinal();
     lock.lockInterruptibly();
     try {
@@ -414,7 +414,7 @@ public final class SemaphoreBulkhead implements BulkheadInstance {
             passOn();
             return true;
           }
-          if (deadline.passed) {
+          if (maxWait.passed) {
             return false;
           }
           permitFreed[at].await();
@@ -434,11 +434,11 @@ public final class SemaphoreBulkhead implements BulkheadInstance {
   }
 
   /** Marks one waiter's {@code maxWait} as over and wakes the waiters of its level, who each look at their own. */
-  private final class Deadline implements Runnable {
+  private final class MaxWaitExpiry implements Runnable {
     private final Criticality.Level level;
     volatile boolean passed;
 
-    Deadline(Criticality.Level level) {
+    MaxWaitExpiry(Criticality.Level level) {
       this.level = level;
     }
 

@@ -20,8 +20,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * interrupts it at the deadline; {@code ABANDON} runs it on a worker thread and releases the
  * caller at the deadline (by interrupting its wait) and interrupts the worker.
  *
- * <p>The deadline is the calling thread's own {@link AttemptDeadline}, reused by each of its
- * attempts, and one {@link DeadlineWatchdog} task on the registry's scheduler fires it: the happy
+ * <p>The deadline is the calling thread's own {@link InterruptAlarm}, reused by each of its
+ * attempts, and one {@link AlarmWatchdog} task on the registry's scheduler fires it: the happy
  * path of an interrupting attempt reads the clock, writes the deadline and clears it with one
  * compare-and-set, and allocates nothing. The scheduler runs the watchdog, so manual time drives
  * deadlines in tests.
@@ -46,8 +46,8 @@ public final class TimeoutPolicy {
   /** Attempts cut off, for a bound metrics listener. */
   private final BoundMetrics<InstanceMetrics> metrics;
   private final long nanos;
-  private final DeadlineWatchdog watchdog;
-  private final ThreadLocal<AttemptDeadline> deadlines = new ThreadLocal<>();
+  private final AlarmWatchdog watchdog;
+  private final ThreadLocal<InterruptAlarm> alarms = new ThreadLocal<>();
   private final Expiry ownExpiry = (end, budgetNanos) -> exceeded();
 
   /**
@@ -87,7 +87,7 @@ public final class TimeoutPolicy {
     // A timer of inherited deadlines alone never reports here: the call's deadline policy does.
     this.metrics = BoundMetrics.ofInstance(events, Kind.TIMEOUT, name);
     this.nanos = config == null ? Long.MAX_VALUE : RetryPolicy.saturatedNanos(config.duration());
-    this.watchdog = new DeadlineWatchdog(time, scheduler);
+    this.watchdog = new AlarmWatchdog(time, scheduler);
   }
 
   /**
@@ -123,7 +123,7 @@ public final class TimeoutPolicy {
   }
 
   /** @return the watchdog that fires this timeout's deadlines */
-  DeadlineWatchdog watchdog() {
+  AlarmWatchdog watchdog() {
     return watchdog;
   }
 
@@ -173,7 +173,7 @@ public final class TimeoutPolicy {
   private Object interrupting(DelegateCall attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
     Thread caller = Thread.currentThread();
     boolean interruptedBefore = caller.isInterrupted();
-    AttemptDeadline deadline = arm(caller, at);
+    InterruptAlarm deadline = arm(caller, at);
     Object result = null;
     Throwable failure = null;
     try {
@@ -205,11 +205,11 @@ public final class TimeoutPolicy {
    * @throws java.util.concurrent.RejectedExecutionException when the scheduler refuses the
    *     watchdog; nothing is left armed
    */
-  private AttemptDeadline arm(Thread caller, long at) {
-    AttemptDeadline deadline = deadlineOf(caller);
+  private InterruptAlarm arm(Thread caller, long at) {
+    InterruptAlarm deadline = deadlineOf(caller);
     if (!deadline.arm(at)) {
       // This timeout is already running further up the stack (a recursive call): one more deadline.
-      deadline = new AttemptDeadline(caller, true);
+      deadline = new InterruptAlarm(caller, true);
       deadline.arm(at);
       watchdog.register(deadline);
     }
@@ -226,11 +226,11 @@ public final class TimeoutPolicy {
   }
 
   /** @return the thread's own deadline for this timeout, made and registered on its first use */
-  private AttemptDeadline deadlineOf(Thread thread) {
-    AttemptDeadline deadline = deadlines.get();
+  private InterruptAlarm deadlineOf(Thread thread) {
+    InterruptAlarm deadline = alarms.get();
     if (deadline == null) {
-      deadline = new AttemptDeadline(thread, false);
-      deadlines.set(deadline);
+      deadline = new InterruptAlarm(thread, false);
+      alarms.set(deadline);
       watchdog.register(deadline);
     }
     return deadline;
@@ -242,7 +242,7 @@ public final class TimeoutPolicy {
     // The worker may outlive this attempt: it runs on a copy of what the caller will reuse.
     AbandonableAttempt<Object> worker = new AbandonableAttempt<>(attempt.detached(), CallContext.capture(), caller);
     // Armed before the worker starts, so the deadline counts from the call's start.
-    AttemptDeadline deadline = arm(caller, at);
+    InterruptAlarm deadline = arm(caller, at);
     try {
       workers.execute(worker);
     } catch (RuntimeException | Error rejected) {

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.runtime.ManualTimeSource;
-import dev.brace.runtime.internal.policy.DeadlineMechanicsTest.Owner;
+import dev.brace.runtime.internal.policy.InterruptAlarmMechanicsTest.Owner;
 import dev.brace.runtime.TimeSource;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -28,13 +28,13 @@ import org.junit.jupiter.api.Test;
  * manual clock, and a deadline's owner arms other deadlines from inside the interrupt the sweep
  * delivers to it, which is exactly while the sweep runs.
  */
-class DeadlineWatchdogSweepTest {
+class AlarmWatchdogSweepTest {
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
   private static final long MILLI = TimeUnit.MILLISECONDS.toNanos(1);
 
   private final ManualTimeSource clock = new ManualTimeSource();
   private TimeSource time = clock;
-  private DeadlineWatchdog watchdog = new DeadlineWatchdog(clock, clock.scheduler());
+  private AlarmWatchdog watchdog = new AlarmWatchdog(clock, clock.scheduler());
   private long start = clock.nanoTime();
   private final CountDownLatch testEnded = new CountDownLatch(1);
 
@@ -67,14 +67,14 @@ class DeadlineWatchdogSweepTest {
     }
   }
 
-  private AttemptDeadline registered(Thread owner) {
-    AttemptDeadline deadline = new AttemptDeadline(owner, false);
+  private InterruptAlarm registered(Thread owner) {
+    InterruptAlarm deadline = new InterruptAlarm(owner, false);
     watchdog.register(deadline);
     return deadline;
   }
 
   /** Arms as a timeout does: the deadline first, then the watchdog is told. */
-  private void arm(AttemptDeadline deadline, long at) {
+  private void arm(InterruptAlarm deadline, long at) {
     deadline.arm(at);
     watchdog.armed(at);
   }
@@ -90,18 +90,18 @@ class DeadlineWatchdogSweepTest {
    */
   private void onAClockWithNegativeReadings() {
     time = new ClockBehind(clock, TimeUnit.DAYS.toNanos(365));
-    watchdog = new DeadlineWatchdog(time, clock.scheduler());
+    watchdog = new AlarmWatchdog(time, clock.scheduler());
     start = time.nanoTime();
   }
 
   @Test
   void aDeadlineArmedWhileASweepRunsFiresAtItsOwnInstantNotAtTheLaterOneTheSweepFound() {
     LiveOwner armedDuringSweep = new LiveOwner();
-    AttemptDeadline duringSweep = registered(armedDuringSweep);
+    InterruptAlarm duringSweep = registered(armedDuringSweep);
     Owner late = new Owner();
-    AttemptDeadline lateDeadline = registered(late);
+    InterruptAlarm lateDeadline = registered(late);
     Owner first = new Owner();
-    AttemptDeadline firstDeadline = registered(first);
+    InterruptAlarm firstDeadline = registered(first);
     // Visited before the deadline that fires, so the sweep cannot see it armed: only the hand-over can.
     first.onInterrupt = () -> arm(duringSweep, start + 2 * SECOND);
 
@@ -128,13 +128,13 @@ class DeadlineWatchdogSweepTest {
     LiveOwner middle = new LiveOwner();
     LiveOwner earliest = new LiveOwner();
     LiveOwner latest = new LiveOwner();
-    AttemptDeadline middleDeadline = registered(middle);
-    AttemptDeadline earliestDeadline = registered(earliest);
-    AttemptDeadline latestDeadline = registered(latest);
+    InterruptAlarm middleDeadline = registered(middle);
+    InterruptAlarm earliestDeadline = registered(earliest);
+    InterruptAlarm latestDeadline = registered(latest);
     Owner late = new Owner();
-    AttemptDeadline lateDeadline = registered(late);
+    InterruptAlarm lateDeadline = registered(late);
     Owner first = new Owner();
-    AttemptDeadline firstDeadline = registered(first);
+    InterruptAlarm firstDeadline = registered(first);
     // Out of order, as deadlines shortened by callers' own can be.
     first.onInterrupt = () -> {
       arm(middleDeadline, start + 2500 * MILLI);
@@ -163,11 +163,11 @@ class DeadlineWatchdogSweepTest {
   @Test
   void aDeadlineArmedWhileASweepRunsDoesNotPostponeAnEarlierOneTheSweepFound() {
     LiveOwner armedDuringSweep = new LiveOwner();
-    AttemptDeadline duringSweep = registered(armedDuringSweep);
+    InterruptAlarm duringSweep = registered(armedDuringSweep);
     Owner next = new Owner();
-    AttemptDeadline nextDeadline = registered(next);
+    InterruptAlarm nextDeadline = registered(next);
     Owner first = new Owner();
-    AttemptDeadline firstDeadline = registered(first);
+    InterruptAlarm firstDeadline = registered(first);
     first.onInterrupt = () -> arm(duringSweep, start + 3 * SECOND);
     arm(firstDeadline, start + SECOND);
     arm(nextDeadline, start + 2 * SECOND);
@@ -202,9 +202,9 @@ class DeadlineWatchdogSweepTest {
 
   private void assertASweepEndedByAnInterruptThatThrowsStillWatchesWhatWasArmedMeanwhile() throws InterruptedException {
     LiveOwner armedDuringSweep = new LiveOwner();
-    AttemptDeadline duringSweep = registered(armedDuringSweep);
+    InterruptAlarm duringSweep = registered(armedDuringSweep);
     Owner refusing = new Owner();
-    AttemptDeadline refusingDeadline = registered(refusing);
+    InterruptAlarm refusingDeadline = registered(refusing);
     refusing.onInterrupt = () -> {
       arm(duringSweep, start + 2 * SECOND);
       throw new SecurityException("not allowed to interrupt this thread");
@@ -237,9 +237,9 @@ class DeadlineWatchdogSweepTest {
   }
 
   private void assertArmsAfterASweepThatShutTheSchedulerDownAreRefused(boolean interruptThrows) throws InterruptedException {
-    AttemptDeadline duringSweep = registered(new LiveOwner());
+    InterruptAlarm duringSweep = registered(new LiveOwner());
     Owner first = new Owner();
-    AttemptDeadline firstDeadline = registered(first);
+    InterruptAlarm firstDeadline = registered(first);
     first.onInterrupt = () -> {
       // The sweep's rescheduling for this deadline is refused.
       arm(duringSweep, start + 3 * SECOND);
@@ -268,7 +268,7 @@ class DeadlineWatchdogSweepTest {
   }
 
   /** @return what arming threw on a thread of its own, or null; fails when that thread is stuck */
-  private Throwable armOnAnotherThread(AttemptDeadline deadline, long at) throws InterruptedException {
+  private Throwable armOnAnotherThread(InterruptAlarm deadline, long at) throws InterruptedException {
     AtomicReference<Throwable> thrown = new AtomicReference<>();
     Thread arming = new Thread(() -> {
       try {

@@ -9,8 +9,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Fires the {@link AttemptDeadline}s of one timeout: one task on the registry's scheduler, due at
- * the earliest armed deadline, instead of a scheduled task per attempt. Arming a deadline is then
+ * Fires the {@link InterruptAlarm}s of one timeout (each set for an attempt's deadline): one task
+ * on the registry's scheduler, due at the earliest armed deadline, instead of a scheduled task per attempt. Arming a deadline is then
  * a few writes on the caller's thread, and the scheduler (so a {@code ManualTimeSource} in tests)
  * still decides when a deadline passes.
  *
@@ -31,13 +31,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Each thread's deadline is registered once; the list is pruned of ended threads as the task
  * walks it, so its length follows the threads alive that ever used this timeout.
  */
-final class DeadlineWatchdog {
+final class AlarmWatchdog {
   /** No armed deadline. */
   static final long NONE = Long.MIN_VALUE;
 
   private final TimeSource time;
   private final ScheduledExecutorService scheduler;
-  private final ConcurrentLinkedQueue<AttemptDeadline> deadlines = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<InterruptAlarm> deadlines = new ConcurrentLinkedQueue<>();
   /** True while a run of the task is scheduled or running. */
   private volatile boolean pending;
   /** When the pending task is due; meaningful only while {@link #pending}, and written under {@link #lock}. */
@@ -55,13 +55,13 @@ final class DeadlineWatchdog {
    * @param time the registry's clock, which deadlines are instants of
    * @param scheduler where the task runs
    */
-  DeadlineWatchdog(TimeSource time, ScheduledExecutorService scheduler) {
+  AlarmWatchdog(TimeSource time, ScheduledExecutorService scheduler) {
     this.time = time;
     this.scheduler = scheduler;
   }
 
   /** Adds a thread's deadline to those the task looks at. */
-  void register(AttemptDeadline deadline) {
+  void register(InterruptAlarm deadline) {
     deadlines.add(deadline);
   }
 
@@ -175,8 +175,8 @@ final class DeadlineWatchdog {
   private long sweep() {
     long now = time.nanoTime();
     long earliest = NONE;
-    for (Iterator<AttemptDeadline> each = deadlines.iterator(); each.hasNext(); ) {
-      AttemptDeadline deadline = each.next();
+    for (Iterator<InterruptAlarm> each = deadlines.iterator(); each.hasNext(); ) {
+      InterruptAlarm deadline = each.next();
       long at = deadline.fireIfPassed(now);
       if (at != NONE) {
         if (earliest == NONE || at - earliest < 0) {

@@ -4,16 +4,17 @@ import java.lang.ref.WeakReference;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One thread's deadline for one timeout, reused by every attempt that thread makes under it, so
- * arming it allocates nothing. The thread {@link #arm arms} it before an attempt and {@link
- * #disarm disarms} it after; the {@link DeadlineWatchdog} fires it when the deadline passes first,
- * which interrupts the thread. Exactly one of the two wins, decided by one compare-and-set.
+ * One thread's alarm for one timeout: set for the instant an attempt must end by, it interrupts
+ * the thread when that instant passes first. Reused by every attempt the thread makes under the
+ * timeout, so arming it allocates nothing. The thread {@link #arm arms} it before an attempt and
+ * {@link #disarm disarms} it after; the {@link AlarmWatchdog} fires it when the instant passes
+ * first, which interrupts the thread. Exactly one of the two wins, decided by one compare-and-set.
  *
  * <p>The state is one {@code long}: a generation (bumped by every arm) and a phase. The watchdog
  * fires only the generation it saw armed, so an attempt that ended, and a next one armed in
  * between, is never interrupted for its predecessor's deadline.
  */
-final class AttemptDeadline {
+final class InterruptAlarm {
   private static final long IDLE = 0;
   private static final long ARMED = 1;
   private static final long FIRING = 2;
@@ -39,7 +40,7 @@ final class AttemptDeadline {
    * @param owner the thread this deadline interrupts
    * @param single whether it serves one attempt only (the watchdog then forgets it once disarmed)
    */
-  AttemptDeadline(Thread owner, boolean single) {
+  InterruptAlarm(Thread owner, boolean single) {
     this.owner = new WeakReference<>(owner);
     this.single = single;
   }
@@ -93,13 +94,13 @@ final class AttemptDeadline {
    * The watchdog's look at this deadline.
    *
    * @param now the registry's clock
-   * @return {@link DeadlineWatchdog#NONE} when nothing is armed or the deadline just fired, else
+   * @return {@link AlarmWatchdog#NONE} when nothing is armed or the deadline just fired, else
    *     the armed instant still to come
    */
   long fireIfPassed(long now) {
     long armed = state.get();
     if ((armed & PHASE) != ARMED) {
-      return DeadlineWatchdog.NONE;
+      return AlarmWatchdog.NONE;
     }
     long deadline = at;
     if (now - deadline < 0) {
@@ -113,7 +114,7 @@ final class AttemptDeadline {
       }
       state.set(armed - ARMED + FIRED);
     }
-    return DeadlineWatchdog.NONE;
+    return AlarmWatchdog.NONE;
   }
 
   /** @return whether the watchdog can forget this deadline: its thread has ended, or it served its one attempt */

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
  * re-armed), the watchdog that wakes for the earliest deadline and forgets ended ones, and the
  * abandonable attempt that hands its outcome to the waiting caller or gives up on its worker.
  */
-class DeadlineMechanicsTest {
+class InterruptAlarmMechanicsTest {
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
   private final ManualTimeSource clock = new ManualTimeSource();
@@ -53,7 +53,7 @@ class DeadlineMechanicsTest {
 
   @Test
   void aDeadlineDisarmedInTimeServesTheNextAttempt() {
-    AttemptDeadline deadline = new AttemptDeadline(new Owner(), false);
+    InterruptAlarm deadline = new InterruptAlarm(new Owner(), false);
     long now = clock.nanoTime();
     assertTrue(deadline.arm(now + SECOND));
     assertFalse(deadline.arm(now + SECOND), "armed twice: a nested attempt needs its own deadline");
@@ -65,15 +65,15 @@ class DeadlineMechanicsTest {
   @Test
   void aFiredDeadlineInterruptsItsOwnerOnceAndIsReusableAfterTheOwnerDisarmsIt() {
     Owner owner = new Owner();
-    AttemptDeadline deadline = new AttemptDeadline(owner, false);
+    InterruptAlarm deadline = new InterruptAlarm(owner, false);
     long at = clock.nanoTime() + SECOND;
     deadline.arm(at);
 
     assertEquals(at, deadline.fireIfPassed(at - 1), "one nanosecond early: still to come");
     assertEquals(0, owner.interrupts.get());
-    assertEquals(DeadlineWatchdog.NONE, deadline.fireIfPassed(at), "fired: nothing left for the watchdog to wait for");
+    assertEquals(AlarmWatchdog.NONE, deadline.fireIfPassed(at), "fired: nothing left for the watchdog to wait for");
     assertEquals(1, owner.interrupts.get());
-    assertEquals(DeadlineWatchdog.NONE, deadline.fireIfPassed(at + SECOND), "fires once");
+    assertEquals(AlarmWatchdog.NONE, deadline.fireIfPassed(at + SECOND), "fires once");
     assertEquals(1, owner.interrupts.get());
 
     assertFalse(deadline.disarm(), "the owner learns that the deadline fired");
@@ -85,7 +85,7 @@ class DeadlineMechanicsTest {
   @Test
   void whileTheInterruptIsBeingDeliveredTheDeadlineCannotBeArmedAgain() {
     Owner owner = new Owner();
-    AttemptDeadline deadline = new AttemptDeadline(owner, false);
+    InterruptAlarm deadline = new InterruptAlarm(owner, false);
     long at = clock.nanoTime() + SECOND;
     AtomicReference<Boolean> armedDuringDelivery = new AtomicReference<>();
     owner.onInterrupt = () -> armedDuringDelivery.set(deadline.arm(at + SECOND));
@@ -100,18 +100,18 @@ class DeadlineMechanicsTest {
   @Test
   void aOneAttemptDeadlineIsForgottenOnceItEndsWhetherInTimeOrFired() {
     Thread self = Thread.currentThread();
-    AttemptDeadline reusable = new AttemptDeadline(self, false);
+    InterruptAlarm reusable = new InterruptAlarm(self, false);
     reusable.arm(clock.nanoTime() + SECOND);
     reusable.disarm();
     assertFalse(reusable.forgotten(), "a live thread's own deadline is kept for its next attempt");
 
-    AttemptDeadline inTime = new AttemptDeadline(self, true);
+    InterruptAlarm inTime = new InterruptAlarm(self, true);
     inTime.arm(clock.nanoTime() + SECOND);
     assertFalse(inTime.forgotten(), "still armed");
     assertTrue(inTime.disarm());
     assertTrue(inTime.forgotten(), "served its one attempt");
 
-    AttemptDeadline fired = new AttemptDeadline(self, true);
+    InterruptAlarm fired = new InterruptAlarm(self, true);
     long at = clock.nanoTime() + SECOND;
     fired.arm(at);
     fired.fireIfPassed(at);
@@ -122,7 +122,7 @@ class DeadlineMechanicsTest {
 
   @Test
   void theWatchdogWakesForTheEarliestDeadlineWhateverTheOrderTheyWereArmedIn() {
-    DeadlineWatchdog watchdog = new DeadlineWatchdog(clock, clock.scheduler());
+    AlarmWatchdog watchdog = new AlarmWatchdog(clock, clock.scheduler());
     long start = clock.nanoTime();
     Owner second = new Owner();
     Owner first = new Owner();
@@ -143,8 +143,8 @@ class DeadlineMechanicsTest {
     assertEquals(1, third.interrupts.get());
   }
 
-  private static AttemptDeadline arm(DeadlineWatchdog watchdog, Thread owner, long at) {
-    AttemptDeadline deadline = new AttemptDeadline(owner, false);
+  private static InterruptAlarm arm(AlarmWatchdog watchdog, Thread owner, long at) {
+    InterruptAlarm deadline = new InterruptAlarm(owner, false);
     watchdog.register(deadline);
     deadline.arm(at);
     return deadline;
@@ -170,9 +170,9 @@ class DeadlineMechanicsTest {
         clock.sleep(duration);
       }
     };
-    DeadlineWatchdog watchdog = new DeadlineWatchdog(time, clock.scheduler());
+    AlarmWatchdog watchdog = new AlarmWatchdog(time, clock.scheduler());
     // A live owner, so that the watchdog keeps its idle deadline on the first look.
-    AttemptDeadline deadline = new AttemptDeadline(Thread.currentThread(), false);
+    InterruptAlarm deadline = new InterruptAlarm(Thread.currentThread(), false);
     watchdog.register(deadline);
     long at = clock.nanoTime() + SECOND;
     onSecondRead.set(() -> deadline.arm(at));
@@ -185,9 +185,9 @@ class DeadlineMechanicsTest {
 
   @Test
   void theWatchdogDropsTheDeadlineOfAThreadThatEnded() {
-    DeadlineWatchdog watchdog = new DeadlineWatchdog(clock, clock.scheduler());
+    AlarmWatchdog watchdog = new AlarmWatchdog(clock, clock.scheduler());
     Owner ended = new Owner();
-    AttemptDeadline deadline = new AttemptDeadline(ended, false);
+    InterruptAlarm deadline = new InterruptAlarm(ended, false);
     watchdog.register(deadline);
     watchdog.run();
 
@@ -202,7 +202,7 @@ class DeadlineMechanicsTest {
   void aSchedulerThatRefusedTheWatchdogIsAskedAgainOnTheNextArm() {
     ScheduledExecutorService shutDown = Executors.newSingleThreadScheduledExecutor();
     shutDown.shutdown();
-    DeadlineWatchdog watchdog = new DeadlineWatchdog(clock, shutDown);
+    AlarmWatchdog watchdog = new AlarmWatchdog(clock, shutDown);
     long at = clock.nanoTime() + SECOND;
 
     assertThrows(RejectedExecutionException.class, () -> watchdog.armed(at));

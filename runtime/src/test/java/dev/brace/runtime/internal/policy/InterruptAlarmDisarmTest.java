@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * disarm must not return before the interrupt has landed, or the caller would clear its flag first
  * and be left interrupted after the attempt, and the deadline would be left unusable.
  */
-class AttemptDeadlineDisarmTest {
+class InterruptAlarmDisarmTest {
   private static final long AT = TimeUnit.SECONDS.toNanos(5);
 
   /** The attempt's thread: disarms once the interrupt is on its way, and notes what it saw then. */
@@ -23,7 +23,7 @@ class AttemptDeadlineDisarmTest {
     final CountDownLatch delivering = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
     volatile boolean delivered;
-    volatile AttemptDeadline deadline;
+    volatile InterruptAlarm deadline;
     final AtomicReference<String> seenOnReturn = new AtomicReference<>();
 
     Attempt() {
@@ -49,7 +49,7 @@ class AttemptDeadlineDisarmTest {
   @Test
   void aDisarmDuringTheInterruptsDeliveryReturnsOnlyOnceItLandedAndLeavesTheDeadlineReusable() throws InterruptedException {
     Attempt attempt = new Attempt();
-    AttemptDeadline deadline = new AttemptDeadline(attempt, false);
+    InterruptAlarm deadline = new InterruptAlarm(attempt, false);
     attempt.deadline = deadline;
     deadline.arm(AT);
     attempt.start();
@@ -75,7 +75,7 @@ class AttemptDeadlineDisarmTest {
 
   private static boolean inDisarm(Thread thread) {
     return Arrays.stream(thread.getStackTrace()).anyMatch(frame ->
-        frame.getClassName().equals(AttemptDeadline.class.getName()) && frame.getMethodName().equals("disarm"));
+        frame.getClassName().equals(InterruptAlarm.class.getName()) && frame.getMethodName().equals("disarm"));
   }
 
   private static void await(CountDownLatch latch) {
