@@ -11,8 +11,8 @@ import java.util.Arrays;
  * sees its own again afterwards.
  *
  * <p>An attempt's bound is not pushed: the attempt lays what it {@linkplain PassedOn passes on}
- * over what was pushed ({@link #passOn}) and takes it off when it ends ({@link #stopPassingOn}),
- * which costs two reference stores and no copy. Its instant is read from it only when a call nested
+ * over what was pushed ({@link #passOn}) and takes it off when it ends ({@link #stopPassingOn}):
+ * a flag written twice, and no copy. Its instant is read from it only when a call nested
  * in the attempt asks. A push made while an attempt passes its bound on saves it with the rest.
  *
  * <p>Mutable and confined to its thread: the current deadline is held as its clock, its instant on
@@ -46,8 +46,14 @@ public final class CurrentDeadline {
   private long budgetNanos;
   /** The API's object for it ({@code Deadline}), when one exists; made on demand otherwise. */
   private Object made;
-  /** The bound of the attempt running now, over what was pushed; null when no attempt passes one on. */
+  /**
+   * The bound of the attempt running now, over what was pushed, while {@link #passing}. Kept after
+   * the attempt ends, so that the next attempt with the same ticket (a synchronous call's frame
+   * reuses it) need not write it again: a reference store into this long-lived object costs a
+   * garbage collector's barrier, the flag does not.
+   */
   private PassedOn passedOn;
+  private boolean passing;
 
   /** What {@link #push} saved, innermost last; made on the first push of the thread. */
   private TimeSource[] savedClocks;
@@ -66,26 +72,22 @@ public final class CurrentDeadline {
 
   /** @return whether the thread is under a deadline */
   public boolean present() {
-    PassedOn attempt = passedOn;
-    return attempt != null ? attempt.passedOnClock() != null : clock != null;
+    return passing ? passedOn.passedOnClock() != null : clock != null;
   }
 
   /** @return the clock of the current deadline; null when there is none */
   public TimeSource clock() {
-    PassedOn attempt = passedOn;
-    return attempt != null ? attempt.passedOnClock() : clock;
+    return passing ? passedOn.passedOnClock() : clock;
   }
 
   /** @return the current deadline's length when it was set */
   public long budgetNanos() {
-    PassedOn attempt = passedOn;
-    return attempt != null ? attempt.passedOnBudget() : budgetNanos;
+    return passing ? passedOn.passedOnBudget() : budgetNanos;
   }
 
   /** @return the current deadline's instant on its {@link #clock()}; only when {@link #present()} */
   public long end() {
-    PassedOn attempt = passedOn;
-    return attempt != null ? attempt.passedOnEnd() : at;
+    return passing ? passedOn.passedOnEnd() : at;
   }
 
   /**
@@ -105,12 +107,12 @@ public final class CurrentDeadline {
    *     deadline, or it is an attempt's bound (made afresh on each ask, as the attempt keeps none)
    */
   public Object made() {
-    return passedOn == null ? made : null;
+    return passing ? null : made;
   }
 
   /** Keeps the API's object for the current pushed deadline, made on demand; only when {@link #present()}. */
   public void made(Object object) {
-    if (passedOn == null) {
+    if (!passing) {
       made = object;
     }
   }
@@ -146,7 +148,11 @@ public final class CurrentDeadline {
     at = savedAts[depth];
     budgetNanos = savedBudgets[depth];
     made = savedMade[depth];
-    passedOn = savedPassedOn[depth];
+    PassedOn saved = savedPassedOn[depth];
+    if (saved != null) {
+      passedOn = saved;
+    }
+    passing = saved != null;
     savedClocks[depth] = null;
     savedMade[depth] = null;
     savedPassedOn[depth] = null;
@@ -159,8 +165,11 @@ public final class CurrentDeadline {
    * @return what to hand back to {@link #stopPassingOn} when the attempt ends
    */
   public PassedOn passOn(PassedOn bound) {
-    PassedOn outer = passedOn;
-    passedOn = bound;
+    PassedOn outer = passing ? passedOn : null;
+    if (passedOn != bound) {
+      passedOn = bound;
+    }
+    passing = true;
     return outer;
   }
 
@@ -170,7 +179,11 @@ public final class CurrentDeadline {
    * @param outer what {@link #passOn} returned
    */
   public void stopPassingOn(PassedOn outer) {
-    passedOn = outer;
+    if (outer == null) {
+      passing = false;
+    } else {
+      passedOn = outer;
+    }
   }
 
   /** @return how many settings are nested now; a scope checks it is closed where it was opened */
@@ -196,8 +209,8 @@ public final class CurrentDeadline {
     savedAts[depth] = at;
     savedBudgets[depth] = budgetNanos;
     savedMade[depth] = made;
-    savedPassedOn[depth] = passedOn;
-    passedOn = null;
+    savedPassedOn[depth] = passing ? passedOn : null;
+    passing = false;
     depth++;
   }
 }
