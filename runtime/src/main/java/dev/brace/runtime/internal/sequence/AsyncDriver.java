@@ -4,7 +4,6 @@ import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.attempt.Admission;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
-import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.support.CallKeys;
@@ -189,19 +188,20 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
       return new AsyncDriver<T>(frame.detach(), keys, started).handOver(Admission.ADMITTED, inner);
     }
     T value = inner.join();
+    RetryRun retried;
     try {
       pipeline.succeeded(ticket, value);
-      if (!sequence.retriesResult(value)) {
-        sequence.ended(started, ticket, null);
-        return CompletableFuture.completedFuture(value);
-      }
+      retried = CallRetry.afterResult(sequence, null, 1, started, ticket, value);
     } catch (Throwable predicateFailure) {
       // A result predicate threw: as on the sync path, the attempt failed with what it threw.
       AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
       return driver.start(() -> driver.afterFailure(1, predicateFailure));
     }
+    if (retried == null) {
+      return CompletableFuture.completedFuture(value);
+    }
     AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
-    return driver.start(() -> driver.retryResult(1, value));
+    return driver.start(() -> driver.retryAfter(retried, 2));
   }
 
   /** Brace is switched off: the delegate's own future, or its synchronous throw as a failed one. */
@@ -414,43 +414,35 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
     if (returned.isDone()) {
       return;
     }
-    run = sequence.retryRun(run);
-    long delay = sequence.retryDelay(run, attempt, started, failure);
-    if (delay == RetryPolicy.STOP) {
+    RetryRun next = CallRetry.retrying(sequence, run, attempt, started, failure);
+    if (next == null) {
       finish(failure);
       return;
     }
-    retryAfter(attempt + 1, delay);
+    retryAfter(next, attempt + 1);
   }
 
   private void afterResult(int attempt, T value) {
     if (!returned.isDone()) {
-      boolean retried;
+      RetryRun next;
       try {
-        retried = sequence.retriesResult(value);
+        next = CallRetry.afterResult(sequence, run, attempt, started, null, value);
       } catch (Throwable predicateFailure) {
         afterFailure(attempt, predicateFailure);
         return;
       }
-      if (retried) {
-        retryResult(attempt, value);
+      if (next != null) {
+        retryAfter(next, attempt + 1);
         return;
       }
-      sequence.ended(started, null);
     }
     complete(value);
   }
 
-  /** A result the retry's predicate asked to repeat: another attempt follows, or it is the call's. */
-  private void retryResult(int attempt, T value) {
-    run = sequence.retryRun(run);
-    long delay = sequence.retryDelayForResult(run, attempt, started);
-    if (delay != RetryPolicy.STOP) {
-      retryAfter(attempt + 1, delay);
-      return;
-    }
-    sequence.ended(started, null);
-    complete(value);
+  /** Another attempt follows, after the wait the retry asked for in {@code next}. */
+  private void retryAfter(RetryRun next, int attempt) {
+    run = next;
+    retryAfter(attempt, next.waitNanos());
   }
 
   private void retryAfter(int next, long delayNanos) {

@@ -9,7 +9,6 @@ import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.RetryPolicy;
-import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.metrics.CallMetrics;
@@ -24,7 +23,6 @@ import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.SlotInvoker;
 import dev.brace.runtime.support.StageAdapter;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -243,7 +241,7 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
    * maxDuration} and, while a metrics listener is bound, for the call's duration ({@code
    * call.ended}). With neither, the clock is not read.
    *
-   * @return the start, to pass to {@link #retryDelay}
+   * @return the start, to pass to the retry's decisions ({@link CallRetry})
    */
   public long begin() {
     if (retry != null) {
@@ -260,7 +258,7 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
    * calls its attempts make inherit that as the deadline of the whole call.
    *
    * @param ticket the ticket the call's attempts go through the pipeline with
-   * @return the start, to pass to {@link #retryDelay}
+   * @return the start, to pass to the retry's decisions ({@link CallRetry})
    */
   public long begin(AttemptTicket ticket) {
     long started = begin();
@@ -273,75 +271,14 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     ticket.callBegan(started, retry == null ? 0 : retry.maxDurationNanos());
   }
 
-  // ---- between attempts ----
-
-  /** @return whether a result is retried ({@code @Retry(onResult)}); false without a retry or a predicate */
-  public boolean retriesResult(Object result) {
-    return retry != null && retry.retriesResult(result);
+  /** @return the call's retry, or null when it has none: the driver's steps are {@link CallRetry}'s */
+  RetryPolicy retry() {
+    return retry;
   }
 
-  /**
-   * @param run the call's retry state so far, or null before the first retried outcome
-   * @return the state to carry to the next decision; null when the call has no retry
-   */
-  public RetryRun retryRun(RetryRun run) {
-    return retry == null ? null : retry.continuing(run);
-  }
-
-  /**
-   * Decides what follows a failed attempt.
-   *
-   * @param run from {@link #retryRun}
-   * @param attempt the attempt that failed, from 1
-   * @param started from {@link #begin}
-   * @param failure what it threw (a refusal included)
-   * @return the nanoseconds to wait before the next attempt (the failure is then remembered in
-   *     {@code run}, to be attached to the one that ends the call), or {@link RetryPolicy#STOP}: the
-   *     call ends with {@code failure}, earlier failures attached to it
-   */
-  public long retryDelay(RetryRun run, int attempt, long started, Throwable failure) {
-    if (retry == null || TimeoutPolicy.interruptedCaller(failure)) {
-      return RetryPolicy.STOP;
-    }
-    long delay = retry.decide(run, attempt, started, failure);
-    if (delay != RetryPolicy.STOP) {
-      run.recordFailure(failure);
-    }
-    return delay;
-  }
-
-  /**
-   * Decides what follows a result that {@link #retriesResult} asks to retry.
-   *
-   * @return the nanoseconds to wait, or {@link RetryPolicy#STOP}: the result is returned
-   */
-  public long retryDelayForResult(RetryRun run, int attempt, long started) {
-    return retry.decideOnResult(run, attempt, started);
-  }
-
-  /**
-   * The call ends in the middle of a wait (the caller was interrupted while sleeping a backoff):
-   * the failure it ends with carries the earlier ones.
-   */
-  public void stoppedWaiting(RetryRun run, Throwable failure) {
-    if (run != null) {
-      run.attachEarlierFailuresTo(failure);
-    }
-  }
-
-  /**
-   * Sleeps a wait a step asked for, on the registry's clock.
-   *
-   * @return false when the caller was interrupted; its interrupt flag is set again
-   */
-  public boolean sleep(long nanos) {
-    try {
-      time.sleep(Duration.ofNanos(nanos));
-      return true;
-    } catch (InterruptedException interrupted) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+  /** @return the registry's clock, which synchronous waits sleep on */
+  TimeSource time() {
+    return time;
   }
 
   // ---- the hedge ----

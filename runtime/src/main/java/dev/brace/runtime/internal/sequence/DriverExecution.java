@@ -4,7 +4,6 @@ import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.context.CallContext;
-import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.spi.driver.Admission;
 import dev.brace.runtime.spi.driver.CallExecution;
@@ -89,22 +88,23 @@ final class DriverExecution implements CallExecution {
 
   @Override
   public long retryDelay(Throwable failure) {
-    run = sequence.retryRun(run);
-    long delay = sequence.retryDelay(run, number, started, failure);
-    if (delay == RetryPolicy.STOP) {
+    RetryRun next = CallRetry.retrying(sequence, run, number, started, failure);
+    if (next == null) {
       decided = failure;
       return NO_RETRY;
     }
-    return delay;
+    run = next;
+    return next.waitNanos();
   }
 
   @Override
   public void ended(Throwable failure) {
     if (failure != null && failure != decided) {
       // A failure the retry was not asked about (a stream's, after elements were passed on).
-      sequence.stoppedWaiting(run, failure);
+      CallRetry.endedWith(sequence, run, started, failure);
+    } else {
+      sequence.ended(started, failure);
     }
-    sequence.ended(started, failure);
   }
 
   @Override

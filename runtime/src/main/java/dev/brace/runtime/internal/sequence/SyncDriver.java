@@ -3,10 +3,10 @@ package dev.brace.runtime.internal.sequence;
 import dev.brace.runtime.internal.Failures;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
-import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.support.CallKeys;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -105,13 +105,40 @@ public final class SyncDriver {
     for (int number = 1; ; number++) {
       try {
         Object result = number == 1 && left != null ? resumed(frame, left) : attempt(frame, keys);
-        run = afterResult(sequence, run, number, started, frame.ticket(), result);
-        if (run == null) {
+        RetryRun next = CallRetry.afterResult(sequence, run, number, started, frame.ticket(), result);
+        if (next == null) {
           return result;
         }
+        if (!sleep(sequence, next.waitNanos())) {
+          sequence.ended(started, null);
+          return result;
+        }
+        run = next;
       } catch (Throwable failure) {
-        run = afterFailure(sequence, run, number, started, frame.ticket(), failure);
+        run = CallRetry.afterFailure(sequence, run, number, started, frame.ticket(), failure);
+        if (run == null) {
+          throw Failures.rethrow(failure);
+        }
+        if (!sleep(sequence, run.waitNanos())) {
+          CallRetry.endedWith(sequence, run, started, failure);
+          throw Failures.rethrow(failure);
+        }
       }
+    }
+  }
+
+  /**
+   * Sleeps a wait the retry asked for, on the registry's clock.
+   *
+   * @return false when the caller was interrupted; its interrupt flag is set again
+   */
+  private static boolean sleep(CallSequence sequence, long nanos) {
+    try {
+      sequence.time().sleep(Duration.ofNanos(nanos));
+      return true;
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -214,47 +241,5 @@ public final class SyncDriver {
       throw failure;
     }
     return answer;
-  }
-
-  /**
-   * After a result: when the retry asks to try again, sleeps the backoff and returns the run;
-   * otherwise (no retry, no predicate, predicate false, attempts or time spent, interrupted)
-   * returns null and the result is the call's.
-   *
-   * @throws RuntimeException what the result predicate threw: the attempt then failed
-   */
-  private static RetryRun afterResult(
-      CallSequence sequence, RetryRun run, int number, long started, AttemptTicket last, Object result) {
-    if (!sequence.retriesResult(result)) {
-      sequence.ended(started, last, null);
-      return null;
-    }
-    RetryRun continuing = sequence.retryRun(run);
-    long delay = sequence.retryDelayForResult(continuing, number, started);
-    if (delay == RetryPolicy.STOP || !sequence.sleep(delay)) {
-      sequence.ended(started, null);
-      return null;
-    }
-    return continuing;
-  }
-
-  /**
-   * After a failed attempt (a refusal included): sleeps the backoff and returns the run to try
-   * again with, or throws the failure that ends the call, earlier failures attached.
-   */
-  private static RetryRun afterFailure(
-      CallSequence sequence, RetryRun run, int number, long started, AttemptTicket last, Throwable failure) {
-    RetryRun continuing = sequence.retryRun(run);
-    long delay = sequence.retryDelay(continuing, number, started, failure);
-    if (delay == RetryPolicy.STOP) {
-      sequence.ended(started, last, failure);
-      throw Failures.rethrow(failure);
-    }
-    if (!sequence.sleep(delay)) {
-      sequence.stoppedWaiting(continuing, failure);
-      sequence.ended(started, failure);
-      throw Failures.rethrow(failure);
-    }
-    return continuing;
   }
 }
