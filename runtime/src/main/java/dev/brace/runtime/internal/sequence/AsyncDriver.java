@@ -487,16 +487,16 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
         return;
       }
     }
-    Throwable answered = sequence.answerable(failure);
-    if (answered == null) {
+    Throwable answering = CallFallback.answering(sequence, failure);
+    if (answering == null) {
       returned.completeExceptionally(failure);
       return;
     }
     CompletableFuture<T> answer;
     try {
-      answer = AsyncAttempt.futureOf(frame.answer(answered), "the fallback of " + sequence.callName());
+      answer = CallFallback.answerAsync(frame, answering, failure);
     } catch (Throwable fallbackFailure) {
-      returned.completeExceptionally(CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
+      returned.completeExceptionally(fallbackFailure);
       return;
     }
     if (!track(() -> answer.cancel(true))) {
@@ -507,7 +507,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
       if (fallbackFailure == null) {
         returned.complete(value);
       } else {
-        returned.completeExceptionally(CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
+        returned.completeExceptionally(CallFallback.failedAnswer(fallbackFailure, failure));
       }
     }).run());
   }

@@ -80,7 +80,8 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     this.hedge = builder.hedge;
     this.hedgeWorkers = builder.hedgeWorkers;
     this.stale = builder.stale;
-    this.fallback = builder.fallback;
+    // A fallback policy without a fallback method answers nothing.
+    this.fallback = builder.definition.fallback() == null ? null : builder.fallback;
     this.passThrough = builder.passThrough;
     this.invoker = builder.definition.invoker();
     this.fallbackInvoker = builder.definition.fallback();
@@ -90,7 +91,7 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     this.attempts = builder.attempts == null
         ? AttemptPipeline.builder(callName, time, events).build()
         : builder.attempts;
-    this.endReports = new CallEndReports(callName, time, events, attempts, fallbackInvoker == null ? null : fallback);
+    this.endReports = new CallEndReports(callName, time, events, attempts, fallback);
     this.slotInvoker = builder.definition.slotInvoker();
     // A stack's key from its caller is used only by a keyed breaker or limiter, which the pipeline's
     // attempt made without waiting leaves to a ticket, and by remembered results, excluded here.
@@ -189,19 +190,19 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     return invoker.invoke(method, target, args);
   }
 
-  /** @return whether the call has a fallback method to answer with */
-  public boolean hasFallback() {
-    return fallbackInvoker != null && fallback != null;
+  /** @return the fallback's policy, or null when the call has no fallback method to answer with: see {@link CallFallback} */
+  FallbackPolicy fallback() {
+    return fallback;
   }
 
-  /**
-   * Calls the fallback method.
-   *
-   * @param failure what {@link #answerable} returned
-   * @throws Throwable what the fallback threw
-   */
-  public Object fallback(Object target, Arguments args, Throwable failure) throws Throwable {
-    return fallbackInvoker.answer(method, target, args, failure);
+  /** @return how the fallback method is reached, or null when there is none */
+  FallbackInvoker fallbackInvoker() {
+    return fallbackInvoker;
+  }
+
+  /** @return the method's number in its wrapper, which the invokers switch on */
+  int method() {
+    return method;
   }
 
   /**
@@ -352,7 +353,7 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
    * @return the remembered result, or {@link StaleAnswers#NONE}: the failure goes on to the fallback
    */
   public Object staleAnswer(Object key, Throwable failure, StaleAnswers.Flight flight) {
-    return stale.answer(key, failure, flight, callerInterrupted(failure));
+    return stale.answer(key, failure, flight, StaleAnswers.callerStopped(failure));
   }
 
   /** The caller gave up: the flight it led ends without an outcome. */
@@ -360,37 +361,7 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     stale.abandon(flight);
   }
 
-  /** An interrupt of the caller while it waited is its own doing: never answered, never shared. */
-  private static boolean callerInterrupted(Throwable failure) {
-    return TimeoutPolicy.interruptedCaller(failure) || StaleAnswers.interruptedFollower(failure);
-  }
-
   // ---- at the end ----
-
-  /**
-   * @param failure what ended the call
-   * @return the exception the fallback method receives (the failure, or the cause that matched its
-   *     {@code on} when only that fits the method's parameter), reported as {@code fallback.used};
-   *     null when there is no fallback, it does not answer this failure, or the caller was interrupted
-   */
-  public Throwable answerable(Throwable failure) {
-    if (!hasFallback() || callerInterrupted(failure)) {
-      return null;
-    }
-    Throwable cause = fallback.answerable(failure);
-    if (cause != null) {
-      fallback.used(cause);
-    }
-    return cause;
-  }
-
-  /** @return {@code fallbackFailure}, with {@code original} attached as suppressed */
-  public static Throwable withOriginal(Throwable fallbackFailure, Throwable original) {
-    if (fallbackFailure != original) {
-      fallbackFailure.addSuppressed(original);
-    }
-    return fallbackFailure;
-  }
 
   /**
    * Tells metrics listeners how the call ended and how long that took ({@code call.ended}): called

@@ -109,17 +109,17 @@ final class DriverExecution implements CallExecution {
 
   @Override
   public Throwable fallbackAnswering(Throwable failure) {
-    return sequence.answerable(failure);
+    return CallFallback.answering(sequence, failure);
   }
 
   @Override
   public Object callFallback(Object target, Arguments arguments, Throwable answering) throws Throwable {
-    return sequence.fallback(target, arguments, answering);
+    return CallFallback.call(sequence, target, arguments, answering);
   }
 
   @Override
   public Throwable fallbackFailed(Throwable fallbackFailure, Throwable original) {
-    return CallSequence.withOriginal(fallbackFailure, original);
+    return CallFallback.withOriginal(fallbackFailure, original);
   }
 
   @Override

@@ -77,15 +77,7 @@ public final class SyncDriver {
     try {
       return sequence.remembersAnswers() ? remembered(frame, keys) : attempts(frame, keys, begun, started, left);
     } catch (Throwable failure) {
-      Throwable answered = sequence.answerable(failure);
-      if (answered == null) {
-        throw Failures.rethrow(failure);
-      }
-      try {
-        return sequence.fallback(frame.target(), frame.arguments(), answered);
-      } catch (Throwable fallbackFailure) {
-        throw Failures.rethrow(CallSequence.withOriginal(fallbackFailure, failure));
-      }
+      return CallFallback.answer(frame, failure);
     }
   }
 
