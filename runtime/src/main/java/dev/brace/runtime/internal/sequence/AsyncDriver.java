@@ -37,7 +37,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * @param <T> the future's value type
  */
-public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedgeGroup.Decision<T> {
+public final class AsyncDriver<T>
+    implements AsyncAttempt.Listener<T>, AsyncHedgeGroup.Decision<T>, CallStaleAnswers.AsyncCall {
   private final CallSequence sequence;
   private final CallFrame frame;
   private final CallKeys keys;
@@ -244,74 +245,68 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
   /** The call remembers its results: a remembered or shared answer may spare it the attempts. */
   private CompletableFuture<T> remembered() {
     return start(() -> {
-      staleKey = sequence.staleKey(keys);
+      staleKey = CallStaleAnswers.keyOf(keys);
       returned.whenComplete((value, failure) -> abandonFlight());
       rememberedOrAttempts();
     });
   }
 
-  /**
-   * A fresh remembered result answers at once; with single flight, a call that finds another call
-   * of its key in flight completes with that one's outcome (its future depends on the leader's,
-   * nothing waits); otherwise the attempts run.
-   */
-  @SuppressWarnings("unchecked")
   private void rememberedOrAttempts() {
     try {
-      while (!returned.isDone()) {
-        Object fresh = sequence.freshAnswer(staleKey);
-        if (fresh != StaleAnswers.NONE) {
-          returned.complete((T) fresh);
-          return;
-        }
-        if (!sequence.singleFlight()) {
-          break;
-        }
-        StaleAnswers.Flight led = sequence.lead(staleKey);
-        if (led != null) {
-          lock.lock();
-          try {
-            flight = led;
-          } finally {
-            lock.unlock();
-          }
-          if (returned.isDone()) {
-            // The caller gave up before this call could lead: its followers call on their own.
-            abandonFlight();
-            return;
-          }
-          break;
-        }
-        CompletableFuture<Object> leader = sequence.following(staleKey);
-        if (leader != null) {
-          // The leader may complete on any thread: what follows (maybe this call's own attempts)
-          // runs in this caller's context.
-          leader.whenComplete((value, failure) -> context.wrap(() -> followed(value, failure)).run());
-          return;
-        }
-      }
-      if (!returned.isDone()) {
-        started = sequence.begin(frame.ticket());
-        attempt(1);
-      }
+      CallStaleAnswers.callAsync(sequence.stale(), staleKey, this);
     } catch (Throwable unexpected) {
       returned.completeExceptionally(unexpected);
     }
   }
 
-  /** The leader's outcome, shared; a leader that stopped without one sends this call round again. */
-  @SuppressWarnings("unchecked")
-  private void followed(Object value, Throwable failure) {
+  @Override
+  public boolean over() {
+    return returned.isDone();
+  }
+
+  @Override
+  public boolean leads(StaleAnswers.Flight led) {
+    lock.lock();
+    try {
+      flight = led;
+    } finally {
+      lock.unlock();
+    }
     if (returned.isDone()) {
-      return;
+      abandonFlight();
+      return false;
     }
-    if (StaleAnswers.abandoned(failure)) {
-      rememberedOrAttempts();
-    } else if (failure == null) {
-      returned.complete((T) value);
-    } else {
-      finish(ExceptionFilter.unwrap(failure));
-    }
+    return true;
+  }
+
+  @Override
+  public void follow(CompletableFuture<Object> leader) {
+    // The leader may complete on any thread: what follows (maybe this call's own attempts) runs in
+    // this caller's context.
+    leader.whenComplete((value, failure) -> context.wrap(() -> {
+      try {
+        CallStaleAnswers.followed(sequence.stale(), staleKey, this, value, failure);
+      } catch (Throwable unexpected) {
+        returned.completeExceptionally(unexpected);
+      }
+    }).run());
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public void answered(Object value) {
+    returned.complete((T) value);
+  }
+
+  @Override
+  public void failedWith(Throwable failure) {
+    finish(failure);
+  }
+
+  @Override
+  public void attempts() {
+    started = sequence.begin(frame.ticket());
+    attempt(1);
   }
 
   /** @return the flight this call led, now ended by it (null when it led none) */
@@ -329,7 +324,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
   private void abandonFlight() {
     StaleAnswers.Flight led = endFlight();
     if (led != null) {
-      sequence.abandon(led);
+      sequence.stale().abandon(led);
     }
   }
 
@@ -337,7 +332,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
   private void complete(T value) {
     if (staleKey != null) {
       try {
-        sequence.succeeded(staleKey, value, endFlight());
+        sequence.stale().remember(staleKey, value, endFlight());
       } catch (Throwable unexpected) {
         returned.completeExceptionally(unexpected);
         return;
@@ -477,7 +472,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
     if (staleKey != null) {
       Object stale;
       try {
-        stale = sequence.staleAnswer(staleKey, failure, endFlight());
+        stale = CallStaleAnswers.answerFailure(sequence, staleKey, failure, endFlight());
       } catch (Throwable unexpected) {
         returned.completeExceptionally(unexpected);
         return;

@@ -30,17 +30,19 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
 /**
- * One call's resolved policies around its attempts, and the steps of the call in the one order:
- * fallback, remembered results (stale-if-error), retry, hedge, then each attempt through its
- * {@link AttemptPipeline} (breaker, limiter, bulkhead, timeout). Every decision the call needs is
- * made here or in the policy a step hands it to; the drivers ({@link SyncDriver}, {@link
- * AsyncDriver}, and those outside the runtime through the driver SPI it implements as a {@link
- * ResolvedCall}, each call a {@link DriverExecution}) only walk the steps, waiting where a step
- * says to. A pattern the
- * call does not use is null and its step does nothing.
+ * The resolved call: one call's policies as the registry resolved them, and how to reach its
+ * delegate. It holds them and decides nothing of the patterns around the attempts; each is
+ * written once, its synchronous and asynchronous shapes side by side: remembered results in
+ * {@link CallStaleAnswers}, the retry in {@link CallRetry}, the hedge in {@link HedgeGroup} (with
+ * {@link SyncHedgeGroup} and {@link AsyncHedgeGroup}), the fallback in {@link CallFallback}, and
+ * each attempt in its {@link AttemptPipeline} (breaker, limiter, bulkhead, timeout). The drivers
+ * ({@link SyncDriver}, {@link AsyncDriver}, and those outside the runtime through the driver SPI it
+ * implements as a {@link ResolvedCall}, each call a {@link DriverExecution}) walk those steps in
+ * the one order, waiting where a step says to. A pattern the call does not use is null.
  *
- * <p>It also knows how to reach the delegate: the site's {@link Invoker}, {@link FallbackInvoker}
- * and {@link KeysOf}, which take a call's {@link Arguments}.
+ * <p>What it computes is the call's own: its keys from the call's {@link Arguments} (through the
+ * site's {@link KeysOf}), its start ({@link #begin()}) and the report of its end ({@link #ended}).
+ * It reaches the delegate through the site's {@link Invoker} and {@link FallbackInvoker}.
  *
  * <p>Immutable and thread-safe; a reconfiguration makes a new one rather than changing this.
  */
@@ -290,75 +292,27 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     return hedge != null;
   }
 
-  HedgePolicy hedgePolicy() {
+  /** @return the call's hedge, or null when it has none: its groups of attempts are {@link HedgeGroup}'s */
+  HedgePolicy hedge() {
     return hedge;
   }
 
+  /** @return where a synchronous call's hedged attempts run */
   Executor hedgeWorkers() {
     return hedgeWorkers;
   }
 
   // ---- remembered results (@StaleIfError), around the attempts ----
 
-  /** @return the call's remembered results ({@code @StaleIfError}), or null when it has none */
-  public StaleAnswers staleAnswers() {
+  /** @return the call's remembered results ({@code @StaleIfError}), or null when it has none: see {@link CallStaleAnswers} */
+  public StaleAnswers stale() {
     return stale;
   }
 
-  /** @return whether the call remembers its results: its drivers take the stale steps below */
+  /** @return whether the call remembers its results: its drivers take the steps of {@link CallStaleAnswers} */
   @Override
   public boolean remembersAnswers() {
     return stale != null;
-  }
-
-  /** @return the key the call's results are remembered under */
-  public Object staleKey(CallKeys keys) {
-    return StaleAnswers.keyOf(keys.stale());
-  }
-
-  /** @return a remembered result young enough to answer without a call, or {@link StaleAnswers#NONE} */
-  public Object freshAnswer(Object key) {
-    return stale.fresh(key);
-  }
-
-  /** @return whether only one call per key reaches the dependency at a time */
-  public boolean singleFlight() {
-    return stale.singleFlight();
-  }
-
-  /** @return the flight this call now leads, or null when another call leads one */
-  public StaleAnswers.Flight lead(Object key) {
-    return stale.lead(key);
-  }
-
-  /** @return the outcome of the call that leads the key's flight, or null when it has ended */
-  public CompletableFuture<Object> following(Object key) {
-    return stale.following(key);
-  }
-
-  /** Waits on this thread for the leader's outcome; see {@link StaleAnswers#await}. */
-  public Object awaitLeader(CompletableFuture<Object> outcome) throws Throwable {
-    return stale.await(outcome);
-  }
-
-  /** The call returned: its result is remembered and shared with the flight's followers. */
-  public void succeeded(Object key, Object result, StaleAnswers.Flight flight) {
-    stale.remember(key, result, flight);
-  }
-
-  /**
-   * The call failed after every retry (or was refused): the failure goes to the flight's
-   * followers, and a remembered result may answer it.
-   *
-   * @return the remembered result, or {@link StaleAnswers#NONE}: the failure goes on to the fallback
-   */
-  public Object staleAnswer(Object key, Throwable failure, StaleAnswers.Flight flight) {
-    return stale.answer(key, failure, flight, StaleAnswers.callerStopped(failure));
-  }
-
-  /** The caller gave up: the flight it led ends without an outcome. */
-  public void abandon(StaleAnswers.Flight flight) {
-    stale.abandon(flight);
   }
 
   // ---- at the end ----

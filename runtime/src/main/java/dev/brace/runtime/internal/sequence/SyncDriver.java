@@ -4,10 +4,8 @@ import dev.brace.runtime.internal.Failures;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.policy.RetryRun;
-import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.support.CallKeys;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The synchronous driver: walks a {@link CallSequence}'s steps on the caller's thread and sleeps
@@ -75,7 +73,9 @@ public final class SyncDriver {
     // A null key part is the caller's mistake: it ends the call at once, past every pattern.
     CallKeys keys = sequence.keys(frame.arguments());
     try {
-      return sequence.remembersAnswers() ? remembered(frame, keys) : attempts(frame, keys, begun, started, left);
+      return sequence.remembersAnswers()
+          ? CallStaleAnswers.call(frame, keys)
+          : attempts(frame, keys, begun, started, left);
     } catch (Throwable failure) {
       return CallFallback.answer(frame, failure);
     }
@@ -85,7 +85,7 @@ public final class SyncDriver {
    * Every attempt the retry allows, each through breaker, limiter, bulkhead and timeout (a hedged
    * group of them where the call has a hedge).
    */
-  private static Object attempts(CallFrame frame, CallKeys keys, boolean begun, long started, AttemptTicket left)
+  static Object attempts(CallFrame frame, CallKeys keys, boolean begun, long started, AttemptTicket left)
       throws Throwable {
     CallSequence sequence = frame.sequence();
     if (begun) {
@@ -179,59 +179,5 @@ public final class SyncDriver {
     }
     pipeline.succeeded(ticket, result);
     return result;
-  }
-
-  /**
-   * The attempts inside {@code @StaleIfError}: a fresh remembered result answers without them;
-   * with single flight, a call that finds another call of its key in flight waits for that one's
-   * outcome instead (and tries again itself if that one stopped without one); a result is
-   * remembered; a failure may be answered from memory.
-   */
-  private static Object remembered(CallFrame frame, CallKeys keys) throws Throwable {
-    CallSequence sequence = frame.sequence();
-    Object key = sequence.staleKey(keys);
-    StaleAnswers.Flight flight = null;
-    while (true) {
-      Object fresh = sequence.freshAnswer(key);
-      if (fresh != StaleAnswers.NONE) {
-        return fresh;
-      }
-      if (!sequence.singleFlight()) {
-        break;
-      }
-      flight = sequence.lead(key);
-      if (flight != null) {
-        break;
-      }
-      CompletableFuture<Object> leader = sequence.following(key);
-      if (leader != null) {
-        Object shared;
-        try {
-          shared = sequence.awaitLeader(leader);
-        } catch (Throwable leaderFailure) {
-          return answeredOrThrown(sequence, key, leaderFailure, null);
-        }
-        if (shared != StaleAnswers.NONE) {
-          return shared;
-        }
-      }
-    }
-    Object result;
-    try {
-      result = attempts(frame, keys, false, 0L, null);
-    } catch (Throwable failure) {
-      return answeredOrThrown(sequence, key, failure, flight);
-    }
-    sequence.succeeded(key, result, flight);
-    return result;
-  }
-
-  private static Object answeredOrThrown(CallSequence sequence, Object key, Throwable failure, StaleAnswers.Flight flight)
-      throws Throwable {
-    Object answer = sequence.staleAnswer(key, failure, flight);
-    if (answer == StaleAnswers.NONE) {
-      throw failure;
-    }
-    return answer;
   }
 }
