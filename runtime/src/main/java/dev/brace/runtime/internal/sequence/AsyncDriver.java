@@ -409,7 +409,9 @@ public final class AsyncDriver<T>
     if (returned.isDone()) {
       return;
     }
-    RetryRun next = CallRetry.retrying(sequence, run, attempt, started, failure);
+    // An end is reported as the failure it is, before a remembered result or the fallback answers
+    // it, as the synchronous driver does: brace.stale and brace.fallback count the answers.
+    RetryRun next = CallRetry.afterFailure(sequence, run, attempt, started, null, failure);
     if (next == null) {
       finish(failure);
       return;
@@ -467,8 +469,6 @@ public final class AsyncDriver<T>
     if (returned.isDone()) {
       return;
     }
-    // Reported as the failure it is, as the synchronous driver does: brace.stale counts the answers.
-    sequence.ended(started, failure);
     if (staleKey != null) {
       Object stale;
       try {
