@@ -15,7 +15,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The asynchronous driver: one call's walk through fallback, remembered results, retry and its
- * attempts, with the same policies as the synchronous driver and no decision of its own. Nothing
+ * attempts, asking the same steps as the synchronous driver ({@link CallFallback}, {@link
+ * CallStaleAnswers}, {@link CallRetry}) in their asynchronous shapes, with no decision of its own. Nothing
  * here waits on a thread: a backoff is a task on the registry's scheduler, each attempt an {@link
  * AsyncAttempt} (or, hedged, an {@link AsyncHedgeGroup} of them), and what follows an attempt runs
  * when it ends.

@@ -8,8 +8,9 @@ import dev.brace.runtime.support.CallKeys;
 import java.time.Duration;
 
 /**
- * The synchronous driver: walks a {@link CallSequence}'s steps on the caller's thread and sleeps
- * where a step says to wait. It decides nothing.
+ * The synchronous driver: walks a call's steps on the caller's thread ({@link CallFallback} around
+ * {@link CallStaleAnswers} around the attempts {@link CallRetry} allows) and sleeps where the
+ * retry says to wait. It decides nothing.
  *
  * <p>The call's arguments and its attempts' ticket live in the thread's {@link CallFrame}, borrowed
  * for the call, so a call allocates nothing of its own; each attempt goes through the call's
