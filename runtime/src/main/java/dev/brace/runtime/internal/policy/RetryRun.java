@@ -11,6 +11,8 @@ import java.util.List;
 public final class RetryRun {
   private final List<Throwable> failures = new ArrayList<>(4);
   private long previousDelayNanos;
+  /** The wait before the next attempt, as the latest decision to go on asked for. */
+  private long waitNanos;
 
   RetryRun(long firstDelayNanos) {
     this.previousDelayNanos = firstDelayNanos;
@@ -29,6 +31,16 @@ public final class RetryRun {
         last.addSuppressed(earlier);
       }
     }
+  }
+
+  /** @return the wait before the next attempt, in nanoseconds, as the latest decision to go on asked for */
+  public long waitNanos() {
+    return waitNanos;
+  }
+
+  /** @param nanos the wait before the next attempt that a decision to go on asked for */
+  public void waitNanos(long nanos) {
+    this.waitNanos = nanos;
   }
 
   long previousDelayNanos() {

@@ -268,6 +268,16 @@ public final class StaleAnswers {
     return failure instanceof FollowerInterrupted;
   }
 
+  /**
+   * @param failure what a call ended with
+   * @return whether its caller was interrupted while it waited, for attempts on other threads or
+   *     for another call's outcome: its own doing, never answered (from memory or by the fallback)
+   *     and never shared with a flight's followers
+   */
+  public static boolean callerStopped(Throwable failure) {
+    return TimeoutPolicy.interruptedCaller(failure) || interruptedFollower(failure);
+  }
+
   /** @return how many keys are remembered now (after pending evictions) */
   public long size() {
     remembered.cleanUp();

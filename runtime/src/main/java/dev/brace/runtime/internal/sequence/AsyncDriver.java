@@ -4,7 +4,6 @@ import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.attempt.Admission;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
-import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.support.CallKeys;
@@ -16,7 +15,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The asynchronous driver: one call's walk through fallback, remembered results, retry and its
- * attempts, with the same policies as the synchronous driver and no decision of its own. Nothing
+ * attempts, asking the same steps as the synchronous driver ({@link CallFallback}, {@link
+ * CallStaleAnswers}, {@link CallRetry}) in their asynchronous shapes, with no decision of its own. Nothing
  * here waits on a thread: a backoff is a task on the registry's scheduler, each attempt an {@link
  * AsyncAttempt} (or, hedged, an {@link AsyncHedgeGroup} of them), and what follows an attempt runs
  * when it ends.
@@ -38,7 +38,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * @param <T> the future's value type
  */
-public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedgeGroup.Decision<T> {
+public final class AsyncDriver<T>
+    implements AsyncAttempt.Listener<T>, AsyncHedgeGroup.Decision<T>, CallStaleAnswers.AsyncCall {
   private final CallSequence sequence;
   private final CallFrame frame;
   private final CallKeys keys;
@@ -189,19 +190,20 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
       return new AsyncDriver<T>(frame.detach(), keys, started).handOver(Admission.ADMITTED, inner);
     }
     T value = inner.join();
+    RetryRun retried;
     try {
       pipeline.succeeded(ticket, value);
-      if (!sequence.retriesResult(value)) {
-        sequence.ended(started, ticket, null);
-        return CompletableFuture.completedFuture(value);
-      }
+      retried = CallRetry.afterResult(sequence, null, 1, started, ticket, value);
     } catch (Throwable predicateFailure) {
       // A result predicate threw: as on the sync path, the attempt failed with what it threw.
       AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
       return driver.start(() -> driver.afterFailure(1, predicateFailure));
     }
+    if (retried == null) {
+      return CompletableFuture.completedFuture(value);
+    }
     AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
-    return driver.start(() -> driver.retryResult(1, value));
+    return driver.start(() -> driver.retryAfter(retried, 2));
   }
 
   /** Brace is switched off: the delegate's own future, or its synchronous throw as a failed one. */
@@ -244,74 +246,68 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
   /** The call remembers its results: a remembered or shared answer may spare it the attempts. */
   private CompletableFuture<T> remembered() {
     return start(() -> {
-      staleKey = sequence.staleKey(keys);
+      staleKey = CallStaleAnswers.keyOf(keys);
       returned.whenComplete((value, failure) -> abandonFlight());
       rememberedOrAttempts();
     });
   }
 
-  /**
-   * A fresh remembered result answers at once; with single flight, a call that finds another call
-   * of its key in flight completes with that one's outcome (its future depends on the leader's,
-   * nothing waits); otherwise the attempts run.
-   */
-  @SuppressWarnings("unchecked")
   private void rememberedOrAttempts() {
     try {
-      while (!returned.isDone()) {
-        Object fresh = sequence.freshAnswer(staleKey);
-        if (fresh != StaleAnswers.NONE) {
-          returned.complete((T) fresh);
-          return;
-        }
-        if (!sequence.singleFlight()) {
-          break;
-        }
-        StaleAnswers.Flight led = sequence.lead(staleKey);
-        if (led != null) {
-          lock.lock();
-          try {
-            flight = led;
-          } finally {
-            lock.unlock();
-          }
-          if (returned.isDone()) {
-            // The caller gave up before this call could lead: its followers call on their own.
-            abandonFlight();
-            return;
-          }
-          break;
-        }
-        CompletableFuture<Object> leader = sequence.following(staleKey);
-        if (leader != null) {
-          // The leader may complete on any thread: what follows (maybe this call's own attempts)
-          // runs in this caller's context.
-          leader.whenComplete((value, failure) -> context.wrap(() -> followed(value, failure)).run());
-          return;
-        }
-      }
-      if (!returned.isDone()) {
-        started = sequence.begin(frame.ticket());
-        attempt(1);
-      }
+      CallStaleAnswers.callAsync(sequence.stale(), staleKey, this);
     } catch (Throwable unexpected) {
       returned.completeExceptionally(unexpected);
     }
   }
 
-  /** The leader's outcome, shared; a leader that stopped without one sends this call round again. */
-  @SuppressWarnings("unchecked")
-  private void followed(Object value, Throwable failure) {
+  @Override
+  public boolean over() {
+    return returned.isDone();
+  }
+
+  @Override
+  public boolean leads(StaleAnswers.Flight led) {
+    lock.lock();
+    try {
+      flight = led;
+    } finally {
+      lock.unlock();
+    }
     if (returned.isDone()) {
-      return;
+      abandonFlight();
+      return false;
     }
-    if (StaleAnswers.abandoned(failure)) {
-      rememberedOrAttempts();
-    } else if (failure == null) {
-      returned.complete((T) value);
-    } else {
-      finish(ExceptionFilter.unwrap(failure));
-    }
+    return true;
+  }
+
+  @Override
+  public void follow(CompletableFuture<Object> leader) {
+    // The leader may complete on any thread: what follows (maybe this call's own attempts) runs in
+    // this caller's context.
+    leader.whenComplete((value, failure) -> context.wrap(() -> {
+      try {
+        CallStaleAnswers.followed(sequence.stale(), staleKey, this, value, failure);
+      } catch (Throwable unexpected) {
+        returned.completeExceptionally(unexpected);
+      }
+    }).run());
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public void answered(Object value) {
+    returned.complete((T) value);
+  }
+
+  @Override
+  public void failedWith(Throwable failure) {
+    finish(failure);
+  }
+
+  @Override
+  public void attempts() {
+    started = sequence.begin(frame.ticket());
+    attempt(1);
   }
 
   /** @return the flight this call led, now ended by it (null when it led none) */
@@ -329,7 +325,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
   private void abandonFlight() {
     StaleAnswers.Flight led = endFlight();
     if (led != null) {
-      sequence.abandon(led);
+      sequence.stale().abandon(led);
     }
   }
 
@@ -337,7 +333,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
   private void complete(T value) {
     if (staleKey != null) {
       try {
-        sequence.succeeded(staleKey, value, endFlight());
+        sequence.stale().remember(staleKey, value, endFlight());
       } catch (Throwable unexpected) {
         returned.completeExceptionally(unexpected);
         return;
@@ -414,43 +410,37 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
     if (returned.isDone()) {
       return;
     }
-    run = sequence.retryRun(run);
-    long delay = sequence.retryDelay(run, attempt, started, failure);
-    if (delay == RetryPolicy.STOP) {
+    // An end is reported as the failure it is, before a remembered result or the fallback answers
+    // it, as the synchronous driver does: brace.stale and brace.fallback count the answers.
+    RetryRun next = CallRetry.afterFailure(sequence, run, attempt, started, null, failure);
+    if (next == null) {
       finish(failure);
       return;
     }
-    retryAfter(attempt + 1, delay);
+    retryAfter(next, attempt + 1);
   }
 
   private void afterResult(int attempt, T value) {
     if (!returned.isDone()) {
-      boolean retried;
+      RetryRun next;
       try {
-        retried = sequence.retriesResult(value);
+        next = CallRetry.afterResult(sequence, run, attempt, started, null, value);
       } catch (Throwable predicateFailure) {
         afterFailure(attempt, predicateFailure);
         return;
       }
-      if (retried) {
-        retryResult(attempt, value);
+      if (next != null) {
+        retryAfter(next, attempt + 1);
         return;
       }
-      sequence.ended(started, null);
     }
     complete(value);
   }
 
-  /** A result the retry's predicate asked to repeat: another attempt follows, or it is the call's. */
-  private void retryResult(int attempt, T value) {
-    run = sequence.retryRun(run);
-    long delay = sequence.retryDelayForResult(run, attempt, started);
-    if (delay != RetryPolicy.STOP) {
-      retryAfter(attempt + 1, delay);
-      return;
-    }
-    sequence.ended(started, null);
-    complete(value);
+  /** Another attempt follows, after the wait the retry asked for in {@code next}. */
+  private void retryAfter(RetryRun next, int attempt) {
+    run = next;
+    retryAfter(attempt, next.waitNanos());
   }
 
   private void retryAfter(int next, long delayNanos) {
@@ -480,12 +470,10 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
     if (returned.isDone()) {
       return;
     }
-    // Reported as the failure it is, as the synchronous driver does: brace.stale counts the answers.
-    sequence.ended(started, failure);
     if (staleKey != null) {
       Object stale;
       try {
-        stale = sequence.staleAnswer(staleKey, failure, endFlight());
+        stale = CallStaleAnswers.answerFailure(sequence, staleKey, failure, endFlight());
       } catch (Throwable unexpected) {
         returned.completeExceptionally(unexpected);
         return;
@@ -495,16 +483,16 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
         return;
       }
     }
-    Throwable answered = sequence.answerable(failure);
-    if (answered == null) {
+    Throwable answering = CallFallback.answering(sequence, failure);
+    if (answering == null) {
       returned.completeExceptionally(failure);
       return;
     }
     CompletableFuture<T> answer;
     try {
-      answer = AsyncAttempt.futureOf(frame.answer(answered), "the fallback of " + sequence.callName());
+      answer = CallFallback.answerAsync(frame, answering, failure);
     } catch (Throwable fallbackFailure) {
-      returned.completeExceptionally(CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
+      returned.completeExceptionally(fallbackFailure);
       return;
     }
     if (!track(() -> answer.cancel(true))) {
@@ -515,7 +503,7 @@ public final class AsyncDriver<T> implements AsyncAttempt.Listener<T>, AsyncHedg
       if (fallbackFailure == null) {
         returned.complete(value);
       } else {
-        returned.completeExceptionally(CallSequence.withOriginal(ExceptionFilter.unwrap(fallbackFailure), failure));
+        returned.completeExceptionally(CallFallback.failedAnswer(fallbackFailure, failure));
       }
     }).run());
   }

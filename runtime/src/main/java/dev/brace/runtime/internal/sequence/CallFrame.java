@@ -119,11 +119,11 @@ public final class CallFrame implements DelegateCall {
   /**
    * Calls the fallback method with the call's arguments.
    *
-   * @param failure what {@link CallSequence#answerable} returned
+   * @param failure what {@link CallFallback#answering} returned
    * @throws Throwable what the fallback threw
    */
   public Object answer(Throwable failure) throws Throwable {
-    Object answered = sequence.fallback(target, arguments, failure);
+    Object answered = CallFallback.call(sequence, target, arguments, failure);
     return adapter == null ? answered : adapter.answer(answered);
   }
 

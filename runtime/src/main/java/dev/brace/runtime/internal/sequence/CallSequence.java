@@ -9,7 +9,6 @@ import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.internal.policy.RetryPolicy;
-import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.metrics.CallMetrics;
@@ -24,7 +23,6 @@ import dev.brace.runtime.support.Invoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.SlotInvoker;
 import dev.brace.runtime.support.StageAdapter;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -32,17 +30,19 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
 /**
- * One call's resolved policies around its attempts, and the steps of the call in the one order:
- * fallback, remembered results (stale-if-error), retry, hedge, then each attempt through its
- * {@link AttemptPipeline} (breaker, limiter, bulkhead, timeout). Every decision the call needs is
- * made here or in the policy a step hands it to; the drivers ({@link SyncDriver}, {@link
- * AsyncDriver}, and those outside the runtime through the driver SPI it implements as a {@link
- * ResolvedCall}, each call a {@link DriverExecution}) only walk the steps, waiting where a step
- * says to. A pattern the
- * call does not use is null and its step does nothing.
+ * The resolved call: one call's policies as the registry resolved them, and how to reach its
+ * delegate. It holds them and decides nothing of the patterns around the attempts; each is
+ * written once, its synchronous and asynchronous shapes side by side: remembered results in
+ * {@link CallStaleAnswers}, the retry in {@link CallRetry}, the hedge in {@link HedgeGroup} (with
+ * {@link SyncHedgeGroup} and {@link AsyncHedgeGroup}), the fallback in {@link CallFallback}, and
+ * each attempt in its {@link AttemptPipeline} (breaker, limiter, bulkhead, timeout). The drivers
+ * ({@link SyncDriver}, {@link AsyncDriver}, and those outside the runtime through the driver SPI it
+ * implements as a {@link ResolvedCall}, each call a {@link DriverExecution}) walk those steps in
+ * the one order, waiting where a step says to. A pattern the call does not use is null.
  *
- * <p>It also knows how to reach the delegate: the site's {@link Invoker}, {@link FallbackInvoker}
- * and {@link KeysOf}, which take a call's {@link Arguments}.
+ * <p>What it computes is the call's own: its keys from the call's {@link Arguments} (through the
+ * site's {@link KeysOf}), its start ({@link #begin()}) and the report of its end ({@link #ended}).
+ * It reaches the delegate through the site's {@link Invoker} and {@link FallbackInvoker}.
  *
  * <p>Immutable and thread-safe; a reconfiguration makes a new one rather than changing this.
  */
@@ -82,7 +82,8 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     this.hedge = builder.hedge;
     this.hedgeWorkers = builder.hedgeWorkers;
     this.stale = builder.stale;
-    this.fallback = builder.fallback;
+    // A fallback policy without a fallback method answers nothing.
+    this.fallback = builder.definition.fallback() == null ? null : builder.fallback;
     this.passThrough = builder.passThrough;
     this.invoker = builder.definition.invoker();
     this.fallbackInvoker = builder.definition.fallback();
@@ -92,7 +93,7 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     this.attempts = builder.attempts == null
         ? AttemptPipeline.builder(callName, time, events).build()
         : builder.attempts;
-    this.endReports = new CallEndReports(callName, time, events, attempts, fallbackInvoker == null ? null : fallback);
+    this.endReports = new CallEndReports(callName, time, events, attempts, fallback);
     this.slotInvoker = builder.definition.slotInvoker();
     // A stack's key from its caller is used only by a keyed breaker or limiter, which the pipeline's
     // attempt made without waiting leaves to a ticket, and by remembered results, excluded here.
@@ -191,19 +192,19 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     return invoker.invoke(method, target, args);
   }
 
-  /** @return whether the call has a fallback method to answer with */
-  public boolean hasFallback() {
-    return fallbackInvoker != null && fallback != null;
+  /** @return the fallback's policy, or null when the call has no fallback method to answer with: see {@link CallFallback} */
+  FallbackPolicy fallback() {
+    return fallback;
   }
 
-  /**
-   * Calls the fallback method.
-   *
-   * @param failure what {@link #answerable} returned
-   * @throws Throwable what the fallback threw
-   */
-  public Object fallback(Object target, Arguments args, Throwable failure) throws Throwable {
-    return fallbackInvoker.answer(method, target, args, failure);
+  /** @return how the fallback method is reached, or null when there is none */
+  FallbackInvoker fallbackInvoker() {
+    return fallbackInvoker;
+  }
+
+  /** @return the method's number in its wrapper, which the invokers switch on */
+  int method() {
+    return method;
   }
 
   /**
@@ -243,7 +244,7 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
    * maxDuration} and, while a metrics listener is bound, for the call's duration ({@code
    * call.ended}). With neither, the clock is not read.
    *
-   * @return the start, to pass to {@link #retryDelay}
+   * @return the start, to pass to the retry's decisions ({@link CallRetry})
    */
   public long begin() {
     if (retry != null) {
@@ -260,7 +261,7 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
    * calls its attempts make inherit that as the deadline of the whole call.
    *
    * @param ticket the ticket the call's attempts go through the pipeline with
-   * @return the start, to pass to {@link #retryDelay}
+   * @return the start, to pass to the retry's decisions ({@link CallRetry})
    */
   public long begin(AttemptTicket ticket) {
     long started = begin();
@@ -273,75 +274,14 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     ticket.callBegan(started, retry == null ? 0 : retry.maxDurationNanos());
   }
 
-  // ---- between attempts ----
-
-  /** @return whether a result is retried ({@code @Retry(onResult)}); false without a retry or a predicate */
-  public boolean retriesResult(Object result) {
-    return retry != null && retry.retriesResult(result);
+  /** @return the call's retry, or null when it has none: the driver's steps are {@link CallRetry}'s */
+  RetryPolicy retry() {
+    return retry;
   }
 
-  /**
-   * @param run the call's retry state so far, or null before the first retried outcome
-   * @return the state to carry to the next decision; null when the call has no retry
-   */
-  public RetryRun retryRun(RetryRun run) {
-    return retry == null ? null : retry.continuing(run);
-  }
-
-  /**
-   * Decides what follows a failed attempt.
-   *
-   * @param run from {@link #retryRun}
-   * @param attempt the attempt that failed, from 1
-   * @param started from {@link #begin}
-   * @param failure what it threw (a refusal included)
-   * @return the nanoseconds to wait before the next attempt (the failure is then remembered in
-   *     {@code run}, to be attached to the one that ends the call), or {@link RetryPolicy#STOP}: the
-   *     call ends with {@code failure}, earlier failures attached to it
-   */
-  public long retryDelay(RetryRun run, int attempt, long started, Throwable failure) {
-    if (retry == null || TimeoutPolicy.interruptedCaller(failure)) {
-      return RetryPolicy.STOP;
-    }
-    long delay = retry.decide(run, attempt, started, failure);
-    if (delay != RetryPolicy.STOP) {
-      run.recordFailure(failure);
-    }
-    return delay;
-  }
-
-  /**
-   * Decides what follows a result that {@link #retriesResult} asks to retry.
-   *
-   * @return the nanoseconds to wait, or {@link RetryPolicy#STOP}: the result is returned
-   */
-  public long retryDelayForResult(RetryRun run, int attempt, long started) {
-    return retry.decideOnResult(run, attempt, started);
-  }
-
-  /**
-   * The call ends in the middle of a wait (the caller was interrupted while sleeping a backoff):
-   * the failure it ends with carries the earlier ones.
-   */
-  public void stoppedWaiting(RetryRun run, Throwable failure) {
-    if (run != null) {
-      run.attachEarlierFailuresTo(failure);
-    }
-  }
-
-  /**
-   * Sleeps a wait a step asked for, on the registry's clock.
-   *
-   * @return false when the caller was interrupted; its interrupt flag is set again
-   */
-  public boolean sleep(long nanos) {
-    try {
-      time.sleep(Duration.ofNanos(nanos));
-      return true;
-    } catch (InterruptedException interrupted) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+  /** @return the registry's clock, which synchronous waits sleep on */
+  TimeSource time() {
+    return time;
   }
 
   // ---- the hedge ----
@@ -352,108 +292,30 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     return hedge != null;
   }
 
-  HedgePolicy hedgePolicy() {
+  /** @return the call's hedge, or null when it has none: its groups of attempts are {@link HedgeGroup}'s */
+  HedgePolicy hedge() {
     return hedge;
   }
 
+  /** @return where a synchronous call's hedged attempts run */
   Executor hedgeWorkers() {
     return hedgeWorkers;
   }
 
   // ---- remembered results (@StaleIfError), around the attempts ----
 
-  /** @return the call's remembered results ({@code @StaleIfError}), or null when it has none */
-  public StaleAnswers staleAnswers() {
+  /** @return the call's remembered results ({@code @StaleIfError}), or null when it has none: see {@link CallStaleAnswers} */
+  public StaleAnswers stale() {
     return stale;
   }
 
-  /** @return whether the call remembers its results: its drivers take the stale steps below */
+  /** @return whether the call remembers its results: its drivers take the steps of {@link CallStaleAnswers} */
   @Override
   public boolean remembersAnswers() {
     return stale != null;
   }
 
-  /** @return the key the call's results are remembered under */
-  public Object staleKey(CallKeys keys) {
-    return StaleAnswers.keyOf(keys.stale());
-  }
-
-  /** @return a remembered result young enough to answer without a call, or {@link StaleAnswers#NONE} */
-  public Object freshAnswer(Object key) {
-    return stale.fresh(key);
-  }
-
-  /** @return whether only one call per key reaches the dependency at a time */
-  public boolean singleFlight() {
-    return stale.singleFlight();
-  }
-
-  /** @return the flight this call now leads, or null when another call leads one */
-  public StaleAnswers.Flight lead(Object key) {
-    return stale.lead(key);
-  }
-
-  /** @return the outcome of the call that leads the key's flight, or null when it has ended */
-  public CompletableFuture<Object> following(Object key) {
-    return stale.following(key);
-  }
-
-  /** Waits on this thread for the leader's outcome; see {@link StaleAnswers#await}. */
-  public Object awaitLeader(CompletableFuture<Object> outcome) throws Throwable {
-    return stale.await(outcome);
-  }
-
-  /** The call returned: its result is remembered and shared with the flight's followers. */
-  public void succeeded(Object key, Object result, StaleAnswers.Flight flight) {
-    stale.remember(key, result, flight);
-  }
-
-  /**
-   * The call failed after every retry (or was refused): the failure goes to the flight's
-   * followers, and a remembered result may answer it.
-   *
-   * @return the remembered result, or {@link StaleAnswers#NONE}: the failure goes on to the fallback
-   */
-  public Object staleAnswer(Object key, Throwable failure, StaleAnswers.Flight flight) {
-    return stale.answer(key, failure, flight, callerInterrupted(failure));
-  }
-
-  /** The caller gave up: the flight it led ends without an outcome. */
-  public void abandon(StaleAnswers.Flight flight) {
-    stale.abandon(flight);
-  }
-
-  /** An interrupt of the caller while it waited is its own doing: never answered, never shared. */
-  private static boolean callerInterrupted(Throwable failure) {
-    return TimeoutPolicy.interruptedCaller(failure) || StaleAnswers.interruptedFollower(failure);
-  }
-
   // ---- at the end ----
-
-  /**
-   * @param failure what ended the call
-   * @return the exception the fallback method receives (the failure, or the cause that matched its
-   *     {@code on} when only that fits the method's parameter), reported as {@code fallback.used};
-   *     null when there is no fallback, it does not answer this failure, or the caller was interrupted
-   */
-  public Throwable answerable(Throwable failure) {
-    if (!hasFallback() || callerInterrupted(failure)) {
-      return null;
-    }
-    Throwable cause = fallback.answerable(failure);
-    if (cause != null) {
-      fallback.used(cause);
-    }
-    return cause;
-  }
-
-  /** @return {@code fallbackFailure}, with {@code original} attached as suppressed */
-  public static Throwable withOriginal(Throwable fallbackFailure, Throwable original) {
-    if (fallbackFailure != original) {
-      fallbackFailure.addSuppressed(original);
-    }
-    return fallbackFailure;
-  }
 
   /**
    * Tells metrics listeners how the call ended and how long that took ({@code call.ended}): called

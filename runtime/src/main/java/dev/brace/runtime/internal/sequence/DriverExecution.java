@@ -4,7 +4,6 @@ import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
 import dev.brace.runtime.internal.context.CallContext;
-import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.spi.driver.Admission;
 import dev.brace.runtime.spi.driver.CallExecution;
@@ -89,37 +88,38 @@ final class DriverExecution implements CallExecution {
 
   @Override
   public long retryDelay(Throwable failure) {
-    run = sequence.retryRun(run);
-    long delay = sequence.retryDelay(run, number, started, failure);
-    if (delay == RetryPolicy.STOP) {
+    RetryRun next = CallRetry.retrying(sequence, run, number, started, failure);
+    if (next == null) {
       decided = failure;
       return NO_RETRY;
     }
-    return delay;
+    run = next;
+    return next.waitNanos();
   }
 
   @Override
   public void ended(Throwable failure) {
     if (failure != null && failure != decided) {
       // A failure the retry was not asked about (a stream's, after elements were passed on).
-      sequence.stoppedWaiting(run, failure);
+      CallRetry.endedWith(sequence, run, started, failure);
+    } else {
+      sequence.ended(started, failure);
     }
-    sequence.ended(started, failure);
   }
 
   @Override
   public Throwable fallbackAnswering(Throwable failure) {
-    return sequence.answerable(failure);
+    return CallFallback.answering(sequence, failure);
   }
 
   @Override
   public Object callFallback(Object target, Arguments arguments, Throwable answering) throws Throwable {
-    return sequence.fallback(target, arguments, answering);
+    return CallFallback.call(sequence, target, arguments, answering);
   }
 
   @Override
   public Throwable fallbackFailed(Throwable fallbackFailure, Throwable original) {
-    return CallSequence.withOriginal(fallbackFailure, original);
+    return CallFallback.withOriginal(fallbackFailure, original);
   }
 
   @Override

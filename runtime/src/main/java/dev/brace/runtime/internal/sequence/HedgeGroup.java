@@ -75,7 +75,7 @@ abstract class HedgeGroup<T> {
   HedgeGroup(CallSequence sequence, CallContext context, boolean waitsForEveryEnd) {
     this.allEnded = waitsForEveryEnd ? lock.newCondition() : null;
     this.sequence = sequence;
-    this.hedge = sequence.hedgePolicy();
+    this.hedge = sequence.hedge();
     this.context = context;
     this.attempts = new Attempt[hedge.maxAttempts() + 1];
     this.ended = new boolean[hedge.maxAttempts() + 1];

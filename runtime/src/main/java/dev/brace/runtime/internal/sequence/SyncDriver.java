@@ -3,15 +3,14 @@ package dev.brace.runtime.internal.sequence;
 import dev.brace.runtime.internal.Failures;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptTicket;
-import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
-import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.support.CallKeys;
-import java.util.concurrent.CompletableFuture;
+import java.time.Duration;
 
 /**
- * The synchronous driver: walks a {@link CallSequence}'s steps on the caller's thread and sleeps
- * where a step says to wait. It decides nothing.
+ * The synchronous driver: walks a call's steps on the caller's thread ({@link CallFallback} around
+ * {@link CallStaleAnswers} around the attempts {@link CallRetry} allows) and sleeps where the
+ * retry says to wait. It decides nothing.
  *
  * <p>The call's arguments and its attempts' ticket live in the thread's {@link CallFrame}, borrowed
  * for the call, so a call allocates nothing of its own; each attempt goes through the call's
@@ -75,17 +74,11 @@ public final class SyncDriver {
     // A null key part is the caller's mistake: it ends the call at once, past every pattern.
     CallKeys keys = sequence.keys(frame.arguments());
     try {
-      return sequence.remembersAnswers() ? remembered(frame, keys) : attempts(frame, keys, begun, started, left);
+      return sequence.remembersAnswers()
+          ? CallStaleAnswers.call(frame, keys)
+          : attempts(frame, keys, begun, started, left);
     } catch (Throwable failure) {
-      Throwable answered = sequence.answerable(failure);
-      if (answered == null) {
-        throw Failures.rethrow(failure);
-      }
-      try {
-        return sequence.fallback(frame.target(), frame.arguments(), answered);
-      } catch (Throwable fallbackFailure) {
-        throw Failures.rethrow(CallSequence.withOriginal(fallbackFailure, failure));
-      }
+      return CallFallback.answer(frame, failure);
     }
   }
 
@@ -93,7 +86,7 @@ public final class SyncDriver {
    * Every attempt the retry allows, each through breaker, limiter, bulkhead and timeout (a hedged
    * group of them where the call has a hedge).
    */
-  private static Object attempts(CallFrame frame, CallKeys keys, boolean begun, long started, AttemptTicket left)
+  static Object attempts(CallFrame frame, CallKeys keys, boolean begun, long started, AttemptTicket left)
       throws Throwable {
     CallSequence sequence = frame.sequence();
     if (begun) {
@@ -105,13 +98,40 @@ public final class SyncDriver {
     for (int number = 1; ; number++) {
       try {
         Object result = number == 1 && left != null ? resumed(frame, left) : attempt(frame, keys);
-        run = afterResult(sequence, run, number, started, frame.ticket(), result);
-        if (run == null) {
+        RetryRun next = CallRetry.afterResult(sequence, run, number, started, frame.ticket(), result);
+        if (next == null) {
           return result;
         }
+        if (!sleep(sequence, next.waitNanos())) {
+          sequence.ended(started, null);
+          return result;
+        }
+        run = next;
       } catch (Throwable failure) {
-        run = afterFailure(sequence, run, number, started, frame.ticket(), failure);
+        run = CallRetry.afterFailure(sequence, run, number, started, frame.ticket(), failure);
+        if (run == null) {
+          throw Failures.rethrow(failure);
+        }
+        if (!sleep(sequence, run.waitNanos())) {
+          CallRetry.endedWith(sequence, run, started, failure);
+          throw Failures.rethrow(failure);
+        }
       }
+    }
+  }
+
+  /**
+   * Sleeps a wait the retry asked for, on the registry's clock.
+   *
+   * @return false when the caller was interrupted; its interrupt flag is set again
+   */
+  private static boolean sleep(CallSequence sequence, long nanos) {
+    try {
+      sequence.time().sleep(Duration.ofNanos(nanos));
+      return true;
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -160,101 +180,5 @@ public final class SyncDriver {
     }
     pipeline.succeeded(ticket, result);
     return result;
-  }
-
-  /**
-   * The attempts inside {@code @StaleIfError}: a fresh remembered result answers without them;
-   * with single flight, a call that finds another call of its key in flight waits for that one's
-   * outcome instead (and tries again itself if that one stopped without one); a result is
-   * remembered; a failure may be answered from memory.
-   */
-  private static Object remembered(CallFrame frame, CallKeys keys) throws Throwable {
-    CallSequence sequence = frame.sequence();
-    Object key = sequence.staleKey(keys);
-    StaleAnswers.Flight flight = null;
-    while (true) {
-      Object fresh = sequence.freshAnswer(key);
-      if (fresh != StaleAnswers.NONE) {
-        return fresh;
-      }
-      if (!sequence.singleFlight()) {
-        break;
-      }
-      flight = sequence.lead(key);
-      if (flight != null) {
-        break;
-      }
-      CompletableFuture<Object> leader = sequence.following(key);
-      if (leader != null) {
-        Object shared;
-        try {
-          shared = sequence.awaitLeader(leader);
-        } catch (Throwable leaderFailure) {
-          return answeredOrThrown(sequence, key, leaderFailure, null);
-        }
-        if (shared != StaleAnswers.NONE) {
-          return shared;
-        }
-      }
-    }
-    Object result;
-    try {
-      result = attempts(frame, keys, false, 0L, null);
-    } catch (Throwable failure) {
-      return answeredOrThrown(sequence, key, failure, flight);
-    }
-    sequence.succeeded(key, result, flight);
-    return result;
-  }
-
-  private static Object answeredOrThrown(CallSequence sequence, Object key, Throwable failure, StaleAnswers.Flight flight)
-      throws Throwable {
-    Object answer = sequence.staleAnswer(key, failure, flight);
-    if (answer == StaleAnswers.NONE) {
-      throw failure;
-    }
-    return answer;
-  }
-
-  /**
-   * After a result: when the retry asks to try again, sleeps the backoff and returns the run;
-   * otherwise (no retry, no predicate, predicate false, attempts or time spent, interrupted)
-   * returns null and the result is the call's.
-   *
-   * @throws RuntimeException what the result predicate threw: the attempt then failed
-   */
-  private static RetryRun afterResult(
-      CallSequence sequence, RetryRun run, int number, long started, AttemptTicket last, Object result) {
-    if (!sequence.retriesResult(result)) {
-      sequence.ended(started, last, null);
-      return null;
-    }
-    RetryRun continuing = sequence.retryRun(run);
-    long delay = sequence.retryDelayForResult(continuing, number, started);
-    if (delay == RetryPolicy.STOP || !sequence.sleep(delay)) {
-      sequence.ended(started, null);
-      return null;
-    }
-    return continuing;
-  }
-
-  /**
-   * After a failed attempt (a refusal included): sleeps the backoff and returns the run to try
-   * again with, or throws the failure that ends the call, earlier failures attached.
-   */
-  private static RetryRun afterFailure(
-      CallSequence sequence, RetryRun run, int number, long started, AttemptTicket last, Throwable failure) {
-    RetryRun continuing = sequence.retryRun(run);
-    long delay = sequence.retryDelay(continuing, number, started, failure);
-    if (delay == RetryPolicy.STOP) {
-      sequence.ended(started, last, failure);
-      throw Failures.rethrow(failure);
-    }
-    if (!sequence.sleep(delay)) {
-      sequence.stoppedWaiting(continuing, failure);
-      sequence.ended(started, failure);
-      throw Failures.rethrow(failure);
-    }
-    return continuing;
   }
 }

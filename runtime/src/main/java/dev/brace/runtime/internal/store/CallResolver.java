@@ -181,7 +181,7 @@ final class CallResolver {
    * settings), so that changing an unrelated setting does not forget every answer; else new.
    */
   private StaleAnswers staleAnswers(StaleIfErrorConfig config, String callName, CallSequence before) {
-    StaleAnswers earlier = before == null ? null : before.staleAnswers();
+    StaleAnswers earlier = before == null ? null : before.stale();
     return earlier == null ? new StaleAnswers(config, callName, time, events) : earlier.carriedTo(config);
   }
 
