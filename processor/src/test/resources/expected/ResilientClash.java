@@ -48,7 +48,19 @@ public final class ResilientClash implements Clash {
   public String call(String delegate, String registry, int e, String result, int attempt,
       Object guard, Exception failure, Object permit, Object run, long started,
       String fallbackFailure) {
-    return this.call.call(this.delegate, new Object[] {delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure}, null, null, null, 0L, 0L);
+    long at = this.call.instant();
+    Object held = this.call.admitNow(at);
+    if (this.call.admitted(held)) {
+      try {
+        String result2 = this.delegate.call(delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure);
+        this.call.succeeded(held, at);
+        return result2;
+      } catch (Throwable failure2) {
+        return this.call.failed(held, at, failure2, this.delegate, new Object[] {delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure}, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.call.staged(held, at, this.delegate, new Object[] {delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure}, null, null, null, 0L, 0L);
+    }
   }
 
   @Override

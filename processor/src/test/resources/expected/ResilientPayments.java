@@ -59,12 +59,36 @@ public final class ResilientPayments implements Payments {
 
   @Override
   public String charge(String orderId) throws ConnectException, UnknownHostException {
-    return this.charge.call(this.delegate, orderId, null, null, null, 0L, 0L);
+    long at = this.charge.instant();
+    Object held = this.charge.admitNow(at);
+    if (this.charge.admitted(held)) {
+      try {
+        String result = this.delegate.charge(orderId);
+        this.charge.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.charge.failed(held, at, failure, this.delegate, orderId, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.charge.staged(held, at, this.delegate, orderId, null, null, null, 0L, 0L);
+    }
   }
 
   @Override
   public String refund(String orderId) {
-    return this.refund.call(this.delegate, orderId, null, null, null, 0L, 0L);
+    long at = this.refund.instant();
+    Object held = this.refund.admitNow(at);
+    if (this.refund.admitted(held)) {
+      try {
+        String result = this.delegate.refund(orderId);
+        this.refund.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.refund.failed(held, at, failure, this.delegate, orderId, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.refund.staged(held, at, this.delegate, orderId, null, null, null, 0L, 0L);
+    }
   }
 
   @Override

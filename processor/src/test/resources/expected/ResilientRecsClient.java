@@ -72,12 +72,36 @@ public final class ResilientRecsClient implements RecsClient {
 
   @Override
   public List<String> recommendations(String userId) throws IOException {
-    return this.recommendations.call(this.delegate, userId, null, null, null, 0L, 0L);
+    long at = this.recommendations.instant();
+    Object held = this.recommendations.admitNow(at);
+    if (this.recommendations.admitted(held)) {
+      try {
+        List<String> result = this.delegate.recommendations(userId);
+        this.recommendations.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.recommendations.failed(held, at, failure, this.delegate, userId, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.recommendations.staged(held, at, this.delegate, userId, null, null, null, 0L, 0L);
+    }
   }
 
   @Override
   public int count() {
-    return this.count.call(this.delegate, null, null, null, null, 0L, 0L);
+    long at = this.count.instant();
+    Object held = this.count.admitNow(at);
+    if (this.count.admitted(held)) {
+      try {
+        int result = this.delegate.count();
+        this.count.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.count.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.count.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
+    }
   }
 
   @Override

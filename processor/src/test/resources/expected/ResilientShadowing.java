@@ -56,12 +56,36 @@ public final class ResilientShadowing implements Shadowing {
 
   @java.lang.Override
   public java.util.List<String> names(Shadowing.Registry registry) throws IOException {
-    return this.names.call(this.delegate, registry, null, null, null, 0L, 0L);
+    long at = this.names.instant();
+    Object held = this.names.admitNow(at);
+    if (this.names.admitted(held)) {
+      try {
+        java.util.List<String> result = this.delegate.names(registry);
+        this.names.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.names.failed(held, at, failure, this.delegate, registry, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.names.staged(held, at, this.delegate, registry, null, null, null, 0L, 0L);
+    }
   }
 
   @java.lang.Override
   public String describe(String what) {
-    return this.describe.call(this.delegate, what, null, null, null, 0L, 0L);
+    long at = this.describe.instant();
+    Object held = this.describe.admitNow(at);
+    if (this.describe.admitted(held)) {
+      try {
+        String result = this.delegate.describe(what);
+        this.describe.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.describe.failed(held, at, failure, this.delegate, what, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.describe.staged(held, at, this.delegate, what, null, null, null, 0L, 0L);
+    }
   }
 
   @java.lang.Override

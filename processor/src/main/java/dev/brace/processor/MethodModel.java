@@ -42,6 +42,15 @@ record MethodModel(
     return returnKind == ReturnKind.COMPLETION_STAGE;
   }
 
+  /**
+   * @return whether the generated method calls its delegate itself when the runtime admits the
+   *     attempt at once: a synchronous result (a value, a primitive or none), which the runtime
+   *     needs to see only on the staged way
+   */
+  boolean callsDelegateItself() {
+    return returnKind == ReturnKind.VALUE;
+  }
+
   /** @return whether the call goes through a guard */
   boolean isGuarded() {
     return !patterns.isEmpty();
