@@ -74,35 +74,12 @@ public final class ResilientCatalog implements Catalog {
 
   @Override
   public String find(String id) {
-    long at = this.find.instant();
-    Object held = this.find.admitNow(at);
-    if (this.find.admitted(held)) {
-      try {
-        String result = this.delegate.find(id);
-        this.find.succeeded(held, at);
-        return result;
-      } catch (Throwable failure) {
-        return this.find.failed(held, at, failure, this.delegate, id, null, null, null, 0L, 0L);
-      }
-    } else {
-      return this.find.staged(held, at, this.delegate, id, null, null, null, 0L, 0L);
-    }
+    return this.find.call(this.delegate, id, null, null, null, 0L, 0L);
   }
 
   @Override
   public void save(String id) throws IOException {
-    long at = this.save.instant();
-    Object held = this.save.admitNow(at);
-    if (this.save.admitted(held)) {
-      try {
-        this.delegate.save(id);
-        this.save.succeeded(held, at);
-      } catch (Throwable failure) {
-        this.save.failed(held, at, failure, this.delegate, id, null, null, null, 0L, 0L);
-      }
-    } else {
-      this.save.staged(held, at, this.delegate, id, null, null, null, 0L, 0L);
-    }
+    this.save.call(this.delegate, id, null, null, null, 0L, 0L);
   }
 
   @Override

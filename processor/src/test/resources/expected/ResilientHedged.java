@@ -85,52 +85,17 @@ public final class ResilientHedged implements Hedged {
 
   @Override
   public String search(String query) throws IOException {
-    long at = this.search.instant();
-    Object held = this.search.admitNow(at);
-    if (this.search.admitted(held)) {
-      try {
-        String result = this.delegate.search(query);
-        this.search.succeeded(held, at);
-        return result;
-      } catch (Throwable failure) {
-        return this.search.failed(held, at, failure, this.delegate, query, null, null, null, 0L, 0L);
-      }
-    } else {
-      return this.search.staged(held, at, this.delegate, query, null, null, null, 0L, 0L);
-    }
+    return this.search.call(this.delegate, query, null, null, null, 0L, 0L);
   }
 
   @Override
   public void ping() throws IOException {
-    long at = this.ping.instant();
-    Object held = this.ping.admitNow(at);
-    if (this.ping.admitted(held)) {
-      try {
-        this.delegate.ping();
-        this.ping.succeeded(held, at);
-      } catch (Throwable failure) {
-        this.ping.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
-      }
-    } else {
-      this.ping.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
-    }
+    this.ping.call(this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override
   public int count(String query) {
-    long at = this.count.instant();
-    Object held = this.count.admitNow(at);
-    if (this.count.admitted(held)) {
-      try {
-        int result = this.delegate.count(query);
-        this.count.succeeded(held, at);
-        return result;
-      } catch (Throwable failure) {
-        return this.count.failed(held, at, failure, this.delegate, query, null, null, null, 0L, 0L);
-      }
-    } else {
-      return this.count.staged(held, at, this.delegate, query, null, null, null, 0L, 0L);
-    }
+    return this.count.call(this.delegate, query, null, null, null, 0L, 0L);
   }
 
   @Override

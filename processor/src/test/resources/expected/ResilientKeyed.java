@@ -45,19 +45,7 @@ public final class ResilientKeyed implements Keyed {
 
   @Override
   public String call(Keyed.Request request, String tenant, int port) {
-    long at = this.call.instant();
-    Object held = this.call.admitNow(at);
-    if (this.call.admitted(held)) {
-      try {
-        String result = this.delegate.call(request, tenant, port);
-        this.call.succeeded(held, at);
-        return result;
-      } catch (Throwable failure) {
-        return this.call.failed(held, at, failure, this.delegate, request, tenant, null, null, port, 0L);
-      }
-    } else {
-      return this.call.staged(held, at, this.delegate, request, tenant, null, null, port, 0L);
-    }
+    return this.call.call(this.delegate, request, tenant, null, null, port, 0L);
   }
 
   @Override

@@ -37,18 +37,7 @@ public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
 
   @Override
   public void run() {
-    long at = this.run.instant();
-    Object held = this.run.admitNow(at);
-    if (this.run.admitted(held)) {
-      try {
-        this.delegate.run();
-        this.run.succeeded(held, at);
-      } catch (Throwable failure) {
-        this.run.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
-      }
-    } else {
-      this.run.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
-    }
+    this.run.call(this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override

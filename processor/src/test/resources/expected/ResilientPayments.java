@@ -76,19 +76,7 @@ public final class ResilientPayments implements Payments {
 
   @Override
   public String refund(String orderId) {
-    long at = this.refund.instant();
-    Object held = this.refund.admitNow(at);
-    if (this.refund.admitted(held)) {
-      try {
-        String result = this.delegate.refund(orderId);
-        this.refund.succeeded(held, at);
-        return result;
-      } catch (Throwable failure) {
-        return this.refund.failed(held, at, failure, this.delegate, orderId, null, null, null, 0L, 0L);
-      }
-    } else {
-      return this.refund.staged(held, at, this.delegate, orderId, null, null, null, 0L, 0L);
-    }
+    return this.refund.call(this.delegate, orderId, null, null, null, 0L, 0L);
   }
 
   @Override

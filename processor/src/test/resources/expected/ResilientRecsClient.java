@@ -72,19 +72,7 @@ public final class ResilientRecsClient implements RecsClient {
 
   @Override
   public List<String> recommendations(String userId) throws IOException {
-    long at = this.recommendations.instant();
-    Object held = this.recommendations.admitNow(at);
-    if (this.recommendations.admitted(held)) {
-      try {
-        List<String> result = this.delegate.recommendations(userId);
-        this.recommendations.succeeded(held, at);
-        return result;
-      } catch (Throwable failure) {
-        return this.recommendations.failed(held, at, failure, this.delegate, userId, null, null, null, 0L, 0L);
-      }
-    } else {
-      return this.recommendations.staged(held, at, this.delegate, userId, null, null, null, 0L, 0L);
-    }
+    return this.recommendations.call(this.delegate, userId, null, null, null, 0L, 0L);
   }
 
   @Override

@@ -56,19 +56,7 @@ public final class ResilientShadowing implements Shadowing {
 
   @java.lang.Override
   public java.util.List<String> names(Shadowing.Registry registry) throws IOException {
-    long at = this.names.instant();
-    Object held = this.names.admitNow(at);
-    if (this.names.admitted(held)) {
-      try {
-        java.util.List<String> result = this.delegate.names(registry);
-        this.names.succeeded(held, at);
-        return result;
-      } catch (Throwable failure) {
-        return this.names.failed(held, at, failure, this.delegate, registry, null, null, null, 0L, 0L);
-      }
-    } else {
-      return this.names.staged(held, at, this.delegate, registry, null, null, null, 0L, 0L);
-    }
+    return this.names.call(this.delegate, registry, null, null, null, 0L, 0L);
   }
 
   @java.lang.Override

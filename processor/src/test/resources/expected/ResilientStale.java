@@ -84,53 +84,17 @@ public final class ResilientStale implements Stale {
 
   @Override
   public List<String> recommendations(String userId, int limit) throws IOException {
-    long at = this.recommendations.instant();
-    Object held = this.recommendations.admitNow(at);
-    if (this.recommendations.admitted(held)) {
-      try {
-        List<String> result = this.delegate.recommendations(userId, limit);
-        this.recommendations.succeeded(held, at);
-        return result;
-      } catch (Throwable failure) {
-        return this.recommendations.failed(held, at, failure, this.delegate, userId, null, null, null, limit, 0L);
-      }
-    } else {
-      return this.recommendations.staged(held, at, this.delegate, userId, null, null, null, limit, 0L);
-    }
+    return this.recommendations.call(this.delegate, userId, null, null, null, limit, 0L);
   }
 
   @Override
   public String price(String sku, String... regions) {
-    long at = this.price.instant();
-    Object held = this.price.admitNow(at);
-    if (this.price.admitted(held)) {
-      try {
-        String result = this.delegate.price(sku, regions);
-        this.price.succeeded(held, at);
-        return result;
-      } catch (Throwable failure) {
-        return this.price.failed(held, at, failure, this.delegate, sku, regions, null, null, 0L, 0L);
-      }
-    } else {
-      return this.price.staged(held, at, this.delegate, sku, regions, null, null, 0L, 0L);
-    }
+    return this.price.call(this.delegate, sku, regions, null, null, 0L, 0L);
   }
 
   @Override
   public String everything(String[] ids) {
-    long at = this.everything.instant();
-    Object held = this.everything.admitNow(at);
-    if (this.everything.admitted(held)) {
-      try {
-        String result = this.delegate.everything(ids);
-        this.everything.succeeded(held, at);
-        return result;
-      } catch (Throwable failure) {
-        return this.everything.failed(held, at, failure, this.delegate, ids, null, null, null, 0L, 0L);
-      }
-    } else {
-      return this.everything.staged(held, at, this.delegate, ids, null, null, null, 0L, 0L);
-    }
+    return this.everything.call(this.delegate, ids, null, null, null, 0L, 0L);
   }
 
   @Override
