@@ -63,6 +63,13 @@ public final class SyncDriver {
   // ---- a generated method that calls its delegate itself (see ResilientCall) ----
 
   /**
+   * What {@link #admitNow} answers for a call whose policies never let the generated method call
+   * its delegate (a timeout, a result predicate…): {@link #staged} then runs it as {@link #call}
+   * does, its first attempt made without waiting through the slot invoker where that is allowed.
+   */
+  private static final Object NOT_DIRECTLY = new Object();
+
+  /**
    * @param sequence the call's policies, read once for the call
    * @return the instant to {@linkplain #admitNow admit} the call's first attempt at, which starts
    *     the call too; {@link CallSequence#UNTIMED} when nothing needs it, or the call does not
@@ -79,11 +86,13 @@ public final class SyncDriver {
    * @param sequence the call's policies, read once for the call (again: {@code instant} may have
    *     been read under others, and then the attempt is not admitted now if it needed one)
    * @param instant from {@link #instant}
-   * @return what the attempt holds (see {@link #admitted}); null when nothing was taken
+   * @return what the attempt holds (see {@link #admitted}); null when nothing was taken now;
+   *     {@link #NOT_DIRECTLY} when the call's policies never let a generated method call its
+   *     delegate itself
    */
   public static Object admitNow(CallSequence sequence, long instant) {
     if (!sequence.callsDelegateDirectly()) {
-      return null;
+      return NOT_DIRECTLY;
     }
     Object taken = sequence.attempts().takeNow(instant);
     if (taken == AttemptPipeline.NOT_NOW) {
@@ -136,7 +145,8 @@ public final class SyncDriver {
   /**
    * Runs a call whose first attempt was not admitted now, as {@link #call} runs it: from its first
    * attempt when nothing was taken, or from the full bulkhead the attempt stopped at, which it
-   * waits for with what it holds.
+   * waits for with what it holds. A call whose policies never let the generated method call its
+   * delegate goes through {@link #call}.
    *
    * @param current the call's policies as they are now, for a call that took nothing
    * @param held from {@link #admitNow}, not {@linkplain #admitted admitted}
@@ -146,6 +156,9 @@ public final class SyncDriver {
       Object c, Object d, long x, long y) {
     if (held instanceof HeldAttempt attempt) {
       return goOn(attempt.sequence, instant, attempt.left, target, a, b, c, d, x, y);
+    }
+    if (held == NOT_DIRECTLY) {
+      return call(current, target, a, b, c, d, x, y);
     }
     CallFrame frame = CallFrame.enter(current, target, a, b, c, d, x, y);
     try {
