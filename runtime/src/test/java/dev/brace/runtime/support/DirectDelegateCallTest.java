@@ -26,7 +26,9 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -211,6 +213,31 @@ class DirectDelegateCallTest {
     assertEquals(CircuitState.CLOSED, registry.circuitBreaker("direct-full").state(), "a refusal is no failure");
     assertEquals(1, registry.bulkhead("direct-full").available());
     assertEquals(0, delegate.calls);
+  }
+
+  @Test
+  void aFullBulkheadThatFreesAPermitWithinItsWaitAdmitsTheHeldAttemptWithTheTokenItTook() throws Exception {
+    Registry real = Registry.builder().environment(Map.of()).systemProperties(Map.of()).build();
+    ResilientCall call = real.resolve(count()
+        .with(RateLimitConfig.builder("direct-waits").permits(2).per("1h").burst(2).maxWait("0ms"))
+        .with(BulkheadConfig.builder("direct-waits").maxConcurrent(1).maxWait("30s"))
+        .build());
+    long at = call.instant();
+    Object holding = call.admitNow(at);
+    assertTrue(call.admitted(holding));
+    long fullAt = call.instant();
+    Object full = call.admitNow(fullAt);
+    assertFalse(call.admitted(full));
+
+    CompletableFuture<Integer> waiting = CompletableFuture.supplyAsync(
+        () -> call.staged(full, fullAt, delegate, "b", null, null, null, 0L, 0L));
+    call.succeeded(holding, at);
+
+    assertEquals(7, waiting.get(10, TimeUnit.SECONDS));
+    assertEquals(1, SLOT_CALLS.get(), "the waiting attempt ran the staged way");
+    // Two tokens, one per call: the waiting attempt kept the one it took.
+    assertThrows(RateLimitedException.class, () -> count(call, "c"));
+    assertEquals(1, real.bulkhead("direct-waits").available());
   }
 
   @Test
