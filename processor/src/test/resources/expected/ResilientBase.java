@@ -49,12 +49,35 @@ final class ResilientBase<E> implements Base<E> {
 
   @Override
   public E load(String key) {
-    return this.load.call(this.delegate, key, null, null, null, 0L, 0L);
+    long at = this.load.instant();
+    Object held = this.load.admitNow(at);
+    if (this.load.admitted(held)) {
+      try {
+        E result = this.delegate.load(key);
+        this.load.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.load.failed(held, at, failure, this.delegate, key, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.load.staged(held, at, this.delegate, key, null, null, null, 0L, 0L);
+    }
   }
 
   @Override
   public void reset() {
-    this.reset.call(this.delegate, null, null, null, null, 0L, 0L);
+    long at = this.reset.instant();
+    Object held = this.reset.admitNow(at);
+    if (this.reset.admitted(held)) {
+      try {
+        this.delegate.reset();
+        this.reset.succeeded(held, at);
+      } catch (Throwable failure) {
+        this.reset.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+      }
+    } else {
+      this.reset.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
+    }
   }
 
   @Override

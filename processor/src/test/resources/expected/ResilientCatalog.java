@@ -84,7 +84,19 @@ public final class ResilientCatalog implements Catalog {
 
   @Override
   public long size() {
-    return this.size.call(this.delegate, null, null, null, null, 0L, 0L);
+    long at = this.size.instant();
+    Object held = this.size.admitNow(at);
+    if (this.size.admitted(held)) {
+      try {
+        long result = this.delegate.size();
+        this.size.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.size.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.size.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
+    }
   }
 
   @Override

@@ -26,14 +26,22 @@ public final class ResilientClash implements Clash {
     .fallback(FALL_BACK_TO)
     .build();
 
+  private static final CallDefinition COUNT = CallDefinition.builder("Clash.count")
+    .with(RetryConfig.builder("Clash.count"))
+    .invokes(DELEGATE_TO, 1)
+    .build();
+
   private final Clash delegate;
 
   private final ResilientCall call;
+
+  private final ResilientCall count;
 
   private ResilientClash(Clash delegate, Registry registry) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(registry, "registry");
     this.call = registry.resolve(CALL);
+    this.count = registry.resolve(COUNT);
   }
 
   public static Clash wrap(Clash delegate) {
@@ -49,6 +57,23 @@ public final class ResilientClash implements Clash {
       Object guard, Exception failure, Object permit, Object run, long started,
       String fallbackFailure) {
     return this.call.call(this.delegate, new Object[] {delegate, registry, e, result, attempt, guard, failure, permit, run, started, fallbackFailure}, null, null, null, 0L, 0L);
+  }
+
+  @Override
+  public int count(String at, String held, int result, Throwable failure, long at2) {
+    long at3 = this.count.instant();
+    Object held2 = this.count.admitNow(at3);
+    if (this.count.admitted(held2)) {
+      try {
+        int result2 = this.delegate.count(at, held, result, failure, at2);
+        this.count.succeeded(held2, at3);
+        return result2;
+      } catch (Throwable failure2) {
+        return this.count.failed(held2, at3, failure2, this.delegate, at, held, failure, null, result, at2);
+      }
+    } else {
+      return this.count.staged(held2, at3, this.delegate, at, held, failure, null, result, at2);
+    }
   }
 
   @Override
@@ -72,6 +97,8 @@ public final class ResilientClash implements Clash {
     switch (method) {
       case 0:
         return delegate.call((String) ((Object[]) a)[0], (String) ((Object[]) a)[1], (Integer) ((Object[]) a)[2], (String) ((Object[]) a)[3], (Integer) ((Object[]) a)[4], ((Object[]) a)[5], (Exception) ((Object[]) a)[6], ((Object[]) a)[7], ((Object[]) a)[8], (Long) ((Object[]) a)[9], (String) ((Object[]) a)[10]);
+      case 1:
+        return delegate.count((String) a, (String) b, (int) x, (Throwable) c, y);
       default:
         throw new IllegalArgumentException("no method " + method);
     }

@@ -48,7 +48,19 @@ public final class ResilientDerived implements Derived {
 
   @Override
   public int count() {
-    return this.count.call(this.delegate, null, null, null, null, 0L, 0L);
+    long at = this.count.instant();
+    Object held = this.count.admitNow(at);
+    if (this.count.admitted(held)) {
+      try {
+        int result = this.delegate.count();
+        this.count.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.count.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.count.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
+    }
   }
 
   @Override
@@ -58,7 +70,19 @@ public final class ResilientDerived implements Derived {
 
   @Override
   public String load(String key) {
-    return this.load.call(this.delegate, key, null, null, null, 0L, 0L);
+    long at = this.load.instant();
+    Object held = this.load.admitNow(at);
+    if (this.load.admitted(held)) {
+      try {
+        String result = this.delegate.load(key);
+        this.load.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.load.failed(held, at, failure, this.delegate, key, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.load.staged(held, at, this.delegate, key, null, null, null, 0L, 0L);
+    }
   }
 
   @Override

@@ -37,7 +37,19 @@ final class ResilientOuter_Inner implements Outer.Inner {
 
   @Override
   public String ping() {
-    return this.ping.call(this.delegate, null, null, null, null, 0L, 0L);
+    long at = this.ping.instant();
+    Object held = this.ping.admitNow(at);
+    if (this.ping.admitted(held)) {
+      try {
+        String result = this.delegate.ping();
+        this.ping.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.ping.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.ping.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
+    }
   }
 
   @Override

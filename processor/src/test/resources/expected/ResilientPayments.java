@@ -59,7 +59,19 @@ public final class ResilientPayments implements Payments {
 
   @Override
   public String charge(String orderId) throws ConnectException, UnknownHostException {
-    return this.charge.call(this.delegate, orderId, null, null, null, 0L, 0L);
+    long at = this.charge.instant();
+    Object held = this.charge.admitNow(at);
+    if (this.charge.admitted(held)) {
+      try {
+        String result = this.delegate.charge(orderId);
+        this.charge.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.charge.failed(held, at, failure, this.delegate, orderId, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.charge.staged(held, at, this.delegate, orderId, null, null, null, 0L, 0L);
+    }
   }
 
   @Override

@@ -77,7 +77,19 @@ public final class ResilientRecsClient implements RecsClient {
 
   @Override
   public int count() {
-    return this.count.call(this.delegate, null, null, null, null, 0L, 0L);
+    long at = this.count.instant();
+    Object held = this.count.admitNow(at);
+    if (this.count.admitted(held)) {
+      try {
+        int result = this.delegate.count();
+        this.count.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.count.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.count.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
+    }
   }
 
   @Override

@@ -93,37 +93,119 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   @Override
   public T get(long id) throws IOException, TimeoutException {
-    return this.get.call(this.delegate, null, null, null, null, id, 0L);
+    long at = this.get.instant();
+    Object held = this.get.admitNow(at);
+    if (this.get.admitted(held)) {
+      try {
+        T result = this.delegate.get(id);
+        this.get.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.get.failed(held, at, failure, this.delegate, null, null, null, null, id, 0L);
+      }
+    } else {
+      return this.get.staged(held, at, this.delegate, null, null, null, null, id, 0L);
+    }
   }
 
   @Override
   public <R extends Number & Comparable<R>> R max(List<? extends R> values) {
-    return this.max.call(this.delegate, values, null, null, null, 0L, 0L);
+    long at = this.max.instant();
+    Object held = this.max.admitNow(at);
+    if (this.max.admitted(held)) {
+      try {
+        R result = this.delegate.max(values);
+        this.max.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.max.failed(held, at, failure, this.delegate, values, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.max.staged(held, at, this.delegate, values, null, null, null, 0L, 0L);
+    }
   }
 
   @Override
   public void putAll(String... items) {
-    this.putAll.call(this.delegate, items, null, null, null, 0L, 0L);
+    long at = this.putAll.instant();
+    Object held = this.putAll.admitNow(at);
+    if (this.putAll.admitted(held)) {
+      try {
+        this.delegate.putAll(items);
+        this.putAll.succeeded(held, at);
+      } catch (Throwable failure) {
+        this.putAll.failed(held, at, failure, this.delegate, items, null, null, null, 0L, 0L);
+      }
+    } else {
+      this.putAll.staged(held, at, this.delegate, items, null, null, null, 0L, 0L);
+    }
   }
 
   @Override
   public int[] sizes(byte[][] data, char c, boolean flag, double d, float f, short s) {
-    return this.sizes.call(this.delegate, new Object[] {data, c, flag, d, f, s}, null, null, null, 0L, 0L);
+    long at = this.sizes.instant();
+    Object held = this.sizes.admitNow(at);
+    if (this.sizes.admitted(held)) {
+      try {
+        int[] result = this.delegate.sizes(data, c, flag, d, f, s);
+        this.sizes.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.sizes.failed(held, at, failure, this.delegate, new Object[] {data, c, flag, d, f, s}, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.sizes.staged(held, at, this.delegate, new Object[] {data, c, flag, d, f, s}, null, null, null, 0L, 0L);
+    }
   }
 
   @Override
   public void clear() {
-    this.clear.call(this.delegate, null, null, null, null, 0L, 0L);
+    long at = this.clear.instant();
+    Object held = this.clear.admitNow(at);
+    if (this.clear.admitted(held)) {
+      try {
+        this.delegate.clear();
+        this.clear.succeeded(held, at);
+      } catch (Throwable failure) {
+        this.clear.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+      }
+    } else {
+      this.clear.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
+    }
   }
 
   @Override
   public List<T> fetch(int limit) {
-    return this.fetch.call(this.delegate, null, null, null, null, limit, 0L);
+    long at = this.fetch.instant();
+    Object held = this.fetch.admitNow(at);
+    if (this.fetch.admitted(held)) {
+      try {
+        List<T> result = this.delegate.fetch(limit);
+        this.fetch.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.fetch.failed(held, at, failure, this.delegate, null, null, null, null, limit, 0L);
+      }
+    } else {
+      return this.fetch.staged(held, at, this.delegate, null, null, null, null, limit, 0L);
+    }
   }
 
   @Override
   public List<T> fetch(String filter) {
-    return this.fetch2.call(this.delegate, filter, null, null, null, 0L, 0L);
+    long at = this.fetch2.instant();
+    Object held = this.fetch2.admitNow(at);
+    if (this.fetch2.admitted(held)) {
+      try {
+        List<T> result = this.delegate.fetch(filter);
+        this.fetch2.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.fetch2.failed(held, at, failure, this.delegate, filter, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.fetch2.staged(held, at, this.delegate, filter, null, null, null, 0L, 0L);
+    }
   }
 
   @Override

@@ -61,7 +61,19 @@ public final class ResilientShadowing implements Shadowing {
 
   @java.lang.Override
   public String describe(String what) {
-    return this.describe.call(this.delegate, what, null, null, null, 0L, 0L);
+    long at = this.describe.instant();
+    Object held = this.describe.admitNow(at);
+    if (this.describe.admitted(held)) {
+      try {
+        String result = this.delegate.describe(what);
+        this.describe.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.describe.failed(held, at, failure, this.delegate, what, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.describe.staged(held, at, this.delegate, what, null, null, null, 0L, 0L);
+    }
   }
 
   @java.lang.Override

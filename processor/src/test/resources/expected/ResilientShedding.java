@@ -63,12 +63,36 @@ public final class ResilientShedding implements Shedding {
 
   @Override
   public String suggestions(String prefix) {
-    return this.suggestions.call(this.delegate, prefix, null, null, null, 0L, 0L);
+    long at = this.suggestions.instant();
+    Object held = this.suggestions.admitNow(at);
+    if (this.suggestions.admitted(held)) {
+      try {
+        String result = this.delegate.suggestions(prefix);
+        this.suggestions.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.suggestions.failed(held, at, failure, this.delegate, prefix, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.suggestions.staged(held, at, this.delegate, prefix, null, null, null, 0L, 0L);
+    }
   }
 
   @Override
   public String checkout(String cart) {
-    return this.checkout.call(this.delegate, cart, null, null, null, 0L, 0L);
+    long at = this.checkout.instant();
+    Object held = this.checkout.admitNow(at);
+    if (this.checkout.admitted(held)) {
+      try {
+        String result = this.delegate.checkout(cart);
+        this.checkout.succeeded(held, at);
+        return result;
+      } catch (Throwable failure) {
+        return this.checkout.failed(held, at, failure, this.delegate, cart, null, null, null, 0L, 0L);
+      }
+    } else {
+      return this.checkout.staged(held, at, this.delegate, cart, null, null, null, 0L, 0L);
+    }
   }
 
   @Override

@@ -21,6 +21,10 @@ public interface Clash {
       long started,
       String fallbackFailure);
 
+  /** Its parameters take the names of the locals of a method that calls its delegate itself. */
+  @Retry
+  int count(String at, String held, int result, Throwable failure, long at2);
+
   default String fallback(
       String delegate,
       String registry,

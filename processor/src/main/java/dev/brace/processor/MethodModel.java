@@ -42,6 +42,24 @@ record MethodModel(
     return returnKind == ReturnKind.COMPLETION_STAGE;
   }
 
+  /**
+   * @return whether the generated method calls its delegate itself when the runtime admits the
+   *     attempt at once: a synchronous result (a value, a primitive or none), unless what the
+   *     method declares makes every attempt go the staged way (a timeout, a hedge, remembered
+   *     results, a key, a result predicate), where that code would never run. The runtime decides
+   *     either way; this only keeps the generated code small.
+   */
+  boolean callsDelegateItself() {
+    return returnKind == ReturnKind.VALUE
+        && pattern(Kind.TIMEOUT).isEmpty()
+        && pattern(Kind.HEDGE).isEmpty()
+        && !remembersResults()
+        && breakerKey.isEmpty()
+        && limiterKey.isEmpty()
+        && !testsResults(Kind.RETRY)
+        && !testsResults(Kind.CIRCUITBREAKER);
+  }
+
   /** @return whether the call goes through a guard */
   boolean isGuarded() {
     return !patterns.isEmpty();

@@ -345,13 +345,17 @@ final class WrapperWriter {
 
 
   /**
-   * The generated method's one statement: {@code return this.m.call(this.delegate, a, b, c, d, x, y)}
-   * (or {@code callAsync}; for a {@code Mono} or {@code Flux}, {@code ReactorCalls.mono(this.m,
-   * this.delegate, …)} or {@code flux}; for a Kotlin {@code suspend} function, {@code
-   * CoroutineCalls.suspending(this.m, this.delegate, …, $completion)}, for a {@code Flow}, {@code
-   * CoroutineCalls.flow(…)}), the arguments in their slots.
+   * The generated method's body. A synchronous one calls its delegate itself when the runtime
+   * admits the attempt at once ({@link #callingItself}). Any other hands the call over in one
+   * statement: {@code return this.m.callAsync(this.delegate, a, b, c, d, x, y)}; for a {@code Mono}
+   * or {@code Flux}, {@code ReactorCalls.mono(this.m, this.delegate, …)} or {@code flux}; for a
+   * Kotlin {@code suspend} function, {@code CoroutineCalls.suspending(this.m, this.delegate, …,
+   * $completion)}, for a {@code Flow}, {@code CoroutineCalls.flow(…)}; the arguments in their slots.
    */
   private static CodeBlock handOff(MethodModel method, ExecutableType type, ArgumentSlots slots, String callField) {
+    if (method.callsDelegateItself()) {
+      return callingItself(method, type, slots, callField);
+    }
     CodeBlock call;
     if (method.returnKind() == ReturnKind.MONO || method.returnKind() == ReturnKind.FLUX) {
       call = CodeBlock.of("$T.$N(this.$N, this.delegate, $L)", REACTOR_CALLS,
@@ -370,6 +374,62 @@ final class WrapperWriter {
     return type.getReturnType().getKind() == TypeKind.VOID
         ? CodeBlock.builder().addStatement("$L", call).build()
         : CodeBlock.builder().addStatement("return $L", call).build();
+  }
+
+  /**
+   * A synchronous method's body: the attempt admitted at once calls the delegate here, a call site
+   * of its own whose result is never boxed, and hands the runtime its outcome; everything else
+   * (not admitted now, a failure to retry, answer or throw) the runtime does from the arguments in
+   * their slots. Its locals are named apart from the method's parameters.
+   *
+   * <pre>{@code
+   * long at = this.m.instant();
+   * Object held = this.m.admitNow(at);
+   * if (this.m.admitted(held)) {
+   *   try {
+   *     R result = this.delegate.m(p);
+   *     this.m.succeeded(held, at);
+   *     return result;
+   *   } catch (Throwable failure) {
+   *     return this.m.failed(held, at, failure, this.delegate, a, b, c, d, x, y);
+   *   }
+   * } else {
+   *   return this.m.staged(held, at, this.delegate, a, b, c, d, x, y);
+   * }
+   * }</pre>
+   */
+  private static CodeBlock callingItself(MethodModel method, ExecutableType type, ArgumentSlots slots, String callField) {
+    Set<String> taken = new HashSet<>();
+    method.method().getParameters().forEach(parameter -> taken.add(parameter.getSimpleName().toString()));
+    String at = unique(taken, "at", "");
+    String held = unique(taken, "held", "");
+    String result = unique(taken, "result", "");
+    String failure = unique(taken, "failure", "");
+    boolean returns = type.getReturnType().getKind() != TypeKind.VOID;
+    String giving = returns ? "return " : "";
+    CodeBlock delegateCall = CodeBlock.of("this.delegate.$N($L)", method.method().getSimpleName(), arguments(method.method()));
+    CodeBlock.Builder code = CodeBlock.builder()
+        .addStatement("long $N = this.$N.instant()", at, callField)
+        .addStatement("$T $N = this.$N.admitNow($N)", Object.class, held, callField, at)
+        .beginControlFlow("if (this.$N.admitted($N))", callField, held)
+        .beginControlFlow("try");
+    if (returns) {
+      code.addStatement("$T $N = $L", TypeName.get(type.getReturnType()), result, delegateCall);
+    } else {
+      code.addStatement("$L", delegateCall);
+    }
+    code.addStatement("this.$N.succeeded($N, $N)", callField, held, at);
+    if (returns) {
+      code.addStatement("return $N", result);
+    }
+    return code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
+        .addStatement("$Lthis.$N.failed($N, $N, $N, this.delegate, $L)", giving, callField, held, at, failure,
+            slots.callArguments())
+        .endControlFlow()
+        .nextControlFlow("else")
+        .addStatement("$Lthis.$N.staged($N, $N, this.delegate, $L)", giving, callField, held, at, slots.callArguments())
+        .endControlFlow()
+        .build();
   }
 
   private List<MethodSpec> objectMethods() {

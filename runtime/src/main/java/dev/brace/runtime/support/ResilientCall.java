@@ -9,20 +9,42 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One call's policies, resolved by a registry ({@code Registry.resolve}), and the one statement a
- * generated method is made of:
+ * One call's policies, resolved by a registry ({@code Registry.resolve}), and what a generated
+ * method is made of. A synchronous method calls its delegate itself when the runtime admits the
+ * attempt at once, so that each wrapper's call of its delegate is a call site of its own and a
+ * primitive result is never boxed:
  *
  * <pre>{@code
- * public List<String> recommendations(String userId) throws IOException {
- *   return this.recommendations.call(this.delegate, userId, null, null, null, 0L, 0L);
+ * public int stock(String sku) throws IOException {
+ *   long at = this.stock.instant();
+ *   Object held = this.stock.admitNow(at);
+ *   if (this.stock.admitted(held)) {
+ *     try {
+ *       int result = this.delegate.stock(sku);
+ *       this.stock.succeeded(held, at);
+ *       return result;
+ *     } catch (Throwable failure) {
+ *       return this.stock.failed(held, at, failure, this.delegate, sku, null, null, null, 0L, 0L);
+ *     }
+ *   } else {
+ *     return this.stock.staged(held, at, this.delegate, sku, null, null, null, 0L, 0L);
+ *   }
  * }
  * }</pre>
  *
+ * <p>The runtime decides everything: which calls may be admitted at once (none with a timeout, a
+ * hedge, keys, remembered results, a result predicate, fault injection, a caller's deadline on the
+ * thread…), whether this one is, and everything after a failure. The generated method only keeps
+ * what {@link #instant()} and {@link #admitNow} answered in two locals and hands them back: the
+ * attempt is then finished by the policies that admitted it, whatever a reconfiguration did in
+ * between, and nothing is allocated on the way.
+ *
  * <p>The arguments go in fixed slots ({@link Arguments}: four references, two primitives widened
  * to {@code long}) and the method's {@link CallDefinition} holds the lambdas, capturing nothing,
- * that call the delegate and the fallback with them: so a call allocates nothing to hand its
- * arguments over, and every decision is made in the runtime from the call's configuration, read at
- * call time.
+ * that call the delegate and the fallback with them, for every attempt the runtime makes itself
+ * ({@link #call}, {@link #staged}, {@link #failed}, {@link #callAsync}): so a call allocates
+ * nothing to hand its arguments over, and every decision is made in the runtime from the call's
+ * configuration, read at call time.
  *
  * <p>A registry makes it ({@code Registry.resolve}) and, when it is reconfigured, gives it new
  * policies; a call that has started finishes on the policies it started with, since each call
@@ -77,6 +99,96 @@ public final class ResilientCall {
   @SuppressWarnings("unchecked")
   public <T> T call(Object target, Object a, Object b, Object c, Object d, long x, long y) {
     return (T) SyncDriver.call(current, target, a, b, c, d, x, y);
+  }
+
+  /**
+   * The first step of a synchronous call whose generated method calls its delegate itself: the
+   * instant to pass to {@link #admitNow}, read only when the call's policies need one.
+   *
+   * @return the instant, or a value that stands for none; only to be passed on
+   */
+  public long instant() {
+    return SyncDriver.instant(current);
+  }
+
+  /**
+   * Admits the call's first attempt now, if every pattern lets it without waiting. Never waits,
+   * never throws a refusal: what is not admitted now goes to {@link #staged}.
+   *
+   * @param instant what {@link #instant()} answered
+   * @return what the attempt holds, to pass to {@link #admitted} and then to {@link #succeeded}
+   *     and {@link #failed}, or to {@link #staged}
+   */
+  public Object admitNow(long instant) {
+    return SyncDriver.admitNow(current, instant);
+  }
+
+  /**
+   * @param held what {@link #admitNow} answered
+   * @return whether the attempt is admitted: the generated method calls its delegate, then {@link
+   *     #succeeded} or {@link #failed}; otherwise it calls {@link #staged}
+   */
+  public boolean admitted(Object held) {
+    return SyncDriver.admitted(held);
+  }
+
+  /**
+   * Records that the admitted attempt returned, and that the call ended with it.
+   *
+   * @param held what {@link #admitNow} answered, {@linkplain #admitted admitted}
+   * @param instant what {@link #instant()} answered
+   * @throws RuntimeException when recording the success failed (a metrics listener threw): the
+   *     generated method hands it to {@link #failed} as it would the delegate's own failure
+   */
+  public void succeeded(Object held, long instant) {
+    SyncDriver.succeeded(held, instant);
+  }
+
+  /**
+   * Goes on from an admitted attempt that failed, as {@link #call} goes on after a failed
+   * attempt: the failure recorded, then retried, answered by the fallback, or thrown as itself (the
+   * delegate's checked exceptions included, unwrapped), though this method declares none.
+   *
+   * @param held what {@link #admitNow} answered, {@linkplain #admitted admitted}
+   * @param instant what {@link #instant()} answered
+   * @param failure what the delegate (or {@link #succeeded}) threw
+   * @param target the delegate
+   * @param a the first reference argument (see {@link #call}), or null
+   * @param b the second, or null
+   * @param c the third, or null
+   * @param d the fourth, or null
+   * @param x the first primitive argument widened to a {@code long}, or 0
+   * @param y the second, or 0
+   * @param <T> the result type, as the generated method returns it
+   * @return the result of a later attempt, or the fallback's
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T failed(Object held, long instant, Throwable failure, Object target, Object a, Object b, Object c, Object d,
+      long x, long y) {
+    return (T) SyncDriver.failed(held, instant, failure, target, a, b, c, d, x, y);
+  }
+
+  /**
+   * Runs a synchronous call whose first attempt {@link #admitNow} did not admit, as {@link #call}
+   * runs it, taking up what the attempt holds (the bulkhead it waits for, a token taken) so that
+   * nothing is taken twice. What ends the call is thrown as itself, though this method declares
+   * none.
+   *
+   * @param held what {@link #admitNow} answered, not {@linkplain #admitted admitted}
+   * @param instant what {@link #instant()} answered
+   * @param target the delegate
+   * @param a the first reference argument (see {@link #call}), or null
+   * @param b the second, or null
+   * @param c the third, or null
+   * @param d the fourth, or null
+   * @param x the first primitive argument widened to a {@code long}, or 0
+   * @param y the second, or 0
+   * @param <T> the result type, as the generated method returns it
+   * @return the result, or the fallback's
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T staged(Object held, long instant, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    return (T) SyncDriver.staged(current, held, instant, target, a, b, c, d, x, y);
   }
 
   /**

@@ -40,6 +40,9 @@ public final class AttemptPipeline {
   /** What {@link #callWithoutWaiting} answers when the attempt did not start: nothing was taken or reported. */
   public static final Object NOT_NOW = new Object();
 
+  /** What {@link #takeNow} answers for an attempt it admitted, of a call with no breaker (so no breaker's ticket). */
+  public static final Object TAKEN = new Object();
+
   /** What {@link Settled#valueNow} answers for a delegate's result that is still to come. */
   public static final Object IN_FLIGHT = new Object();
 
@@ -82,6 +85,8 @@ public final class AttemptPipeline {
   final Criticality.Level criticality;
   /** The breaker judges latency ({@code slowCall}): every attempt is timed. */
   final boolean timesForBreaker;
+  /** The breaker counts results too ({@code onResult}). */
+  private final boolean judgesResults;
   final boolean adaptiveBulkhead;
   /** A timeout, a latency-judging breaker or an adaptive bulkhead need the admission instant. */
   private final boolean needsAdmissionTime;
@@ -109,6 +114,7 @@ public final class AttemptPipeline {
     this.criticality = builder.criticality;
     this.waits = new AdmissionWaits(time, limiters, bulkhead, criticality, bounds);
     this.timesForBreaker = builder.breakers != null && builder.timesForBreaker;
+    this.judgesResults = builder.breakers != null && builder.judgesResults;
     this.adaptiveBulkhead = bulkhead != null && bulkhead.isAdaptive();
     this.needsAdmissionTime = timeout != null || timesForBreaker || adaptiveBulkhead;
     this.reports = new AttemptReports(callName, builder.events, breakerName(), limiterName(), bulkheadName(), timeoutName(),
@@ -234,9 +240,9 @@ public final class AttemptPipeline {
 
   /**
    * An attempt on the caller's thread that takes breaker, limiter and bulkhead only if each is
-   * there now ({@code takeNow}), in admission's order, holding what it took in locals: no ticket,
-   * no frame, the call's arguments passed on as the parameters they came as. A successful attempt
-   * is recorded as {@link #succeeded} records it, and ends the call through {@code end}.
+   * there now ({@link #takeNow}), holding what it took in locals: no ticket, no frame, the call's
+   * arguments passed on as the parameters they came as. A successful attempt is recorded as {@link
+   * #succeeded} records it, and ends the call through {@code end}.
    *
    * <p>What it cannot take now it does not start ({@link #NOT_NOW}). What it cannot finish now it
    * leaves in a ticket made there, which the driver {@linkplain #resume takes over}: a full
@@ -252,7 +258,54 @@ public final class AttemptPipeline {
    */
   public Object callWithoutWaiting(SlotInvoker invoker, int method, Object target, Object a, Object b, Object c,
       Object d, long x, long y, long started, CallEnd end, Settled settled) {
+    long admittedAt = instantToTakeNowAt();
+    Object taken = takeNow(admittedAt);
+    if (taken == NOT_NOW || taken instanceof AttemptTicket) {
+      return taken;
+    }
+    Object result;
+    try {
+      Object returned = invoker.invoke(method, target, a, b, c, d, x, y);
+      result = settled == null ? returned : settled.valueNow(returned, callName);
+      if (result == IN_FLIGHT) {
+        AttemptTicket left = leftAdmitted(taken, admittedAt);
+        left.pending = returned;
+        return left;
+      }
+    } catch (Throwable failure) {
+      return failedWithoutTicket(taken, admittedAt, failure);
+    }
+    return succeededWithoutTicket(taken, admittedAt, result, started, end);
+  }
+
+  /**
+   * The instant an attempt made without waiting is admitted at, read before it takes anything: the
+   * limiter admits at it and a metered call is timed from it, the attempt and (for a call whose
+   * generated method calls its delegate itself) the call alike, as nothing waits in between.
+   *
+   * @return the instant, or {@link AttemptTicket#UNTIMED} when neither the limiter nor metrics need one
+   */
+  public long instantToTakeNowAt() {
+    return onlyLimiter != null || reports.metered() ? time.nanoTime() : AttemptTicket.UNTIMED;
+  }
+
+  /**
+   * Takes breaker, limiter and bulkhead only if each is there now ({@code takeNow}), in
+   * admission's order. Asked only of a pipeline that {@linkplain #triesWithoutWaiting tries}.
+   *
+   * @param now from {@link #instantToTakeNowAt}; when it is {@link AttemptTicket#UNTIMED} though
+   *     the attempt needs an instant now (a metrics listener was bound since), nothing is taken
+   * @return what the attempt holds, admitted: the breaker's ticket, or {@link #TAKEN} for a call
+   *     with no breaker; {@link #NOT_NOW} when nothing is held (a thread under a deadline never
+   *     tries: it needs a ticket's bounds); or an {@link AttemptTicket} left at a full bulkhead,
+   *     holding the breaker's ticket and the token, for the driver to {@linkplain #resume take over}
+   */
+  public Object takeNow(long now) {
     if (bounds.threadUnderDeadline()) {
+      return NOT_NOW;
+    }
+    RateLimiterInstance limiter = onlyLimiter;
+    if (now == AttemptTicket.UNTIMED && (limiter != null || reports.metered())) {
       return NOT_NOW;
     }
     CircuitBreakerInstance breaker = onlyBreaker;
@@ -260,59 +313,59 @@ public final class AttemptPipeline {
     if (breaker != null && (breakerTicket = breaker.takeNow()) == null) {
       return NOT_NOW;
     }
-    RateLimiterInstance limiter = onlyLimiter;
-    long admittedAt = AttemptTicket.UNTIMED;
-    if (limiter != null) {
-      long now = time.nanoTime();
-      if (!limiter.takeNow(now)) {
-        if (breakerTicket != null) {
-          // Nothing of the attempt reached the dependency: the breaker's ticket goes back unjudged.
-          breaker.release(breakerTicket);
-        }
-        return NOT_NOW;
+    if (limiter != null && !limiter.takeNow(now)) {
+      if (breakerTicket != null) {
+        // Nothing of the attempt reached the dependency: the breaker's ticket goes back unjudged.
+        breaker.release(breakerTicket);
       }
-      admittedAt = now;
+      return NOT_NOW;
     }
-    SemaphoreBulkhead bulkhead = this.bulkhead;
     if (bulkhead != null && !bulkhead.takeNow(criticality)) {
-      return AttemptTicket.leftAt(AttemptTicket.BULKHEAD, breaker, breakerTicket, limiter, false, admittedAt);
+      return AttemptTicket.leftAt(AttemptTicket.BULKHEAD, breaker, breakerTicket, limiter, false, now);
     }
-    boolean metered = reports.metered();
-    if (admittedAt == AttemptTicket.UNTIMED && metered) {
-      admittedAt = time.nanoTime();
-    }
-    Object result;
-    try {
-      Object returned = invoker.invoke(method, target, a, b, c, d, x, y);
-      result = settled == null ? returned : settled.valueNow(returned, callName);
-      if (result == IN_FLIGHT) {
-        AttemptTicket left = AttemptTicket.leftAt(AttemptTicket.ADMITTED, breaker, breakerTicket, limiter,
-            bulkhead != null, admittedAt);
-        left.pending = returned;
-        return left;
-      }
-    } catch (Throwable failure) {
-      AttemptTicket left = AttemptTicket.leftAt(AttemptTicket.ADMITTED, breaker, breakerTicket, limiter,
-          bulkhead != null, admittedAt);
-      left.failure = failure;
-      return left;
-    }
-    return succeededWithoutTicket(breaker, breakerTicket, limiter, metered, admittedAt, result, started, end);
+    return breaker == null ? TAKEN : breakerTicket;
   }
 
   /**
-   * As {@link #succeeded}, then the call's end, both reported in one step while anyone meters;
-   * what either throws fails the attempt, recorded.
+   * Leaves an attempt {@link #takeNow} admitted, whose delegate threw, in a ticket for the driver
+   * to {@linkplain #resume take over}: the failure is recorded there, as {@link #failed} records it.
    *
-   * @param metered whether anyone metered attempts when this one was admitted: it was timed then
+   * @param taken what {@link #takeNow} answered
+   * @param admittedAt the instant passed to it
+   * @param failure what the delegate threw
+   * @return the ticket, holding everything the attempt took
    */
-  private Object succeededWithoutTicket(CircuitBreakerInstance breaker, Object breakerTicket,
-      RateLimiterInstance limiter, boolean metered, long admittedAt, Object result, long started, CallEnd end) {
+  public AttemptTicket failedWithoutTicket(Object taken, long admittedAt, Throwable failure) {
+    AttemptTicket left = leftAdmitted(taken, admittedAt);
+    left.failure = failure;
+    return left;
+  }
+
+  private AttemptTicket leftAdmitted(Object taken, long admittedAt) {
+    return AttemptTicket.leftAt(AttemptTicket.ADMITTED, onlyBreaker, taken == TAKEN ? null : taken, onlyLimiter,
+        bulkhead != null, admittedAt);
+  }
+
+  /**
+   * Records the success of an attempt {@link #takeNow} admitted, as {@link #succeeded} does, then
+   * the call's end, both reported in one step while anyone meters (an attempt admitted untimed is
+   * not reported: nobody metered it then).
+   *
+   * @param taken what {@link #takeNow} answered
+   * @param admittedAt the instant passed to it
+   * @param result what the delegate returned, for the breaker's result predicate; a call whose
+   *     breaker has one passes the result ({@link #judgesResults})
+   * @param started the call's start, passed to {@code end}
+   * @param end what is told of the call's end
+   * @return {@code result}; or, when recording threw, a ticket holding that failure, recorded
+   */
+  public Object succeededWithoutTicket(Object taken, long admittedAt, Object result, long started, CallEnd end) {
+    boolean metered = admittedAt != AttemptTicket.UNTIMED && reports.metered();
     long ended = metered ? time.nanoTime() : AttemptTicket.UNTIMED;
     try {
       try {
-        if (breaker != null) {
-          breaker.onResult(breakerTicket, result, OutcomeClassifier.NOT_TIMED);
+        if (taken != TAKEN) {
+          onlyBreaker.onResult(taken, result, OutcomeClassifier.NOT_TIMED);
         }
       } finally {
         if (bulkhead != null) {
@@ -320,7 +373,7 @@ public final class AttemptPipeline {
         }
       }
       // The attempt's duration is reported below, with the call's end.
-      afterSuccess(limiter, false, AttemptTicket.UNTIMED);
+      afterSuccess(onlyLimiter, false, AttemptTicket.UNTIMED);
       if (metered) {
         long attemptNanos = ended - admittedAt;
         CallMetrics metrics = reports.metrics().get();
@@ -335,6 +388,14 @@ public final class AttemptPipeline {
       return left;
     }
     return result;
+  }
+
+  /**
+   * @return whether the call's breaker judges results ({@code onResult}): an attempt's success is
+   *     then recorded only with its result at hand
+   */
+  public boolean judgesResults() {
+    return judgesResults;
   }
 
   /**

@@ -25,6 +25,7 @@ public final class AttemptPipelineBuilder {
   Throttling throttling;
   Criticality.Level criticality = Criticality.Level.DEFAULT;
   boolean timesForBreaker;
+  boolean judgesResults;
   String retryName;
   String hedgeName;
   FaultInjection faults;
@@ -43,6 +44,16 @@ public final class AttemptPipelineBuilder {
   public AttemptPipelineBuilder breakers(KeyedFamily<CircuitBreakerInstance> breakers, boolean judgesLatency) {
     this.breakers = breakers;
     this.timesForBreaker = judgesLatency;
+    return this;
+  }
+
+  /**
+   * @param judgesResults whether the breaker counts results ({@code onResult}): a success is then
+   *     recorded only with its result at hand
+   * @return this
+   */
+  public AttemptPipelineBuilder breakerJudgesResults(boolean judgesResults) {
+    this.judgesResults = judgesResults;
     return this;
   }
 

@@ -72,6 +72,14 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
   private final SlotInvoker slotInvoker;
   /** Whether a call may make its first attempt without waiting, with no frame: see {@link #callsWithoutWaiting}. */
   private final boolean callsWithoutWaiting;
+  /** Whether a generated method may call its delegate itself: see {@link #callsDelegateDirectly}. */
+  private final boolean callsDelegateDirectly;
+  /**
+   * What the last attempt admitted for a generated method's own call held, shared while the
+   * breaker hands out the same ticket. Written without a lock: a racing call makes its own, and
+   * either is right, as it is immutable.
+   */
+  private HeldAttempt lastHeld;
 
   private CallSequence(Builder builder) {
     this.callName = builder.definition.callName();
@@ -100,6 +108,8 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     boolean callStepsWithoutFrame = !passThrough && stale == null && hedge == null && slotInvoker != null && keysOf == null
         && (retry == null || (!retry.retriesResults() && !retry.measuresDuration()));
     this.callsWithoutWaiting = callStepsWithoutFrame && attempts.triesWithoutWaiting();
+    // Its success is recorded without its result, which a generated method does not box.
+    this.callsDelegateDirectly = callsWithoutWaiting && !attempts.judgesResults();
   }
 
   /**
@@ -161,6 +171,38 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
    */
   public Object attemptWithoutWaiting(Object target, Object a, Object b, Object c, Object d, long x, long y, long started) {
     return attempts.callWithoutWaiting(slotInvoker, method, target, a, b, c, d, x, y, started, this, null);
+  }
+
+  /**
+   * @return whether a generated method may call its delegate itself, after admitting the attempt
+   *     without waiting: the call {@linkplain #callsWithoutWaiting tries that} and no result
+   *     predicate (the retry's or the breaker's) needs the result
+   */
+  boolean callsDelegateDirectly() {
+    return callsDelegateDirectly;
+  }
+
+  /** @return what an attempt admitted with {@code taken} holds, shared while {@code taken} is the same */
+  HeldAttempt heldFor(Object taken) {
+    HeldAttempt held = lastHeld;
+    if (held == null || held.taken != taken) {
+      held = new HeldAttempt(this, taken, null);
+      lastHeld = held;
+    }
+    return held;
+  }
+
+  /**
+   * As {@link #begin()}, for a call whose start was read already, at its admission without waiting.
+   *
+   * @param instant the call's start, or {@link #UNTIMED}
+   * @return {@code instant}
+   */
+  long begin(long instant) {
+    if (retry != null) {
+      retry.begin();
+    }
+    return instant;
   }
 
   /** As {@link #attemptWithoutWaiting}, for an asynchronous call: {@code settled} reads the stage its delegate returns. */

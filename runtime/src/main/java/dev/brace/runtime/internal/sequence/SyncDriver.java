@@ -31,12 +31,7 @@ public final class SyncDriver {
     if (sequence.callsWithoutWaiting()) {
       return withoutWaiting(sequence, target, a, b, c, d, x, y);
     }
-    CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
-    try {
-      return call(frame, false, 0L, null);
-    } finally {
-      frame.exit();
-    }
+    return staged(sequence, null, CallSequence.UNTIMED, target, a, b, c, d, x, y);
   }
 
   /**
@@ -50,9 +45,123 @@ public final class SyncDriver {
     if (outcome != AttemptPipeline.NOT_NOW && !(outcome instanceof AttemptTicket)) {
       return outcome;
     }
+    return goOn(sequence, started, outcome instanceof AttemptTicket left ? left : null, target, a, b, c, d, x, y);
+  }
+
+  /** A call begun at {@code started}, its first attempt left in {@code left} (or not made: null), taken up in a frame. */
+  private static Object goOn(CallSequence sequence, long started, AttemptTicket left, Object target, Object a, Object b,
+      Object c, Object d, long x, long y) {
     CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
     try {
-      return call(frame, true, started, outcome instanceof AttemptTicket left ? left : null);
+      return call(frame, true, started, left);
+    } finally {
+      frame.exit();
+    }
+  }
+
+  // ---- a generated method that calls its delegate itself (see ResilientCall) ----
+
+  /**
+   * What {@link #admitNow} answers for a call whose policies never let the generated method call
+   * its delegate (a timeout, a result predicate…): {@link #staged} then runs it as {@link #call}
+   * does, its first attempt made without waiting through the slot invoker where that is allowed.
+   */
+  private static final Object NOT_DIRECTLY = new Object();
+
+  /**
+   * @param sequence the call's policies, read once for the call
+   * @return the instant to {@linkplain #admitNow admit} the call's first attempt at, which starts
+   *     the call too; {@link CallSequence#UNTIMED} when nothing needs it, or the call does not
+   *     admit without waiting
+   */
+  public static long instant(CallSequence sequence) {
+    return sequence.callsDelegateDirectly() ? sequence.attempts().instantToTakeNowAt() : CallSequence.UNTIMED;
+  }
+
+  /**
+   * Admits the call's first attempt now, if breaker, limiter and bulkhead each let it without
+   * waiting, and begins the call then.
+   *
+   * @param sequence the call's policies, read once for the call (again: {@code instant} may have
+   *     been read under others, and then the attempt is not admitted now if it needed one)
+   * @param instant from {@link #instant}
+   * @return what the attempt holds (see {@link #admitted}); null when nothing was taken now;
+   *     {@link #NOT_DIRECTLY} when the call's policies never let a generated method call its
+   *     delegate itself
+   */
+  public static Object admitNow(CallSequence sequence, long instant) {
+    if (!sequence.callsDelegateDirectly()) {
+      return NOT_DIRECTLY;
+    }
+    Object taken = sequence.attempts().takeNow(instant);
+    if (taken == AttemptPipeline.NOT_NOW) {
+      return null;
+    }
+    sequence.begin(instant);
+    return taken instanceof AttemptTicket left ? new HeldAttempt(sequence, null, left) : sequence.heldFor(taken);
+  }
+
+  /** @return whether {@code held}, from {@link #admitNow}, is an admitted attempt: the delegate may be called */
+  public static boolean admitted(Object held) {
+    return held instanceof HeldAttempt attempt && attempt.left == null;
+  }
+
+  /**
+   * Records the success of an admitted attempt, and the call's end, on the policies that admitted it.
+   *
+   * @param held from {@link #admitNow}, {@linkplain #admitted admitted}
+   * @param instant the instant it was admitted at
+   * @throws RuntimeException when recording threw: the failure, recorded, for {@link #failed} to go on from
+   */
+  public static void succeeded(Object held, long instant) {
+    HeldAttempt attempt = (HeldAttempt) held;
+    Object outcome = attempt.sequence.attempts().succeededWithoutTicket(attempt.taken, instant, null, instant,
+        attempt.sequence);
+    if (outcome instanceof AttemptTicket left) {
+      throw new HeldAttempt.SuccessNotRecorded(left);
+    }
+  }
+
+  /**
+   * Goes on from an admitted attempt that failed, on the policies that admitted it, as {@link #call}
+   * goes on from its first attempt's failure: recorded, then retried, answered by the fallback, or
+   * thrown as itself.
+   *
+   * @param held from {@link #admitNow}, {@linkplain #admitted admitted}
+   * @param instant the instant it was admitted at
+   * @param failure what the delegate threw, or what {@link #succeeded} threw
+   * @return the result of a later attempt, or the fallback's
+   */
+  public static Object failed(Object held, long instant, Throwable failure, Object target, Object a, Object b, Object c,
+      Object d, long x, long y) {
+    HeldAttempt attempt = (HeldAttempt) held;
+    AttemptTicket left = failure instanceof HeldAttempt.SuccessNotRecorded notRecorded
+        ? notRecorded.left
+        : attempt.sequence.attempts().failedWithoutTicket(attempt.taken, instant, failure);
+    return goOn(attempt.sequence, instant, left, target, a, b, c, d, x, y);
+  }
+
+  /**
+   * Runs a call whose first attempt was not admitted now, as {@link #call} runs it: from its first
+   * attempt when nothing was taken, or from the full bulkhead the attempt stopped at, which it
+   * waits for with what it holds. A call whose policies never let the generated method call its
+   * delegate goes through {@link #call}.
+   *
+   * @param current the call's policies as they are now, for a call that took nothing
+   * @param held from {@link #admitNow}, not {@linkplain #admitted admitted}
+   * @param instant the instant passed to it
+   */
+  public static Object staged(CallSequence current, Object held, long instant, Object target, Object a, Object b,
+      Object c, Object d, long x, long y) {
+    if (held instanceof HeldAttempt attempt) {
+      return goOn(attempt.sequence, instant, attempt.left, target, a, b, c, d, x, y);
+    }
+    if (held == NOT_DIRECTLY) {
+      return call(current, target, a, b, c, d, x, y);
+    }
+    CallFrame frame = CallFrame.enter(current, target, a, b, c, d, x, y);
+    try {
+      return call(frame, false, 0L, null);
     } finally {
       frame.exit();
     }

@@ -140,7 +140,8 @@ final class CallResolver {
           SiteChecks.checkKey(site, config, definition);
           attempts.breakers(instances.obtainBreakers(site, explained, definition.site(),
                   c -> backends.breakerFamily((CircuitBreakerConfig) c)),
-              ((CircuitBreakerConfig) config).judgesSlowCalls());
+              ((CircuitBreakerConfig) config).judgesSlowCalls())
+              .breakerJudgesResults(((CircuitBreakerConfig) config).onResult() != null);
           break;
         case RATELIMIT:
           SiteChecks.checkKey(site, config, definition);
