@@ -1,7 +1,7 @@
 package dev.brace.runtime.support;
 
 import dev.brace.runtime.internal.sequence.AsyncDriver;
-import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.internal.sequence.CallPolicies;
 import dev.brace.runtime.internal.sequence.ResilientCalls;
 import dev.brace.runtime.internal.sequence.SyncDriver;
 import dev.brace.runtime.spi.driver.ResolvedCall;
@@ -58,27 +58,27 @@ public final class ResilientCall {
     // The registry makes and switches calls; the API shows neither.
     ResilientCalls.lend(new ResilientCalls.Access() {
       @Override
-      public ResilientCall make(CallSequence sequence) {
-        return new ResilientCall(sequence);
+      public ResilientCall make(CallPolicies callPolicies) {
+        return new ResilientCall(callPolicies);
       }
 
       @Override
-      public void switchTo(ResilientCall call, CallSequence next) {
+      public void switchTo(ResilientCall call, CallPolicies next) {
         call.current = next;
       }
 
       @Override
-      public CallSequence current(ResilientCall call) {
+      public CallPolicies current(ResilientCall call) {
         return call.current;
       }
     });
   }
 
   /** This call's policies as they are now, replaced whole by a reconfiguration. */
-  private volatile CallSequence current;
+  private volatile CallPolicies current;
 
-  private ResilientCall(CallSequence sequence) {
-    this.current = Objects.requireNonNull(sequence, "sequence");
+  private ResilientCall(CallPolicies callPolicies) {
+    this.current = Objects.requireNonNull(callPolicies, "callPolicies");
   }
 
   /**

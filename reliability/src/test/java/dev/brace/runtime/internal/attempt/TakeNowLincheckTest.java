@@ -99,24 +99,24 @@ class TakeNowLincheckTest {
     @Operation
     public String call() {
       Object result = pipeline.callWithoutWaiting(delegate, 0, null, null, null, null, null, 0L, 0L,
-          AttemptTicket.UNTIMED, unmetered, null);
-      if (result instanceof AttemptTicket) {
+          AttemptState.UNTIMED, unmetered, null);
+      if (result instanceof AttemptState) {
         return "left a ticket (the bulkhead is never full and the delegate never fails)";
       }
       if (result != AttemptPipeline.NOT_NOW) {
         return (String) result;
       }
-      AttemptTicket ticket = new AttemptTicket().start(CallKeys.NONE);
-      Admission admission = pipeline.admit(ticket);
+      AttemptState attemptState = new AttemptState().start(CallKeys.NONE);
+      Admission admission = pipeline.admit(attemptState);
       if (admission == Admission.ADMITTED) {
-        pipeline.succeeded(ticket, "ok");
+        pipeline.succeeded(attemptState, "ok");
         return "ok";
       }
       if (admission == Admission.WAIT) {
-        pipeline.abandon(ticket);
+        pipeline.abandon(attemptState);
         return "asked to wait (maxWait is zero)";
       }
-      RuntimeException refusal = ticket.refusal();
+      RuntimeException refusal = attemptState.refusal();
       if (refusal instanceof CircuitOpenException) {
         return "open";
       }
@@ -131,13 +131,13 @@ class TakeNowLincheckTest {
      */
     @Operation
     public void trip() {
-      Object ticket;
+      Object attemptState;
       try {
-        ticket = breaker.acquire();
+        attemptState = breaker.acquire();
       } catch (CircuitOpenException open) {
         return;
       }
-      breaker.onFailure(ticket, DOWN);
+      breaker.onFailure(attemptState, DOWN);
     }
 
     /** New limiter settings, the other of {@link #LIMITER_SETTINGS}. */

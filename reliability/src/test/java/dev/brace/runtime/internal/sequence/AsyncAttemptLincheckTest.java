@@ -41,7 +41,7 @@ class AsyncAttemptLincheckTest {
 
     public Operations() {
       CallFrame frame = rig.frame();
-      attempt = new AsyncAttempt<>(frame, frame.ticket().start(CallKeys.NONE), PipelineRig.context(), ends);
+      attempt = new AsyncAttempt<>(frame, frame.attemptState().start(CallKeys.NONE), PipelineRig.context(), ends);
       // The breaker admits, the token is reserved for a second later: the admission waits on the scheduler.
       attempt.begin();
     }

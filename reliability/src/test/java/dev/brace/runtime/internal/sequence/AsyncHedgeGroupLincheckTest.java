@@ -53,7 +53,7 @@ class AsyncHedgeGroupLincheckTest {
 
     public Operations() {
       // The call's first group, whose attempt 1 goes through with the frame's own ticket.
-      group = AsyncHedgeGroup.of(rig.sequence, CallKeys.NONE, rig.frame(), PipelineRig.context(), true,
+      group = AsyncHedgeGroup.of(rig.policies, CallKeys.NONE, rig.frame(), PipelineRig.context(), true,
           (value, failure) -> {
             told.incrementAndGet();
             if (failure == null) {

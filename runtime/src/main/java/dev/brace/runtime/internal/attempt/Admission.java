@@ -6,14 +6,14 @@ package dev.brace.runtime.internal.attempt;
  * asynchronous one on the scheduler) and asks again.
  */
 public enum Admission {
-  /** Admitted: the ticket holds the breaker's ticket, the token and the permit until the outcome. */
+  /** Admitted: the attempt's state holds the breaker's ticket, the token and the permit until the outcome. */
   ADMITTED,
   /**
-   * Not yet: ask again after {@link AttemptTicket#waitNanos()} (a token is reserved and on its way,
-   * or the bulkhead is full and its {@code maxWait} not spent). The ticket holds what was taken so
+   * Not yet: ask again after {@link AttemptState#waitNanos()} (a token is reserved and on its way,
+   * or the bulkhead is full and its {@code maxWait} not spent). The attempt's state holds what was taken so
    * far; {@link AttemptPipeline#abandon} gives it back if the attempt stops waiting.
    */
   WAIT,
-  /** Refused by this call's own breaker, limiter or bulkhead: {@link AttemptTicket#refusal()}; nothing is held. */
+  /** Refused by this call's own breaker, limiter or bulkhead: {@link AttemptState#refusal()}; nothing is held. */
   REFUSED
 }

@@ -1,6 +1,6 @@
 package dev.brace.runtime.internal.attempt;
 
-import static dev.brace.runtime.internal.attempt.AttemptTicket.NO_DEADLINE;
+import static dev.brace.runtime.internal.attempt.AttemptState.NO_DEADLINE;
 
 import dev.brace.Criticality;
 import dev.brace.Timeout;
@@ -38,7 +38,7 @@ import dev.brace.runtime.spi.driver.DelegateCall;
  * delegate.
  *
  * <p>Every instant is on the registry's clock: the inherited deadline is converted once, at
- * admission. Immutable and thread-safe; the ticket carries what belongs to one attempt.
+ * admission. Immutable and thread-safe; the attempt's state carries what belongs to one attempt.
  */
 public final class AttemptBounds {
   private final TimeoutPolicy timeout;
@@ -80,18 +80,18 @@ public final class AttemptBounds {
 
   /**
    * @return whether the call takes part in deadlines and this thread is under one: its attempt then
-   *     needs a ticket to carry its bound, and is not tried without one
+   *     needs a state to carry its bound, and is not tried without one
    */
   boolean threadUnderDeadline() {
     return deadlines != null && CurrentDeadline.ofThisThread().present();
   }
 
   /**
-   * @param ticket the ticket of the attempt about to start on this thread
+   * @param state the state of the attempt about to start on this thread
    * @return whether it is bounded (its timeout, an inherited deadline): an asynchronous one then arms a deadline
    */
-  public boolean bounded(AttemptTicket ticket) {
-    return timeout != null || (inherits && ticket.currentDeadline().present());
+  public boolean bounded(AttemptState state) {
+    return timeout != null || (inherits && state.currentDeadline().present());
   }
 
   // ---- admission ----
@@ -101,23 +101,23 @@ public final class AttemptBounds {
    *
    * @throws DeadlineExceededException when it has passed
    */
-  void enter(AttemptTicket ticket) {
+  void enter(AttemptState state) {
     if (deadlines == null) {
       return;
     }
-    ticket.inheritedEnd = NO_DEADLINE;
+    state.inheritedEnd = NO_DEADLINE;
     if (!inherits) {
       return;
     }
-    CurrentDeadline current = ticket.currentDeadline();
+    CurrentDeadline current = state.currentDeadline();
     if (!current.present()) {
       return;
     }
     long now = time.nanoTime();
-    ticket.inheritedEnd = current.endOn(time, now);
-    ticket.inheritedBudget = current.budgetNanos();
-    if (ticket.inheritedEnd - now <= 0) {
-      throw exceeded(ticket, now);
+    state.inheritedEnd = current.endOn(time, now);
+    state.inheritedBudget = current.budgetNanos();
+    if (state.inheritedEnd - now <= 0) {
+      throw exceeded(state, now);
     }
   }
 
@@ -127,10 +127,10 @@ public final class AttemptBounds {
    *
    * @throws DeadlineExceededException when the reservation falls after the deadline
    */
-  void checkToken(AttemptTicket ticket, RateLimiterInstance limiter, long reservation, long now) {
-    if (deadlines != null && ticket.inheritedEnd != NO_DEADLINE && reservation - ticket.inheritedEnd >= 0) {
+  void checkToken(AttemptState state, RateLimiterInstance limiter, long reservation, long now) {
+    if (deadlines != null && state.inheritedEnd != NO_DEADLINE && reservation - state.inheritedEnd >= 0) {
       limiter.cancelReservation(reservation);
-      throw exceeded(ticket, now);
+      throw exceeded(state, now);
     }
   }
 
@@ -139,14 +139,14 @@ public final class AttemptBounds {
    *     without one
    * @throws DeadlineExceededException when none is left
    */
-  long waitLeft(AttemptTicket ticket) {
-    if (deadlines == null || ticket.inheritedEnd == NO_DEADLINE) {
+  long waitLeft(AttemptState state) {
+    if (deadlines == null || state.inheritedEnd == NO_DEADLINE) {
       return Long.MAX_VALUE;
     }
     long now = time.nanoTime();
-    long left = ticket.inheritedEnd - now;
+    long left = state.inheritedEnd - now;
     if (left <= 0) {
-      throw exceeded(ticket, now);
+      throw exceeded(state, now);
     }
     return left;
   }
@@ -158,53 +158,53 @@ public final class AttemptBounds {
    * @throws DeadlineExceededException when the deadline ended the wait
    * @throws dev.brace.runtime.BulkheadFullException when {@code maxWait} did, or the wait was interrupted
    */
-  void acquire(AttemptTicket ticket, SemaphoreBulkhead bulkhead, Criticality.Level criticality) {
+  void acquire(AttemptState state, SemaphoreBulkhead bulkhead, Criticality.Level criticality) {
     if (deadlines == null) {
       bulkhead.acquire(criticality);
-    } else if (!bulkhead.acquireWithin(criticality, waitLeft(ticket))) {
-      throw exceeded(ticket, time.nanoTime());
+    } else if (!bulkhead.acquireWithin(criticality, waitLeft(state))) {
+      throw exceeded(state, time.nanoTime());
     }
   }
 
   /** @return whether admission needs the clock read for the attempt's bound: it inherits a deadline */
-  boolean needsAdmissionTime(AttemptTicket ticket) {
-    return deadlines != null && ticket.inheritedEnd != NO_DEADLINE;
+  boolean needsAdmissionTime(AttemptState state) {
+    return deadlines != null && state.inheritedEnd != NO_DEADLINE;
   }
 
   /**
-   * Admitted at {@code ticket.admittedAt}: the attempt's bound is its timeout or the inherited
+   * Admitted at {@code state.admittedAt}: the attempt's bound is its timeout or the inherited
    * deadline, the earlier.
    *
    * @throws DeadlineExceededException when the waits used up the deadline
    */
-  void admitted(AttemptTicket ticket) {
+  void admitted(AttemptState state) {
     if (deadlines == null
-        || (ticket.inheritedEnd == NO_DEADLINE && (timeout == null || ticket.admittedAt == AttemptTicket.UNTIMED))) {
+        || (state.inheritedEnd == NO_DEADLINE && (timeout == null || state.admittedAt == AttemptState.UNTIMED))) {
       // No bound to decide here: a timeout alone counts from the admission instant when it runs.
       return;
     }
-    long own = timeout == null || ticket.admittedAt == AttemptTicket.UNTIMED
+    long own = timeout == null || state.admittedAt == AttemptState.UNTIMED
         ? NO_DEADLINE
-        : ticket.admittedAt + timeout.nanos();
-    long inherited = ticket.inheritedEnd;
-    if (inherited != NO_DEADLINE && inherited - ticket.admittedAt <= 0) {
-      throw exceeded(ticket, ticket.admittedAt);
+        : state.admittedAt + timeout.nanos();
+    long inherited = state.inheritedEnd;
+    if (inherited != NO_DEADLINE && inherited - state.admittedAt <= 0) {
+      throw exceeded(state, state.admittedAt);
     }
     if (inherited != NO_DEADLINE && (own == NO_DEADLINE || inherited - own < 0)) {
-      ticket.end = inherited;
-      ticket.endInherited = true;
+      state.end = inherited;
+      state.endInherited = true;
     } else {
-      ticket.end = own;
-      ticket.endInherited = false;
+      state.end = own;
+      state.endInherited = false;
     }
   }
 
   /** Forgets the bound of the attempt that ended, when it had one; the next attempt decides its own. */
-  static void forget(AttemptTicket ticket) {
-    if (ticket.end != NO_DEADLINE || ticket.inheritedEnd != NO_DEADLINE) {
-      ticket.inheritedEnd = NO_DEADLINE;
-      ticket.end = NO_DEADLINE;
-      ticket.endInherited = false;
+  static void forget(AttemptState state) {
+    if (state.end != NO_DEADLINE || state.inheritedEnd != NO_DEADLINE) {
+      state.inheritedEnd = NO_DEADLINE;
+      state.end = NO_DEADLINE;
+      state.endInherited = false;
     }
   }
 
@@ -220,25 +220,25 @@ public final class AttemptBounds {
    *     (also when a nested call ran out of the bound this attempt passed on); {@link
    *     DeadlineExceededException} when the inherited deadline cut it short
    */
-  public Object invoke(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
+  public Object invoke(AttemptState state, DelegateCall attempt) throws Throwable {
     DelegateCall run = faults == null ? attempt : faults.intoSync(attempt);
     if (deadlines == null) {
-      return timeout == null ? run.call() : ownTimeout(run, admittedOrNow(ticket) + timeout.nanos());
+      return timeout == null ? run.call() : ownTimeout(run, admittedOrNow(state) + timeout.nanos());
     }
-    CurrentDeadline thread = passesOn(ticket) ? ticket.currentDeadline() : null;
-    CurrentDeadline.PassedOn outer = thread == null ? null : thread.passOn(ticket);
+    CurrentDeadline thread = passesOn(state) ? state.currentDeadline() : null;
+    CurrentDeadline.PassedOn outer = thread == null ? null : thread.passOn(state);
     try {
-      if (ticket.end == NO_DEADLINE) {
+      if (state.end == NO_DEADLINE) {
         return run.call();
       }
-      if (!ticket.endInherited) {
+      if (!state.endInherited) {
         try {
-          return ownTimeout(run, ticket.end);
+          return ownTimeout(run, state.end);
         } catch (DeadlineExceededException nested) {
-          throw judged(ticket, nested);
+          throw judged(state, nested);
         }
       }
-      return untilInherited(ticket, run);
+      return untilInherited(state, run);
     } finally {
       if (thread != null) {
         thread.stopPassingOn(outer);
@@ -250,25 +250,25 @@ public final class AttemptBounds {
     return timeout.call(attempt, end, timeout.nanos(), timeout.mode(), timeout.ownExpiry());
   }
 
-  private long admittedOrNow(AttemptTicket ticket) {
-    return ticket.admittedAt == AttemptTicket.UNTIMED ? time.nanoTime() : ticket.admittedAt;
+  private long admittedOrNow(AttemptState state) {
+    return state.admittedAt == AttemptState.UNTIMED ? time.nanoTime() : state.admittedAt;
   }
 
-  private Object untilInherited(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
+  private Object untilInherited(AttemptState state, DelegateCall attempt) throws Throwable {
     TimeoutPolicy timer = timeout != null ? timeout : deadlines.timer();
     Timeout.Mode mode = timeout != null ? timeout.mode() : Timeout.Mode.INTERRUPT;
     try {
-      return timer.call(attempt, ticket.end, ticket.inheritedBudget, mode, inheritedExpiry);
+      return timer.call(attempt, state.end, state.inheritedBudget, mode, inheritedExpiry);
     } catch (DeadlineExceededException | CallerInterrupted | Error passOn) {
       throw passOn;
     } catch (Throwable failure) {
       long now = time.nanoTime();
-      if (now - ticket.end < 0) {
+      if (now - state.end < 0) {
         throw failure;
       }
       // Ended past the deadline by another's doing (an outer call's timeout interrupting this
       // thread): the caller ran out of time, whatever the attempt ended with.
-      DeadlineExceededException exceeded = exceeded(ticket, now);
+      DeadlineExceededException exceeded = exceeded(state, now);
       exceeded.addSuppressed(failure);
       throw exceeded;
     }
@@ -282,12 +282,12 @@ public final class AttemptBounds {
    * @return the delegate's future, or the one fault injection stands in with
    * @throws Throwable what the delegate threw before returning one
    */
-  public Object launch(AttemptTicket ticket, DelegateCall attempt) throws Throwable {
-    CurrentDeadline thread = deadlines != null && passesOn(ticket) ? ticket.currentDeadline() : null;
+  public Object launch(AttemptState state, DelegateCall attempt) throws Throwable {
+    CurrentDeadline thread = deadlines != null && passesOn(state) ? state.currentDeadline() : null;
     if (thread == null) {
       return faults == null ? attempt.call() : faults.intoAsync(attempt);
     }
-    CurrentDeadline.PassedOn outer = thread.passOn(ticket);
+    CurrentDeadline.PassedOn outer = thread.passOn(state);
     try {
       return faults == null ? attempt.call() : faults.intoAsync(attempt);
     } finally {
@@ -297,56 +297,56 @@ public final class AttemptBounds {
 
   /**
    * Decides what an attempt of a call that takes part in deadlines passes on to the calls nested in
-   * it, and writes it into its ticket: its own bound, or the retry's {@code maxDuration} when that
+   * it, and writes it into its attempt's state: its own bound, or the retry's {@code maxDuration} when that
    * comes first; no deadline at all for a call that ignores its caller's deadline and has no bound
    * of its own (a write that must finish: the calls nested in it are not cut short by its caller's).
    *
    * @return false when it passes nothing on: it has no bound, or its bound is the caller's deadline,
    *     which goes on binding the nested calls as it is
    */
-  private boolean passesOn(AttemptTicket ticket) {
-    long end = ticket.end;
-    long callEnd = ticket.callEnd;
+  private boolean passesOn(AttemptState state) {
+    long end = state.end;
+    long callEnd = state.callEnd;
     if (end == NO_DEADLINE && callEnd == NO_DEADLINE) {
-      if (inherits || !ticket.currentDeadline().present()) {
+      if (inherits || !state.currentDeadline().present()) {
         return false;
       }
-      ticket.passedOnClock = null;
+      state.passedOnClock = null;
       return true;
     }
-    long budget = ticket.endInherited ? ticket.inheritedBudget : (timeout == null ? 0 : timeout.nanos());
+    long budget = state.endInherited ? state.inheritedBudget : (timeout == null ? 0 : timeout.nanos());
     if (callEnd != NO_DEADLINE && (end == NO_DEADLINE || callEnd - end < 0)) {
       end = callEnd;
-      budget = ticket.callBudget;
-    } else if (ticket.endInherited && ticket.currentDeadline().clock() == time) {
+      budget = state.callBudget;
+    } else if (state.endInherited && state.currentDeadline().clock() == time) {
       // The caller's deadline is the bound, and it is current on this thread already, on this clock.
       return false;
     }
-    if (ticket.passedOnClock != time) {
-      ticket.passedOnClock = time;
+    if (state.passedOnClock != time) {
+      state.passedOnClock = time;
     }
-    ticket.passedOnEnd = end;
-    ticket.passedOnBudget = budget;
+    state.passedOnEnd = end;
+    state.passedOnBudget = budget;
     return true;
   }
 
   /** @return nanoseconds from now an admitted asynchronous attempt may take (its timeout, or the caller's deadline), -1 for no bound */
-  public long attemptNanos(AttemptTicket ticket) {
+  public long attemptNanos(AttemptState state) {
     if (deadlines == null) {
       return timeout == null ? -1 : timeout.nanos();
     }
-    if (ticket.end == NO_DEADLINE) {
+    if (state.end == NO_DEADLINE) {
       return -1;
     }
-    if (!ticket.endInherited) {
+    if (!state.endInherited) {
       return timeout.nanos();
     }
-    return Math.max(0, ticket.end - time.nanoTime());
+    return Math.max(0, state.end - time.nanoTime());
   }
 
   /** @return the failure (reported) of an asynchronous attempt whose bound, timeout or caller's deadline, passed first */
-  public TimeoutExceededException timedOut(AttemptTicket ticket) {
-    return deadlines != null && ticket.endInherited ? exceeded(ticket, time.nanoTime()) : timeout.exceeded();
+  public TimeoutExceededException timedOut(AttemptState state) {
+    return deadlines != null && state.endInherited ? exceeded(state, time.nanoTime()) : timeout.exceeded();
   }
 
   /**
@@ -355,9 +355,9 @@ public final class AttemptBounds {
    *
    * @return the failure the attempt ends with
    */
-  Throwable judged(AttemptTicket ticket, Throwable failure) {
-    if (deadlines != null && failure instanceof DeadlineExceededException && timeout != null && !ticket.endInherited
-        && ticket.end != NO_DEADLINE && passedOn((DeadlineExceededException) failure, ticket.end)) {
+  Throwable judged(AttemptState state, Throwable failure) {
+    if (deadlines != null && failure instanceof DeadlineExceededException && timeout != null && !state.endInherited
+        && state.end != NO_DEADLINE && passedOn((DeadlineExceededException) failure, state.end)) {
       TimeoutExceededException own = timeout.exceeded();
       own.addSuppressed(failure);
       return own;
@@ -370,7 +370,7 @@ public final class AttemptBounds {
     return deadline != null && deadline.clock() == time && deadline.nanoTime() == end;
   }
 
-  private DeadlineExceededException exceeded(AttemptTicket ticket, long now) {
-    return deadlines.exceeded(ticket.inheritedEnd, ticket.inheritedBudget, now);
+  private DeadlineExceededException exceeded(AttemptState state, long now) {
+    return deadlines.exceeded(state.inheritedEnd, state.inheritedBudget, now);
   }
 }

@@ -32,7 +32,7 @@ import dev.brace.runtime.support.SlotInvoker;
  * <p>Outcomes ({@link #succeeded}, {@link #failed}) are judged by the breaker, teach an adaptive
  * bulkhead and an adaptive limiter, and reach metrics listeners; {@link #abandon} ends an attempt
  * that has no outcome (the caller gave up, another hedge decided). Each releases every part the
- * ticket holds exactly once.
+ * attempt holds exactly once.
  *
  * <p>Immutable and thread-safe; a call's patterns it does not use are null.
  */
@@ -63,7 +63,7 @@ public final class AttemptPipeline {
    */
   public interface CallEnd {
     /**
-     * @param started the call's start, as its sequence began it, or {@link AttemptTicket#UNTIMED}
+     * @param started the call's start, as its sequence began it, or {@link AttemptState#UNTIMED}
      * @param metrics the call's handle on the bound metrics listener, or null when none is bound
      * @param attemptNanos how long the attempt took
      * @param outcomeAt the instant the attempt's outcome was recorded, which ends the call
@@ -93,8 +93,8 @@ public final class AttemptPipeline {
   /** Each outcome's duration to the bound metrics listener, and its event to a metrics event listener. */
   final AttemptReports reports;
   /**
-   * Whether an attempt may be tried without waiting and without a ticket ({@link
-   * #callWithoutWaiting}): false when a pattern always needs a ticket (a timeout, a
+   * Whether an attempt may be tried without waiting and without a state ({@link
+   * #callWithoutWaiting}): false when a pattern always needs a state (a timeout, a
    * latency-judging breaker, an adaptive bulkhead, fault injection, a keyed breaker or limiter).
    */
   private final boolean triesWithoutWaiting;
@@ -143,62 +143,62 @@ public final class AttemptPipeline {
    * Takes the attempt as far through breaker, limiter and bulkhead as it can go now, from where it
    * stopped last time. Never waits.
    *
-   * @param ticket the attempt's ticket, {@linkplain AttemptTicket#start started} for this attempt
-   * @return whether it is admitted, must wait (for {@link AttemptTicket#waitNanos()}), or is refused
-   *     ({@link AttemptTicket#refusal()}; everything taken is given back then)
+   * @param state the attempt's state, {@linkplain AttemptState#start started} for this attempt
+   * @return whether it is admitted, must wait (for {@link AttemptState#waitNanos()}), or is refused
+   *     ({@link AttemptState#refusal()}; everything taken is given back then)
    * @throws Error as it came; everything taken is given back
    */
-  public Admission admit(AttemptTicket ticket) {
-    if (ticket.stage == AttemptTicket.ADMITTED) {
+  public Admission admit(AttemptState state) {
+    if (state.stage == AttemptState.ADMITTED) {
       throw new IllegalStateException("attempt of " + callName + " already admitted");
     }
     try {
-      switch (ticket.stage) {
-        case AttemptTicket.BREAKER:
-          bounds.enter(ticket);
+      switch (state.stage) {
+        case AttemptState.BREAKER:
+          bounds.enter(state);
           if (breakers != null) {
-            Object breakerTicket = breakers.forKey(ticket.keys.breaker()).acquire();
-            // The ticket names the breaker that judges the outcome: a shared breaker deciding
+            Object breakerTicket = breakers.forKey(state.keys.breaker()).acquire();
+            // The state names the breaker that judges the outcome: a shared breaker deciding
             // locally during an outage hands out its local breaker's tickets.
             CircuitBreakerInstance owner = CircuitBreakerInstance.ownerOf(breakerTicket);
-            if (ticket.breakerTicket != breakerTicket) {
-              ticket.breakerTicket = breakerTicket;
+            if (state.breakerTicket != breakerTicket) {
+              state.breakerTicket = breakerTicket;
             }
-            if (ticket.breaker != owner) {
-              ticket.breaker = owner;
+            if (state.breaker != owner) {
+              state.breaker = owner;
             }
-            ticket.holdsBreaker = true;
+            state.holdsBreaker = true;
           }
-          ticket.stage = AttemptTicket.LIMITER;
+          state.stage = AttemptState.LIMITER;
           // fall through
-        case AttemptTicket.LIMITER:
-          if (limiters != null && !waits.reserveToken(ticket)) {
+        case AttemptState.LIMITER:
+          if (limiters != null && !waits.reserveToken(state)) {
             return Admission.WAIT;
           }
-          ticket.stage = AttemptTicket.BULKHEAD;
+          state.stage = AttemptState.BULKHEAD;
           // fall through
-        case AttemptTicket.TOKEN:
-          if (ticket.stage == AttemptTicket.TOKEN && !waits.tokenArrived(ticket)) {
+        case AttemptState.TOKEN:
+          if (state.stage == AttemptState.TOKEN && !waits.tokenArrived(state)) {
             return Admission.WAIT;
           }
-          ticket.stage = AttemptTicket.BULKHEAD;
+          state.stage = AttemptState.BULKHEAD;
           // fall through
-        case AttemptTicket.BULKHEAD:
-        case AttemptTicket.PERMIT:
-          if (bulkhead != null && !waits.takePermit(ticket)) {
+        case AttemptState.BULKHEAD:
+        case AttemptState.PERMIT:
+          if (bulkhead != null && !waits.takePermit(state)) {
             return Admission.WAIT;
           }
           // fall through
         default:
-          admitted(ticket);
+          admitted(state);
           return Admission.ADMITTED;
       }
     } catch (RuntimeException refused) {
-      giveBack(ticket);
-      ticket.refusal = refused;
+      giveBack(state);
+      state.refusal = refused;
       return Admission.REFUSED;
     } catch (Error fatal) {
-      giveBack(ticket);
+      giveBack(state);
       throw fatal;
     }
   }
@@ -208,59 +208,59 @@ public final class AttemptPipeline {
    * reserved token arrives, blocking for a bulkhead permit (served in arrival order) up to its
    * {@code maxWait}.
    *
-   * @param ticket the attempt's ticket, started
+   * @param state the attempt's state, started
    * @throws RuntimeException the refusal, which holds nothing; a wait the caller's interrupt cut
    *     short is refused too, with the interrupt as its cause and the interrupt flag set again
    */
-  public void admitBlocking(AttemptTicket ticket) {
+  public void admitBlocking(AttemptState state) {
     while (true) {
-      Admission admission = admit(ticket);
+      Admission admission = admit(state);
       if (admission == Admission.ADMITTED) {
         return;
       }
       if (admission == Admission.REFUSED) {
-        throw takeRefusal(ticket);
+        throw takeRefusal(state);
       }
       try {
-        if (waits.awaitOnThisThread(ticket)) {
-          admitted(ticket);
+        if (waits.awaitOnThisThread(state)) {
+          admitted(state);
           return;
         }
       } catch (RuntimeException | Error refused) {
-        giveBack(ticket);
+        giveBack(state);
         throw refused;
       }
     }
   }
 
-  /** @return whether {@link #callWithoutWaiting} may be asked: no pattern of the call always needs a ticket */
+  /** @return whether {@link #callWithoutWaiting} may be asked: no pattern of the call always needs a state */
   public boolean triesWithoutWaiting() {
     return triesWithoutWaiting;
   }
 
   /**
    * An attempt on the caller's thread that takes breaker, limiter and bulkhead only if each is
-   * there now ({@link #takeNow}), holding what it took in locals: no ticket, no frame, the call's
+   * there now ({@link #takeNow}), holding what it took in locals: no state object, no frame, the call's
    * arguments passed on as the parameters they came as. A successful attempt is recorded as {@link
    * #succeeded} records it, and ends the call through {@code end}.
    *
    * <p>What it cannot take now it does not start ({@link #NOT_NOW}). What it cannot finish now it
-   * leaves in a ticket made there, which the driver {@linkplain #resume takes over}: a full
+   * leaves in a state made there, which the driver {@linkplain #resume takes over}: a full
    * bulkhead (the breaker's ticket and the token held), a delegate's failure (everything held, not
    * yet recorded), a stage still in flight (everything held), or what recording a success threw
-   * (recorded). A thread under a deadline never tries: it needs a ticket's bounds.
+   * (recorded). A thread under a deadline never tries: it needs a state's bounds.
    *
    * @param started the call's start, passed to {@code end}
    * @param end what is told of the call's end
    * @param settled for an asynchronous call, what reads the value of the stage the delegate
    *     returned; null for a synchronous one, whose result is what the delegate returned
-   * @return the result; {@link #NOT_NOW}; or an {@link AttemptTicket} the attempt goes on with
+   * @return the result; {@link #NOT_NOW}; or an {@link AttemptState} the attempt goes on with
    */
   public Object callWithoutWaiting(SlotInvoker invoker, int method, Object target, Object a, Object b, Object c,
       Object d, long x, long y, long started, CallEnd end, Settled settled) {
     long admittedAt = instantToTakeNowAt();
     Object taken = takeNow(admittedAt);
-    if (taken == NOT_NOW || taken instanceof AttemptTicket) {
+    if (taken == NOT_NOW || taken instanceof AttemptState) {
       return taken;
     }
     Object result;
@@ -268,14 +268,14 @@ public final class AttemptPipeline {
       Object returned = invoker.invoke(method, target, a, b, c, d, x, y);
       result = settled == null ? returned : settled.valueNow(returned, callName);
       if (result == IN_FLIGHT) {
-        AttemptTicket left = leftAdmitted(taken, admittedAt);
+        AttemptState left = leftAdmitted(taken, admittedAt);
         left.pending = returned;
         return left;
       }
     } catch (Throwable failure) {
-      return failedWithoutTicket(taken, admittedAt, failure);
+      return failedInLocals(taken, admittedAt, failure);
     }
-    return succeededWithoutTicket(taken, admittedAt, result, started, end);
+    return succeededInLocals(taken, admittedAt, result, started, end);
   }
 
   /**
@@ -283,21 +283,21 @@ public final class AttemptPipeline {
    * limiter admits at it and a metered call is timed from it, the attempt and (for a call whose
    * generated method calls its delegate itself) the call alike, as nothing waits in between.
    *
-   * @return the instant, or {@link AttemptTicket#UNTIMED} when neither the limiter nor metrics need one
+   * @return the instant, or {@link AttemptState#UNTIMED} when neither the limiter nor metrics need one
    */
   public long instantToTakeNowAt() {
-    return onlyLimiter != null || reports.metered() ? time.nanoTime() : AttemptTicket.UNTIMED;
+    return onlyLimiter != null || reports.metered() ? time.nanoTime() : AttemptState.UNTIMED;
   }
 
   /**
    * Takes breaker, limiter and bulkhead only if each is there now ({@code takeNow}), in
    * admission's order. Asked only of a pipeline that {@linkplain #triesWithoutWaiting tries}.
    *
-   * @param now from {@link #instantToTakeNowAt}; when it is {@link AttemptTicket#UNTIMED} though
+   * @param now from {@link #instantToTakeNowAt}; when it is {@link AttemptState#UNTIMED} though
    *     the attempt needs an instant now (a metrics listener was bound since), nothing is taken
    * @return what the attempt holds, admitted: the breaker's ticket, or {@link #TAKEN} for a call
    *     with no breaker; {@link #NOT_NOW} when nothing is held (a thread under a deadline never
-   *     tries: it needs a ticket's bounds); or an {@link AttemptTicket} left at a full bulkhead,
+   *     tries: it needs a state's bounds); or an {@link AttemptState} left at a full bulkhead,
    *     holding the breaker's ticket and the token, for the driver to {@linkplain #resume take over}
    */
   public Object takeNow(long now) {
@@ -305,7 +305,7 @@ public final class AttemptPipeline {
       return NOT_NOW;
     }
     RateLimiterInstance limiter = onlyLimiter;
-    if (now == AttemptTicket.UNTIMED && (limiter != null || reports.metered())) {
+    if (now == AttemptState.UNTIMED && (limiter != null || reports.metered())) {
       return NOT_NOW;
     }
     CircuitBreakerInstance breaker = onlyBreaker;
@@ -321,28 +321,28 @@ public final class AttemptPipeline {
       return NOT_NOW;
     }
     if (bulkhead != null && !bulkhead.takeNow(criticality)) {
-      return AttemptTicket.leftAt(AttemptTicket.BULKHEAD, breaker, breakerTicket, limiter, false, now);
+      return AttemptState.leftAt(AttemptState.BULKHEAD, breaker, breakerTicket, limiter, false, now);
     }
     return breaker == null ? TAKEN : breakerTicket;
   }
 
   /**
-   * Leaves an attempt {@link #takeNow} admitted, whose delegate threw, in a ticket for the driver
+   * Leaves an attempt {@link #takeNow} admitted, whose delegate threw, in a state for the driver
    * to {@linkplain #resume take over}: the failure is recorded there, as {@link #failed} records it.
    *
    * @param taken what {@link #takeNow} answered
    * @param admittedAt the instant passed to it
    * @param failure what the delegate threw
-   * @return the ticket, holding everything the attempt took
+   * @return the attempt's state, holding everything the attempt took
    */
-  public AttemptTicket failedWithoutTicket(Object taken, long admittedAt, Throwable failure) {
-    AttemptTicket left = leftAdmitted(taken, admittedAt);
+  public AttemptState failedInLocals(Object taken, long admittedAt, Throwable failure) {
+    AttemptState left = leftAdmitted(taken, admittedAt);
     left.failure = failure;
     return left;
   }
 
-  private AttemptTicket leftAdmitted(Object taken, long admittedAt) {
-    return AttemptTicket.leftAt(AttemptTicket.ADMITTED, onlyBreaker, taken == TAKEN ? null : taken, onlyLimiter,
+  private AttemptState leftAdmitted(Object taken, long admittedAt) {
+    return AttemptState.leftAt(AttemptState.ADMITTED, onlyBreaker, taken == TAKEN ? null : taken, onlyLimiter,
         bulkhead != null, admittedAt);
   }
 
@@ -357,11 +357,11 @@ public final class AttemptPipeline {
    *     breaker has one passes the result ({@link #judgesResults})
    * @param started the call's start, passed to {@code end}
    * @param end what is told of the call's end
-   * @return {@code result}; or, when recording threw, a ticket holding that failure, recorded
+   * @return {@code result}; or, when recording threw, a state holding that failure, recorded
    */
-  public Object succeededWithoutTicket(Object taken, long admittedAt, Object result, long started, CallEnd end) {
-    boolean metered = admittedAt != AttemptTicket.UNTIMED && reports.metered();
-    long ended = metered ? time.nanoTime() : AttemptTicket.UNTIMED;
+  public Object succeededInLocals(Object taken, long admittedAt, Object result, long started, CallEnd end) {
+    boolean metered = admittedAt != AttemptState.UNTIMED && reports.metered();
+    long ended = metered ? time.nanoTime() : AttemptState.UNTIMED;
     try {
       try {
         if (taken != TAKEN) {
@@ -373,7 +373,7 @@ public final class AttemptPipeline {
         }
       }
       // The attempt's duration is reported below, with the call's end.
-      afterSuccess(onlyLimiter, false, AttemptTicket.UNTIMED);
+      afterSuccess(onlyLimiter, false, AttemptState.UNTIMED);
       if (metered) {
         long attemptNanos = ended - admittedAt;
         CallMetrics metrics = reports.metrics().get();
@@ -381,7 +381,7 @@ public final class AttemptPipeline {
         end.succeededAt(started, metrics, attemptNanos, ended);
       }
     } catch (Throwable failure) {
-      AttemptTicket left = new AttemptTicket();
+      AttemptState left = new AttemptState();
       left.failure = failure;
       left.failureRecorded = true;
       left.outcomeAt = ended;
@@ -400,49 +400,49 @@ public final class AttemptPipeline {
 
   /**
    * Takes up an attempt {@link #callWithoutWaiting} could not finish, as if admission had taken it
-   * that far: the ticket holds what {@code left} holds, at the stage it stopped. Nothing is
+   * that far: the attempt's state holds what {@code left} holds, at the stage it stopped. Nothing is
    * recorded here: the driver goes on as it would have from that stage — admission from a full
-   * bulkhead, the outcome of a {@linkplain AttemptTicket#failure() failure} ({@link #failed}) or
-   * of a {@linkplain AttemptTicket#pending() stage still in flight}; a {@linkplain
-   * AttemptTicket#failureRecorded() recorded} failure only ends the attempt.
+   * bulkhead, the outcome of a {@linkplain AttemptState#failure() failure} ({@link #failed}) or
+   * of a {@linkplain AttemptState#pending() stage still in flight}; a {@linkplain
+   * AttemptState#failureRecorded() recorded} failure only ends the attempt.
    *
-   * @param ticket the attempt's ticket, {@linkplain AttemptTicket#start started}
-   * @param left the ticket {@link #callWithoutWaiting} answered with
+   * @param state the attempt's state, {@linkplain AttemptState#start started}
+   * @param left the attempt's state {@link #callWithoutWaiting} answered with
    */
-  public void resume(AttemptTicket ticket, AttemptTicket left) {
+  public void resume(AttemptState state, AttemptState left) {
     if (left.failureRecorded) {
-      ticket.outcomeAt = left.outcomeAt;
+      state.outcomeAt = left.outcomeAt;
       return;
     }
     if (left.holdsBreaker) {
-      ticket.breaker = left.breaker;
-      ticket.breakerTicket = left.breakerTicket;
-      ticket.holdsBreaker = true;
+      state.breaker = left.breaker;
+      state.breakerTicket = left.breakerTicket;
+      state.holdsBreaker = true;
     }
     if (left.limiter != null) {
-      ticket.limiter = left.limiter;
+      state.limiter = left.limiter;
     }
-    ticket.admittedAt = left.admittedAt;
-    ticket.holdsPermit = left.holdsPermit;
-    ticket.stage = left.stage;
+    state.admittedAt = left.admittedAt;
+    state.holdsPermit = left.holdsPermit;
+    state.stage = left.stage;
   }
 
-  private static RuntimeException takeRefusal(AttemptTicket ticket) {
-    RuntimeException refusal = ticket.refusal;
-    clear(ticket);
+  private static RuntimeException takeRefusal(AttemptState state) {
+    RuntimeException refusal = state.refusal;
+    clear(state);
     return refusal;
   }
 
-  private void admitted(AttemptTicket ticket) {
-    ticket.stage = AttemptTicket.ADMITTED;
+  private void admitted(AttemptState state) {
+    state.stage = AttemptState.ADMITTED;
     if (adaptiveBulkhead) {
-      ticket.inFlight = bulkhead.inFlight();
+      state.inFlight = bulkhead.inFlight();
     }
-    if (ticket.waited || ticket.admittedAt == AttemptTicket.UNTIMED) {
-      boolean timed = needsAdmissionTime || reports.metered() || bounds.needsAdmissionTime(ticket);
-      ticket.admittedAt = timed ? time.nanoTime() : AttemptTicket.UNTIMED;
+    if (state.waited || state.admittedAt == AttemptState.UNTIMED) {
+      boolean timed = needsAdmissionTime || reports.metered() || bounds.needsAdmissionTime(state);
+      state.admittedAt = timed ? time.nanoTime() : AttemptState.UNTIMED;
     }
-    bounds.admitted(ticket);
+    bounds.admitted(state);
   }
 
   /** @return how long each attempt may take and what it passes on: drivers run and launch attempts through it */
@@ -461,29 +461,29 @@ public final class AttemptPipeline {
    * Records an attempt that returned and releases what it holds. The breaker's result predicate,
    * if it has one, may count the result as a failure.
    *
-   * @param ticket the admitted attempt's ticket; ready for the next attempt afterwards
+   * @param state the admitted attempt's state; ready for the next attempt afterwards
    * @param result what the delegate returned
    * @throws RuntimeException what the breaker's result predicate threw: the attempt then failed
    *     with it (everything is released all the same)
    */
-  public void succeeded(AttemptTicket ticket, Object result) {
+  public void succeeded(AttemptState state, Object result) {
     boolean metered = reports.metered();
-    long ended = endOf(ticket, metered);
-    long duration = durationOf(ticket, ended);
-    RateLimiterInstance limiter = ticket.limiter;
+    long ended = endOf(state, metered);
+    long duration = durationOf(state, ended);
+    RateLimiterInstance limiter = state.limiter;
     try {
-      if (ticket.holdsBreaker) {
-        ticket.breaker.onResult(ticket.breakerTicket, result, elapsedForBreaker(ticket, ended));
+      if (state.holdsBreaker) {
+        state.breaker.onResult(state.breakerTicket, result, elapsedForBreaker(state, ended));
       }
     } finally {
-      returnPermit(ticket, null, ended);
-      clear(ticket);
-      ticket.outcomeAt = ended;
+      returnPermit(state, null, ended);
+      clear(state);
+      state.outcomeAt = ended;
     }
     afterSuccess(limiter, metered, duration);
   }
 
-  /** After a success is judged and its permit back, with a ticket or without: throttling eased, the attempt reported. */
+  /** After a success is judged and its permit back, with a state or without: throttling eased, the attempt reported. */
   private void afterSuccess(RateLimiterInstance limiter, boolean metered, long duration) {
     if (throttling != null) {
       limiter.succeeded();
@@ -498,32 +498,32 @@ public final class AttemptPipeline {
    * caller interrupted while it waited for an abandoning attempt is not an outcome of the
    * dependency, nor is a call out of its caller's deadline: both end as {@link #abandon} ends them.
    *
-   * @param ticket the admitted attempt's ticket; ready for the next attempt afterwards
+   * @param state the admitted attempt's state; ready for the next attempt afterwards
    * @param failure what the attempt threw
    * @return the failure it ends with ({@link AttemptBounds#judged})
    */
-  public Throwable failed(AttemptTicket ticket, Throwable failure) {
-    failure = bounds.judged(ticket, failure);
+  public Throwable failed(AttemptState state, Throwable failure) {
+    failure = bounds.judged(state, failure);
     if (failure instanceof dev.brace.runtime.DeadlineExceededException) {
-      giveBack(ticket);
+      giveBack(state);
       return failure;
     }
     boolean metered = reports.metered();
-    long ended = endOf(ticket, metered);
-    long duration = durationOf(ticket, ended);
-    RateLimiterInstance limiter = ticket.limiter;
+    long ended = endOf(state, metered);
+    long duration = durationOf(state, ended);
+    RateLimiterInstance limiter = state.limiter;
     try {
-      if (ticket.holdsBreaker) {
+      if (state.holdsBreaker) {
         if (CallerInterrupted.is(failure)) {
-          ticket.breaker.release(ticket.breakerTicket);
+          state.breaker.release(state.breakerTicket);
         } else {
-          ticket.breaker.onFailure(ticket.breakerTicket, failure, elapsedForBreaker(ticket, ended));
+          state.breaker.onFailure(state.breakerTicket, failure, elapsedForBreaker(state, ended));
         }
       }
     } finally {
-      returnPermit(ticket, failure, ended);
-      clear(ticket);
-      ticket.outcomeAt = ended;
+      returnPermit(state, failure, ended);
+      clear(state);
+      state.outcomeAt = ended;
     }
     if (throttling != null) {
       long blockNanos = throttling.judge(failure);
@@ -543,18 +543,18 @@ public final class AttemptPipeline {
    * A reserved token is given back, the permit returned (an adaptive bulkhead learns nothing) and
    * the breaker's ticket released.
    *
-   * @param ticket the attempt's ticket; ready for the next attempt afterwards
+   * @param state the attempt's state; ready for the next attempt afterwards
    */
-  public void abandon(AttemptTicket ticket) {
-    giveBack(ticket);
+  public void abandon(AttemptState state) {
+    giveBack(state);
   }
 
-  private void giveBack(AttemptTicket ticket) {
+  private void giveBack(AttemptState state) {
     try {
-      if (ticket.reserved) {
-        ticket.limiter.cancelReservation(ticket.reservation);
+      if (state.reserved) {
+        state.limiter.cancelReservation(state.reservation);
       }
-      if (ticket.holdsPermit) {
+      if (state.holdsPermit) {
         if (adaptiveBulkhead) {
           bulkhead.abandoned();
         } else {
@@ -562,62 +562,62 @@ public final class AttemptPipeline {
         }
       }
     } finally {
-      boolean holdsBreaker = ticket.holdsBreaker;
-      clear(ticket);
+      boolean holdsBreaker = state.holdsBreaker;
+      clear(state);
       if (holdsBreaker) {
-        ticket.breaker.release(ticket.breakerTicket);
+        state.breaker.release(state.breakerTicket);
       }
     }
   }
 
   /**
-   * Forgets everything of the attempt that ended: the ticket serves the next one. What only a wait
+   * Forgets everything of the attempt that ended: the attempt's state serves the next one. What only a wait
    * or a deadline writes is reset only when it was written, as this runs after every attempt.
    */
-  private static void clear(AttemptTicket ticket) {
-    ticket.stage = AttemptTicket.BREAKER;
-    ticket.holdsBreaker = false;
-    ticket.holdsPermit = false;
-    ticket.admittedAt = AttemptTicket.UNTIMED;
-    ticket.inFlight = 0;
-    if (ticket.waited) {
-      ticket.reserved = false;
-      ticket.permitWaitedNanos = 0;
-      ticket.waitNanos = 0;
-      ticket.waited = false;
+  private static void clear(AttemptState state) {
+    state.stage = AttemptState.BREAKER;
+    state.holdsBreaker = false;
+    state.holdsPermit = false;
+    state.admittedAt = AttemptState.UNTIMED;
+    state.inFlight = 0;
+    if (state.waited) {
+      state.reserved = false;
+      state.permitWaitedNanos = 0;
+      state.waitNanos = 0;
+      state.waited = false;
     }
-    if (ticket.refusal != null) {
-      ticket.refusal = null;
+    if (state.refusal != null) {
+      state.refusal = null;
     }
-    AttemptBounds.forget(ticket);
+    AttemptBounds.forget(state);
   }
 
   /** Returns the permit; an adaptive bulkhead learns from the attempt's latency and {@code failure}. */
-  private void returnPermit(AttemptTicket ticket, Throwable failure, long ended) {
-    if (!ticket.holdsPermit) {
+  private void returnPermit(AttemptState state, Throwable failure, long ended) {
+    if (!state.holdsPermit) {
       return;
     }
     if (adaptiveBulkhead) {
-      bulkhead.completed(ended - ticket.admittedAt, ticket.inFlight, failure);
+      bulkhead.completed(ended - state.admittedAt, state.inFlight, failure);
     } else {
       bulkhead.release();
     }
   }
 
-  /** @return the end of the attempt when something times it, else {@link AttemptTicket#UNTIMED} */
-  private long endOf(AttemptTicket ticket, boolean metered) {
-    return ticket.admittedAt != AttemptTicket.UNTIMED && (timesForBreaker || adaptiveBulkhead || metered)
+  /** @return the end of the attempt when something times it, else {@link AttemptState#UNTIMED} */
+  private long endOf(AttemptState state, boolean metered) {
+    return state.admittedAt != AttemptState.UNTIMED && (timesForBreaker || adaptiveBulkhead || metered)
         ? time.nanoTime()
-        : AttemptTicket.UNTIMED;
+        : AttemptState.UNTIMED;
   }
 
-  /** @return how long the attempt took, or {@link AttemptTicket#UNTIMED} when nothing timed it */
-  private static long durationOf(AttemptTicket ticket, long ended) {
-    return ended == AttemptTicket.UNTIMED ? AttemptTicket.UNTIMED : ended - ticket.admittedAt;
+  /** @return how long the attempt took, or {@link AttemptState#UNTIMED} when nothing timed it */
+  private static long durationOf(AttemptState state, long ended) {
+    return ended == AttemptState.UNTIMED ? AttemptState.UNTIMED : ended - state.admittedAt;
   }
 
-  private long elapsedForBreaker(AttemptTicket ticket, long ended) {
-    return timesForBreaker && ended != AttemptTicket.UNTIMED ? ended - ticket.admittedAt : OutcomeClassifier.NOT_TIMED;
+  private long elapsedForBreaker(AttemptState state, long ended) {
+    return timesForBreaker && ended != AttemptState.UNTIMED ? ended - state.admittedAt : OutcomeClassifier.NOT_TIMED;
   }
 
   // ---- what the call sequence asks ----

@@ -67,11 +67,11 @@ final class AttemptReports {
 
   /**
    * @param thrown what the attempt failed with, or null when it succeeded
-   * @param duration how long it took, or {@link AttemptTicket#UNTIMED}
+   * @param duration how long it took, or {@link AttemptState#UNTIMED}
    */
   void outcome(Throwable thrown, long duration) {
     CallMetrics bound = metrics.get();
-    if (bound != null && duration != AttemptTicket.UNTIMED) {
+    if (bound != null && duration != AttemptState.UNTIMED) {
       if (thrown == null) {
         bound.attemptSucceeded(duration);
       } else {
@@ -98,7 +98,7 @@ final class AttemptReports {
 
   private void emit(EventKind kind, Throwable failure, long duration) {
     events.emit(kind, callName,
-        "duration_ns", duration == AttemptTicket.UNTIMED ? null : duration,
+        "duration_ns", duration == AttemptState.UNTIMED ? null : duration,
         "circuitbreaker", breaker,
         "ratelimit", limiter,
         "bulkhead", bulkhead,

@@ -48,7 +48,7 @@ public final class CurrentDeadline {
   private Object made;
   /**
    * The bound of the attempt running now, over what was pushed, while {@link #passing}. Kept after
-   * the attempt ends, so that the next attempt with the same ticket (a synchronous call's frame
+   * the attempt ends, so that the next attempt with the same attempt's state (a synchronous call's frame
    * reuses it) need not write it again: a reference store into this long-lived object costs a
    * garbage collector's barrier, the flag does not.
    */

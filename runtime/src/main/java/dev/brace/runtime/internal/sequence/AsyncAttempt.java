@@ -3,7 +3,7 @@ package dev.brace.runtime.internal.sequence;
 import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.attempt.Admission;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
-import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.AttemptState;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
@@ -15,16 +15,16 @@ import java.util.concurrent.TimeUnit;
  * One attempt of an asynchronous call, walked through its {@link AttemptPipeline} without blocking
  * a thread: a wait the pipeline asks for is a task on the scheduler, the timeout's deadline is
  * another, and the outcome is recorded when the delegate's future completes. Exactly one of the
- * future, the deadline and a {@link #stop} ends the attempt; whoever does hands the ticket back to
+ * future, the deadline and a {@link #stop} ends the attempt; whoever does hands the attempt's state back to
  * the pipeline once and tells the {@link Listener}.
  *
  * <p>Lock-free: whoever ends the attempt sets {@link #OVER} in {@link #state} by compare-and-set,
  * so exactly one end wins, and nothing waits for another thread. A step that publishes what it
  * started (a scheduled task, the delegate's future) writes it first and reads the state after; an
  * end sets the state first and reads what was published after. So at least one of them sees the
- * other, and cancels what the end would have missed. While the pipeline admits (which touches the
- * ticket) the attempt is {@link #ADMITTING}: a stop then only marks it over, and the admitting step
- * gives the ticket back when it returns.
+ *  other, and cancels what the end would have missed. While the pipeline admits (which touches the
+ * attempt's state) the attempt is {@link #ADMITTING}: a stop then only marks it over, and the admitting step
+ * gives the attempt's state back when it returns.
  *
  * @param <T> the delegate's value type
  */
@@ -51,7 +51,7 @@ final class AsyncAttempt<T> {
 
   private final CallFrame frame;
   private final AttemptPipeline pipeline;
-  private final AttemptTicket ticket;
+  private final AttemptState attemptState;
   private final AsyncContext context;
   private final Listener<T> listener;
   /** {@link #OVER} once ended (for good), with {@link #ADMITTING} while the pipeline admits. */
@@ -80,12 +80,12 @@ final class AsyncAttempt<T> {
 
   /**
    * @param frame the call's delegate and arguments, its own (detached)
-   * @param ticket the attempt's ticket, started; it may come from admission already under way
+   * @param attemptState the attempt's state, started; it may come from admission already under way
    */
-  AsyncAttempt(CallFrame frame, AttemptTicket ticket, AsyncContext context, Listener<T> listener) {
+  AsyncAttempt(CallFrame frame, AttemptState attemptState, AsyncContext context, Listener<T> listener) {
     this.frame = frame;
-    this.pipeline = frame.sequence().attempts();
-    this.ticket = ticket;
+    this.pipeline = frame.policies().attempts();
+    this.attemptState = attemptState;
     this.context = context;
     this.listener = listener;
   }
@@ -126,7 +126,7 @@ final class AsyncAttempt<T> {
       call.cancel(true);
     }
     if ((before & ADMITTING) == 0) {
-      pipeline.abandon(ticket);
+      pipeline.abandon(attemptState);
     }
     listener.stopped();
   }
@@ -140,15 +140,15 @@ final class AsyncAttempt<T> {
     }
     Admission admission;
     try {
-      admission = pipeline.admit(ticket);
+      admission = pipeline.admit(attemptState);
     } catch (Error fatal) {
       // The pipeline gave back what it had taken.
       doneAdmitting();
       throw fatal;
     }
     if (doneAdmitting()) {
-      // Stopped while admitting: the stop left the ticket to this step.
-      pipeline.abandon(ticket);
+      // Stopped while admitting: the stop left the attempt's state to this step.
+      pipeline.abandon(attemptState);
       return;
     }
     proceed(admission);
@@ -165,11 +165,11 @@ final class AsyncAttempt<T> {
         callDelegate();
         return;
       case WAIT:
-        later(this::admitNow, ticket.waitNanos());
+        later(this::admitNow, attemptState.waitNanos());
         return;
       default:
         if (claim()) {
-          listener.refused(ExceptionFilter.unwrap(ticket.refusal()));
+          listener.refused(ExceptionFilter.unwrap(attemptState.refusal()));
         }
     }
   }
@@ -189,11 +189,11 @@ final class AsyncAttempt<T> {
     ScheduledFuture<?> before = waiting;
     ScheduledFuture<?> task;
     try {
-      task = frame.sequence().scheduler().schedule(context.wrap(step), delayNanos, TimeUnit.NANOSECONDS);
+      task = frame.policies().scheduler().schedule(context.wrap(step), delayNanos, TimeUnit.NANOSECONDS);
     } catch (RuntimeException | Error schedulerFailure) {
-      // Nothing admits here, so the ticket is this step's to give back, unless a stop ended it first.
+      // Nothing admits here, so the attempt's state is this step's to give back, unless a stop ended it first.
       if (end() >= 0) {
-        pipeline.abandon(ticket);
+        pipeline.abandon(attemptState);
         listener.refused(schedulerFailure);
       }
       return false;
@@ -222,7 +222,7 @@ final class AsyncAttempt<T> {
     }
     CompletableFuture<T> returned;
     try {
-      returned = futureOf(pipeline.bounds().launch(ticket, frame), frame.sequence().callName());
+      returned = futureOf(pipeline.bounds().launch(attemptState, frame), frame.policies().callName());
     } catch (Throwable thrown) {
       settle(null, thrown);
       return;
@@ -236,8 +236,8 @@ final class AsyncAttempt<T> {
    * @return false when the attempt is over, or the scheduler refused the deadline (the attempt then ended)
    */
   private boolean armDeadline() {
-    long nanos = pipeline.bounds().attemptNanos(ticket);
-    // A stop gives the ticket back, which then reports no bound: unbounded or not, an attempt
+    long nanos = pipeline.bounds().attemptNanos(attemptState);
+    // A stop gives the attempt's state back, which then reports no bound: unbounded or not, an attempt
     // stopped since its admission goes no further.
     return nanos < 0 ? !isOver() : later(this::expired, nanos);
   }
@@ -262,7 +262,7 @@ final class AsyncAttempt<T> {
     if (call != null) {
       call.cancel(true);
     }
-    record(null, pipeline.bounds().timedOut(ticket));
+    record(null, pipeline.bounds().timedOut(attemptState));
   }
 
   /** The delegate's future completed (or the delegate threw before returning one). */
@@ -307,11 +307,11 @@ final class AsyncAttempt<T> {
   /** The breaker records the outcome and the permit is returned; then the listener hears it. */
   private void record(T value, Throwable failure) {
     if (failure != null) {
-      listener.failed(pipeline.failed(ticket, failure));
+      listener.failed(pipeline.failed(attemptState, failure));
       return;
     }
     try {
-      pipeline.succeeded(ticket, value);
+      pipeline.succeeded(attemptState, value);
     } catch (Throwable predicateFailure) {
       // The breaker's result predicate threw: as on the sync path, the attempt failed with it.
       listener.failed(predicateFailure);

@@ -3,7 +3,7 @@ package dev.brace.runtime.internal.sequence;
 import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.attempt.Admission;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
-import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
 import dev.brace.runtime.support.CallKeys;
@@ -25,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * no timeout to arm, nothing remembered) and the delegate's future is already complete with a
  * result no retry asks to repeat, {@link #call} records the outcome and returns a completed future
  * on the caller's thread, having borrowed the thread's {@link CallFrame} for the arguments and the
- * ticket. Anything else makes a driver, which takes over the attempt where the caller's thread left
+ * attempt's state. Anything else makes a driver, which takes over the attempt where the caller's thread left
  * it ({@link AsyncAttempt#resume}).
  *
  * <p>Threads: the first attempt starts on the caller's thread; later steps run on the scheduler's
@@ -40,13 +40,13 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class AsyncDriver<T>
     implements AsyncAttempt.Listener<T>, AsyncHedgeGroup.Decision<T>, CallStaleAnswers.AsyncCall {
-  private final CallSequence sequence;
+  private final CallPolicies callPolicies;
   private final CallFrame frame;
   private final CallKeys keys;
   private final AsyncContext context;
   private final CompletableFuture<T> returned = new CallFuture<>(this::stopInFlight);
   private final ReentrantLock lock = new ReentrantLock();
-  /** From {@link CallSequence#begin}; set before the first attempt. */
+  /** From {@link CallPolicies#begin}; set before the first attempt. */
   private long started;
   private RetryRun run;
   /** The attempt in flight, from 1; attempts follow one another, never overlap. */
@@ -58,7 +58,7 @@ public final class AsyncDriver<T>
   private StaleAnswers.Flight flight;
 
   private AsyncDriver(CallFrame frame, CallKeys keys, long started) {
-    this.sequence = frame.sequence();
+    this.callPolicies = frame.policies();
     this.frame = frame;
     this.keys = keys;
     this.started = started;
@@ -66,33 +66,33 @@ public final class AsyncDriver<T>
   }
 
   /**
-   * Runs a call through every step of its sequence without blocking a thread.
+   * Runs a call through every step of its policies without blocking a thread.
    *
-   * @param sequence the call's policies
+   * @param callPolicies the call's policies
    * @param target the delegate
    * @return the call's future; never null, nothing thrown
    */
   public static <T> CompletableFuture<T> call(
-      CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
-    return call(sequence, null, target, a, b, c, d, x, y);
+      CallPolicies callPolicies, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    return call(callPolicies, null, target, a, b, c, d, x, y);
   }
 
   /**
    * Runs a call whose delegate returns something other than a {@code CompletionStage} (a Reactor
-   * {@code Mono}) through every step of its sequence without blocking a thread.
+   * {@code Mono}) through every step of its policies without blocking a thread.
    *
-   * @param sequence the call's policies
+   * @param callPolicies the call's policies
    * @param adapter turns each attempt's return value and the fallback's answer into a stage; null
    *     when they are stages already
    * @param target the delegate
    * @return the call's future; never null, nothing thrown
    */
   public static <T> CompletableFuture<T> call(
-      CallSequence sequence, StageAdapter adapter, Object target, Object a, Object b, Object c, Object d, long x, long y) {
-    if (adapter == null && sequence.callsWithoutWaiting()) {
-      return withoutWaiting(sequence, target, a, b, c, d, x, y);
+      CallPolicies callPolicies, StageAdapter adapter, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    if (adapter == null && callPolicies.callsWithoutWaiting()) {
+      return withoutWaiting(callPolicies, target, a, b, c, d, x, y);
     }
-    CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y).adapt(adapter);
+    CallFrame frame = CallFrame.enter(callPolicies, target, a, b, c, d, x, y).adapt(adapter);
     try {
       return call(frame, false, 0L, null);
     } finally {
@@ -112,15 +112,15 @@ public final class AsyncDriver<T>
    */
   @SuppressWarnings("unchecked")
   private static <T> CompletableFuture<T> withoutWaiting(
-      CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
-    long started = sequence.begin();
-    Object outcome = sequence.attemptWithoutWaiting(target, a, b, c, d, x, y, started, SETTLED);
-    if (outcome != AttemptPipeline.NOT_NOW && !(outcome instanceof AttemptTicket)) {
+      CallPolicies callPolicies, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    long started = callPolicies.begin();
+    Object outcome = callPolicies.attemptWithoutWaiting(target, a, b, c, d, x, y, started, SETTLED);
+    if (outcome != AttemptPipeline.NOT_NOW && !(outcome instanceof AttemptState)) {
       return CompletableFuture.completedFuture((T) outcome);
     }
-    CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
+    CallFrame frame = CallFrame.enter(callPolicies, target, a, b, c, d, x, y);
     try {
-      return call(frame, true, started, outcome instanceof AttemptTicket left ? left : null);
+      return call(frame, true, started, outcome instanceof AttemptState left ? left : null);
     } finally {
       frame.exit();
     }
@@ -128,42 +128,42 @@ public final class AsyncDriver<T>
 
   /**
    * @param begun whether the call has begun already ({@code startedAlready} is its start)
-   * @param left the ticket the first attempt, made without waiting, left; null to make it here
+   * @param left the attempt's state the first attempt, made without waiting, left; null to make it here
    */
-  private static <T> CompletableFuture<T> call(CallFrame frame, boolean begun, long startedAlready, AttemptTicket left) {
-    CallSequence sequence = frame.sequence();
-    if (sequence.passesThrough()) {
+  private static <T> CompletableFuture<T> call(CallFrame frame, boolean begun, long startedAlready, AttemptState left) {
+    CallPolicies callPolicies = frame.policies();
+    if (callPolicies.passesThrough()) {
       return direct(frame);
     }
     CallKeys keys;
     long started;
     try {
-      keys = sequence.keys(frame.arguments());
-      if (sequence.remembersAnswers()) {
+      keys = callPolicies.keys(frame.arguments());
+      if (callPolicies.remembersAnswers()) {
         // A remembered answer, or another call's flight, may answer it without an attempt: the
         // attempts (and the retry budget's deposit) begin only when neither does.
-        return new AsyncDriver<T>(frame.detach(), keys, CallSequence.UNTIMED).remembered();
+        return new AsyncDriver<T>(frame.detach(), keys, CallPolicies.UNTIMED).remembered();
       }
       if (begun) {
         started = startedAlready;
-        sequence.began(frame.ticket(), started);
+        callPolicies.began(frame.attemptState(), started);
       } else {
-        started = sequence.begin(frame.ticket());
+        started = callPolicies.begin(frame.attemptState());
       }
     } catch (Throwable badKey) {
       // A null key part is the caller's mistake: it fails the call at once, never retried.
       return CompletableFuture.failedFuture(badKey);
     }
-    AttemptPipeline pipeline = sequence.attempts();
-    if (sequence.hedged() || pipeline.bounds().bounded(frame.ticket())) {
+    AttemptPipeline pipeline = callPolicies.attempts();
+    if (callPolicies.hedged() || pipeline.bounds().bounded(frame.attemptState())) {
       // A hedge runs a group of attempts, and a deadline is a task armed before the delegate is
       // called: never the fast path.
       AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
       return driver.start(() -> driver.attempt(1));
     }
-    AttemptTicket ticket = frame.ticket().start(keys);
+    AttemptState state = frame.attemptState().start(keys);
     if (left != null) {
-      pipeline.resume(ticket, left);
+      pipeline.resume(state, left);
       if (left.failureRecorded()) {
         AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
         return driver.start(() -> driver.afterFailure(1, left.failure()));
@@ -171,18 +171,18 @@ public final class AsyncDriver<T>
       if (left.failure() != null || left.pending() != null) {
         CompletableFuture<T> inner = left.failure() != null
             ? CompletableFuture.failedFuture(left.failure())
-            : AsyncAttempt.futureOf(left.pending(), sequence.callName());
+            : AsyncAttempt.futureOf(left.pending(), callPolicies.callName());
         return new AsyncDriver<T>(frame.detach(), keys, started).handOver(Admission.ADMITTED, inner);
       }
       // Left at a full bulkhead: admission goes on from there.
     }
-    Admission admission = pipeline.admit(ticket);
+    Admission admission = pipeline.admit(state);
     if (admission != Admission.ADMITTED) {
       return new AsyncDriver<T>(frame.detach(), keys, started).handOver(admission, null);
     }
     CompletableFuture<T> inner;
     try {
-      inner = AsyncAttempt.futureOf(pipeline.bounds().launch(ticket, frame), sequence.callName());
+      inner = AsyncAttempt.futureOf(pipeline.bounds().launch(state, frame), callPolicies.callName());
     } catch (Throwable thrown) {
       inner = CompletableFuture.failedFuture(thrown);
     }
@@ -192,8 +192,8 @@ public final class AsyncDriver<T>
     T value = inner.join();
     RetryRun retried;
     try {
-      pipeline.succeeded(ticket, value);
-      retried = CallRetry.afterResult(sequence, null, 1, started, ticket, value);
+      pipeline.succeeded(state, value);
+      retried = CallRetry.afterResult(callPolicies, null, 1, started, state, value);
     } catch (Throwable predicateFailure) {
       // A result predicate threw: as on the sync path, the attempt failed with what it threw.
       AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
@@ -209,17 +209,17 @@ public final class AsyncDriver<T>
   /** Brace is switched off: the delegate's own future, or its synchronous throw as a failed one. */
   private static <T> CompletableFuture<T> direct(CallFrame frame) {
     try {
-      return AsyncAttempt.futureOf(frame.call(), frame.sequence().callName());
+      return AsyncAttempt.futureOf(frame.call(), frame.policies().callName());
     } catch (Throwable thrown) {
       return CompletableFuture.failedFuture(thrown);
     }
   }
 
-  /** Attempt 1, which the caller's thread began with the frame's ticket, goes on here. */
+  /** Attempt 1, which the caller's thread began with the frame's attempt's state, goes on here. */
   private CompletableFuture<T> handOver(Admission admission, CompletableFuture<T> inner) {
     return start(() -> {
       number = 1;
-      AsyncAttempt<T> first = new AsyncAttempt<>(frame, frame.ticket(), context, this);
+      AsyncAttempt<T> first = new AsyncAttempt<>(frame, frame.attemptState(), context, this);
       if (track(first::stop)) {
         first.resume(admission, inner);
       } else {
@@ -254,7 +254,7 @@ public final class AsyncDriver<T>
 
   private void rememberedOrAttempts() {
     try {
-      CallStaleAnswers.callAsync(sequence.stale(), staleKey, this);
+      CallStaleAnswers.callAsync(callPolicies.stale(), staleKey, this);
     } catch (Throwable unexpected) {
       returned.completeExceptionally(unexpected);
     }
@@ -286,7 +286,7 @@ public final class AsyncDriver<T>
     // this caller's context.
     leader.whenComplete((value, failure) -> context.wrap(() -> {
       try {
-        CallStaleAnswers.followed(sequence.stale(), staleKey, this, value, failure);
+        CallStaleAnswers.followed(callPolicies.stale(), staleKey, this, value, failure);
       } catch (Throwable unexpected) {
         returned.completeExceptionally(unexpected);
       }
@@ -306,7 +306,7 @@ public final class AsyncDriver<T>
 
   @Override
   public void attempts() {
-    started = sequence.begin(frame.ticket());
+    started = callPolicies.begin(frame.attemptState());
     attempt(1);
   }
 
@@ -325,7 +325,7 @@ public final class AsyncDriver<T>
   private void abandonFlight() {
     StaleAnswers.Flight led = endFlight();
     if (led != null) {
-      sequence.stale().abandon(led);
+      callPolicies.stale().abandon(led);
     }
   }
 
@@ -333,7 +333,7 @@ public final class AsyncDriver<T>
   private void complete(T value) {
     if (staleKey != null) {
       try {
-        sequence.stale().remember(staleKey, value, endFlight());
+        callPolicies.stale().remember(staleKey, value, endFlight());
       } catch (Throwable unexpected) {
         returned.completeExceptionally(unexpected);
         return;
@@ -346,12 +346,12 @@ public final class AsyncDriver<T>
 
   private void attempt(int next) {
     number = next;
-    if (sequence.hedged()) {
+    if (callPolicies.hedged()) {
       hedgedAttempts(next);
       return;
     }
-    AttemptTicket ticket = frame.ticket().start(keys);
-    AsyncAttempt<T> attempt = new AsyncAttempt<>(frame, ticket, context, this);
+    AttemptState state = frame.attemptState().start(keys);
+    AsyncAttempt<T> attempt = new AsyncAttempt<>(frame, state, context, this);
     // The caller giving up ends the attempt without an outcome.
     if (track(attempt::stop)) {
       attempt.begin();
@@ -363,7 +363,7 @@ public final class AsyncDriver<T>
    * bulkhead and timeout on its own, and the group's outcome is what the retry judges.
    */
   private void hedgedAttempts(int next) {
-    AsyncHedgeGroup<T> group = AsyncHedgeGroup.of(sequence, keys, frame, context, next == 1, this);
+    AsyncHedgeGroup<T> group = AsyncHedgeGroup.of(callPolicies, keys, frame, context, next == 1, this);
     // Stoppable before it starts: an attempt may decide it, and the next step be tracked, at once.
     if (!track(group)) {
       return;
@@ -412,7 +412,7 @@ public final class AsyncDriver<T>
     }
     // An end is reported as the failure it is, before a remembered result or the fallback answers
     // it, as the synchronous driver does: brace.stale and brace.fallback count the answers.
-    RetryRun next = CallRetry.afterFailure(sequence, run, attempt, started, null, failure);
+    RetryRun next = CallRetry.afterFailure(callPolicies, run, attempt, started, null, failure);
     if (next == null) {
       finish(failure);
       return;
@@ -424,7 +424,7 @@ public final class AsyncDriver<T>
     if (!returned.isDone()) {
       RetryRun next;
       try {
-        next = CallRetry.afterResult(sequence, run, attempt, started, null, value);
+        next = CallRetry.afterResult(callPolicies, run, attempt, started, null, value);
       } catch (Throwable predicateFailure) {
         afterFailure(attempt, predicateFailure);
         return;
@@ -454,7 +454,7 @@ public final class AsyncDriver<T>
         return;
       }
       ScheduledFuture<?> backoff =
-          sequence.scheduler().schedule(context.wrap(() -> attempt(next)), delayNanos, TimeUnit.NANOSECONDS);
+          callPolicies.scheduler().schedule(context.wrap(() -> attempt(next)), delayNanos, TimeUnit.NANOSECONDS);
       inFlight = () -> backoff.cancel(false);
     } finally {
       lock.unlock();
@@ -473,7 +473,7 @@ public final class AsyncDriver<T>
     if (staleKey != null) {
       Object stale;
       try {
-        stale = CallStaleAnswers.answerFailure(sequence, staleKey, failure, endFlight());
+        stale = CallStaleAnswers.answerFailure(callPolicies, staleKey, failure, endFlight());
       } catch (Throwable unexpected) {
         returned.completeExceptionally(unexpected);
         return;
@@ -483,7 +483,7 @@ public final class AsyncDriver<T>
         return;
       }
     }
-    Throwable answering = CallFallback.answering(sequence, failure);
+    Throwable answering = CallFallback.answering(callPolicies, failure);
     if (answering == null) {
       returned.completeExceptionally(failure);
       return;

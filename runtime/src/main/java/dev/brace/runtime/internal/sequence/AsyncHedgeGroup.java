@@ -1,11 +1,11 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.support.CallKeys;
 
 /**
  * A hedged group of an asynchronous call: each attempt is a further call of the delegate, an
- * {@link AsyncAttempt} through the call's pipeline with a ticket of its own (the first attempt of
+ * {@link AsyncAttempt} through the call's pipeline with a state of its own (the first attempt of
  * the call's first group takes the call's). A losing attempt is stopped, which cancels the
  * delegate's future and gives back what the attempt holds. Nothing blocks a thread.
  *
@@ -30,17 +30,17 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> implements Runnable {
   /** The call's own context: an attempt begun on the caller's thread while the call starts runs as it is. */
   private final AsyncContext callContext;
   /**
-   * Whether attempt 1 goes through with the frame's own ticket rather than one of its own. Only the
-   * call's first group may: nothing before it has used the ticket for an attempt, whereas a later
+   * Whether attempt 1 goes through with the frame's own attempt's state rather than one of its own. Only the
+   * call's first group may: nothing before it has used the attempt's state for an attempt, whereas a later
    * group's attempt 1 could find it still held by an attempt of an earlier group that is being
-   * stopped. The frame's ticket only carries the call's bound otherwise, which attempts read.
+   * stopped. The frame's attempt's state only carries the call's bound otherwise, which attempts read.
    */
   private final boolean firstTakesCallTicket;
   private final Decision<T> decision;
 
-  private AsyncHedgeGroup(CallSequence sequence, CallKeys keys, CallFrame frame, AsyncContext context,
+  private AsyncHedgeGroup(CallPolicies policies, CallKeys keys, CallFrame frame, AsyncContext context,
       boolean firstTakesCallTicket, Decision<T> decision) {
-    super(sequence, context.captured, false);
+    super(policies, context.captured, false);
     this.keys = keys;
     this.frame = frame;
     this.callContext = context;
@@ -56,13 +56,13 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> implements Runnable {
    * @param context the call's context, as its driver keeps it: every attempt runs in the caller's
    *     context, wherever it begins
    * @param firstOfTheCall whether this is the call's first group: its attempt 1 then goes through
-   *     with the frame's own ticket
+   *     with the frame's own attempt's state
    * @param decision told the deciding outcome, or the last failure with the others attached
    * @return the group, which {@link #cancel} (or running it) stops
    */
-  static <T> AsyncHedgeGroup<T> of(CallSequence sequence, CallKeys keys, CallFrame frame, AsyncContext context,
+  static <T> AsyncHedgeGroup<T> of(CallPolicies policies, CallKeys keys, CallFrame frame, AsyncContext context,
       boolean firstOfTheCall, Decision<T> decision) {
-    return new AsyncHedgeGroup<>(sequence, keys, frame, context, firstOfTheCall, decision);
+    return new AsyncHedgeGroup<>(policies, keys, frame, context, firstOfTheCall, decision);
   }
 
   @Override
@@ -97,10 +97,10 @@ final class AsyncHedgeGroup<T> extends HedgeGroup<T> implements Runnable {
 
     @Override
     public void begin() {
-      AttemptTicket ticket = number == 1 && firstTakesCallTicket
-          ? frame.ticket().start(keys)
-          : frame.ticket().sibling(keys);
-      AsyncAttempt<T> attempt = new AsyncAttempt<>(frame, ticket, callContext, this);
+      AttemptState state = number == 1 && firstTakesCallTicket
+          ? frame.attemptState().start(keys)
+          : frame.attemptState().sibling(keys);
+      AsyncAttempt<T> attempt = new AsyncAttempt<>(frame, state, callContext, this);
       running = attempt;
       if (stopped) {
         attempt.stop();

@@ -11,7 +11,7 @@ import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
-import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
@@ -46,11 +46,11 @@ final class CallEndReports {
 
   /**
    * @param started the call's start
-   * @param outcomeAt when its last attempt's outcome was recorded, or {@link AttemptTicket#UNTIMED}: then the clock is read
+   * @param outcomeAt when its last attempt's outcome was recorded, or {@link AttemptState#UNTIMED}: then the clock is read
    * @param failure what ended the call, or null when it returned a result
    */
   void report(long started, long outcomeAt, Throwable failure) {
-    long duration = (outcomeAt != AttemptTicket.UNTIMED ? outcomeAt : time.nanoTime()) - started;
+    long duration = (outcomeAt != AttemptState.UNTIMED ? outcomeAt : time.nanoTime()) - started;
     Kind decidedBy = null;
     String by = null;
     if (failure != null) {
@@ -82,14 +82,14 @@ final class CallEndReports {
    * The end of a call whose first attempt, made without waiting, succeeded: the attempt's and the call's
    * durations to the bound metrics listener in one report, since the one outcome ends both.
    *
-   * @param started the call's start, or {@link AttemptTicket#UNTIMED} when nobody metered it as it
+   * @param started the call's start, or {@link AttemptState#UNTIMED} when nobody metered it as it
    *     began: then only the attempt is reported
    * @param bound the call's handle on the bound metrics listener, or null
    * @param attemptNanos how long the attempt took
    * @param outcomeAt the instant of its outcome, which ends the call
    */
   void succeededWithoutWaiting(long started, CallMetrics bound, long attemptNanos, long outcomeAt) {
-    if (started == AttemptTicket.UNTIMED) {
+    if (started == AttemptState.UNTIMED) {
       if (bound != null) {
         bound.attemptSucceeded(attemptNanos);
       }

@@ -27,7 +27,7 @@ final class CallFallback {
    *     {@code on} when only that fits the method's parameter), reported as {@code fallback.used};
    *     null when there is no fallback, it does not answer this failure, or the caller was interrupted
    */
-  static Throwable answering(CallSequence call, Throwable failure) {
+  static Throwable answering(CallPolicies call, Throwable failure) {
     FallbackPolicy fallback = call.fallback();
     if (fallback == null || StaleAnswers.callerStopped(failure)) {
       return null;
@@ -45,7 +45,7 @@ final class CallFallback {
    * @param answering what {@link #answering} returned
    * @throws Throwable what the fallback threw
    */
-  static Object call(CallSequence call, Object target, Arguments arguments, Throwable answering) throws Throwable {
+  static Object call(CallPolicies call, Object target, Arguments arguments, Throwable answering) throws Throwable {
     return call.fallbackInvoker().answer(call.method(), target, arguments, answering);
   }
 
@@ -64,7 +64,7 @@ final class CallFallback {
    * @return the fallback's answer
    */
   static Object answer(CallFrame frame, Throwable failure) {
-    Throwable answering = answering(frame.sequence(), failure);
+    Throwable answering = answering(frame.policies(), failure);
     if (answering == null) {
       throw Failures.rethrow(failure);
     }
@@ -84,7 +84,7 @@ final class CallFallback {
    */
   static <T> CompletableFuture<T> answerAsync(CallFrame frame, Throwable answering, Throwable failure) throws Throwable {
     try {
-      return AsyncAttempt.futureOf(frame.answer(answering), "the fallback of " + frame.sequence().callName());
+      return AsyncAttempt.futureOf(frame.answer(answering), "the fallback of " + frame.policies().callName());
     } catch (Throwable fallbackFailure) {
       throw failedAnswer(fallbackFailure, failure);
     }

@@ -1,37 +1,37 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.context.CurrentDeadline;
 import dev.brace.runtime.spi.driver.DelegateCall;
 import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.StageAdapter;
 
 /**
- * What one call works with while it runs: the delegate, the call's arguments, the call's sequence
- * and the ticket its attempts go through the pipeline with. As a {@link DelegateCall} it is one call
+ * What one call works with while it runs: the delegate, the call's arguments, the call's policies
+ * and the attempt's state its attempts go through the pipeline with. As a {@link DelegateCall} it is one call
  * of the delegate with those arguments.
  *
  * <p>A call on the caller's thread {@linkplain #enter borrows} its thread's frame (a stack of them,
  * so a call made inside another's delegate gets one of its own) and {@linkplain #exit gives it
- * back}: a call allocates nothing to carry its arguments and ticket. A call that goes on after
+ * back}: a call allocates nothing to carry its arguments and its attempts' state. A call that goes on after
  * its caller's method returned (an asynchronous one that waits) {@linkplain #detach detaches} a
- * frame of its own and takes the ticket with it.
+ * frame of its own and takes the attempt's state with it.
  */
 public final class CallFrame implements DelegateCall {
   private static final ThreadLocal<Frames> FRAMES = ThreadLocal.withInitial(Frames::new);
 
   private final Frames owner;
-  private CallSequence sequence;
+  private CallPolicies policies;
   private Object target;
   private final Arguments arguments;
-  private AttemptTicket ticket;
+  private AttemptState attemptState;
   /** For a return type the runtime does not know (a Reactor {@code Mono}): what turns the delegate's into a stage; else null. */
   private StageAdapter adapter;
 
-  private CallFrame(Frames owner, Arguments arguments, AttemptTicket ticket) {
+  private CallFrame(Frames owner, Arguments arguments, AttemptState attemptState) {
     this.owner = owner;
     this.arguments = arguments;
-    this.ticket = ticket;
+    this.attemptState = attemptState;
   }
 
   /**
@@ -39,10 +39,10 @@ public final class CallFrame implements DelegateCall {
    *
    * @return the frame, holding the call's delegate and arguments; give it back with {@link #exit}
    */
-  public static CallFrame enter(CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+  public static CallFrame enter(CallPolicies policies, Object target, Object a, Object b, Object c, Object d, long x, long y) {
     CallFrame frame = FRAMES.get().push();
-    if (frame.sequence != sequence) {
-      frame.sequence = sequence;
+    if (frame.policies != policies) {
+      frame.policies = policies;
     }
     if (frame.target != target) {
       frame.target = target;
@@ -66,22 +66,22 @@ public final class CallFrame implements DelegateCall {
   }
 
   /**
-   * @return a frame of the call's own, with the same delegate and arguments and this frame's ticket
+   * @return a frame of the call's own, with the same delegate and arguments and this frame's attempt's state
    *     (this one gets a new one), for a call that goes on after its caller's method returned
    */
   public CallFrame detach() {
-    ticket.release();
-    CallFrame detached = new CallFrame(null, arguments.copy(), ticket);
-    detached.sequence = sequence;
+    attemptState.release();
+    CallFrame detached = new CallFrame(null, arguments.copy(), attemptState);
+    detached.policies = policies;
     detached.target = target;
     detached.adapter = adapter;
-    ticket = owner == null ? new AttemptTicket() : AttemptTicket.confinedTo(owner.deadline);
+    attemptState = owner == null ? new AttemptState() : AttemptState.confinedTo(owner.deadline);
     return detached;
   }
 
-  /** @return the call's sequence */
-  public CallSequence sequence() {
-    return sequence;
+  /** @return the call's policies */
+  public CallPolicies policies() {
+    return policies;
   }
 
   /** @return the delegate */
@@ -94,9 +94,9 @@ public final class CallFrame implements DelegateCall {
     return arguments;
   }
 
-  /** @return the ticket the call's attempts go through the pipeline with, one at a time */
-  public AttemptTicket ticket() {
-    return ticket;
+  /** @return the attempt's state the call's attempts go through the pipeline with, one at a time */
+  public AttemptState attemptState() {
+    return attemptState;
   }
 
   /**
@@ -112,7 +112,7 @@ public final class CallFrame implements DelegateCall {
   /** Calls the delegate once with the call's arguments. */
   @Override
   public Object call() throws Throwable {
-    Object returned = sequence.invoke(target, arguments);
+    Object returned = policies.invoke(target, arguments);
     return adapter == null ? returned : adapter.attempt(returned);
   }
 
@@ -123,14 +123,14 @@ public final class CallFrame implements DelegateCall {
    * @throws Throwable what the fallback threw
    */
   public Object answer(Throwable failure) throws Throwable {
-    Object answered = CallFallback.call(sequence, target, arguments, failure);
+    Object answered = CallFallback.call(policies, target, arguments, failure);
     return adapter == null ? answered : adapter.answer(answered);
   }
 
   /** @return a copy that keeps the arguments after this frame has been given back and reused */
   @Override
   public DelegateCall detached() {
-    CallSequence calls = sequence;
+    CallPolicies calls = policies;
     Object delegate = target;
     Arguments copy = arguments.copy();
     StageAdapter adapting = adapter;
@@ -142,7 +142,7 @@ public final class CallFrame implements DelegateCall {
 
   /** One thread's frames: index {@code depth} is the next free one. */
   private static final class Frames {
-    /** The thread's deadline state, which the frames' tickets read without a thread-local lookup of their own. */
+    /** The thread's deadline state, which the frames' attempt states read without a thread-local lookup of their own. */
     final CurrentDeadline deadline = CurrentDeadline.ofThisThread();
     private CallFrame[] frames = new CallFrame[2];
     int depth;
@@ -153,7 +153,7 @@ public final class CallFrame implements DelegateCall {
       }
       CallFrame frame = frames[depth];
       if (frame == null) {
-        frame = new CallFrame(this, new Arguments(), AttemptTicket.confinedTo(deadline));
+        frame = new CallFrame(this, new Arguments(), AttemptState.confinedTo(deadline));
         frames[depth] = frame;
       }
       depth++;

@@ -1,6 +1,6 @@
 package dev.brace.runtime.internal.sequence;
 
-import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.policy.RetryPolicy;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
@@ -26,12 +26,12 @@ final class CallRetry {
    * reported, so a driver that ends the call later reports it then ({@link #endedWith}).
    *
    * @param run the call's retry state so far, or null before its first retried outcome
-   * @param started from {@link CallSequence#begin}
+   * @param started from {@link CallPolicies#begin}
    * @return the run to go on with, the wait before the next attempt in {@link RetryRun#waitNanos}
    *     and the failure remembered to be attached to the one that ends the call; or null: the call
    *     ends with {@code failure}, earlier failures attached to it
    */
-  static RetryRun retrying(CallSequence call, RetryRun run, int attempt, long started, Throwable failure) {
+  static RetryRun retrying(CallPolicies call, RetryRun run, int attempt, long started, Throwable failure) {
     RetryPolicy retry = call.retry();
     // An interrupt of the caller while it waited is its own doing: never retried.
     if (retry == null || TimeoutPolicy.interruptedCaller(failure)) {
@@ -50,11 +50,11 @@ final class CallRetry {
   /**
    * As {@link #retrying}; when the call ends here, its end is reported.
    *
-   * @param last the ticket the failed attempt went through the pipeline with, or null: the clock
+   * @param last the attempt's state the failed attempt went through the pipeline with, or null: the clock
    *     is then read for the call's end
    */
   static RetryRun afterFailure(
-      CallSequence call, RetryRun run, int attempt, long started, AttemptTicket last, Throwable failure) {
+      CallPolicies call, RetryRun run, int attempt, long started, AttemptState last, Throwable failure) {
     RetryRun continuing = retrying(call, run, attempt, started, failure);
     if (continuing == null) {
       call.ended(started, last, failure);
@@ -73,7 +73,7 @@ final class CallRetry {
    * @throws RuntimeException what the result predicate threw: the attempt then failed with it
    */
   static RetryRun afterResult(
-      CallSequence call, RetryRun run, int attempt, long started, AttemptTicket last, Object result) {
+      CallPolicies call, RetryRun run, int attempt, long started, AttemptState last, Object result) {
     RetryPolicy retry = call.retry();
     if (retry == null || !retry.retriesResult(result)) {
       call.ended(started, last, null);
@@ -96,7 +96,7 @@ final class CallRetry {
    *
    * @param run the call's retry state, or null when nothing was retried
    */
-  static void endedWith(CallSequence call, RetryRun run, long started, Throwable failure) {
+  static void endedWith(CallPolicies call, RetryRun run, long started, Throwable failure) {
     if (run != null) {
       run.attachEarlierFailuresTo(failure);
     }

@@ -34,7 +34,7 @@ final class CallStaleAnswers {
    * @param flight the flight the call led, or null
    * @return the remembered result, or {@link StaleAnswers#NONE}: the failure goes on to the fallback
    */
-  static Object answerFailure(CallSequence call, Object key, Throwable failure, StaleAnswers.Flight flight) {
+  static Object answerFailure(CallPolicies call, Object key, Throwable failure, StaleAnswers.Flight flight) {
     return call.stale().answer(key, failure, flight, StaleAnswers.callerStopped(failure));
   }
 
@@ -47,7 +47,7 @@ final class CallStaleAnswers {
    * @throws Throwable what ends the call when nothing remembered answers it
    */
   static Object call(CallFrame frame, CallKeys keys) throws Throwable {
-    CallSequence call = frame.sequence();
+    CallPolicies call = frame.policies();
     StaleAnswers stale = call.stale();
     Object key = keyOf(keys);
     StaleAnswers.Flight flight = null;
@@ -86,7 +86,7 @@ final class CallStaleAnswers {
     return result;
   }
 
-  private static Object answeredOrThrown(CallSequence call, Object key, Throwable failure, StaleAnswers.Flight flight)
+  private static Object answeredOrThrown(CallPolicies call, Object key, Throwable failure, StaleAnswers.Flight flight)
       throws Throwable {
     Object answer = answerFailure(call, key, failure, flight);
     if (answer == StaleAnswers.NONE) {

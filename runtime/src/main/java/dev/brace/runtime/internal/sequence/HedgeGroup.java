@@ -43,7 +43,7 @@ abstract class HedgeGroup<T> {
     void stop();
   }
 
-  final CallSequence sequence;
+  final CallPolicies policies;
   final HedgePolicy hedge;
   /** The caller's context: attempts and the hedge's timer run in it, off the caller's thread. */
   final CallContext context;
@@ -72,10 +72,10 @@ abstract class HedgeGroup<T> {
    * @param waitsForEveryEnd whether the caller {@linkplain #awaitEnded waits} until every attempt
    *     has ended, as a synchronous caller does before it returns
    */
-  HedgeGroup(CallSequence sequence, CallContext context, boolean waitsForEveryEnd) {
+  HedgeGroup(CallPolicies policies, CallContext context, boolean waitsForEveryEnd) {
     this.allEnded = waitsForEveryEnd ? lock.newCondition() : null;
-    this.sequence = sequence;
-    this.hedge = sequence.hedge();
+    this.policies = policies;
+    this.hedge = policies.hedge();
     this.context = context;
     this.attempts = new Attempt[hedge.maxAttempts() + 1];
     this.ended = new boolean[hedge.maxAttempts() + 1];
@@ -155,7 +155,7 @@ abstract class HedgeGroup<T> {
         launchLater = context.wrap(this::launchNext);
       }
       try {
-        timer = sequence.scheduler().schedule(launchLater, hedge.delayNanos(), TimeUnit.NANOSECONDS);
+        timer = policies.scheduler().schedule(launchLater, hedge.delayNanos(), TimeUnit.NANOSECONDS);
       } catch (RejectedExecutionException schedulerShutDown) {
         // Nothing can be timed any more: the attempts already started still decide the group.
         noMoreHedges = true;

@@ -1,24 +1,24 @@
 package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
-import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.AttemptState;
 
 /**
  * What a generated method holds between admitting its attempt without waiting and the attempt's
  * outcome: the policies that admitted it, which finish it whatever a reconfiguration did in
- * between, and what it took. An admitted attempt's is shared by every call its sequence admits
- * with the same breaker's ticket (a closed circuit hands out one ticket per generation), so the
+ * between, and what it took. An admitted attempt's is shared by every call its policies admits
+ * with the same breaker's ticket (a closed circuit hands out one attempt's state per generation), so the
  * happy path allocates nothing; one left at a full bulkhead is made for its call.
  */
 final class HeldAttempt {
-  final CallSequence sequence;
+  final CallPolicies callPolicies;
   /** What {@link AttemptPipeline#takeNow} answered: the breaker's ticket, or {@link AttemptPipeline#TAKEN}. */
   final Object taken;
-  /** Null for an admitted attempt; the ticket left at a full bulkhead, for the staged call to resume. */
-  final AttemptTicket left;
+  /** Null for an admitted attempt; the attempt's state left at a full bulkhead, for the staged call to resume. */
+  final AttemptState left;
 
-  HeldAttempt(CallSequence sequence, Object taken, AttemptTicket left) {
-    this.sequence = sequence;
+  HeldAttempt(CallPolicies callPolicies, Object taken, AttemptState left) {
+    this.callPolicies = callPolicies;
     this.taken = taken;
     this.left = left;
   }
@@ -31,9 +31,9 @@ final class HeldAttempt {
   static final class SuccessNotRecorded extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    final transient AttemptTicket left;
+    final transient AttemptState left;
 
-    SuccessNotRecorded(AttemptTicket left) {
+    SuccessNotRecorded(AttemptState left) {
       super(null, left.failure(), false, false);
       this.left = left;
     }

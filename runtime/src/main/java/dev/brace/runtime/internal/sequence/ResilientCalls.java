@@ -6,20 +6,20 @@ import java.util.Objects;
 
 /**
  * How the runtime makes a {@link ResilientCall} and gives it new policies, which the API hides so
- * that no public signature names a {@link CallSequence}: {@code ResilientCall} lends its
+ * that no public signature names a {@link CallPolicies}: {@code ResilientCall} lends its
  * constructor, its switch and its current sequence here once, when its class is initialized.
  */
 public final class ResilientCalls {
   /** What {@link ResilientCall} lends. */
   public interface Access {
-    /** @return a call on {@code sequence} */
-    ResilientCall make(CallSequence sequence);
+    /** @return a call on {@code callPolicies} */
+    ResilientCall make(CallPolicies callPolicies);
 
     /** Gives calls that start from now on {@code next}. */
-    void switchTo(ResilientCall call, CallSequence next);
+    void switchTo(ResilientCall call, CallPolicies next);
 
     /** @return the policies {@code call} starts its calls on now */
-    CallSequence current(ResilientCall call);
+    CallPolicies current(ResilientCall call);
   }
 
   private static volatile Access access;
@@ -38,18 +38,18 @@ public final class ResilientCalls {
     access = Objects.requireNonNull(lent, "lent");
   }
 
-  /** @return a call on {@code sequence}, as {@code Registry.resolve} returns it */
-  public static ResilientCall make(CallSequence sequence) {
-    return access().make(Objects.requireNonNull(sequence, "sequence"));
+  /** @return a call on {@code callPolicies}, as {@code Registry.resolve} returns it */
+  public static ResilientCall make(CallPolicies callPolicies) {
+    return access().make(Objects.requireNonNull(callPolicies, "callPolicies"));
   }
 
   /** Gives the calls {@code call} starts from now on the policies {@code next}; running calls keep theirs. */
-  public static void switchTo(ResilientCall call, CallSequence next) {
+  public static void switchTo(ResilientCall call, CallPolicies next) {
     access().switchTo(call, Objects.requireNonNull(next, "next"));
   }
 
   /** @return the policies {@code call} starts its calls on now */
-  public static CallSequence current(ResilientCall call) {
+  public static CallPolicies current(ResilientCall call) {
     return access().current(call);
   }
 

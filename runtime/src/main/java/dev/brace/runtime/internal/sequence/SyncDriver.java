@@ -2,7 +2,7 @@ package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.internal.Failures;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
-import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.support.CallKeys;
 import java.time.Duration;
@@ -12,7 +12,7 @@ import java.time.Duration;
  * {@link CallStaleAnswers} around the attempts {@link CallRetry} allows) and sleeps where the
  * retry says to wait. It decides nothing.
  *
- * <p>The call's arguments and its attempts' ticket live in the thread's {@link CallFrame}, borrowed
+ * <p>The call's arguments and its attempts' state live in the thread's {@link CallFrame}, borrowed
  * for the call, so a call allocates nothing of its own; each attempt goes through the call's
  * {@link AttemptPipeline}, waiting on this thread where admission asks to.
  */
@@ -20,38 +20,38 @@ public final class SyncDriver {
   private SyncDriver() {}
 
   /**
-   * Runs a call through every step of its sequence. What ends the call is thrown as itself (the
+   * Runs a call through every step of its policies. What ends the call is thrown as itself (the
    * delegate's checked exceptions included, unwrapped), though this method declares none.
    *
-   * @param sequence the call's policies
+   * @param callPolicies the call's policies
    * @param target the delegate
    * @return the result, or the fallback's
    */
-  public static Object call(CallSequence sequence, Object target, Object a, Object b, Object c, Object d, long x, long y) {
-    if (sequence.callsWithoutWaiting()) {
-      return withoutWaiting(sequence, target, a, b, c, d, x, y);
+  public static Object call(CallPolicies callPolicies, Object target, Object a, Object b, Object c, Object d, long x, long y) {
+    if (callPolicies.callsWithoutWaiting()) {
+      return withoutWaiting(callPolicies, target, a, b, c, d, x, y);
     }
-    return staged(sequence, null, CallSequence.UNTIMED, target, a, b, c, d, x, y);
+    return staged(callPolicies, null, CallPolicies.UNTIMED, target, a, b, c, d, x, y);
   }
 
   /**
    * The first attempt made without waiting, with no frame; the call borrows one only when that
-   * attempt did not start, or left a ticket (a full bulkhead, a failure), and goes on from there.
+   * attempt did not start, or left a state (a full bulkhead, a failure), and goes on from there.
    */
-  private static Object withoutWaiting(CallSequence sequence, Object target, Object a, Object b, Object c, Object d,
+  private static Object withoutWaiting(CallPolicies callPolicies, Object target, Object a, Object b, Object c, Object d,
       long x, long y) {
-    long started = sequence.begin();
-    Object outcome = sequence.attemptWithoutWaiting(target, a, b, c, d, x, y, started);
-    if (outcome != AttemptPipeline.NOT_NOW && !(outcome instanceof AttemptTicket)) {
+    long started = callPolicies.begin();
+    Object outcome = callPolicies.attemptWithoutWaiting(target, a, b, c, d, x, y, started);
+    if (outcome != AttemptPipeline.NOT_NOW && !(outcome instanceof AttemptState)) {
       return outcome;
     }
-    return goOn(sequence, started, outcome instanceof AttemptTicket left ? left : null, target, a, b, c, d, x, y);
+    return goOn(callPolicies, started, outcome instanceof AttemptState left ? left : null, target, a, b, c, d, x, y);
   }
 
   /** A call begun at {@code started}, its first attempt left in {@code left} (or not made: null), taken up in a frame. */
-  private static Object goOn(CallSequence sequence, long started, AttemptTicket left, Object target, Object a, Object b,
+  private static Object goOn(CallPolicies callPolicies, long started, AttemptState left, Object target, Object a, Object b,
       Object c, Object d, long x, long y) {
-    CallFrame frame = CallFrame.enter(sequence, target, a, b, c, d, x, y);
+    CallFrame frame = CallFrame.enter(callPolicies, target, a, b, c, d, x, y);
     try {
       return call(frame, true, started, left);
     } finally {
@@ -69,36 +69,36 @@ public final class SyncDriver {
   private static final Object NOT_DIRECTLY = new Object();
 
   /**
-   * @param sequence the call's policies, read once for the call
+   * @param callPolicies the call's policies, read once for the call
    * @return the instant to {@linkplain #admitNow admit} the call's first attempt at, which starts
-   *     the call too; {@link CallSequence#UNTIMED} when nothing needs it, or the call does not
+   *     the call too; {@link CallPolicies#UNTIMED} when nothing needs it, or the call does not
    *     admit without waiting
    */
-  public static long instant(CallSequence sequence) {
-    return sequence.callsDelegateDirectly() ? sequence.attempts().instantToTakeNowAt() : CallSequence.UNTIMED;
+  public static long instant(CallPolicies callPolicies) {
+    return callPolicies.callsDelegateDirectly() ? callPolicies.attempts().instantToTakeNowAt() : CallPolicies.UNTIMED;
   }
 
   /**
    * Admits the call's first attempt now, if breaker, limiter and bulkhead each let it without
    * waiting, and begins the call then.
    *
-   * @param sequence the call's policies, read once for the call (again: {@code instant} may have
+   * @param callPolicies the call's policies, read once for the call (again: {@code instant} may have
    *     been read under others, and then the attempt is not admitted now if it needed one)
    * @param instant from {@link #instant}
    * @return what the attempt holds (see {@link #admitted}); null when nothing was taken now;
    *     {@link #NOT_DIRECTLY} when the call's policies never let a generated method call its
    *     delegate itself
    */
-  public static Object admitNow(CallSequence sequence, long instant) {
-    if (!sequence.callsDelegateDirectly()) {
+  public static Object admitNow(CallPolicies callPolicies, long instant) {
+    if (!callPolicies.callsDelegateDirectly()) {
       return NOT_DIRECTLY;
     }
-    Object taken = sequence.attempts().takeNow(instant);
+    Object taken = callPolicies.attempts().takeNow(instant);
     if (taken == AttemptPipeline.NOT_NOW) {
       return null;
     }
-    sequence.begin(instant);
-    return taken instanceof AttemptTicket left ? new HeldAttempt(sequence, null, left) : sequence.heldFor(taken);
+    callPolicies.begin(instant);
+    return taken instanceof AttemptState left ? new HeldAttempt(callPolicies, null, left) : callPolicies.heldFor(taken);
   }
 
   /** @return whether {@code held}, from {@link #admitNow}, is an admitted attempt: the delegate may be called */
@@ -115,9 +115,9 @@ public final class SyncDriver {
    */
   public static void succeeded(Object held, long instant) {
     HeldAttempt attempt = (HeldAttempt) held;
-    Object outcome = attempt.sequence.attempts().succeededWithoutTicket(attempt.taken, instant, null, instant,
-        attempt.sequence);
-    if (outcome instanceof AttemptTicket left) {
+    Object outcome = attempt.callPolicies.attempts().succeededInLocals(attempt.taken, instant, null, instant,
+        attempt.callPolicies);
+    if (outcome instanceof AttemptState left) {
       throw new HeldAttempt.SuccessNotRecorded(left);
     }
   }
@@ -135,10 +135,10 @@ public final class SyncDriver {
   public static Object failed(Object held, long instant, Throwable failure, Object target, Object a, Object b, Object c,
       Object d, long x, long y) {
     HeldAttempt attempt = (HeldAttempt) held;
-    AttemptTicket left = failure instanceof HeldAttempt.SuccessNotRecorded notRecorded
+    AttemptState left = failure instanceof HeldAttempt.SuccessNotRecorded notRecorded
         ? notRecorded.left
-        : attempt.sequence.attempts().failedWithoutTicket(attempt.taken, instant, failure);
-    return goOn(attempt.sequence, instant, left, target, a, b, c, d, x, y);
+        : attempt.callPolicies.attempts().failedInLocals(attempt.taken, instant, failure);
+    return goOn(attempt.callPolicies, instant, left, target, a, b, c, d, x, y);
   }
 
   /**
@@ -151,10 +151,10 @@ public final class SyncDriver {
    * @param held from {@link #admitNow}, not {@linkplain #admitted admitted}
    * @param instant the instant passed to it
    */
-  public static Object staged(CallSequence current, Object held, long instant, Object target, Object a, Object b,
+  public static Object staged(CallPolicies current, Object held, long instant, Object target, Object a, Object b,
       Object c, Object d, long x, long y) {
     if (held instanceof HeldAttempt attempt) {
-      return goOn(attempt.sequence, instant, attempt.left, target, a, b, c, d, x, y);
+      return goOn(attempt.callPolicies, instant, attempt.left, target, a, b, c, d, x, y);
     }
     if (held == NOT_DIRECTLY) {
       return call(current, target, a, b, c, d, x, y);
@@ -169,11 +169,11 @@ public final class SyncDriver {
 
   /**
    * @param begun whether the call has begun already ({@code started} is its start)
-   * @param left the ticket the first attempt, made without waiting, left; null to make it here
+   * @param left the attempt's state the first attempt, made without waiting, left; null to make it here
    */
-  private static Object call(CallFrame frame, boolean begun, long started, AttemptTicket left) {
-    CallSequence sequence = frame.sequence();
-    if (sequence.passesThrough()) {
+  private static Object call(CallFrame frame, boolean begun, long started, AttemptState left) {
+    CallPolicies callPolicies = frame.policies();
+    if (callPolicies.passesThrough()) {
       try {
         return frame.call();
       } catch (Throwable thrown) {
@@ -181,9 +181,9 @@ public final class SyncDriver {
       }
     }
     // A null key part is the caller's mistake: it ends the call at once, past every pattern.
-    CallKeys keys = sequence.keys(frame.arguments());
+    CallKeys keys = callPolicies.keys(frame.arguments());
     try {
-      return sequence.remembersAnswers()
+      return callPolicies.remembersAnswers()
           ? CallStaleAnswers.call(frame, keys)
           : attempts(frame, keys, begun, started, left);
     } catch (Throwable failure) {
@@ -195,34 +195,34 @@ public final class SyncDriver {
    * Every attempt the retry allows, each through breaker, limiter, bulkhead and timeout (a hedged
    * group of them where the call has a hedge).
    */
-  static Object attempts(CallFrame frame, CallKeys keys, boolean begun, long started, AttemptTicket left)
+  static Object attempts(CallFrame frame, CallKeys keys, boolean begun, long started, AttemptState left)
       throws Throwable {
-    CallSequence sequence = frame.sequence();
+    CallPolicies callPolicies = frame.policies();
     if (begun) {
-      sequence.began(frame.ticket(), started);
+      callPolicies.began(frame.attemptState(), started);
     } else {
-      started = sequence.begin(frame.ticket());
+      started = callPolicies.begin(frame.attemptState());
     }
     RetryRun run = null;
     for (int number = 1; ; number++) {
       try {
         Object result = number == 1 && left != null ? resumed(frame, left) : attempt(frame, keys);
-        RetryRun next = CallRetry.afterResult(sequence, run, number, started, frame.ticket(), result);
+        RetryRun next = CallRetry.afterResult(callPolicies, run, number, started, frame.attemptState(), result);
         if (next == null) {
           return result;
         }
-        if (!sleep(sequence, next.waitNanos())) {
-          sequence.ended(started, null);
+        if (!sleep(callPolicies, next.waitNanos())) {
+          callPolicies.ended(started, null);
           return result;
         }
         run = next;
       } catch (Throwable failure) {
-        run = CallRetry.afterFailure(sequence, run, number, started, frame.ticket(), failure);
+        run = CallRetry.afterFailure(callPolicies, run, number, started, frame.attemptState(), failure);
         if (run == null) {
           throw Failures.rethrow(failure);
         }
-        if (!sleep(sequence, run.waitNanos())) {
-          CallRetry.endedWith(sequence, run, started, failure);
+        if (!sleep(callPolicies, run.waitNanos())) {
+          CallRetry.endedWith(callPolicies, run, started, failure);
           throw Failures.rethrow(failure);
         }
       }
@@ -234,9 +234,9 @@ public final class SyncDriver {
    *
    * @return false when the caller was interrupted; its interrupt flag is set again
    */
-  private static boolean sleep(CallSequence sequence, long nanos) {
+  private static boolean sleep(CallPolicies callPolicies, long nanos) {
     try {
-      sequence.time().sleep(Duration.ofNanos(nanos));
+      callPolicies.time().sleep(Duration.ofNanos(nanos));
       return true;
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
@@ -253,41 +253,41 @@ public final class SyncDriver {
    *     others attached
    */
   private static Object attempt(CallFrame frame, CallKeys keys) throws Throwable {
-    CallSequence sequence = frame.sequence();
-    if (sequence.hedged()) {
-      return SyncHedgeGroup.run(sequence, keys, frame, frame.ticket());
+    CallPolicies callPolicies = frame.policies();
+    if (callPolicies.hedged()) {
+      return SyncHedgeGroup.run(callPolicies, keys, frame, frame.attemptState());
     }
-    AttemptPipeline pipeline = sequence.attempts();
-    AttemptTicket ticket = frame.ticket().start(keys);
-    pipeline.admitBlocking(ticket);
-    return admitted(pipeline, ticket, frame);
+    AttemptPipeline pipeline = callPolicies.attempts();
+    AttemptState state = frame.attemptState().start(keys);
+    pipeline.admitBlocking(state);
+    return admitted(pipeline, state, frame);
   }
 
-  /** The attempt made without waiting, taken up where it left its ticket. */
-  private static Object resumed(CallFrame frame, AttemptTicket left) throws Throwable {
-    AttemptPipeline pipeline = frame.sequence().attempts();
-    AttemptTicket ticket = frame.ticket().start(CallKeys.NONE);
-    pipeline.resume(ticket, left);
+  /** The attempt made without waiting, taken up where it left its attempt's state. */
+  private static Object resumed(CallFrame frame, AttemptState left) throws Throwable {
+    AttemptPipeline pipeline = frame.policies().attempts();
+    AttemptState state = frame.attemptState().start(CallKeys.NONE);
+    pipeline.resume(state, left);
     Throwable failure = left.failure();
     if (failure != null) {
       if (!left.failureRecorded()) {
-        pipeline.failed(ticket, failure);
+        pipeline.failed(state, failure);
       }
       throw failure;
     }
-    pipeline.admitBlocking(ticket);
-    return admitted(pipeline, ticket, frame);
+    pipeline.admitBlocking(state);
+    return admitted(pipeline, state, frame);
   }
 
-  private static Object admitted(AttemptPipeline pipeline, AttemptTicket ticket, CallFrame frame) throws Throwable {
+  private static Object admitted(AttemptPipeline pipeline, AttemptState state, CallFrame frame) throws Throwable {
     Object result;
     try {
-      result = pipeline.bounds().invoke(ticket, frame);
+      result = pipeline.bounds().invoke(state, frame);
     } catch (Throwable failure) {
-      pipeline.failed(ticket, failure);
+      pipeline.failed(state, failure);
       throw failure;
     }
-    pipeline.succeeded(ticket, result);
+    pipeline.succeeded(state, result);
     return result;
   }
 }

@@ -1,7 +1,7 @@
 package dev.brace.runtime.internal.sequence;
 
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
-import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.policy.HedgePolicy;
 import dev.brace.runtime.spi.driver.DelegateCall;
@@ -34,18 +34,18 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
   private final AttemptPipeline pipeline;
   private final Executor workers;
   private final Thread caller;
-  /** The call's own ticket: each attempt's passes on the call's bound as it does. */
-  private final AttemptTicket callTicket;
+  /** The call's own attempt's state: each attempt's passes on the call's bound as it does. */
+  private final AttemptState callTicket;
   /** Completes with the deciding outcome, or with the failure the whole group ends with. */
   private final CompletableFuture<T> decision = new CompletableFuture<>();
 
-  private SyncHedgeGroup(CallSequence sequence, CallKeys keys, DelegateCall attempt, AttemptTicket callTicket) {
-    super(sequence, CallContext.capture(), true);
+  private SyncHedgeGroup(CallPolicies policies, CallKeys keys, DelegateCall attempt, AttemptState callTicket) {
+    super(policies, CallContext.capture(), true);
     this.keys = keys;
     this.attempt = attempt;
     this.callTicket = callTicket;
-    this.pipeline = sequence.attempts();
-    this.workers = sequence.hedgeWorkers();
+    this.pipeline = policies.attempts();
+    this.workers = policies.hedgeWorkers();
     this.caller = Thread.currentThread();
   }
 
@@ -59,13 +59,13 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
    *     dev.brace.runtime.internal.policy.CallerInterrupted} when the caller was interrupted while
    *     waiting (every attempt stopped, its interrupt flag set again)
    */
-  static <T> T run(CallSequence sequence, CallKeys keys, DelegateCall attempt) throws Throwable {
-    return run(sequence, keys, attempt, new AttemptTicket());
+  static <T> T run(CallPolicies policies, CallKeys keys, DelegateCall attempt) throws Throwable {
+    return run(policies, keys, attempt, new AttemptState());
   }
 
-  /** As {@link #run(CallSequence, CallKeys, DelegateCall)}, each attempt passing on the bound of the call's own ticket. */
-  static <T> T run(CallSequence sequence, CallKeys keys, DelegateCall attempt, AttemptTicket callTicket) throws Throwable {
-    SyncHedgeGroup<T> group = new SyncHedgeGroup<>(sequence, keys, attempt, callTicket);
+  /** As {@link #run(CallPolicies, CallKeys, DelegateCall)}, each attempt passing on the bound of the call's own attempt's state. */
+  static <T> T run(CallPolicies policies, CallKeys keys, DelegateCall attempt, AttemptState callTicket) throws Throwable {
+    SyncHedgeGroup<T> group = new SyncHedgeGroup<>(policies, keys, attempt, callTicket);
     group.start();
     try {
       return group.decision.get();
@@ -74,7 +74,7 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
     } catch (InterruptedException interrupted) {
       group.cancel();
       Thread.currentThread().interrupt();
-      throw HedgePolicy.interruptedWhileWaiting(sequence.callName(), interrupted);
+      throw HedgePolicy.interruptedWhileWaiting(policies.callName(), interrupted);
     } finally {
       group.awaitEnded();
     }
@@ -181,9 +181,9 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
 
     @SuppressWarnings("unchecked")
     private void attemptOnce() {
-      AttemptTicket ticket = callTicket.sibling(keys);
+      AttemptState state = callTicket.sibling(keys);
       try {
-        pipeline.admitBlocking(ticket);
+        pipeline.admitBlocking(state);
       } catch (Throwable refused) {
         settle();
         notAdmitted(number, refused);
@@ -191,13 +191,13 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
       }
       if (!admitted(number)) {
         settle();
-        pipeline.abandon(ticket);
+        pipeline.abandon(state);
         return;
       }
       T result = null;
       Throwable failure = null;
       try {
-        result = (T) pipeline.bounds().invoke(ticket, attempt);
+        result = (T) pipeline.bounds().invoke(state, attempt);
       } catch (Throwable thrown) {
         failure = thrown;
       }
@@ -205,24 +205,24 @@ final class SyncHedgeGroup<T> extends HedgeGroup<T> {
         // Stopped because another attempt decided: what it ended with is most likely the stop's
         // own doing, not an outcome of the dependency. A result that made it back still counts.
         if (failure == null) {
-          recordSuccess(ticket, result);
+          recordSuccess(state, result);
         } else {
-          pipeline.abandon(ticket);
+          pipeline.abandon(state);
         }
         return;
       }
       if (failure != null) {
-        pipeline.failed(ticket, failure);
+        pipeline.failed(state, failure);
         failed(number, failure);
-      } else if (recordSuccess(ticket, result)) {
+      } else if (recordSuccess(state, result)) {
         succeeded(number, result);
       }
     }
 
     /** @return false when the breaker's result predicate threw: the attempt then failed with that */
-    private boolean recordSuccess(AttemptTicket ticket, T result) {
+    private boolean recordSuccess(AttemptState state, T result) {
       try {
-        pipeline.succeeded(ticket, result);
+        pipeline.succeeded(state, result);
         return true;
       } catch (Throwable predicateFailure) {
         failed(number, predicateFailure);

@@ -30,7 +30,7 @@ import dev.brace.runtime.internal.policy.Throttling;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptPipelineBuilder;
-import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.internal.sequence.CallPolicies;
 import dev.brace.runtime.support.CallDefinition;
 import java.time.Duration;
 import java.util.List;
@@ -41,7 +41,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
 /**
- * Resolves a {@link CallDefinition} into the {@link CallSequence} it runs on: each pattern's site
+ * Resolves a {@link CallDefinition} into the {@link CallPolicies} it runs on: each pattern's site
  * values with every outer layer laid over them, checked against what the site fixed at compile
  * time ({@link SiteChecks}), and made into the call's policies — call-scoped ones anew, shared ones
  * obtained by name from the resolution's {@link InstanceSource}.
@@ -79,13 +79,13 @@ final class CallResolver {
   /**
    * @param definition the call as its site declares it
    * @param resolution what it is resolved against; collects each pattern's settings and what is switched off
-   * @return the call's sequence; one that passes straight through when Brace is switched off
+   * @return the call's policies; one that passes straight through when Brace is switched off
    * @throws ConfigurationException the call's first refused setting (in a reconfiguration every
    *     refusal is also in {@link Resolution#refused})
    */
-  CallSequence sequence(CallDefinition definition, Resolution resolution) {
+  CallPolicies sequence(CallDefinition definition, Resolution resolution) {
     ConfigLayers layers = resolution.layers;
-    CallSequence.Builder call = CallSequence.builder(definition, time, events, scheduler);
+    CallPolicies.Builder call = CallPolicies.builder(definition, time, events, scheduler);
     if (!layers.globallyEnabled()) {
       return call.passThrough().build();
     }
@@ -181,7 +181,7 @@ final class CallResolver {
    * The call's remembered results: those it had before a reconfiguration (carried to the new
    * settings), so that changing an unrelated setting does not forget every answer; else new.
    */
-  private StaleAnswers staleAnswers(StaleIfErrorConfig config, String callName, CallSequence before) {
+  private StaleAnswers staleAnswers(StaleIfErrorConfig config, String callName, CallPolicies before) {
     StaleAnswers earlier = before == null ? null : before.stale();
     return earlier == null ? new StaleAnswers(config, callName, time, events) : earlier.carriedTo(config);
   }

@@ -10,7 +10,7 @@ import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.RetryBudget;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
-import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.internal.sequence.CallPolicies;
 import dev.brace.runtime.internal.sequence.ResilientCalls;
 import dev.brace.runtime.spi.CircuitBreakerInstance;
 import dev.brace.runtime.spi.RateLimiterInstance;
@@ -97,10 +97,10 @@ public final class InstanceStore {
     configuring.readLock().lock();
     try {
       Resolution resolution = Resolution.first(catalog.layers(), catalog, definition);
-      CallSequence sequence = resolver.sequence(definition, resolution);
-      ResilientCall call = ResilientCalls.make(sequence);
+      CallPolicies policies = resolver.sequence(definition, resolution);
+      ResilientCall call = ResilientCalls.make(policies);
       catalog.remember(resolution);
-      live.add(call, definition, sequence);
+      live.add(call, definition, policies);
       return call;
     } finally {
       configuring.readLock().unlock();

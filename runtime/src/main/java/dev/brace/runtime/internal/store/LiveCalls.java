@@ -2,7 +2,7 @@ package dev.brace.runtime.internal.store;
 
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
-import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.internal.sequence.CallPolicies;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,46 +16,46 @@ import java.util.WeakHashMap;
 final class LiveCalls {
   private final Map<ResilientCall, Declared> calls = new WeakHashMap<>();
 
-  /** What a call's site declared, and the sequence it runs on now (what it remembers lives there). */
+  /** What a call's site declared, and the policies it runs on now (what it remembers lives there). */
   private static final class Declared {
     final CallDefinition definition;
-    volatile CallSequence sequence;
+    volatile CallPolicies policies;
 
-    Declared(CallDefinition definition, CallSequence sequence) {
+    Declared(CallDefinition definition, CallPolicies policies) {
       this.definition = definition;
-      this.sequence = sequence;
+      this.policies = policies;
     }
   }
 
-  /** One live call, its definition and its sequence, held strongly while a reconfiguration works on it. */
+  /** One live call, its definition and its policies, held strongly while a reconfiguration works on it. */
   static final class Live {
     final ResilientCall call;
     final CallDefinition definition;
-    final CallSequence sequence;
+    final CallPolicies policies;
 
-    Live(ResilientCall call, CallDefinition definition, CallSequence sequence) {
+    Live(ResilientCall call, CallDefinition definition, CallPolicies policies) {
       this.call = call;
       this.definition = definition;
-      this.sequence = sequence;
+      this.policies = policies;
     }
   }
 
-  synchronized void add(ResilientCall call, CallDefinition definition, CallSequence sequence) {
-    calls.put(call, new Declared(definition, sequence));
+  synchronized void add(ResilientCall call, CallDefinition definition, CallPolicies policies) {
+    calls.put(call, new Declared(definition, policies));
   }
 
-  /** Records the sequence a reconfiguration switched the call to. */
-  synchronized void switched(ResilientCall call, CallSequence sequence) {
+  /** Records the policies a reconfiguration switched the call to. */
+  synchronized void switched(ResilientCall call, CallPolicies policies) {
     Declared declared = calls.get(call);
     if (declared != null) {
-      declared.sequence = sequence;
+      declared.policies = policies;
     }
   }
 
   /** @return every call still referenced, in no particular order */
   synchronized List<Live> all() {
     List<Live> all = new ArrayList<>(calls.size());
-    calls.forEach((call, declared) -> all.add(new Live(call, declared.definition, declared.sequence)));
+    calls.forEach((call, declared) -> all.add(new Live(call, declared.definition, declared.policies)));
     return all;
   }
 }

@@ -6,7 +6,7 @@ import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.config.ConfigAudit;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.event.EventBus;
-import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.internal.sequence.CallPolicies;
 import dev.brace.runtime.internal.sequence.ResilientCalls;
 import dev.brace.runtime.support.ResilientCall;
 import java.util.ArrayList;
@@ -67,7 +67,7 @@ final class Reconfiguration {
     InstanceCatalog.Plan plan = catalog.plan(next, on, problems);
     List<Resolved> resolved = new ArrayList<>();
     for (LiveCalls.Live call : live.all()) {
-      Resolution resolution = Resolution.again(next, plan, call.definition, call.sequence);
+      Resolution resolution = Resolution.again(next, plan, call.definition, call.policies);
       try {
         resolved.add(new Resolved(call.call, resolver.sequence(call.definition, resolution), resolution));
       } catch (ConfigurationException refused) {
@@ -87,8 +87,8 @@ final class Reconfiguration {
     catalog.adopt(next);
     for (Resolved call : resolved) {
       catalog.remember(call.resolution());
-      ResilientCalls.switchTo(call.call(), call.sequence());
-      live.switched(call.call(), call.sequence());
+      ResilientCalls.switchTo(call.call(), call.policies());
+      live.switched(call.call(), call.policies());
     }
     after(changes, next, on, resolved);
     changes.emit(events);
@@ -153,6 +153,6 @@ final class Reconfiguration {
     catalog.forEachInstance((kind, name, settings) -> changes.after(kind, name, settings, on && next.enabled(kind, name)));
   }
 
-  /** A live call with the sequence a planned reconfiguration resolved for it. */
-  private record Resolved(ResilientCall call, CallSequence sequence, Resolution resolution) {}
+  /** A live call with the policies a planned reconfiguration resolved for it. */
+  private record Resolved(ResilientCall call, CallPolicies policies, Resolution resolution) {}
 }

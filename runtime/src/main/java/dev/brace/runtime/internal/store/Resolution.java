@@ -5,7 +5,7 @@ import dev.brace.runtime.config.Kind;
 import dev.brace.runtime.internal.chaos.FaultInjection;
 import dev.brace.runtime.internal.config.ConfigLayers;
 import dev.brace.runtime.internal.config.ExplainedConfig;
-import dev.brace.runtime.internal.sequence.CallSequence;
+import dev.brace.runtime.internal.sequence.CallPolicies;
 import dev.brace.runtime.support.CallDefinition;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -24,7 +24,7 @@ final class Resolution {
   final InstanceSource instances;
   final CallDefinition definition;
   /** The sequence the call runs on before a reconfiguration; null when it is first resolved. */
-  final CallSequence before;
+  final CallPolicies before;
   /** Each pattern's effective settings, in call order. */
   final Map<Kind, ExplainedConfig> configs = new EnumMap<>(Kind.class);
   /** The instances configuration switched off, by kind. */
@@ -38,7 +38,7 @@ final class Resolution {
   /** The call's fault injection, or null; its settings are in {@link #configs} under {@code CHAOS}. */
   FaultInjection faults;
 
-  private Resolution(ConfigLayers layers, InstanceSource instances, CallDefinition definition, CallSequence before,
+  private Resolution(ConfigLayers layers, InstanceSource instances, CallDefinition definition, CallPolicies before,
       List<ConfigurationException> refused) {
     this.layers = layers;
     this.instances = instances;
@@ -53,7 +53,7 @@ final class Resolution {
   }
 
   /** A live call resolved again under new configuration, against a planned reconfiguration. */
-  static Resolution again(ConfigLayers next, InstanceSource plan, CallDefinition definition, CallSequence before) {
+  static Resolution again(ConfigLayers next, InstanceSource plan, CallDefinition definition, CallPolicies before) {
     return new Resolution(next, plan, definition, before, new ArrayList<>());
   }
 }

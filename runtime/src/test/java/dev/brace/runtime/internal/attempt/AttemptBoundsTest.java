@@ -38,7 +38,7 @@ class AttemptBoundsTest {
 
   private final ManualTimeSource time = new ManualTimeSource();
   private final EventBus events = new EventBus(Clock.systemUTC());
-  private final AttemptTicket ticket = new AttemptTicket().start(CallKeys.NONE);
+  private final AttemptState state = new AttemptState().start(CallKeys.NONE);
 
   @AfterEach
   void clearInterrupt() {
@@ -61,9 +61,9 @@ class AttemptBoundsTest {
 
   /** Admission as the pipeline does it: the inherited deadline read, then the admission instant and the bound. */
   private void admit(AttemptBounds bounds) {
-    bounds.enter(ticket);
-    ticket.admittedAt = time.nanoTime();
-    bounds.admitted(ticket);
+    bounds.enter(state);
+    state.admittedAt = time.nanoTime();
+    bounds.admitted(state);
   }
 
   private String hang() throws InterruptedException {
@@ -80,9 +80,9 @@ class AttemptBoundsTest {
     admit(bounds);
     time.advance(Duration.ofMillis(400));
 
-    assertEquals(admittedAt + SECOND, ticket.end);
-    assertFalse(ticket.endInherited);
-    assertEquals(SECOND, bounds.attemptNanos(ticket), "an asynchronous attempt arms its whole timeout");
+    assertEquals(admittedAt + SECOND, state.end);
+    assertFalse(state.endInherited);
+    assertEquals(SECOND, bounds.attemptNanos(state), "an asynchronous attempt arms its whole timeout");
   }
 
   @Test
@@ -91,13 +91,13 @@ class AttemptBoundsTest {
     long start = time.nanoTime();
     try (Deadline.Scope caller = within(300)) {
       admit(bounds);
-      assertTrue(bounds.bounded(ticket));
+      assertTrue(bounds.bounded(state));
     }
     time.advance(Duration.ofMillis(100));
 
-    assertEquals(start + 300 * MILLI, ticket.end);
-    assertTrue(ticket.endInherited);
-    assertEquals(200 * MILLI, bounds.attemptNanos(ticket), "what is left of the deadline");
+    assertEquals(start + 300 * MILLI, state.end);
+    assertTrue(state.endInherited);
+    assertEquals(200 * MILLI, bounds.attemptNanos(state), "what is left of the deadline");
   }
 
   @Test
@@ -107,8 +107,8 @@ class AttemptBoundsTest {
     try (Deadline.Scope caller = within(300)) {
       admit(bounds);
     }
-    assertEquals(start + 100 * MILLI, ticket.end);
-    assertFalse(ticket.endInherited);
+    assertEquals(start + 100 * MILLI, state.end);
+    assertFalse(state.endInherited);
   }
 
   @Test
@@ -117,10 +117,10 @@ class AttemptBoundsTest {
     long start = time.nanoTime();
     try (Deadline.Scope caller = within(300)) {
       admit(ignoring);
-      assertFalse(new AttemptBounds(null, deadlines(false), time, null).bounded(ticket), "nothing bounds it");
+      assertFalse(new AttemptBounds(null, deadlines(false), time, null).bounded(state), "nothing bounds it");
     }
-    assertEquals(start + SECOND, ticket.end);
-    assertFalse(ticket.endInherited);
+    assertEquals(start + SECOND, state.end);
+    assertFalse(state.endInherited);
   }
 
   @Test
@@ -128,7 +128,7 @@ class AttemptBoundsTest {
     AttemptBounds bounds = new AttemptBounds(null, deadlines(true), time, null);
     try (Deadline.Scope caller = within(100)) {
       time.advance(Duration.ofMillis(100));
-      DeadlineExceededException refused = assertThrows(DeadlineExceededException.class, () -> bounds.enter(ticket));
+      DeadlineExceededException refused = assertThrows(DeadlineExceededException.class, () -> bounds.enter(state));
       assertEquals(Duration.ofMillis(100), refused.deadline().budget());
     }
   }
@@ -139,10 +139,10 @@ class AttemptBoundsTest {
     try (Deadline.Scope caller = within(300)) {
       admit(bounds);
     }
-    AttemptBounds.forget(ticket);
-    assertEquals(AttemptTicket.NO_DEADLINE, ticket.end);
-    assertEquals(AttemptTicket.NO_DEADLINE, ticket.inheritedEnd);
-    assertFalse(ticket.endInherited);
+    AttemptBounds.forget(state);
+    assertEquals(AttemptState.NO_DEADLINE, state.end);
+    assertEquals(AttemptState.NO_DEADLINE, state.inheritedEnd);
+    assertFalse(state.endInherited);
   }
 
   // ---- what is passed on ----
@@ -152,7 +152,7 @@ class AttemptBoundsTest {
     AttemptBounds bounds = new AttemptBounds(timeout("1s"), deadlines(true), time, null);
     long admittedAt = time.nanoTime();
     admit(bounds);
-    Deadline seen = (Deadline) bounds.invoke(ticket, () -> Deadline.current().orElseThrow());
+    Deadline seen = (Deadline) bounds.invoke(state, () -> Deadline.current().orElseThrow());
 
     assertEquals(admittedAt + SECOND, seen.nanoTime());
     assertEquals(Duration.ofSeconds(1), seen.budget());
@@ -164,9 +164,9 @@ class AttemptBoundsTest {
   void theRetrysMaxDurationIsPassedOnWhenItEndsFirst() throws Throwable {
     AttemptBounds bounds = new AttemptBounds(timeout("1s"), deadlines(true), time, null);
     long started = time.nanoTime();
-    ticket.callBegan(started, 500 * MILLI);
+    state.callBegan(started, 500 * MILLI);
     admit(bounds);
-    Deadline seen = (Deadline) bounds.invoke(ticket, () -> Deadline.current().orElseThrow());
+    Deadline seen = (Deadline) bounds.invoke(state, () -> Deadline.current().orElseThrow());
 
     assertEquals(started + 500 * MILLI, seen.nanoTime());
     assertEquals(Duration.ofMillis(500), seen.budget());
@@ -176,14 +176,14 @@ class AttemptBoundsTest {
   void aCallThatTakesNoPartInDeadlinesPassesNothingOn() throws Throwable {
     AttemptBounds bounds = new AttemptBounds(timeout("1s"), null, time, null);
     admit(bounds);
-    assertEquals(Optional.empty(), bounds.invoke(ticket, Deadline::current));
+    assertEquals(Optional.empty(), bounds.invoke(state, Deadline::current));
   }
 
   @Test
   void anAttemptWithoutABoundPassesNothingOn() throws Throwable {
     AttemptBounds bounds = new AttemptBounds(null, deadlines(true), time, null);
     admit(bounds);
-    assertEquals(Optional.empty(), bounds.invoke(ticket, Deadline::current));
+    assertEquals(Optional.empty(), bounds.invoke(state, Deadline::current));
   }
 
   @Test
@@ -192,7 +192,7 @@ class AttemptBoundsTest {
     try (Deadline.Scope caller = within(300)) {
       admit(bounds);
       // The caller's own object: nothing was laid over it (an attempt's bound is made afresh on each ask).
-      assertSame(caller.deadline(), bounds.invoke(ticket, () -> Deadline.current().orElseThrow()));
+      assertSame(caller.deadline(), bounds.invoke(state, () -> Deadline.current().orElseThrow()));
     }
   }
 
@@ -201,7 +201,7 @@ class AttemptBoundsTest {
     AttemptBounds bounds = new AttemptBounds(timeout("100ms"), deadlines(true), time, null);
     try (Deadline.Scope caller = within(300)) {
       admit(bounds);
-      Deadline seen = (Deadline) bounds.invoke(ticket, () -> Deadline.current().orElseThrow());
+      Deadline seen = (Deadline) bounds.invoke(state, () -> Deadline.current().orElseThrow());
       assertNotSame(caller.deadline(), seen);
       assertEquals(Duration.ofMillis(100), seen.budget());
       assertSame(caller.deadline(), Deadline.current().orElseThrow(), "the caller's is current again");
@@ -213,7 +213,7 @@ class AttemptBoundsTest {
     AttemptBounds mustFinish = new AttemptBounds(null, deadlines(false), time, null);
     try (Deadline.Scope caller = within(300)) {
       admit(mustFinish);
-      assertEquals(Optional.empty(), mustFinish.invoke(ticket, Deadline::current));
+      assertEquals(Optional.empty(), mustFinish.invoke(state, Deadline::current));
       assertTrue(Deadline.current().isPresent());
     }
   }
@@ -223,7 +223,7 @@ class AttemptBoundsTest {
     AttemptBounds bounds = new AttemptBounds(timeout("1s"), deadlines(true), time, null);
     admit(bounds);
     AtomicReference<Deadline> seen = new AtomicReference<>();
-    bounds.launch(ticket, () -> {
+    bounds.launch(state, () -> {
       seen.set(Deadline.current().orElseThrow());
       return null;
     });
@@ -239,10 +239,10 @@ class AttemptBoundsTest {
     TimeoutExceededException failure;
     try (Deadline.Scope caller = within(300)) {
       admit(bounds);
-      failure = assertThrows(TimeoutExceededException.class, () -> bounds.invoke(ticket, this::hang));
+      failure = assertThrows(TimeoutExceededException.class, () -> bounds.invoke(state, this::hang));
     }
     assertFalse(failure instanceof DeadlineExceededException, "its own timeout: " + failure);
-    assertFalse(bounds.timedOut(ticket) instanceof DeadlineExceededException, "and so for an asynchronous one");
+    assertFalse(bounds.timedOut(state) instanceof DeadlineExceededException, "and so for an asynchronous one");
   }
 
   @Test
@@ -252,11 +252,11 @@ class AttemptBoundsTest {
     DeadlineExceededException failure;
     try (Deadline.Scope caller = within(300)) {
       admit(bounds);
-      failure = assertThrows(DeadlineExceededException.class, () -> bounds.invoke(ticket, this::hang));
+      failure = assertThrows(DeadlineExceededException.class, () -> bounds.invoke(state, this::hang));
     }
     assertEquals(start + 300 * MILLI, time.nanoTime(), "cut short at the deadline");
     assertEquals(Duration.ofMillis(300), failure.deadline().budget());
-    assertInstanceOf(DeadlineExceededException.class, bounds.timedOut(ticket), "and so for an asynchronous one");
+    assertInstanceOf(DeadlineExceededException.class, bounds.timedOut(state), "and so for an asynchronous one");
   }
 
   @Test
@@ -265,7 +265,7 @@ class AttemptBoundsTest {
     long start = time.nanoTime();
     try (Deadline.Scope caller = within(200)) {
       admit(bounds);
-      assertThrows(DeadlineExceededException.class, () -> bounds.invoke(ticket, this::hang));
+      assertThrows(DeadlineExceededException.class, () -> bounds.invoke(state, this::hang));
     }
     assertEquals(start + 200 * MILLI, time.nanoTime());
     assertFalse(Thread.currentThread().isInterrupted(), "the interrupt that cut it off is not left behind");
@@ -276,13 +276,13 @@ class AttemptBoundsTest {
     AttemptBounds bounds = new AttemptBounds(timeout("1s"), deadlines(true), time, null);
     admit(bounds);
     DeadlineExceededException nested =
-        deadlines(true).exceeded(ticket.end, SECOND, ticket.end);
-    Throwable judged = bounds.judged(ticket, nested);
+        deadlines(true).exceeded(state.end, SECOND, state.end);
+    Throwable judged = bounds.judged(state, nested);
     assertInstanceOf(TimeoutExceededException.class, judged);
     assertFalse(judged instanceof DeadlineExceededException, "the breaker counts it: " + judged);
     assertSame(nested, judged.getSuppressed()[0]);
 
-    DeadlineExceededException callers = deadlines(true).exceeded(ticket.end - MILLI, SECOND, ticket.end);
-    assertSame(callers, bounds.judged(ticket, callers), "another deadline than the one passed on stays the caller's");
+    DeadlineExceededException callers = deadlines(true).exceeded(state.end - MILLI, SECOND, state.end);
+    assertSame(callers, bounds.judged(state, callers), "another deadline than the one passed on stays the caller's");
   }
 }

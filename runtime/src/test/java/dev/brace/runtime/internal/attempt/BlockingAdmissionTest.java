@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link AttemptPipeline#admitBlocking} on the caller's thread: a refusal leaves the ticket holding
+ * {@link AttemptPipeline#admitBlocking} on the caller's thread: a refusal leaves the attempt's state holding
  * nothing, and a caller that waited for a full bulkhead's permit is admitted by that wait, with the
  * wait reported, on manual time (the only real wait is the test's bounded one for the waiter).
  */
@@ -47,12 +47,12 @@ class BlockingAdmissionTest {
     SemaphoreBulkhead bulkhead = new SemaphoreBulkhead(BulkheadConfig.builder("full").maxConcurrent(1).build(), time::scheduler, events);
     AttemptPipeline pipeline = pipelineWith(bulkhead);
     assertTrue(bulkhead.takeNow(Criticality.Level.DEFAULT));
-    AttemptTicket ticket = new AttemptTicket().start(CallKeys.NONE);
+    AttemptState state = new AttemptState().start(CallKeys.NONE);
 
-    assertThrows(BulkheadFullException.class, () -> pipeline.admitBlocking(ticket));
+    assertThrows(BulkheadFullException.class, () -> pipeline.admitBlocking(state));
 
-    assertNull(ticket.refusal(), "the refusal was thrown, not kept in the ticket the next attempt reuses");
-    assertFalse(ticket.admitted());
+    assertNull(state.refusal(), "the refusal was thrown, not kept in the state the next attempt reuses");
+    assertFalse(state.admitted());
     assertEquals(1, bulkhead.inFlight(), "only the holder's permit is taken");
   }
 
@@ -61,9 +61,9 @@ class BlockingAdmissionTest {
     SemaphoreBulkhead bulkhead = new SemaphoreBulkhead(
         BulkheadConfig.builder("waits").maxConcurrent(1).maxWait("5s").build(), time::scheduler, events);
     AttemptPipeline pipeline = pipelineWith(bulkhead);
-    AttemptTicket holder = new AttemptTicket().start(CallKeys.NONE);
+    AttemptState holder = new AttemptState().start(CallKeys.NONE);
     pipeline.admitBlocking(holder);
-    AttemptTicket waiter = new AttemptTicket().start(CallKeys.NONE);
+    AttemptState waiter = new AttemptState().start(CallKeys.NONE);
     CompletableFuture<Void> admitted = new CompletableFuture<>();
     Thread caller = new Thread(() -> {
       try {

@@ -43,7 +43,7 @@ class PipelineAdmissionTest {
 
   private final ManualTimeSource time = new ManualTimeSource();
   private final EventBus events = new EventBus(Clock.systemUTC());
-  private final AttemptTicket ticket = new AttemptTicket().start(CallKeys.NONE);
+  private final AttemptState attemptState = new AttemptState().start(CallKeys.NONE);
 
   private DeadlinePolicy deadlines(boolean inherit) {
     return new DeadlinePolicy(DeadlineConfig.builder("Admission.call").inherit(inherit).build(), "Admission.call", time,
@@ -77,12 +77,12 @@ class PipelineAdmissionTest {
     AttemptPipeline inheriting = AttemptPipeline.builder("Admission.inherits", time, events).deadlines(deadlines(true)).build();
     AttemptPipeline ignoring = AttemptPipeline.builder("Admission.ignores", time, events).deadlines(deadlines(false)).build();
 
-    assertTrue(timed.bounds().bounded(ticket));
+    assertTrue(timed.bounds().bounded(attemptState));
     assertSame(timeout, timed.bounds().timeout(), "the sequence runs its waits on the timeout's scheduler");
-    assertFalse(inheriting.bounds().bounded(ticket), "no deadline on this thread");
+    assertFalse(inheriting.bounds().bounded(attemptState), "no deadline on this thread");
     try (Deadline.Scope scope = within(300)) {
-      assertTrue(inheriting.bounds().bounded(ticket), "bounded by the caller's deadline");
-      assertFalse(ignoring.bounds().bounded(ticket), "a call that must finish ignores it");
+      assertTrue(inheriting.bounds().bounded(attemptState), "bounded by the caller's deadline");
+      assertFalse(ignoring.bounds().bounded(attemptState), "a call that must finish ignores it");
     }
   }
 
@@ -98,18 +98,18 @@ class PipelineAdmissionTest {
     assertTrue(bulkhead.takeNow(DEFAULT), "a holder takes the only permit");
     long start = time.nanoTime();
     try (Deadline.Scope scope = within(300)) {
-      assertEquals(Admission.WAIT, pipeline.admit(ticket));
-      while (time.nanoTime() + ticket.waitNanos() - start < Duration.ofMillis(300).toNanos()) {
-        time.advance(Duration.ofNanos(ticket.waitNanos()));
-        assertEquals(Admission.WAIT, pipeline.admit(ticket));
+      assertEquals(Admission.WAIT, pipeline.admit(attemptState));
+      while (time.nanoTime() + attemptState.waitNanos() - start < Duration.ofMillis(300).toNanos()) {
+        time.advance(Duration.ofNanos(attemptState.waitNanos()));
+        assertEquals(Admission.WAIT, pipeline.admit(attemptState));
       }
-      time.advance(Duration.ofNanos(ticket.waitNanos()));
+      time.advance(Duration.ofNanos(attemptState.waitNanos()));
       assertEquals(Duration.ofMillis(300), Duration.ofNanos(time.nanoTime() - start), "the waits end at the deadline");
       bulkhead.release();
 
-      assertEquals(Admission.REFUSED, pipeline.admit(ticket));
+      assertEquals(Admission.REFUSED, pipeline.admit(attemptState));
     }
-    assertInstanceOf(DeadlineExceededException.class, ticket.refusal());
+    assertInstanceOf(DeadlineExceededException.class, attemptState.refusal());
     assertEquals(0, bulkhead.inFlight(), "the permit taken too late went back");
   }
 
@@ -120,16 +120,16 @@ class PipelineAdmissionTest {
     AttemptPipeline pipeline = AttemptPipeline.builder("Admission.token", time, events)
         .limiters(KeyedFamily.of("rl", limiter), null).timeout(timeout("1s")).build();
 
-    assertEquals(Admission.WAIT, pipeline.admit(ticket));
-    assertEquals(Duration.ofSeconds(1), Duration.ofNanos(ticket.waitNanos()));
+    assertEquals(Admission.WAIT, pipeline.admit(attemptState));
+    assertEquals(Duration.ofSeconds(1), Duration.ofNanos(attemptState.waitNanos()));
     time.advance(Duration.ofMillis(400));
-    assertEquals(Admission.WAIT, pipeline.admit(ticket), "asked early");
-    assertEquals(Duration.ofMillis(600), Duration.ofNanos(ticket.waitNanos()));
+    assertEquals(Admission.WAIT, pipeline.admit(attemptState), "asked early");
+    assertEquals(Duration.ofMillis(600), Duration.ofNanos(attemptState.waitNanos()));
     time.advance(Duration.ofMillis(600));
-    assertEquals(Admission.ADMITTED, pipeline.admit(ticket));
+    assertEquals(Admission.ADMITTED, pipeline.admit(attemptState));
 
-    assertEquals(time.nanoTime(), ticket.admittedAt(), "admitted when the token came, not when it was asked for");
-    pipeline.abandon(ticket);
+    assertEquals(time.nanoTime(), attemptState.admittedAt(), "admitted when the token came, not when it was asked for");
+    pipeline.abandon(attemptState);
   }
 
   @Test
@@ -141,7 +141,7 @@ class PipelineAdmissionTest {
     Thread.currentThread().interrupt();
     RateLimitedException refused;
     try {
-      refused = assertThrows(RateLimitedException.class, () -> pipeline.admitBlocking(ticket));
+      refused = assertThrows(RateLimitedException.class, () -> pipeline.admitBlocking(attemptState));
     } finally {
       assertTrue(Thread.interrupted(), "the interrupt flag is set again (and cleared here)");
     }
@@ -149,7 +149,7 @@ class PipelineAdmissionTest {
     assertEquals(Optional.of(Duration.ofSeconds(1)), refused.retryAfter(), "the token was still a second away");
     time.advance(Duration.ofSeconds(1));
     assertEquals(1, limiter.availablePermits(), "the reserved token was given back");
-    assertFalse(ticket.admitted());
+    assertFalse(attemptState.admitted());
   }
 
   /** An Error on the way (here: making the key's limiter) passes through, and the breaker's probe slot is freed. */
@@ -165,9 +165,9 @@ class PipelineAdmissionTest {
     AttemptPipeline pipeline = AttemptPipeline.builder("Admission.error", time, events)
         .breakers(KeyedFamily.of("cb", breaker), false).limiters(limiters, null).build();
 
-    assertThrows(OutOfMemoryError.class, () -> pipeline.admit(ticket.start(CallKeys.of(null, "user:1"))));
+    assertThrows(OutOfMemoryError.class, () -> pipeline.admit(attemptState.start(CallKeys.of(null, "user:1"))));
 
-    assertFalse(ticket.admitted());
+    assertFalse(attemptState.admitted());
     Object probe = breaker.acquire();
     assertEquals(CircuitState.HALF_OPEN, breaker.state(), "the probe's slot was free again");
     breaker.release(probe);
@@ -187,14 +187,14 @@ class PipelineAdmissionTest {
     AttemptPipeline pipeline = AttemptPipeline.builder("Admission.adaptive", time, events).bulkhead(bulkhead, DEFAULT).build();
     time.advance(Duration.ofSeconds(100));
 
-    assertEquals(Admission.ADMITTED, pipeline.admit(ticket.start(CallKeys.NONE)));
+    assertEquals(Admission.ADMITTED, pipeline.admit(attemptState.start(CallKeys.NONE)));
     time.advance(Duration.ofMillis(10));
-    pipeline.succeeded(ticket, "fast");
+    pipeline.succeeded(attemptState, "fast");
     assertEquals(2, bulkhead.limit(), "the first sample is the no-load latency");
 
-    assertEquals(Admission.ADMITTED, pipeline.admit(ticket.start(CallKeys.NONE)));
+    assertEquals(Admission.ADMITTED, pipeline.admit(attemptState.start(CallKeys.NONE)));
     time.advance(Duration.ofSeconds(1));
-    pipeline.succeeded(ticket, "slow");
+    pipeline.succeeded(attemptState, "slow");
     assertEquals(3, bulkhead.limit());
   }
 }

@@ -26,7 +26,7 @@ class AsyncAttemptRacesTest {
 
   private AsyncAttempt<String> attemptOf(PipelineRig rig) {
     CallFrame frame = rig.frame();
-    return new AsyncAttempt<>(frame, frame.ticket().start(CallKeys.NONE), PipelineRig.context(), ends);
+    return new AsyncAttempt<>(frame, frame.attemptState().start(CallKeys.NONE), PipelineRig.context(), ends);
   }
 
   @Test
@@ -87,7 +87,7 @@ class AsyncAttemptRacesTest {
 
     assertEquals(List.of("stopped"), ends.heard);
     assertEquals(0, rig.delegateCalls.get(), "a stopped attempt never reaches the delegate");
-    assertEquals(1, rig.breaker.released.get(), "the breaker's ticket is released without an outcome");
+    assertEquals(1, rig.breaker.released.get(), "the breaker's state is released without an outcome");
     assertEquals(1, rig.limiter.used.get(), "the token was taken before the stop");
     assertEquals("", rig.held(), "the admitting step gave back the permit it took after the stop");
     rig.everythingFallsDue();
@@ -123,7 +123,7 @@ class AsyncAttemptRacesTest {
     assertEquals(List.of("succeeded"), ends.heard);
     assertFalse(rig.futures.get(0).isCancelled());
     assertEquals(1, rig.breaker.successes.get());
-    assertEquals(0, rig.breaker.released.get(), "the ticket was completed by the outcome, once");
+    assertEquals(0, rig.breaker.released.get(), "the state was completed by the outcome, once");
     assertEquals("", rig.held());
     rig.everythingFallsDue();
     assertEquals(0, rig.timeoutsReported.get(), "the deadline was cancelled when the future completed");

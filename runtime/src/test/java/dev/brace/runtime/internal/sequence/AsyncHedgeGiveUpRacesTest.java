@@ -89,7 +89,7 @@ class AsyncHedgeGiveUpRacesTest {
 
   /**
    * A caller that gives up as a hedge is admitted (here: as the hedge's start is reported, the
-   * last step before its delegate call) stops the hedge, which gives its ticket back. The hedge
+   * last step before its delegate call) stops the hedge, which gives its attempt's state back. The hedge
    * must then go no further: the delegate is not called for a caller who is gone.
    */
   @Test
@@ -105,7 +105,7 @@ class AsyncHedgeGiveUpRacesTest {
     assertTrue(delegate.started.get(0).isCancelled());
   }
 
-  /** As above, under the caller's deadline: the stop gave the ticket back, and with it the bound that was to be armed. */
+  /** As above, under the caller's deadline: the stop gave the attempt's state back, and with it the bound that was to be armed. */
   @Test
   void underACallersDeadlineAHedgeWhoseCallerGivesUpAsItIsAdmittedNeverReachesTheDelegate() {
     ResilientCall guard = fixture.resolve(call -> call.with(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1)));

@@ -25,7 +25,7 @@ class AsyncHedgeStartFailureTest {
       throw broken;
     };
 
-    CompletableFuture<String> result = AsyncDriver.call(rig.sequence, rig, null, null, null, null, 0L, 0L);
+    CompletableFuture<String> result = AsyncDriver.call(rig.policies, rig, null, null, null, null, 0L, 0L);
 
     assertSame(broken, failureOf(result), "the call fails with the Error, not left pending");
     assertEquals(0, rig.delegateCalls.get());

@@ -15,12 +15,12 @@ class CallFrameReuseTest {
   @Test
   void anAsyncCallGivesItsThreadsFrameBackWhenItReturnsItsFuture() {
     PipelineRig rig = new PipelineRig(1, false, 1, null);
-    CallFrame before = CallFrame.enter(rig.sequence, this, null, null, null, null, 0L, 0L);
+    CallFrame before = CallFrame.enter(rig.policies, this, null, null, null, null, 0L, 0L);
     before.exit();
 
-    CompletableFuture<String> result = AsyncDriver.call(rig.sequence, rig, "argument", null, null, null, 0L, 0L);
+    CompletableFuture<String> result = AsyncDriver.call(rig.policies, rig, "argument", null, null, null, 0L, 0L);
 
-    CallFrame after = CallFrame.enter(rig.sequence, this, null, null, null, null, 0L, 0L);
+    CallFrame after = CallFrame.enter(rig.policies, this, null, null, null, null, 0L, 0L);
     try {
       assertSame(before, after, "the thread's next call borrows the frame the async call gave back");
     } finally {

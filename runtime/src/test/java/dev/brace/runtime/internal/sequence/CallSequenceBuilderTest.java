@@ -16,7 +16,7 @@ class CallSequenceBuilderTest {
   @Test
   void everyPolicySetterReturnsItsBuilderForTheNextStep() {
     ManualTimeSource clock = new ManualTimeSource();
-    CallSequence.Builder builder = CallSequence.builder(
+    CallPolicies.Builder builder = CallPolicies.builder(
         LambdaCalls.builder("X.m").build(), clock, new EventBus(Clock.systemUTC()), clock::scheduler);
 
     assertAll(

@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * release without one — and a second completion is refused with an {@link IllegalStateException}
  * (and remembered, so a test's invariants name it even if the throw was swallowed on the way).
  *
- * <p>A test may run a step of its own at two moments, on the thread of the attempt: as a ticket
+ * <p>A test may run a step of its own at two moments, on the thread of the attempt: as a state
  * is asked for ({@link #onAcquire}, which may throw instead of admitting) and as an outcome is
- * recorded, before the ticket counts as completed ({@link #onRecord}).
+ * recorded, before the attempt's state counts as completed ({@link #onRecord}).
  */
 final class CountingBreaker implements CircuitBreakerInstance {
   private final String name;
@@ -30,7 +30,7 @@ final class CountingBreaker implements CircuitBreakerInstance {
   final AtomicReference<String> doubleCompletion = new AtomicReference<>();
   volatile Runnable onAcquire = () -> {};
   /**
-   * Whether {@link #takeNow} hands out a ticket (counted as {@link #acquire} counts it), as a local
+   * Whether {@link #takeNow} hands out a state (counted as {@link #acquire} counts it), as a local
    * breaker's closed circuit does; while false it answers as the interface's default does.
    */
   volatile boolean takesNow;
@@ -58,7 +58,7 @@ final class CountingBreaker implements CircuitBreakerInstance {
     void complete(String how) {
       String first = completedBy.compareAndExchange(null, how);
       if (first != null) {
-        String problem = "ticket " + number + " of " + name + " completed twice: " + first + ", then " + how;
+        String problem = "attemptState " + number + " of " + name + " completed twice: " + first + ", then " + how;
         doubleCompletion.compareAndSet(null, problem);
         throw new IllegalStateException(problem);
       }
@@ -86,15 +86,15 @@ final class CountingBreaker implements CircuitBreakerInstance {
   }
 
   @Override
-  public void record(Object ticket, boolean failure, boolean slow, Throwable cause) {
+  public void record(Object attemptState, boolean failure, boolean slow, Throwable cause) {
     onRecord.run();
-    ((CountedTicket) ticket).complete(failure ? "a failure" : "a success");
+    ((CountedTicket) attemptState).complete(failure ? "a failure" : "a success");
     (failure ? failures : successes).incrementAndGet();
   }
 
   @Override
-  public void release(Object ticket) {
-    ((CountedTicket) ticket).complete("a release");
+  public void release(Object attemptState) {
+    ((CountedTicket) attemptState).complete("a release");
     released.incrementAndGet();
   }
 

@@ -72,10 +72,10 @@ class HeldHedgeTimerTest {
       worker.setDaemon(true);
       worker.start();
     };
-    CallSequence sequence = CallSequence.builder(LambdaCalls.builder(CALL).build(), clock, bus, () -> alreadyRunning)
+    CallPolicies policies = CallPolicies.builder(LambdaCalls.builder(CALL).build(), clock, bus, () -> alreadyRunning)
         .hedge(policy, workers).build();
 
-    Object answer = SyncHedgeGroup.run(sequence, CallKeys.NONE, () -> "first");
+    Object answer = SyncHedgeGroup.run(policies, CallKeys.NONE, () -> "first");
 
     assertEquals("first", answer);
     assertEquals(1, started.size(), "the timer of the hedge");

@@ -54,7 +54,7 @@ final class PipelineRig {
   volatile Runnable onScheduled = () -> {};
   /** Every task the call's scheduler took, in order: the attempts' waits and deadlines, a hedge's timers. */
   final List<ScheduledFuture<?>> scheduled = new CopyOnWriteArrayList<>();
-  final CallSequence sequence;
+  final CallPolicies policies;
 
   /**
    * @param delegateFutures how many delegate calls the test allows
@@ -62,7 +62,7 @@ final class PipelineRig {
    * @param permits the bulkhead's size
    * @param more adds further steps to the call (a hedge), given the event bus; null for none
    */
-  PipelineRig(int delegateFutures, boolean tokenWait, int permits, BiConsumer<CallSequence.Builder, EventBus> more) {
+  PipelineRig(int delegateFutures, boolean tokenWait, int permits, BiConsumer<CallPolicies.Builder, EventBus> more) {
     for (int i = 0; i < delegateFutures; i++) {
       futures.add(new CompletableFuture<>());
     }
@@ -88,11 +88,11 @@ final class PipelineRig {
         .timeout(timeout)
         .build();
     CallDefinition definition = CallDefinition.builder(CALL).invokes((method, target, args) -> delegate(), 0).build();
-    CallSequence.Builder steps = CallSequence.builder(definition, time, events, () -> watched).attempts(pipeline);
+    CallPolicies.Builder steps = CallPolicies.builder(definition, time, events, () -> watched).attempts(pipeline);
     if (more != null) {
       more.accept(steps, events);
     }
-    sequence = steps.build();
+    policies = steps.build();
   }
 
   private CompletableFuture<String> delegate() {
@@ -125,7 +125,7 @@ final class PipelineRig {
 
   /** @return a frame of the call's own, as a driver detaches it */
   CallFrame frame() {
-    CallFrame borrowed = CallFrame.enter(sequence, this, null, null, null, null, 0L, 0L);
+    CallFrame borrowed = CallFrame.enter(policies, this, null, null, null, null, 0L, 0L);
     try {
       return borrowed.detach();
     } finally {

@@ -54,12 +54,12 @@ class SyncHedgeContextCloseTest {
   }
 
   /** The hedged call, made on a thread of its own whose context names a tenant. */
-  private CompletableFuture<Object> callWithATenant(CallSequence sequence, DelegateCall attempt) {
+  private CompletableFuture<Object> callWithATenant(CallPolicies policies, DelegateCall attempt) {
     CompletableFuture<Object> call = new CompletableFuture<>();
     Thread caller = new Thread(() -> {
       tenant.set("acme");
       try {
-        call.complete(SyncHedgeGroup.run(sequence, CallKeys.NONE, attempt));
+        call.complete(SyncHedgeGroup.run(policies, CallKeys.NONE, attempt));
       } catch (Throwable failure) {
         call.completeExceptionally(failure);
       }
@@ -78,10 +78,10 @@ class SyncHedgeContextCloseTest {
     ManualTimeSource clock = new ManualTimeSource();
     EventBus bus = new EventBus(Clock.systemUTC());
     HedgePolicy policy = new HedgePolicy(HedgeConfig.builder(CALL).delay("100ms").maxHedges(1).build(), CALL, bus, null, false);
-    CallSequence sequence = CallSequence.builder(LambdaCalls.builder(CALL).build(), clock, bus, clock::scheduler)
+    CallPolicies policies = CallPolicies.builder(LambdaCalls.builder(CALL).build(), clock, bus, clock::scheduler)
         .hedge(policy, workers).build();
 
-    CompletableFuture<Object> call = callWithATenant(sequence, () -> "answer " + tenant.get());
+    CompletableFuture<Object> call = callWithATenant(policies, () -> "answer " + tenant.get());
 
     assertEquals("answer acme", call.get(10, TimeUnit.SECONDS), "the caller returned with the attempt's answer");
     assertSame(cannotReset, leftTheWorker.get(10, TimeUnit.SECONDS), "the library's failure surfaces on the worker");
@@ -103,7 +103,7 @@ class SyncHedgeContextCloseTest {
       throw cannotRecord;
     };
 
-    CompletableFuture<Object> call = callWithATenant(rig.sequence, () -> {
+    CompletableFuture<Object> call = callWithATenant(rig.policies, () -> {
       throw new IOException("down");
     });
 

@@ -50,7 +50,7 @@ class SyncHedgeRacesTest {
     CompletableFuture<String> outcome = new CompletableFuture<>();
     Thread caller = new Thread(() -> {
       try {
-        outcome.complete(SyncHedgeGroup.run(rig.sequence, CallKeys.NONE, attempt));
+        outcome.complete(SyncHedgeGroup.run(rig.policies, CallKeys.NONE, attempt));
       } catch (Throwable failure) {
         outcome.completeExceptionally(failure);
       }
@@ -88,7 +88,7 @@ class SyncHedgeRacesTest {
 
     assertEquals("first", call.get(BOUND_SECONDS, TimeUnit.SECONDS));
     assertEquals(1, calls.get(), "the hedge, admitted once the group was decided, did not call the delegate");
-    assertEquals(1, rig.breaker.released.get(), "the hedge's ticket was released without an outcome");
+    assertEquals(1, rig.breaker.released.get(), "the hedge's state was released without an outcome");
     assertEquals("", rig.held());
     assertEquals(List.of(false, false), interruptsLeft(), "the stop's interrupt does not outlive the hedge");
   }

@@ -243,10 +243,10 @@ class SyncHedgeTest {
     try {
       EventBus bus = new EventBus(Clock.systemUTC());
       HedgePolicy policy = new HedgePolicy(hedge().maxHedges(1).build(), CALL, bus, null, false);
-      CallSequence sequence = hedged(bus, policy, pool);
+      CallPolicies policies = hedged(bus, policy, pool);
       for (int round = 0; round < 20; round++) {
         int before = gates.started();
-        CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(sequence, CallKeys.NONE, gates));
+        CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(policies, CallKeys.NONE, gates));
         gates.await(before + 1);
         clock.advance(Duration.ofMillis(100));
         gates.await(before + 2);
@@ -294,13 +294,13 @@ class SyncHedgeTest {
     List<Event> seen = new CopyOnWriteArrayList<>();
     bus.subscribe(seen::add);
     HedgePolicy policy = new HedgePolicy(hedge().delay("0ms").build(), CALL, bus, null, false);
-    CallSequence sequence = hedged(bus, policy, task -> {
+    CallPolicies policies = hedged(bus, policy, task -> {
           throw new RejectedExecutionException("full");
         });
     Thread caller = Thread.currentThread();
     AtomicInteger calls = new AtomicInteger();
 
-    String result = SyncHedgeGroup.run(sequence, CallKeys.NONE, () -> {
+    String result = SyncHedgeGroup.run(policies, CallKeys.NONE, () -> {
       calls.incrementAndGet();
       return Thread.currentThread() == caller ? "on the caller" : "elsewhere";
     });
@@ -318,7 +318,7 @@ class SyncHedgeTest {
     AtomicInteger offered = new AtomicInteger();
     try {
       // The first attempt gets the pool's only thread; every hedge after it is refused one.
-      CallSequence sequence = hedged(bus, policy, task -> {
+      CallPolicies policies = hedged(bus, policy, task -> {
             if (offered.incrementAndGet() > 1) {
               throw new RejectedExecutionException("full");
             }
@@ -327,7 +327,7 @@ class SyncHedgeTest {
       IOException down = new IOException("down");
       CountDownLatch failNow = new CountDownLatch(1);
       CountDownLatch running = new CountDownLatch(1);
-      CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(sequence, CallKeys.NONE, () -> {
+      CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(policies, CallKeys.NONE, () -> {
         running.countDown();
         failNow.await();
         throw down;
@@ -351,12 +351,12 @@ class SyncHedgeTest {
     EventBus bus = new EventBus(Clock.systemUTC());
     HedgePolicy policy = new HedgePolicy(hedge().build(), CALL, bus, null, false);
     OutOfMemoryError noThread = new OutOfMemoryError("unable to create native thread");
-    CallSequence sequence = hedged(bus, policy, task -> {
+    CallPolicies policies = hedged(bus, policy, task -> {
           throw noThread;
         });
 
     Throwable thrown = org.junit.jupiter.api.Assertions.assertThrows(OutOfMemoryError.class,
-        () -> SyncHedgeGroup.run(sequence, CallKeys.NONE, () -> "never called"));
+        () -> SyncHedgeGroup.run(policies, CallKeys.NONE, () -> "never called"));
 
     assertSame(noThread, thrown);
   }
@@ -399,7 +399,7 @@ class SyncHedgeTest {
       AtomicInteger handedOut = new AtomicInteger();
       EventBus bus = new EventBus(Clock.systemUTC());
       HedgePolicy policy = new HedgePolicy(hedge().maxHedges(1).build(), CALL, bus, null, false);
-      CallSequence sequence = hedged(bus, policy, task -> (handedOut.getAndIncrement() == 0 ? first : second).execute(task));
+      CallPolicies policies = hedged(bus, policy, task -> (handedOut.getAndIncrement() == 0 ? first : second).execute(task));
       List<Map<String, String>> seen = new CopyOnWriteArrayList<>();
       Attempt<String> attempt = () -> {
         seen.add(MDC.getCopyOfContextMap());
@@ -408,7 +408,7 @@ class SyncHedgeTest {
 
       CompletableFuture<String> call = start(() -> {
         MDC.put("request", "r-42");
-        return SyncHedgeGroup.run(sequence, CallKeys.NONE, attempt::call);
+        return SyncHedgeGroup.run(policies, CallKeys.NONE, attempt::call);
       });
       gates.await(1);
       clock.advance(Duration.ofMillis(100));
@@ -531,8 +531,8 @@ class SyncHedgeTest {
   @Test
   void theNextHedgesDelayCountsFromTheHedgeAFailureStartedEarly() throws Exception {
     List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
-    CallSequence sequence = sequence(hedge(), threadPerTask(workers));
-    CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(sequence, CallKeys.NONE, gates));
+    CallPolicies policies = sequence(hedge(), threadPerTask(workers));
+    CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(policies, CallKeys.NONE, gates));
     gates.await(1);
     clock.advance(Duration.ofMillis(50));
     gates.fail(0, new IOException("down"));
@@ -550,7 +550,7 @@ class SyncHedgeTest {
   @Test
   void aLoserThatKeepsItsInterruptHandsItsThreadBackWithoutIt() throws Exception {
     List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
-    CallSequence sequence = sequence(hedge().maxHedges(1), threadPerTask(workers));
+    CallPolicies policies = sequence(hedge().maxHedges(1), threadPerTask(workers));
     AtomicInteger calls = new AtomicInteger();
     Attempt<String> attempt = () -> {
       if (calls.incrementAndGet() > 1) {
@@ -564,7 +564,7 @@ class SyncHedgeTest {
       return "first, too late";
     };
 
-    CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(sequence, CallKeys.NONE, attempt::call));
+    CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(policies, CallKeys.NONE, attempt::call));
     while (calls.get() < 1) {
       LockSupport.parkNanos(1_000_000);
     }
@@ -590,10 +590,10 @@ class SyncHedgeTest {
     }, tenant::remove);
     try {
       List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
-      CallSequence sequence = sequence(hedge(), threadPerTask(workers));
+      CallPolicies policies = sequence(hedge(), threadPerTask(workers));
       CompletableFuture<String> call = start(() -> {
         tenant.set("acme");
-        return SyncHedgeGroup.run(sequence, CallKeys.NONE, gates);
+        return SyncHedgeGroup.run(policies, CallKeys.NONE, gates);
       });
 
       assertSame(cannotInstall, failureOf(call), "the attempt failed with what the library threw, and that decided");
@@ -610,7 +610,7 @@ class SyncHedgeTest {
     AtomicInteger handedOut = new AtomicInteger();
     List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
     java.util.concurrent.Executor hedgesOnly = threadPerTask(workers);
-    CallSequence sequence = sequence(hedge().maxHedges(1), task -> {
+    CallPolicies policies = sequence(hedge().maxHedges(1), task -> {
       if (handedOut.getAndIncrement() == 0) {
         throw new RejectedExecutionException("full");
       }
@@ -624,7 +624,7 @@ class SyncHedgeTest {
     CompletableFuture<String> call = start(() -> {
       Thread.currentThread().interrupt();
       try {
-        return SyncHedgeGroup.run(sequence, CallKeys.NONE, attempt::call);
+        return SyncHedgeGroup.run(policies, CallKeys.NONE, attempt::call);
       } finally {
         interruptKept.complete(Thread.interrupted());
       }
@@ -642,7 +642,7 @@ class SyncHedgeTest {
   }
 
   /** A hedged call's steps over {@code hedge}, its attempts handed to {@code workers}, its events into {@link #events}. */
-  private CallSequence sequence(HedgeConfig.Builder hedge, java.util.concurrent.Executor workers) {
+  private CallPolicies sequence(HedgeConfig.Builder hedge, java.util.concurrent.Executor workers) {
     EventBus bus = new EventBus(Clock.systemUTC());
     bus.subscribe(events::add);
     HedgePolicy policy = new HedgePolicy(hedge.build(), CALL, bus, null, false);
@@ -741,7 +741,7 @@ class SyncHedgeTest {
     }
   }
 
-  private CallSequence hedged(EventBus bus, HedgePolicy policy, java.util.concurrent.Executor workers) {
-    return CallSequence.builder(LambdaCalls.builder(CALL).build(), clock, bus, clock::scheduler).hedge(policy, workers).build();
+  private CallPolicies hedged(EventBus bus, HedgePolicy policy, java.util.concurrent.Executor workers) {
+    return CallPolicies.builder(LambdaCalls.builder(CALL).build(), clock, bus, clock::scheduler).hedge(policy, workers).build();
   }
 }

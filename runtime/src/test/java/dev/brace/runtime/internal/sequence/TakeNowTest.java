@@ -12,7 +12,7 @@ import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
-import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.attempt.KeyedFamily;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * Taking breaker, limiter and bulkhead now, as the pipeline's attempt that must not wait takes
  * them: a breaker or limiter that does not say otherwise answers "not now", so one of another
  * backend is asked the waiting way as before; whatever was taken before a "not now" goes back,
- * and what was taken before a full bulkhead is left in a ticket the waiting way goes on with.
+ * and what was taken before a full bulkhead is left in a state the waiting way goes on with.
  */
 class TakeNowTest {
   private final ManualTimeSource time = new ManualTimeSource();
@@ -51,7 +51,7 @@ class TakeNowTest {
   }
 
   private Object attempt(AttemptPipeline pipeline) {
-    return pipeline.callWithoutWaiting(delegate, 0, null, null, null, null, null, 0L, 0L, AttemptTicket.UNTIMED,
+    return pipeline.callWithoutWaiting(delegate, 0, null, null, null, null, null, 0L, 0L, AttemptState.UNTIMED,
         unmetered, null);
   }
 
@@ -79,9 +79,9 @@ class TakeNowTest {
     assertEquals(0, delegateCalls.get());
     assertEquals(0, breaker.acquired.get(), "nothing taken");
 
-    AttemptTicket ticket = new AttemptTicket().start(CallKeys.NONE);
-    pipeline.admitBlocking(ticket);
-    pipeline.succeeded(ticket, "answered");
+    AttemptState state = new AttemptState().start(CallKeys.NONE);
+    pipeline.admitBlocking(state);
+    pipeline.succeeded(state, "answered");
     assertEquals(1, breaker.acquired.get(), "the waiting way asked the breaker");
     assertEquals(1, breaker.successes.get());
   }
@@ -100,7 +100,7 @@ class TakeNowTest {
     assertSame(AttemptPipeline.NOT_NOW, attempt(pipeline));
     assertEquals(0, delegateCalls.get());
     assertEquals(1, breaker.acquired.get());
-    assertEquals(1, breaker.released.get(), "the ticket went back without an outcome");
+    assertEquals(1, breaker.released.get(), "the state went back without an outcome");
     assertEquals(0, breaker.outstanding());
 
     time.advance(Duration.ofSeconds(1));
@@ -124,14 +124,14 @@ class TakeNowTest {
         .bulkhead(bulkhead, Criticality.Level.DEFAULT)
         .build();
 
-    AttemptTicket left = assertInstanceOf(AttemptTicket.class, attempt(pipeline));
+    AttemptState left = assertInstanceOf(AttemptState.class, attempt(pipeline));
     assertEquals(0, delegateCalls.get());
     assertNull(left.failure());
     assertFalse(limiter.takeNow(time.nanoTime()), "the attempt holds the one token");
 
-    AttemptTicket ticket = new AttemptTicket().start(CallKeys.NONE);
-    pipeline.resume(ticket, left);
-    pipeline.abandon(ticket);
+    AttemptState state = new AttemptState().start(CallKeys.NONE);
+    pipeline.resume(state, left);
+    pipeline.abandon(state);
     assertEquals(1, breaker.released.get(), "the waiting way gave back what the attempt took");
     assertEquals(0, breaker.outstanding());
     assertEquals(1, bulkhead.inFlight(), "only the holder's permit is out");

@@ -3,7 +3,7 @@ package dev.brace.runtime.internal.sequence;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
-import dev.brace.runtime.internal.attempt.AttemptTicket;
+import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
@@ -46,7 +46,7 @@ import java.util.function.Supplier;
  *
  * <p>Immutable and thread-safe; a reconfiguration makes a new one rather than changing this.
  */
-public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd {
+public final class CallPolicies implements ResolvedCall, AttemptPipeline.CallEnd {
   /** A start no clock gave: neither the retry's {@code maxDuration} nor a metrics listener asked for one. */
   public static final long UNTIMED = Long.MIN_VALUE;
 
@@ -76,12 +76,12 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
   private final boolean callsDelegateDirectly;
   /**
    * What the last attempt admitted for a generated method's own call held, shared while the
-   * breaker hands out the same ticket. Written without a lock: a racing call makes its own, and
+   * breaker hands out the same attempt's state. Written without a lock: a racing call makes its own, and
    * either is right, as it is immutable.
    */
   private HeldAttempt lastHeld;
 
-  private CallSequence(Builder builder) {
+  private CallPolicies(Builder builder) {
     this.callName = builder.definition.callName();
     this.time = builder.time;
     this.events = builder.events;
@@ -104,7 +104,7 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
     this.endReports = new CallEndReports(callName, time, events, attempts, fallback);
     this.slotInvoker = builder.definition.slotInvoker();
     // A stack's key from its caller is used only by a keyed breaker or limiter, which the pipeline's
-    // attempt made without waiting leaves to a ticket, and by remembered results, excluded here.
+    // attempt made without waiting leaves to a state, and by remembered results, excluded here.
     boolean callStepsWithoutFrame = !passThrough && stale == null && hedge == null && slotInvoker != null && keysOf == null
         && (retry == null || (!retry.retriesResults() && !retry.measuresDuration()));
     this.callsWithoutWaiting = callStepsWithoutFrame && attempts.triesWithoutWaiting();
@@ -117,7 +117,7 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
    * @param time the registry's clock, which synchronous waits sleep on
    * @param events the event boundary
    * @param scheduler the registry's scheduler, created on first use
-   * @return a builder of the call's sequence, with no pattern yet
+   * @return a builder of the call's policies, with no pattern yet
    */
   public static Builder builder(
       CallDefinition definition, TimeSource time, EventBus events, Supplier<ScheduledExecutorService> scheduler) {
@@ -299,21 +299,21 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
   }
 
   /**
-   * As {@link #begin()}, noting in the call's ticket when its retry's {@code maxDuration} ends: the
+   * As {@link #begin()}, noting in the call's attempt's state when its retry's {@code maxDuration} ends: the
    * calls its attempts make inherit that as the deadline of the whole call.
    *
-   * @param ticket the ticket the call's attempts go through the pipeline with
+   * @param state the state the call's attempts go through the pipeline with
    * @return the start, to pass to the retry's decisions ({@link CallRetry})
    */
-  public long begin(AttemptTicket ticket) {
+  public long begin(AttemptState state) {
     long started = begin();
-    began(ticket, started);
+    began(state, started);
     return started;
   }
 
-  /** Notes in the ticket of a call that {@link #begin() began} without one when its {@code maxDuration} ends. */
-  public void began(AttemptTicket ticket, long started) {
-    ticket.callBegan(started, retry == null ? 0 : retry.maxDurationNanos());
+  /** Notes in the attempt's state of a call that {@link #begin() began} without one when its {@code maxDuration} ends. */
+  public void began(AttemptState state, long started) {
+    state.callBegan(started, retry == null ? 0 : retry.maxDurationNanos());
   }
 
   /** @return the call's retry, or null when it has none: the driver's steps are {@link CallRetry}'s */
@@ -376,17 +376,17 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
    * last} just went through the pipeline with: the call ends at the instant that outcome was
    * recorded, so the clock is not read again.
    *
-   * @param last the ticket of the call's attempts, or null (a hedged call's attempts have tickets of
-   *     their own, so its ticket is never used)
+   * @param last the state of the call's attempts, or null (a hedged call's attempts have states of
+   *     their own, so its attempt's state is never used)
    */
-  public void ended(long started, AttemptTicket last, Throwable failure) {
+  public void ended(long started, AttemptState last, Throwable failure) {
     // Kept this small so it inlines into the happy path, where it costs one comparison.
     if (started != UNTIMED && events.metricsListening()) {
-      endReports.report(started, last == null || hedge != null ? AttemptTicket.UNTIMED : last.outcomeAt(), failure);
+      endReports.report(started, last == null || hedge != null ? AttemptState.UNTIMED : last.outcomeAt(), failure);
     }
   }
 
-  /** As {@link #ended(long, AttemptTicket, Throwable)} for a metered call whose attempt made without waiting succeeded. */
+  /** As {@link #ended(long, AttemptState, Throwable)} for a metered call whose attempt made without waiting succeeded. */
   @Override
   public void succeededAt(long started, CallMetrics metrics, long attemptNanos, long outcomeAt) {
     endReports.succeededWithoutWaiting(started, metrics, attemptNanos, outcomeAt);
@@ -455,9 +455,9 @@ public final class CallSequence implements ResolvedCall, AttemptPipeline.CallEnd
       return this;
     }
 
-    /** @return the call's sequence */
-    public CallSequence build() {
-      return new CallSequence(this);
+    /** @return the call's policies */
+    public CallPolicies build() {
+      return new CallPolicies(this);
     }
   }
 }

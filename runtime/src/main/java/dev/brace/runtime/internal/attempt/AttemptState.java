@@ -11,19 +11,19 @@ import dev.brace.runtime.spi.RateLimiterInstance;
  * the pipeline reads and writes the parts): the
  * breaker that admitted it and that breaker's ticket, the limiter it took a token from (and, while
  * it waits, the reservation of that token), whether it holds a bulkhead permit, and the instant it
- * was admitted at. Whoever ends the attempt hands the ticket back to the pipeline exactly once
+ * was admitted at. Whoever ends the attempt hands the attempt's state back to the pipeline exactly once
  * ({@link AttemptPipeline#succeeded}, {@link AttemptPipeline#failed}, {@link
- * AttemptPipeline#abandon}), which releases each part it holds and leaves the ticket ready for the
+ * AttemptPipeline#abandon}), which releases each part it holds and leaves the attempt's state ready for the
  * next attempt.
  *
  * <p>Reused, not allocated per attempt: a synchronous call takes one from its thread's frame and
  * uses it for every attempt; an asynchronous call that has to wait takes it over. An attempt made
  * {@linkplain AttemptPipeline#callWithoutWaiting without waiting} has none, and makes one only when
- * it cannot finish without it, to hand what it took to the frame's ticket. Not thread-safe:
+ * it cannot finish without it, to hand what it took to the frame's attempt's state. Not thread-safe:
  * one owner at a time, and a driver that hands it to another thread publishes it through its own
  * synchronization.
  */
-public final class AttemptTicket implements CurrentDeadline.PassedOn {
+public final class AttemptState implements CurrentDeadline.PassedOn {
   /** An instant nobody read: no pattern of the attempt needed the clock. */
   public static final long UNTIMED = Long.MIN_VALUE;
   /** No deadline: neither the caller's nor one of the call's own bounds. */
@@ -96,7 +96,7 @@ public final class AttemptTicket implements CurrentDeadline.PassedOn {
   long passedOnBudget;
 
   /**
-   * Set only on a ticket {@link AttemptPipeline#callWithoutWaiting} made for an attempt it could
+   * Set only on a state {@link AttemptPipeline#callWithoutWaiting} made for an attempt it could
    * not finish: what the attempt failed with (what the delegate threw, not yet recorded; or, when
    * {@link #failureRecorded}, what recording its result threw), or the stage the delegate returned
    * that is still to complete.
@@ -106,23 +106,23 @@ public final class AttemptTicket implements CurrentDeadline.PassedOn {
   Object pending;
 
   /**
-   * The deadline state of the one thread this ticket's attempts run on, when the ticket is confined
+   * The deadline state of the one thread this attempt's state's attempts run on, when the attempt's state is confined
    * to it (a synchronous call's frame): admission then reads the caller's deadline without a
-   * thread-local lookup. Null for a ticket that may move between threads: looked up each time.
+   * thread-local lookup. Null for a state that may move between threads: looked up each time.
    */
   private CurrentDeadline confinedTo;
 
-  /** A ticket for a new call's attempts, on whatever thread they run. */
-  public AttemptTicket() {}
+  /** A state for a new call's attempts, on whatever thread they run. */
+  public AttemptState() {}
 
   /**
-   * @return a ticket holding what an attempt made without waiting took before it stopped at
+   * @return a state holding what an attempt made without waiting took before it stopped at
    *     {@code stage}: the breaker's ticket (when {@code breaker} is not null), the limiter's token
    *     (when {@code limiter} is not null), the permit
    */
-  static AttemptTicket leftAt(int stage, CircuitBreakerInstance breaker, Object breakerTicket,
+  static AttemptState leftAt(int stage, CircuitBreakerInstance breaker, Object breakerTicket,
       RateLimiterInstance limiter, boolean holdsPermit, long admittedAt) {
-    AttemptTicket left = new AttemptTicket();
+    AttemptState left = new AttemptState();
     left.stage = stage;
     if (breaker != null) {
       left.breaker = breaker;
@@ -136,17 +136,17 @@ public final class AttemptTicket implements CurrentDeadline.PassedOn {
   }
 
   /**
-   * @param thread the deadline state of the thread every attempt with this ticket runs on, until
+   * @param thread the deadline state of the thread every attempt with this attempt's state runs on, until
    *     {@link #release() released} from it
-   * @return a ticket confined to that thread
+   * @return a state confined to that thread
    */
-  public static AttemptTicket confinedTo(CurrentDeadline thread) {
-    AttemptTicket ticket = new AttemptTicket();
-    ticket.confinedTo = thread;
-    return ticket;
+  public static AttemptState confinedTo(CurrentDeadline thread) {
+    AttemptState attemptState = new AttemptState();
+    attemptState.confinedTo = thread;
+    return attemptState;
   }
 
-  /** Frees the ticket from its thread: it goes on with an asynchronous call on others. */
+  /** Frees the attempt's state from its thread: it goes on with an asynchronous call on others. */
   public void release() {
     confinedTo = null;
   }
@@ -158,12 +158,12 @@ public final class AttemptTicket implements CurrentDeadline.PassedOn {
   }
 
   /**
-   * Prepares the ticket for an attempt of a call with these keys.
+   * Prepares the attempt's state for an attempt of a call with these keys.
    *
    * @param keys the call's keys ({@link CallKeys#NONE} when nothing is keyed)
    * @return this
    */
-  public AttemptTicket start(CallKeys keys) {
+  public AttemptState start(CallKeys keys) {
     if (this.keys != keys) {
       this.keys = keys;
     }
@@ -227,7 +227,7 @@ public final class AttemptTicket implements CurrentDeadline.PassedOn {
   }
 
   /**
-   * @return on a ticket {@link AttemptPipeline#callWithoutWaiting} left: what the attempt failed
+   * @return on a state {@link AttemptPipeline#callWithoutWaiting} left: what the attempt failed
    *     with; null when it did not fail
    */
   public Throwable failure() {
@@ -240,7 +240,7 @@ public final class AttemptTicket implements CurrentDeadline.PassedOn {
   }
 
   /**
-   * @return on a ticket {@link AttemptPipeline#callWithoutWaiting} left: the stage its admitted
+   * @return on a state {@link AttemptPipeline#callWithoutWaiting} left: the stage its admitted
    *     asynchronous attempt's delegate returned, still to complete (or failed); else null
    */
   public Object pending() {
@@ -253,14 +253,14 @@ public final class AttemptTicket implements CurrentDeadline.PassedOn {
   }
 
   /**
-   * A ticket for an attempt of the same call on another thread (a hedge): it passes on the call's
+   * A state for an attempt of the same call on another thread (a hedge): it passes on the call's
    * own bound as this one does.
    *
    * @param keys the call's keys
-   * @return a new ticket, started
+   * @return a new attempt's state, started
    */
-  public AttemptTicket sibling(CallKeys keys) {
-    AttemptTicket sibling = new AttemptTicket().start(keys);
+  public AttemptState sibling(CallKeys keys) {
+    AttemptState sibling = new AttemptState().start(keys);
     sibling.callEnd = callEnd;
     sibling.callBudget = callBudget;
     return sibling;
