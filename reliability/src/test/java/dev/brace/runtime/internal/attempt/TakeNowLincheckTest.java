@@ -84,7 +84,7 @@ class TakeNowLincheckTest {
         .bulkhead(bulkhead, Criticality.Level.DEFAULT)
         .build();
     private final SlotInvoker delegate = (method, target, a, b, c, d, x, y) -> "ok";
-    private final AttemptPipeline.CallEnd unmetered = (started, metrics, attemptNanos, outcomeAt) -> {
+    private final CallEnd unmetered = (started, metrics, attemptNanos, outcomeAt) -> {
       throw new IllegalStateException("nobody meters: the call's end is not told");
     };
     private final AtomicInteger limiterSettings = new AtomicInteger();

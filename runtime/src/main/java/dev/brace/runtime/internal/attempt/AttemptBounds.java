@@ -74,7 +74,7 @@ public final class AttemptBounds {
   }
 
   /** @return the call's fault injection, or null */
-  FaultInjection faults() {
+  public FaultInjection faults() {
     return faults;
   }
 

@@ -2,7 +2,6 @@ package dev.brace.runtime.internal.attempt;
 
 import dev.brace.Criticality;
 import dev.brace.runtime.TimeSource;
-import dev.brace.runtime.internal.chaos.FaultInjection;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
@@ -42,34 +41,6 @@ public final class AttemptPipeline {
 
   /** What {@link #takeNow} answers for an attempt it admitted, of a call with no breaker (so no breaker's ticket). */
   public static final Object TAKEN = new Object();
-
-  /** What {@link Settled#valueNow} answers for a delegate's result that is still to come. */
-  public static final Object IN_FLIGHT = new Object();
-
-  /** How an asynchronous driver reads the delegate's return: its value if it has settled with one. */
-  public interface Settled {
-    /**
-     * @param returned what the delegate returned (a stage)
-     * @param callName the call, for the failure of a delegate that returned no stage
-     * @return its value when it has completed with one; {@link #IN_FLIGHT} when it has not, or failed
-     * @throws Throwable when {@code returned} is no stage at all: the attempt failed
-     */
-    Object valueNow(Object returned, String callName) throws Throwable;
-  }
-
-  /**
-   * How a metered call that ended with an attempt made {@linkplain #callWithoutWaiting without
-   * waiting} is told: the one thing a call needs afterwards. A call nobody meters is not told.
-   */
-  public interface CallEnd {
-    /**
-     * @param started the call's start, as its sequence began it, or {@link AttemptState#UNTIMED}
-     * @param metrics the call's handle on the bound metrics listener, or null when none is bound
-     * @param attemptNanos how long the attempt took
-     * @param outcomeAt the instant the attempt's outcome was recorded, which ends the call
-     */
-    void succeededAt(long started, CallMetrics metrics, long attemptNanos, long outcomeAt);
-  }
 
   final String callName;
   final TimeSource time;
@@ -245,7 +216,7 @@ public final class AttemptPipeline {
    * #succeeded} records it, and ends the call through {@code end}.
    *
    * <p>What it cannot take now it does not start ({@link #NOT_NOW}). What it cannot finish now it
-   * leaves in a state made there, which the driver {@linkplain #resume takes over}: a full
+   * leaves in a state made there, which the driver {@linkplain AttemptState#takeOver takes over}: a full
    * bulkhead (the breaker's ticket and the token held), a delegate's failure (everything held, not
    * yet recorded), a stage still in flight (everything held), or what recording a success threw
    * (recorded). A thread under a deadline never tries: it needs a state's bounds.
@@ -257,7 +228,7 @@ public final class AttemptPipeline {
    * @return the result; {@link #NOT_NOW}; or an {@link AttemptState} the attempt goes on with
    */
   public Object callWithoutWaiting(SlotInvoker invoker, int method, Object target, Object a, Object b, Object c,
-      Object d, long x, long y, long started, CallEnd end, Settled settled) {
+      Object d, long x, long y, long started, CallEnd end, SettledValue settled) {
     long admittedAt = instantToTakeNowAt();
     Object taken = takeNow(admittedAt);
     if (taken == NOT_NOW || taken instanceof AttemptState) {
@@ -267,7 +238,7 @@ public final class AttemptPipeline {
     try {
       Object returned = invoker.invoke(method, target, a, b, c, d, x, y);
       result = settled == null ? returned : settled.valueNow(returned, callName);
-      if (result == IN_FLIGHT) {
+      if (result == SettledValue.IN_FLIGHT) {
         AttemptState left = leftAdmitted(taken, admittedAt);
         left.pending = returned;
         return left;
@@ -298,7 +269,7 @@ public final class AttemptPipeline {
    * @return what the attempt holds, admitted: the breaker's ticket, or {@link #TAKEN} for a call
    *     with no breaker; {@link #NOT_NOW} when nothing is held (a thread under a deadline never
    *     tries: it needs a state's bounds); or an {@link AttemptState} left at a full bulkhead,
-   *     holding the breaker's ticket and the token, for the driver to {@linkplain #resume take over}
+   *     holding the breaker's ticket and the token, for the driver to {@linkplain AttemptState#takeOver take over}
    */
   public Object takeNow(long now) {
     if (bounds.threadUnderDeadline()) {
@@ -328,7 +299,7 @@ public final class AttemptPipeline {
 
   /**
    * Leaves an attempt {@link #takeNow} admitted, whose delegate threw, in a state for the driver
-   * to {@linkplain #resume take over}: the failure is recorded there, as {@link #failed} records it.
+   * to {@linkplain AttemptState#takeOver take over}: the failure is recorded there, as {@link #failed} records it.
    *
    * @param taken what {@link #takeNow} answered
    * @param admittedAt the instant passed to it
@@ -398,35 +369,6 @@ public final class AttemptPipeline {
     return judgesResults;
   }
 
-  /**
-   * Takes up an attempt {@link #callWithoutWaiting} could not finish, as if admission had taken it
-   * that far: the attempt's state holds what {@code left} holds, at the stage it stopped. Nothing is
-   * recorded here: the driver goes on as it would have from that stage — admission from a full
-   * bulkhead, the outcome of a {@linkplain AttemptState#failure() failure} ({@link #failed}) or
-   * of a {@linkplain AttemptState#pending() stage still in flight}; a {@linkplain
-   * AttemptState#failureRecorded() recorded} failure only ends the attempt.
-   *
-   * @param state the attempt's state, {@linkplain AttemptState#start started}
-   * @param left the attempt's state {@link #callWithoutWaiting} answered with
-   */
-  public void resume(AttemptState state, AttemptState left) {
-    if (left.failureRecorded) {
-      state.outcomeAt = left.outcomeAt;
-      return;
-    }
-    if (left.holdsBreaker) {
-      state.breaker = left.breaker;
-      state.breakerTicket = left.breakerTicket;
-      state.holdsBreaker = true;
-    }
-    if (left.limiter != null) {
-      state.limiter = left.limiter;
-    }
-    state.admittedAt = left.admittedAt;
-    state.holdsPermit = left.holdsPermit;
-    state.stage = left.stage;
-  }
-
   private static RuntimeException takeRefusal(AttemptState state) {
     RuntimeException refusal = state.refusal;
     clear(state);
@@ -448,11 +390,6 @@ public final class AttemptPipeline {
   /** @return how long each attempt may take and what it passes on: drivers run and launch attempts through it */
   public AttemptBounds bounds() {
     return bounds;
-  }
-
-  /** @return the call's fault injection, or null: a reactive driver applies {@link FaultInjection#next()} itself */
-  public FaultInjection faults() {
-    return bounds.faults();
   }
 
   // ---- the outcome ----

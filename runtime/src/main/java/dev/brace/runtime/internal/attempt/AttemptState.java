@@ -265,4 +265,32 @@ public final class AttemptState implements CurrentDeadline.PassedOn {
     sibling.callBudget = callBudget;
     return sibling;
   }
+
+  /**
+   * Takes up an attempt {@link AttemptPipeline#callWithoutWaiting} could not finish, as if
+   * admission had taken it that far: this state then holds what {@code left} holds, at the stage it
+   * stopped. Nothing is recorded here: the driver goes on as it would have from that stage —
+   * admission from a full bulkhead, the outcome of a {@linkplain #failure() failure} ({@link
+   * AttemptPipeline#failed}) or of a {@linkplain #pending() stage still in flight}; a {@linkplain
+   * #failureRecorded() recorded} failure only ends the attempt.
+   *
+   * @param left the state {@link AttemptPipeline#callWithoutWaiting} answered with
+   */
+  public void takeOver(AttemptState left) {
+    if (left.failureRecorded) {
+      this.outcomeAt = left.outcomeAt;
+      return;
+    }
+    if (left.holdsBreaker) {
+      this.breaker = left.breaker;
+      this.breakerTicket = left.breakerTicket;
+      this.holdsBreaker = true;
+    }
+    if (left.limiter != null) {
+      this.limiter = left.limiter;
+    }
+    this.admittedAt = left.admittedAt;
+    this.holdsPermit = left.holdsPermit;
+    this.stage = left.stage;
+  }
 }

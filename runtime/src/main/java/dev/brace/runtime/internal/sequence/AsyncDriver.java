@@ -3,6 +3,7 @@ package dev.brace.runtime.internal.sequence;
 import dev.brace.runtime.config.ExceptionFilter;
 import dev.brace.runtime.internal.attempt.Admission;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
+import dev.brace.runtime.internal.attempt.SettledValue;
 import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.policy.RetryRun;
 import dev.brace.runtime.internal.policy.StaleAnswers;
@@ -101,9 +102,9 @@ public final class AsyncDriver<T>
   }
 
   /** A stage's value if it completed with one: what an attempt made without waiting records. */
-  private static final AttemptPipeline.Settled SETTLED = (returned, callName) -> {
+  private static final SettledValue SETTLED = (returned, callName) -> {
     CompletableFuture<?> future = AsyncAttempt.futureOf(returned, callName);
-    return future.isDone() && !future.isCompletedExceptionally() ? future.join() : AttemptPipeline.IN_FLIGHT;
+    return future.isDone() && !future.isCompletedExceptionally() ? future.join() : SettledValue.IN_FLIGHT;
   };
 
   /**
@@ -163,7 +164,7 @@ public final class AsyncDriver<T>
     }
     AttemptState state = frame.attemptState().start(keys);
     if (left != null) {
-      pipeline.resume(state, left);
+      state.takeOver(left);
       if (left.failureRecorded()) {
         AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
         return driver.start(() -> driver.afterFailure(1, left.failure()));

@@ -3,6 +3,8 @@ package dev.brace.runtime.internal.sequence;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.internal.Message;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
+import dev.brace.runtime.internal.attempt.CallEnd;
+import dev.brace.runtime.internal.attempt.SettledValue;
 import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.context.CallContext;
 import dev.brace.runtime.internal.event.EventBus;
@@ -46,7 +48,7 @@ import java.util.function.Supplier;
  *
  * <p>Immutable and thread-safe; a reconfiguration makes a new one rather than changing this.
  */
-public final class CallPolicies implements ResolvedCall, AttemptPipeline.CallEnd {
+public final class CallPolicies implements ResolvedCall, CallEnd {
   /** A start no clock gave: neither the retry's {@code maxDuration} nor a metrics listener asked for one. */
   public static final long UNTIMED = Long.MIN_VALUE;
 
@@ -207,7 +209,7 @@ public final class CallPolicies implements ResolvedCall, AttemptPipeline.CallEnd
 
   /** As {@link #attemptWithoutWaiting}, for an asynchronous call: {@code settled} reads the stage its delegate returns. */
   Object attemptWithoutWaiting(Object target, Object a, Object b, Object c, Object d, long x, long y, long started,
-      AttemptPipeline.Settled settled) {
+      SettledValue settled) {
     return attempts.callWithoutWaiting(slotInvoker, method, target, a, b, c, d, x, y, started, this, settled);
   }
 

@@ -267,7 +267,7 @@ public final class SyncDriver {
   private static Object resumed(CallFrame frame, AttemptState left) throws Throwable {
     AttemptPipeline pipeline = frame.policies().attempts();
     AttemptState state = frame.attemptState().start(CallKeys.NONE);
-    pipeline.resume(state, left);
+    state.takeOver(left);
     Throwable failure = left.failure();
     if (failure != null) {
       if (!left.failureRecorded()) {

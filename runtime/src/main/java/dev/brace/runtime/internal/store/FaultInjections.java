@@ -86,7 +86,7 @@ final class FaultInjections {
               definition.throwsTypes(), definition.faultFactories(), Thread.currentThread().getContextClassLoader(),
               definition.invoker() == null ? null : definition.invoker().getClass().getClassLoader(),
               FaultInjections.class.getClassLoader());
-      FaultInjection before = resolution.before == null ? null : resolution.before.attempts().faults();
+      FaultInjection before = resolution.before == null ? null : resolution.before.attempts().bounds().faults();
       if (before != null && before.config().values().equals(config.values()) && before.faultType() == fault.type()) {
         // Unchanged by a reconfiguration of something else: a seeded sequence goes on where it was.
         return before;

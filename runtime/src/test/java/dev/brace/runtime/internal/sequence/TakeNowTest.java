@@ -12,6 +12,7 @@ import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.internal.attempt.AttemptPipeline;
+import dev.brace.runtime.internal.attempt.CallEnd;
 import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.attempt.KeyedFamily;
 import dev.brace.runtime.internal.event.EventBus;
@@ -40,7 +41,7 @@ class TakeNowTest {
     delegateCalls.incrementAndGet();
     return "answered";
   };
-  private final AttemptPipeline.CallEnd unmetered = (started, metrics, attemptNanos, outcomeAt) -> {
+  private final CallEnd unmetered = (started, metrics, attemptNanos, outcomeAt) -> {
     throw new AssertionError("nobody meters these calls: the call's end is not told");
   };
 
@@ -130,7 +131,7 @@ class TakeNowTest {
     assertFalse(limiter.takeNow(time.nanoTime()), "the attempt holds the one token");
 
     AttemptState state = new AttemptState().start(CallKeys.NONE);
-    pipeline.resume(state, left);
+    state.takeOver(left);
     pipeline.abandon(state);
     assertEquals(1, breaker.released.get(), "the waiting way gave back what the attempt took");
     assertEquals(0, breaker.outstanding());
