@@ -83,7 +83,7 @@ final class CallResolver {
    * @throws ConfigurationException the call's first refused setting (in a reconfiguration every
    *     refusal is also in {@link Resolution#refused})
    */
-  CallPolicies sequence(CallDefinition definition, Resolution resolution) {
+  CallPolicies policies(CallDefinition definition, Resolution resolution) {
     ConfigLayers layers = resolution.layers;
     CallPolicies.Builder call = CallPolicies.builder(definition, time, events, scheduler);
     if (!layers.globallyEnabled()) {

@@ -97,7 +97,7 @@ public final class InstanceStore {
     configuring.readLock().lock();
     try {
       Resolution resolution = Resolution.first(catalog.layers(), catalog, definition);
-      CallPolicies policies = resolver.sequence(definition, resolution);
+      CallPolicies policies = resolver.policies(definition, resolution);
       ResilientCall call = ResilientCalls.make(policies);
       catalog.remember(resolution);
       live.add(call, definition, policies);

@@ -69,7 +69,7 @@ final class Reconfiguration {
     for (LiveCalls.Live call : live.all()) {
       Resolution resolution = Resolution.again(next, plan, call.definition, call.policies);
       try {
-        resolved.add(new Resolved(call.call, resolver.sequence(call.definition, resolution), resolution));
+        resolved.add(new Resolved(call.call, resolver.policies(call.definition, resolution), resolution));
       } catch (ConfigurationException refused) {
         resolution.refused.forEach(each -> problems.add(each.getMessage()));
         problems.add(refused.getMessage());

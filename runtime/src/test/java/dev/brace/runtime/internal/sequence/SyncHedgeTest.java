@@ -531,7 +531,7 @@ class SyncHedgeTest {
   @Test
   void theNextHedgesDelayCountsFromTheHedgeAFailureStartedEarly() throws Exception {
     List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
-    CallPolicies policies = sequence(hedge(), threadPerTask(workers));
+    CallPolicies policies = policiesWith(hedge(), threadPerTask(workers));
     CompletableFuture<String> call = start(() -> SyncHedgeGroup.run(policies, CallKeys.NONE, gates));
     gates.await(1);
     clock.advance(Duration.ofMillis(50));
@@ -550,7 +550,7 @@ class SyncHedgeTest {
   @Test
   void aLoserThatKeepsItsInterruptHandsItsThreadBackWithoutIt() throws Exception {
     List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
-    CallPolicies policies = sequence(hedge().maxHedges(1), threadPerTask(workers));
+    CallPolicies policies = policiesWith(hedge().maxHedges(1), threadPerTask(workers));
     AtomicInteger calls = new AtomicInteger();
     Attempt<String> attempt = () -> {
       if (calls.incrementAndGet() > 1) {
@@ -590,7 +590,7 @@ class SyncHedgeTest {
     }, tenant::remove);
     try {
       List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
-      CallPolicies policies = sequence(hedge(), threadPerTask(workers));
+      CallPolicies policies = policiesWith(hedge(), threadPerTask(workers));
       CompletableFuture<String> call = start(() -> {
         tenant.set("acme");
         return SyncHedgeGroup.run(policies, CallKeys.NONE, gates);
@@ -610,7 +610,7 @@ class SyncHedgeTest {
     AtomicInteger handedOut = new AtomicInteger();
     List<CompletableFuture<Boolean>> workers = new CopyOnWriteArrayList<>();
     java.util.concurrent.Executor hedgesOnly = threadPerTask(workers);
-    CallPolicies policies = sequence(hedge().maxHedges(1), task -> {
+    CallPolicies policies = policiesWith(hedge().maxHedges(1), task -> {
       if (handedOut.getAndIncrement() == 0) {
         throw new RejectedExecutionException("full");
       }
@@ -642,7 +642,7 @@ class SyncHedgeTest {
   }
 
   /** A hedged call's steps over {@code hedge}, its attempts handed to {@code workers}, its events into {@link #events}. */
-  private CallPolicies sequence(HedgeConfig.Builder hedge, java.util.concurrent.Executor workers) {
+  private CallPolicies policiesWith(HedgeConfig.Builder hedge, java.util.concurrent.Executor workers) {
     EventBus bus = new EventBus(Clock.systemUTC());
     bus.subscribe(events::add);
     HedgePolicy policy = new HedgePolicy(hedge.build(), CALL, bus, null, false);
