@@ -14,7 +14,6 @@ import dev.brace.runtime.internal.attempt.AttemptPipeline;
 import dev.brace.runtime.internal.attempt.AttemptState;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.FallbackPolicy;
-import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.metrics.BoundMetrics;
 import dev.brace.runtime.metrics.CallMetrics;
 
@@ -56,7 +55,7 @@ final class CallEndReports {
     if (failure != null) {
       Throwable cause = ExceptionFilter.unwrap(failure);
       Kind refusedBy = cause instanceof Refusal ? refusedHere((Refusal) cause) : null;
-      if (fallback != null && !TimeoutPolicy.interruptedCaller(failure) && fallback.answerable(failure) != null) {
+      if (CallFallback.answerable(fallback, failure) != null) {
         decidedBy = Kind.FALLBACK;
         by = fallback.config().name();
       } else if (refusedBy != null) {

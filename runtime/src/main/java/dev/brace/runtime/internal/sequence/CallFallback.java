@@ -29,14 +29,24 @@ final class CallFallback {
    */
   static Throwable answering(CallPolicies call, Throwable failure) {
     FallbackPolicy fallback = call.fallback();
-    if (fallback == null || StaleAnswers.callerStopped(failure)) {
-      return null;
-    }
-    Throwable cause = fallback.answerable(failure);
+    Throwable cause = answerable(fallback, failure);
     if (cause != null) {
       fallback.used(cause);
     }
     return cause;
+  }
+
+  /**
+   * Whether the fallback answers, nothing recorded: what {@link #answering} decides, and what the
+   * call's end is reported as decided by.
+   *
+   * @param fallback the call's fallback, or null
+   * @param failure what ended the call
+   * @return the exception the fallback is given, or null when it does not answer (none, a caller
+   *     that stopped waiting, a failure it does not take)
+   */
+  static Throwable answerable(FallbackPolicy fallback, Throwable failure) {
+    return fallback == null || StaleAnswers.callerStopped(failure) ? null : fallback.answerable(failure);
   }
 
   /**
