@@ -17,9 +17,12 @@ import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.DeadlinePolicy;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
+import dev.brace.runtime.spi.RateLimiterInstance;
 import dev.brace.runtime.support.CallKeys;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -256,7 +259,61 @@ class AttemptBoundsTest {
     }
     assertEquals(start + 300 * MILLI, time.nanoTime(), "cut short at the deadline");
     assertEquals(Duration.ofMillis(300), failure.deadline().budget());
+    assertEquals(1, failure.getSuppressed().length, "what the attempt threw as it was cut off, and nothing else");
+    assertInstanceOf(InterruptedException.class, failure.getSuppressed()[0]);
     assertInstanceOf(DeadlineExceededException.class, bounds.timedOut(state), "and so for an asynchronous one");
+  }
+
+  @Test
+  void aTokenDueBeforeTheInheritedDeadlineIsWaitedForAndOneDueAfterItRefusesTheAttempt() {
+    AttemptBounds bounds = new AttemptBounds(null, deadlines(true), time, null);
+    List<Long> cancelled = new ArrayList<>();
+    RateLimiterInstance limiter = new RateLimiterInstance() {
+      @Override
+      public String name() {
+        return "quota";
+      }
+
+      @Override
+      public void acquire() {}
+
+      @Override
+      public long reserveToken() {
+        return 0;
+      }
+
+      @Override
+      public long waitFor(long reservation) {
+        return 0;
+      }
+
+      @Override
+      public void cancelReservation(long reservation) {
+        cancelled.add(reservation);
+      }
+
+      @Override
+      public void waited(long waitedNanos) {}
+
+      @Override
+      public long availablePermits() {
+        return 0;
+      }
+
+      @Override
+      public double currentRate() {
+        return 1;
+      }
+    };
+    long now = time.nanoTime();
+    try (Deadline.Scope caller = within(300)) {
+      bounds.enter(state);
+      bounds.checkToken(state, limiter, now + 200 * MILLI, now);
+      assertEquals(List.of(), cancelled, "the token comes in time: the attempt waits for it");
+
+      assertThrows(DeadlineExceededException.class, () -> bounds.checkToken(state, limiter, now + 300 * MILLI, now));
+      assertEquals(List.of(now + 300 * MILLI), cancelled, "a token due at the deadline is given back");
+    }
   }
 
   @Test
