@@ -106,7 +106,7 @@ public final class AttemptState implements CurrentDeadline.PassedOn {
   Object pending;
 
   /**
-   * The deadline state of the one thread this attempt's state's attempts run on, when the attempt's state is confined
+   * The deadline state of the one thread whose attempts use this state, when the state is confined
    * to it (a synchronous call's frame): admission then reads the caller's deadline without a
    * thread-local lookup. Null for a state that may move between threads: looked up each time.
    */

@@ -78,7 +78,7 @@ public final class CallPolicies implements ResolvedCall, CallEnd {
   private final boolean callsDelegateDirectly;
   /**
    * What the last attempt admitted for a generated method's own call held, shared while the
-   * breaker hands out the same attempt's state. Written without a lock: a racing call makes its own, and
+   * breaker hands out the same ticket. Written without a lock: a racing call makes its own, and
    * either is right, as it is immutable.
    */
   private HeldAttempt lastHeld;

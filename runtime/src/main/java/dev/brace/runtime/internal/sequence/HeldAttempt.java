@@ -7,7 +7,7 @@ import dev.brace.runtime.internal.attempt.AttemptState;
  * What a generated method holds between admitting its attempt without waiting and the attempt's
  * outcome: the policies that admitted it, which finish it whatever a reconfiguration did in
  * between, and what it took. An admitted attempt's is shared by every call its policies admits
- * with the same breaker's ticket (a closed circuit hands out one attempt's state per generation), so the
+ * with the same breaker's ticket (a closed circuit hands out one ticket per generation), so the
  * happy path allocates nothing; one left at a full bulkhead is made for its call.
  */
 final class HeldAttempt {
