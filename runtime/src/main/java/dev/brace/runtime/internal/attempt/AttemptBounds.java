@@ -12,10 +12,12 @@ import dev.brace.runtime.internal.chaos.FaultInjection;
 import dev.brace.runtime.internal.context.CurrentDeadline;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
 import dev.brace.runtime.internal.policy.DeadlinePolicy;
+import dev.brace.runtime.internal.policy.InterruptAlarm;
 import dev.brace.runtime.internal.policy.SemaphoreBulkhead;
 import dev.brace.runtime.internal.policy.TimeoutPolicy;
 import dev.brace.runtime.spi.RateLimiterInstance;
 import dev.brace.runtime.spi.driver.DelegateCall;
+import dev.brace.runtime.support.SlotInvoker;
 
 /**
  * The one place that decides how long an attempt of a call may take, and runs it within that:
@@ -246,6 +248,41 @@ public final class AttemptBounds {
     }
   }
 
+  /**
+   * Runs an attempt admitted without waiting, whose state is kept in locals, on this thread under
+   * its own timeout counted from {@code admittedAt}; the timeout interrupts the thread. Asked only
+   * of a call whose timeout interrupts, on a thread under no deadline ({@link
+   * AttemptPipeline#callWithoutWaiting}): the bound is then the timeout's alone, and the alarm
+   * that enforces it is what the attempt passes on to the calls nested in it, when the call takes
+   * part in deadlines.
+   *
+   * @throws Throwable what the delegate threw; {@link TimeoutExceededException} when the timeout
+   *     expired (also when a nested call ran out of the bound passed on)
+   */
+  Object invokeInLocals(SlotInvoker invoker, int method, Object target, Object a, Object b, Object c, Object d, long x,
+      long y, long admittedAt) throws Throwable {
+    long end = admittedAt + timeout.nanos();
+    InterruptAlarm alarm = timeout.arm(end);
+    CurrentDeadline thread = deadlines == null ? null : CurrentDeadline.ofThisThread();
+    CurrentDeadline.PassedOn outer = thread == null ? null : thread.passOn(alarm);
+    Object result = null;
+    Throwable failure = null;
+    try {
+      result = invoker.invoke(method, target, a, b, c, d, x, y);
+    } catch (Throwable thrown) {
+      failure = thrown;
+    } finally {
+      if (thread != null) {
+        thread.stopPassingOn(outer);
+      }
+    }
+    failure = timeout.disarm(alarm, failure, timeout.nanos(), timeout.ownExpiry());
+    if (failure != null) {
+      throw judgedAgainst(end, failure);
+    }
+    return result;
+  }
+
   private Object ownTimeout(DelegateCall attempt, long end) throws Throwable {
     return timeout.call(attempt, end, timeout.nanos(), timeout.mode(), timeout.ownExpiry());
   }
@@ -356,8 +393,13 @@ public final class AttemptBounds {
    * @return the failure the attempt ends with
    */
   Throwable judged(AttemptState state, Throwable failure) {
-    if (deadlines != null && failure instanceof DeadlineExceededException && timeout != null && !state.endInherited
-        && state.end != NO_DEADLINE && passedOn((DeadlineExceededException) failure, state.end)) {
+    return state.endInherited || state.end == NO_DEADLINE ? failure : judgedAgainst(state.end, failure);
+  }
+
+  /** As {@link #judged}, for an attempt under its own timeout, which ends at {@code end}. */
+  private Throwable judgedAgainst(long end, Throwable failure) {
+    if (deadlines != null && failure instanceof DeadlineExceededException nested && timeout != null
+        && passedOn(nested, end)) {
       TimeoutExceededException own = timeout.exceeded();
       own.addSuppressed(failure);
       return own;

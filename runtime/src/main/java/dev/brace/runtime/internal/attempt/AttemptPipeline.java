@@ -1,6 +1,7 @@
 package dev.brace.runtime.internal.attempt;
 
 import dev.brace.Criticality;
+import dev.brace.Timeout;
 import dev.brace.runtime.TimeSource;
 import dev.brace.runtime.internal.event.EventBus;
 import dev.brace.runtime.internal.policy.CallerInterrupted;
@@ -69,7 +70,12 @@ public final class AttemptPipeline {
    * latency-judging breaker, an adaptive bulkhead, fault injection, a keyed breaker or limiter).
    */
   private final boolean triesWithoutWaiting;
-  /** The one breaker and limiter of a call that {@link #triesWithoutWaiting}, each null when it has none. */
+  /**
+   * Whether a synchronous attempt may be, though the call has a timeout: one that interrupts the
+   * caller's thread, which needs no state when nothing else does ({@link AttemptBounds#invokeInLocals}).
+   */
+  private final boolean triesTimedWithoutWaiting;
+  /** The one breaker and limiter of a call that tries either, each null when it has none. */
   private final CircuitBreakerInstance onlyBreaker;
   private final RateLimiterInstance onlyLimiter;
 
@@ -93,9 +99,11 @@ public final class AttemptPipeline {
     // A family of one keeps its instance for good (reconfiguration reshapes it in place), so it is
     // read here once rather than on every call; a keyed family has no single instance.
     boolean keyed = (breakers != null && breakers.isKeyed()) || (limiters != null && limiters.isKeyed());
-    this.triesWithoutWaiting = timeout == null && !timesForBreaker && !adaptiveBulkhead && builder.faults == null && !keyed;
-    this.onlyBreaker = triesWithoutWaiting && breakers != null ? breakers.single() : null;
-    this.onlyLimiter = triesWithoutWaiting && limiters != null ? limiters.single() : null;
+    boolean stateless = !timesForBreaker && !adaptiveBulkhead && builder.faults == null && !keyed;
+    this.triesWithoutWaiting = stateless && timeout == null;
+    this.triesTimedWithoutWaiting = stateless && timeout != null && timeout.mode() == Timeout.Mode.INTERRUPT;
+    this.onlyBreaker = stateless && breakers != null ? breakers.single() : null;
+    this.onlyLimiter = stateless && limiters != null ? limiters.single() : null;
   }
 
   /**
@@ -204,9 +212,14 @@ public final class AttemptPipeline {
     }
   }
 
-  /** @return whether {@link #callWithoutWaiting} may be asked: no pattern of the call always needs a state */
-  public boolean triesWithoutWaiting() {
-    return triesWithoutWaiting;
+  /**
+   * @param sync whether the call is synchronous: its attempt runs on the caller's thread, which a
+   *     timeout may interrupt
+   * @return whether {@link #callWithoutWaiting} may be asked: no pattern of the call needs a state
+   *     for it (an asynchronous call's timeout does, as do {@link #takeNow}'s direct callers')
+   */
+  public boolean triesWithoutWaiting(boolean sync) {
+    return triesWithoutWaiting || (sync && triesTimedWithoutWaiting);
   }
 
   /**
@@ -219,7 +232,8 @@ public final class AttemptPipeline {
    * leaves in a state made there, which the driver {@linkplain AttemptState#takeOver takes over}: a full
    * bulkhead (the breaker's ticket and the token held), a delegate's failure (everything held, not
    * yet recorded), a stage still in flight (everything held), or what recording a success threw
-   * (recorded). A thread under a deadline never tries: it needs a state's bounds.
+   * (recorded). A thread under a deadline never tries: it needs a state's bounds. A synchronous
+   * call's timeout that interrupts is armed around the delegate ({@link AttemptBounds#invokeInLocals}).
    *
    * @param started the call's start, passed to {@code end}
    * @param end what is told of the call's end
@@ -236,7 +250,9 @@ public final class AttemptPipeline {
     }
     Object result;
     try {
-      Object returned = invoker.invoke(method, target, a, b, c, d, x, y);
+      Object returned = timeout == null
+          ? invoker.invoke(method, target, a, b, c, d, x, y)
+          : bounds.invokeInLocals(invoker, method, target, a, b, c, d, x, y, admittedAt);
       result = settled == null ? returned : settled.valueNow(returned, callName);
       if (result == SettledValue.IN_FLIGHT) {
         AttemptState left = leftAdmitted(taken, admittedAt);
@@ -257,7 +273,7 @@ public final class AttemptPipeline {
    * @return the instant, or {@link AttemptState#UNTIMED} when neither the limiter nor metrics need one
    */
   public long instantToTakeNowAt() {
-    return onlyLimiter != null || reports.metered() ? time.nanoTime() : AttemptState.UNTIMED;
+    return onlyLimiter != null || timeout != null || reports.metered() ? time.nanoTime() : AttemptState.UNTIMED;
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.brace.runtime.internal.policy;
 
+import dev.brace.runtime.TimeSource;
+import dev.brace.runtime.internal.context.CurrentDeadline;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -13,8 +15,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The state is one {@code long}: a generation (bumped by every arm) and a phase. The watchdog
  * fires only the generation it saw armed, so an attempt that ended, and a next one armed in
  * between, is never interrupted for its predecessor's deadline.
+ *
+ * <p>While it is armed it is also the bound its attempt passes on to the calls nested in it (an
+ * attempt made without waiting has no state to carry one): its instant, on its timeout's clock,
+ * for its timeout's duration.
  */
-final class InterruptAlarm {
+public final class InterruptAlarm implements CurrentDeadline.PassedOn {
   private static final long IDLE = 0;
   private static final long ARMED = 1;
   private static final long FIRING = 2;
@@ -35,14 +41,57 @@ final class InterruptAlarm {
   /** Used once, by a nested attempt on a thread whose own deadline was busy; dropped after. */
   private final boolean single;
   private volatile boolean retired;
+  /** The clock {@link #at} is on, and the timeout's duration: what a nested call reads of the bound passed on. */
+  private final TimeSource clock;
+  private final long budgetNanos;
+  /**
+   * Whether the owner was interrupted before the attempt this alarm is armed for: it is
+   * interrupted again after a fired alarm's interrupt is cleared. Its owner alone reads and writes it.
+   */
+  boolean interruptedBefore;
 
   /**
+   * An alarm that is never passed on to nested calls (a timer of inherited deadlines has no
+   * duration of its own to pass on).
+   *
    * @param owner the thread this deadline interrupts
    * @param single whether it serves one attempt only (the watchdog then forgets it once disarmed)
    */
   InterruptAlarm(Thread owner, boolean single) {
+    this(owner, single, null, 0);
+  }
+
+  /**
+   * @param owner the thread this deadline interrupts
+   * @param single whether it serves one attempt only (the watchdog then forgets it once disarmed)
+   * @param clock the registry's clock, which the instants are on
+   * @param budgetNanos the timeout's duration
+   */
+  InterruptAlarm(Thread owner, boolean single, TimeSource clock, long budgetNanos) {
     this.owner = new WeakReference<>(owner);
     this.single = single;
+    this.clock = clock;
+    this.budgetNanos = budgetNanos;
+  }
+
+  /** @return the instant it is armed for; read by its owner only, while it is armed */
+  long at() {
+    return at;
+  }
+
+  @Override
+  public TimeSource passedOnClock() {
+    return clock;
+  }
+
+  @Override
+  public long passedOnEnd() {
+    return at;
+  }
+
+  @Override
+  public long passedOnBudget() {
+    return budgetNanos;
   }
 
   /**

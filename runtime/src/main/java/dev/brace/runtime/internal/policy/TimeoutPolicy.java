@@ -171,9 +171,7 @@ public final class TimeoutPolicy {
   }
 
   private Object interrupting(DelegateCall attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
-    Thread caller = Thread.currentThread();
-    boolean interruptedBefore = caller.isInterrupted();
-    InterruptAlarm deadline = arm(caller, at);
+    InterruptAlarm alarm = arm(at);
     Object result = null;
     Throwable failure = null;
     try {
@@ -181,55 +179,83 @@ public final class TimeoutPolicy {
     } catch (Throwable thrown) {
       failure = thrown;
     }
-    if (deadline.disarm()) {
-      if (failure != null) {
-        throw failure;
-      }
-      return result;
-    }
-    // The deadline fired: clear the interrupt we caused, keep one that was there before.
-    Thread.interrupted();
-    if (interruptedBefore) {
-      caller.interrupt();
-    }
-    TimeoutExceededException exceeded = expiry.expired(at, budgetNanos);
+    failure = disarm(alarm, failure, budgetNanos, expiry);
     if (failure != null) {
-      exceeded.addSuppressed(failure);
+      throw failure;
     }
-    throw exceeded;
+    return result;
   }
 
   /**
-   * Arms the caller's deadline for the instant {@code at}.
+   * Arms this thread's alarm for an attempt about to run on it in {@code INTERRUPT} mode, which
+   * must end by {@code at}: the thread is interrupted if the attempt still runs then. The attempt
+   * ends with {@link #disarm}. While armed, the alarm is the bound the attempt may pass on to the
+   * calls nested in it (this timeout's clock and duration, and {@code at}).
    *
+   * @param at the instant, on the registry's clock
+   * @return the armed alarm
    * @throws java.util.concurrent.RejectedExecutionException when the scheduler refuses the
    *     watchdog; nothing is left armed
    */
-  private InterruptAlarm arm(Thread caller, long at) {
-    InterruptAlarm deadline = deadlineOf(caller);
-    if (!deadline.arm(at)) {
-      // This timeout is already running further up the stack (a recursive call): one more deadline.
-      deadline = new InterruptAlarm(caller, true);
-      deadline.arm(at);
-      watchdog.register(deadline);
+  public InterruptAlarm arm(long at) {
+    Thread caller = Thread.currentThread();
+    // Read before arming: an alarm that fires at once must not pass for an interrupt from before.
+    boolean interruptedBefore = caller.isInterrupted();
+    InterruptAlarm alarm = deadlineOf(caller);
+    if (!alarm.arm(at)) {
+      // This timeout is already running further up the stack (a recursive call): one more alarm.
+      alarm = new InterruptAlarm(caller, true, time, nanos);
+      alarm.arm(at);
+      watchdog.register(alarm);
     }
+    alarm.interruptedBefore = interruptedBefore;
     try {
       watchdog.armed(at);
     } catch (RuntimeException | Error rejected) {
-      if (!deadline.disarm()) {
+      if (!alarm.disarm()) {
         // Fired in between by a watchdog run already pending: that interrupt is Brace's own.
         Thread.interrupted();
+        if (interruptedBefore) {
+          caller.interrupt();
+        }
       }
       throw rejected;
     }
-    return deadline;
+    return alarm;
+  }
+
+  /**
+   * Ends an attempt {@link #arm armed} on this thread.
+   *
+   * @param alarm what {@link #arm} returned
+   * @param failure what the attempt threw, or null when it returned
+   * @param budgetNanos the length of the bound the alarm was armed for, handed to {@code expiry}
+   * @param expiry makes the failure of an attempt that ran past it
+   * @return what the attempt ends with: {@code failure} when it ended in time; when the alarm fired
+   *     first, what {@code expiry} made, {@code failure} attached (the interrupt the alarm caused
+   *     is cleared, one from before the attempt kept)
+   */
+  public Throwable disarm(InterruptAlarm alarm, Throwable failure, long budgetNanos, Expiry expiry) {
+    if (alarm.disarm()) {
+      return failure;
+    }
+    // The deadline fired: clear the interrupt we caused, keep one that was there before.
+    Thread.interrupted();
+    if (alarm.interruptedBefore) {
+      Thread.currentThread().interrupt();
+    }
+    TimeoutExceededException exceeded = expiry.expired(alarm.at(), budgetNanos);
+    if (failure != null) {
+      exceeded.addSuppressed(failure);
+    }
+    return exceeded;
   }
 
   /** @return the thread's own deadline for this timeout, made and registered on its first use */
   private InterruptAlarm deadlineOf(Thread thread) {
     InterruptAlarm deadline = alarms.get();
     if (deadline == null) {
-      deadline = new InterruptAlarm(thread, false);
+      deadline = new InterruptAlarm(thread, false, time, nanos);
       alarms.set(deadline);
       watchdog.register(deadline);
     }
@@ -238,21 +264,23 @@ public final class TimeoutPolicy {
 
   private Object abandoning(DelegateCall attempt, long at, long budgetNanos, Expiry expiry) throws Throwable {
     Thread caller = Thread.currentThread();
-    boolean interruptedBefore = caller.isInterrupted();
     // The worker may outlive this attempt: it runs on a copy of what the caller will reuse.
     AbandonableAttempt<Object> worker = new AbandonableAttempt<>(attempt.detached(), CallContext.capture(), caller);
     // Armed before the worker starts, so the deadline counts from the call's start.
-    InterruptAlarm deadline = arm(caller, at);
+    InterruptAlarm alarm = arm(at);
     try {
       workers.execute(worker);
     } catch (RuntimeException | Error rejected) {
-      if (!deadline.disarm()) {
+      if (!alarm.disarm()) {
         Thread.interrupted();
+        if (alarm.interruptedBefore) {
+          caller.interrupt();
+        }
       }
       throw rejected;
     }
     boolean interrupted = worker.await();
-    if (deadline.disarm()) {
+    if (alarm.disarm()) {
       if (interrupted) {
         // Someone else interrupted the caller while it waited: its doing, not the dependency's.
         worker.abandon();
@@ -264,7 +292,7 @@ public final class TimeoutPolicy {
     }
     // The deadline fired: clear the interrupt we caused, keep one that was there before.
     Thread.interrupted();
-    if (interruptedBefore) {
+    if (alarm.interruptedBefore) {
       caller.interrupt();
     }
     if (worker.done()) {

@@ -74,6 +74,8 @@ public final class CallPolicies implements ResolvedCall, CallEnd {
   private final SlotInvoker slotInvoker;
   /** Whether a call may make its first attempt without waiting, with no frame: see {@link #callsWithoutWaiting}. */
   private final boolean callsWithoutWaiting;
+  /** The same for a synchronous call, whose timeout, when it interrupts, needs no frame: see {@link #callsSyncWithoutWaiting}. */
+  private final boolean callsSyncWithoutWaiting;
   /** Whether a generated method may call its delegate itself: see {@link #callsDelegateDirectly}. */
   private final boolean callsDelegateDirectly;
   /**
@@ -109,8 +111,10 @@ public final class CallPolicies implements ResolvedCall, CallEnd {
     // attempt made without waiting leaves to a state, and by remembered results, excluded here.
     boolean callStepsWithoutFrame = !passThrough && stale == null && hedge == null && slotInvoker != null && keysOf == null
         && (retry == null || (!retry.retriesResults() && !retry.measuresDuration()));
-    this.callsWithoutWaiting = callStepsWithoutFrame && attempts.triesWithoutWaiting();
-    // Its success is recorded without its result, which a generated method does not box.
+    this.callsWithoutWaiting = callStepsWithoutFrame && attempts.triesWithoutWaiting(false);
+    this.callsSyncWithoutWaiting = callStepsWithoutFrame && attempts.triesWithoutWaiting(true);
+    // Its success is recorded without its result, which a generated method does not box; and a
+    // generated method arms no timeout.
     this.callsDelegateDirectly = callsWithoutWaiting && !attempts.judgesResults();
   }
 
@@ -162,6 +166,14 @@ public final class CallPolicies implements ResolvedCall, CallEnd {
    */
   public boolean callsWithoutWaiting() {
     return callsWithoutWaiting;
+  }
+
+  /**
+   * @return whether a synchronous call tries its first attempt without waiting, with no frame: as
+   *     {@link #callsWithoutWaiting}, and also when the call's timeout interrupts the caller's thread
+   */
+  public boolean callsSyncWithoutWaiting() {
+    return callsSyncWithoutWaiting;
   }
 
   /**

@@ -28,7 +28,7 @@ public final class SyncDriver {
    * @return the result, or the fallback's
    */
   public static Object call(CallPolicies callPolicies, Object target, Object a, Object b, Object c, Object d, long x, long y) {
-    if (callPolicies.callsWithoutWaiting()) {
+    if (callPolicies.callsSyncWithoutWaiting()) {
       return withoutWaiting(callPolicies, target, a, b, c, d, x, y);
     }
     return staged(callPolicies, null, CallPolicies.UNTIMED, target, a, b, c, d, x, y);

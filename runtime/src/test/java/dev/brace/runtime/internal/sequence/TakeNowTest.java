@@ -74,7 +74,7 @@ class TakeNowTest {
     AttemptPipeline pipeline = AttemptPipeline.builder("C.elsewhere", time, events)
         .breakers(KeyedFamily.<CircuitBreakerInstance>of("elsewhere", breaker), false)
         .build();
-    assertTrue(pipeline.triesWithoutWaiting(), "a breaker of another backend is asked, and answers for itself");
+    assertTrue(pipeline.triesWithoutWaiting(false), "a breaker of another backend is asked, and answers for itself");
 
     assertSame(AttemptPipeline.NOT_NOW, attempt(pipeline));
     assertEquals(0, delegateCalls.get());
