@@ -24,6 +24,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -246,6 +248,43 @@ class AttemptBoundsTest {
     }
     assertFalse(failure instanceof DeadlineExceededException, "its own timeout: " + failure);
     assertFalse(bounds.timedOut(state) instanceof DeadlineExceededException, "and so for an asynchronous one");
+  }
+
+  @Test
+  void anOwnTimeoutCountsFromTheAdmissionInstantEvenWhenTheAttemptStartsLater() {
+    AttemptBounds bounds = new AttemptBounds(timeout("1s"), null, time, null);
+    state.admittedAt = time.nanoTime();
+    time.advance(Duration.ofMillis(500));
+
+    assertThrows(TimeoutExceededException.class, () -> bounds.invoke(state, () -> {
+      time.sleep(Duration.ofMillis(600));
+      return "too late";
+    }), "admitted 1.1 s before it ended: past its timeout, though it ran 0.6 s");
+  }
+
+  @Test
+  void anAttemptThatFailsPastTheInheritedDeadlineByAnotherInterruptEndsWithDeadlineExceededCarryingItsFailure() {
+    // The deadline's alarm is scheduled in real time, a minute away: it does not fire during the
+    // test, so the attempt ends past the deadline by what it threw (an outer call's interrupt).
+    ScheduledExecutorService realTime = Executors.newSingleThreadScheduledExecutor();
+    try {
+      DeadlinePolicy deadlines = new DeadlinePolicy(DeadlineConfig.builder("Bounds.call").build(), "Bounds.call", time,
+          () -> realTime, events);
+      AttemptBounds bounds = new AttemptBounds(null, deadlines, time, null);
+      java.io.InterruptedIOException interrupted = new java.io.InterruptedIOException("an outer call's timeout");
+      DeadlineExceededException failure;
+      try (Deadline.Scope caller = within(60_000)) {
+        admit(bounds);
+        failure = assertThrows(DeadlineExceededException.class, () -> bounds.invoke(state, () -> {
+          time.advance(Duration.ofSeconds(61));
+          throw interrupted;
+        }));
+      }
+      assertEquals(Duration.ofSeconds(60), failure.deadline().budget());
+      assertSame(interrupted, failure.getSuppressed()[0], "what the attempt threw is kept");
+    } finally {
+      realTime.shutdownNow();
+    }
   }
 
   @Test
