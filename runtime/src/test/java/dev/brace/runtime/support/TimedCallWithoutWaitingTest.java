@@ -28,6 +28,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -251,5 +253,34 @@ class TimedCallWithoutWaitingTest {
     assertEquals(2, registry.bulkhead("refused").available());
     assertNull(Deadline.current().orElse(null));
     assertFalse(Thread.currentThread().isInterrupted());
+  }
+
+  @Test
+  void anInterruptFromBeforeIsKeptWhenTheSchedulerRefusesTheAlarmJustAsItFires() {
+    // The watchdog's sweep runs as it is scheduled, past the alarm's instant, and then the
+    // scheduler refuses: the alarm has fired (its interrupt landed) and the attempt never starts.
+    ScheduledThreadPoolExecutor firesThenRefuses = new ScheduledThreadPoolExecutor(1) {
+      @Override
+      public ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
+        clock.advance(Duration.ofSeconds(2));
+        task.run();
+        throw new RejectedExecutionException("shutting down");
+      }
+    };
+    try {
+      Registry registry = registry(firesThenRefuses);
+      ResilientCall call = timed(registry, "refused-late");
+      delegate = self -> {
+        throw new AssertionError("the delegate is not called without its alarm");
+      };
+      Thread.currentThread().interrupt();
+
+      assertThrows(RejectedExecutionException.class, () -> call(call));
+
+      assertTrue(Thread.interrupted(), "the caller's own interrupt is kept, the alarm's cleared");
+      assertEquals(2, registry.bulkhead("refused-late").available());
+    } finally {
+      firesThenRefuses.shutdownNow();
+    }
   }
 }
