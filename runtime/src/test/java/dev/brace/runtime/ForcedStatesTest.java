@@ -43,6 +43,8 @@ class ForcedStatesTest {
 
   @Test
   void aBreakerForcedClosedCountsFailuresButNeverOpensUntilReset() throws Exception {
+    List<Event> events = new CopyOnWriteArrayList<>();
+    registry.subscribe(events::add);
     CircuitBreakerHandle breaker = registry.circuitBreaker("forced-api");
     breaker.forceClosed();
     for (int i = 0; i < 5; i++) {
@@ -51,6 +53,8 @@ class ForcedStatesTest {
       }));
     }
     assertEquals(CircuitState.CLOSED, breaker.state());
+    assertTrue(events.stream().noneMatch(event -> event.is(EventKind.CIRCUIT_OPENED)),
+        "a circuit held closed does not report an opening it did not make: " + events);
 
     breaker.reset();
     for (int i = 0; i < 2; i++) {

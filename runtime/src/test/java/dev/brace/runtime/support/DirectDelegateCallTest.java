@@ -399,4 +399,49 @@ class DirectDelegateCallTest {
     assertEquals(2, registry.bulkhead("direct-many").available());
     assertEquals(12, delegate.calls);
   }
+
+  @Test
+  void aSuccessAfterTheCircuitClosedAgainCountsForTheNewClosedCircuit() throws Exception {
+    ResilientCall call = registry.resolve(count()
+        .with(CircuitBreakerConfig.builder("direct-cycle").failureThreshold(2).resetTimeout("10s"))
+        .build());
+    assertEquals(7, count(call, "a"), "a success of the first closed circuit");
+    delegate.script.add(new IOException("one"));
+    delegate.script.add(new IOException("two"));
+    assertThrows(IOException.class, () -> count(call, "a"));
+    assertThrows(IOException.class, () -> count(call, "a"));
+    assertEquals(CircuitState.OPEN, registry.circuitBreaker("direct-cycle").state());
+    clock.advance(Duration.ofSeconds(10));
+    assertEquals(7, count(call, "a"), "the probe");
+    assertEquals(CircuitState.CLOSED, registry.circuitBreaker("direct-cycle").state());
+
+    // One failure, a success, one failure: the success, admitted by the new closed circuit,
+    // starts the count of consecutive failures again, so the circuit stays closed.
+    delegate.script.add(new IOException("three"));
+    assertThrows(IOException.class, () -> count(call, "a"));
+    assertEquals(7, count(call, "a"));
+    delegate.script.add(new IOException("four"));
+    assertThrows(IOException.class, () -> count(call, "a"));
+
+    assertEquals(CircuitState.CLOSED, registry.circuitBreaker("direct-cycle").state());
+  }
+
+  @Test
+  void anAttemptMeteredSinceItsInstantWasReadIsNotAdmittedNowAndGoesTheStagedWay() throws Exception {
+    Registry quiet = Registry.builder().timeSource(clock).scheduler(clock.scheduler())
+        .environment(Map.of()).systemProperties(Map.of()).build();
+    ResilientCall call = quiet.resolve(count()
+        .with(BulkheadConfig.builder("direct-late-meter").maxConcurrent(2))
+        .build());
+    // Neither a limiter nor metrics: the instant is not read.
+    long at = call.instant();
+    quiet.subscribeForMetrics(event -> {});
+
+    Object held = call.admitNow(at);
+
+    assertFalse(call.admitted(held), "a metered attempt needs the instant it was not given");
+    assertEquals(7, (int) call.staged(held, at, delegate, "a", null, null, null, 0L, 0L));
+    assertEquals(1, SLOT_CALLS.get(), "the staged way called the delegate");
+    assertEquals(2, quiet.bulkhead("direct-late-meter").available());
+  }
 }

@@ -256,10 +256,25 @@ class TimedCallWithoutWaitingTest {
   }
 
   @Test
-  void anInterruptFromBeforeIsKeptWhenTheSchedulerRefusesTheAlarmJustAsItFires() {
-    // The watchdog's sweep runs as it is scheduled, past the alarm's instant, and then the
-    // scheduler refuses: the alarm has fired (its interrupt landed) and the attempt never starts.
-    ScheduledThreadPoolExecutor firesThenRefuses = new ScheduledThreadPoolExecutor(1) {
+  void theAlarmsInterruptIsClearedWhenTheSchedulerRefusesTheAlarmJustAsItFires() {
+    ScheduledThreadPoolExecutor firesThenRefuses = firesThenRefuses();
+    try {
+      ResilientCall call = timed(registry(firesThenRefuses), "refused-fired");
+
+      assertThrows(RejectedExecutionException.class, () -> call(call));
+
+      assertFalse(Thread.interrupted(), "the alarm fired, and its interrupt is cleared");
+    } finally {
+      firesThenRefuses.shutdownNow();
+    }
+  }
+
+  /**
+   * A scheduler on which the watchdog's sweep runs as it is scheduled, past the alarm's instant,
+   * and which then refuses: the alarm has fired (its interrupt landed) and the attempt never starts.
+   */
+  private ScheduledThreadPoolExecutor firesThenRefuses() {
+    return new ScheduledThreadPoolExecutor(1) {
       @Override
       public ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
         clock.advance(Duration.ofSeconds(2));
@@ -267,6 +282,11 @@ class TimedCallWithoutWaitingTest {
         throw new RejectedExecutionException("shutting down");
       }
     };
+  }
+
+  @Test
+  void anInterruptFromBeforeIsKeptWhenTheSchedulerRefusesTheAlarmJustAsItFires() {
+    ScheduledThreadPoolExecutor firesThenRefuses = firesThenRefuses();
     try {
       Registry registry = registry(firesThenRefuses);
       ResilientCall call = timed(registry, "refused-late");

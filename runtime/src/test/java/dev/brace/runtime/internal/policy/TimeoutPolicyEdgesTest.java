@@ -135,6 +135,29 @@ class TimeoutPolicyEdgesTest {
   }
 
   @Test
+  void workersThatRefuseTheAttemptAsItsAlarmFiresLeaveNoInterruptOfTheAlarmsBehind() {
+    TimeoutPolicy policy = policy(Timeout.Mode.ABANDON, clock.scheduler(), task -> {
+      clock.advance(Duration.ofSeconds(2));
+      throw new RejectedExecutionException("no worker");
+    });
+
+    assertThrows(RejectedExecutionException.class, () -> timed(policy, () -> "never run"));
+    assertFalse(Thread.interrupted(), "the alarm fired, and its interrupt is cleared");
+  }
+
+  @Test
+  void workersThatRefuseTheAttemptAsItsAlarmFiresKeepTheCallersInterrupt() {
+    TimeoutPolicy policy = policy(Timeout.Mode.ABANDON, clock.scheduler(), task -> {
+      clock.advance(Duration.ofSeconds(2));
+      throw new RejectedExecutionException("no worker");
+    });
+    Thread.currentThread().interrupt();
+
+    assertThrows(RejectedExecutionException.class, () -> timed(policy, () -> "never run"));
+    assertTrue(Thread.interrupted(), "the caller's own interrupt is still set");
+  }
+
+  @Test
   void anAbandoningCallerInterruptedWhileItWaitsIsReleasedAndItsWorkerInterrupted() throws Exception {
     TimeoutPolicy policy = policy(Timeout.Mode.ABANDON);
     Thread caller = Thread.currentThread();
