@@ -422,8 +422,12 @@ class DirectDelegateCallTest {
     assertEquals(7, count(call, "a"));
     delegate.script.add(new IOException("four"));
     assertThrows(IOException.class, () -> count(call, "a"));
-
     assertEquals(CircuitState.CLOSED, registry.circuitBreaker("direct-cycle").state());
+
+    // And its failures count for it: a second one in a row opens it.
+    delegate.script.add(new IOException("five"));
+    assertThrows(IOException.class, () -> count(call, "a"));
+    assertEquals(CircuitState.OPEN, registry.circuitBreaker("direct-cycle").state());
   }
 
   @Test
