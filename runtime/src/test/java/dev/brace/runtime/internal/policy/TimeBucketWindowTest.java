@@ -37,6 +37,16 @@ class TimeBucketWindowTest {
   }
 
   @Test
+  void aReadAfterTheWindowMovedAWholeSpanWithNoOutcomeSinceCountsNothingOld() {
+    TimeBucketWindow window = new TimeBucketWindow(Duration.ofSeconds(10), 10, time);
+    window.record(true);
+    window.record(false);
+    // A whole window later the clock is back at the first bucket's slot, and no outcome came since.
+    time.advance(Duration.ofSeconds(10));
+    assertCounts(0, 0, window.current());
+  }
+
+  @Test
   void bucketsStartWhenTheWindowIsCreatedNotAtTheClocksZero() {
     time.advance(Duration.ofMillis(1500));
     TimeBucketWindow window = new TimeBucketWindow(Duration.ofSeconds(10), 10, time);
