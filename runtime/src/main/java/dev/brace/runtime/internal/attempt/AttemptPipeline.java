@@ -267,10 +267,11 @@ public final class AttemptPipeline {
 
   /**
    * The instant an attempt made without waiting is admitted at, read before it takes anything: the
-   * limiter admits at it and a metered call is timed from it, the attempt and (for a call whose
-   * generated method calls its delegate itself) the call alike, as nothing waits in between.
+   * limiter admits at it, a timeout counts from it, and a metered call is timed from it, the
+   * attempt and (for a call whose generated method calls its delegate itself) the call alike, as
+   * nothing waits in between.
    *
-   * @return the instant, or {@link AttemptState#UNTIMED} when neither the limiter nor metrics need one
+   * @return the instant, or {@link AttemptState#UNTIMED} when neither the limiter, the timeout nor metrics need one
    */
   public long instantToTakeNowAt() {
     return onlyLimiter != null || timeout != null || reports.metered() ? time.nanoTime() : AttemptState.UNTIMED;

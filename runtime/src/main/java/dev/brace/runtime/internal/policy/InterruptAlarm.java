@@ -46,20 +46,10 @@ public final class InterruptAlarm implements CurrentDeadline.PassedOn {
   private final long budgetNanos;
   /**
    * Whether the owner was interrupted before the attempt this alarm is armed for: it is
-   * interrupted again after a fired alarm's interrupt is cleared. Its owner alone reads and writes it.
+   * interrupted again after a fired alarm's interrupt is cleared ({@link #clearItsInterrupt}). Its
+   * owner alone reads and writes it.
    */
   boolean interruptedBefore;
-
-  /**
-   * An alarm that is never passed on to nested calls (a timer of inherited deadlines has no
-   * duration of its own to pass on).
-   *
-   * @param owner the thread this deadline interrupts
-   * @param single whether it serves one attempt only (the watchdog then forgets it once disarmed)
-   */
-  InterruptAlarm(Thread owner, boolean single) {
-    this(owner, single, null, 0);
-  }
 
   /**
    * @param owner the thread this deadline interrupts
@@ -72,6 +62,17 @@ public final class InterruptAlarm implements CurrentDeadline.PassedOn {
     this.single = single;
     this.clock = clock;
     this.budgetNanos = budgetNanos;
+  }
+
+  /**
+   * After this alarm fired, on its owner's thread: clears the interrupt it caused, and keeps one
+   * the owner had before the attempt.
+   */
+  void clearItsInterrupt() {
+    Thread.interrupted();
+    if (interruptedBefore) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** @return the instant it is armed for; read by its owner only, while it is armed */

@@ -214,10 +214,7 @@ public final class TimeoutPolicy {
     } catch (RuntimeException | Error rejected) {
       if (!alarm.disarm()) {
         // Fired in between by a watchdog run already pending: that interrupt is Brace's own.
-        Thread.interrupted();
-        if (interruptedBefore) {
-          caller.interrupt();
-        }
+        alarm.clearItsInterrupt();
       }
       throw rejected;
     }
@@ -239,11 +236,7 @@ public final class TimeoutPolicy {
     if (alarm.disarm()) {
       return failure;
     }
-    // The deadline fired: clear the interrupt we caused, keep one that was there before.
-    Thread.interrupted();
-    if (alarm.interruptedBefore) {
-      Thread.currentThread().interrupt();
-    }
+    alarm.clearItsInterrupt();
     TimeoutExceededException exceeded = expiry.expired(alarm.at(), budgetNanos);
     if (failure != null) {
       exceeded.addSuppressed(failure);
@@ -272,10 +265,7 @@ public final class TimeoutPolicy {
       workers.execute(worker);
     } catch (RuntimeException | Error rejected) {
       if (!alarm.disarm()) {
-        Thread.interrupted();
-        if (alarm.interruptedBefore) {
-          caller.interrupt();
-        }
+        alarm.clearItsInterrupt();
       }
       throw rejected;
     }
@@ -290,11 +280,7 @@ public final class TimeoutPolicy {
       }
       return worker.outcome();
     }
-    // The deadline fired: clear the interrupt we caused, keep one that was there before.
-    Thread.interrupted();
-    if (alarm.interruptedBefore) {
-      caller.interrupt();
-    }
+    alarm.clearItsInterrupt();
     if (worker.done()) {
       // Finished in the same instant the deadline fired: the outcome is there, so it is the answer.
       return worker.outcome();

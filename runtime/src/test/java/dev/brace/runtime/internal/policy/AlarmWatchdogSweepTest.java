@@ -68,7 +68,7 @@ class AlarmWatchdogSweepTest {
   }
 
   private InterruptAlarm registered(Thread owner) {
-    InterruptAlarm deadline = new InterruptAlarm(owner, false);
+    InterruptAlarm deadline = new InterruptAlarm(owner, false, null, 0);
     watchdog.register(deadline);
     return deadline;
   }

@@ -49,7 +49,7 @@ class InterruptAlarmDisarmTest {
   @Test
   void aDisarmDuringTheInterruptsDeliveryReturnsOnlyOnceItLandedAndLeavesTheDeadlineReusable() throws InterruptedException {
     Attempt attempt = new Attempt();
-    InterruptAlarm deadline = new InterruptAlarm(attempt, false);
+    InterruptAlarm deadline = new InterruptAlarm(attempt, false, null, 0);
     attempt.deadline = deadline;
     deadline.arm(AT);
     attempt.start();

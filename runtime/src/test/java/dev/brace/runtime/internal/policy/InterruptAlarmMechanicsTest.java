@@ -53,7 +53,7 @@ class InterruptAlarmMechanicsTest {
 
   @Test
   void aDeadlineDisarmedInTimeServesTheNextAttempt() {
-    InterruptAlarm deadline = new InterruptAlarm(new Owner(), false);
+    InterruptAlarm deadline = new InterruptAlarm(new Owner(), false, null, 0);
     long now = clock.nanoTime();
     assertTrue(deadline.arm(now + SECOND));
     assertFalse(deadline.arm(now + SECOND), "armed twice: a nested attempt needs its own deadline");
@@ -65,7 +65,7 @@ class InterruptAlarmMechanicsTest {
   @Test
   void aFiredDeadlineInterruptsItsOwnerOnceAndIsReusableAfterTheOwnerDisarmsIt() {
     Owner owner = new Owner();
-    InterruptAlarm deadline = new InterruptAlarm(owner, false);
+    InterruptAlarm deadline = new InterruptAlarm(owner, false, null, 0);
     long at = clock.nanoTime() + SECOND;
     deadline.arm(at);
 
@@ -85,7 +85,7 @@ class InterruptAlarmMechanicsTest {
   @Test
   void whileTheInterruptIsBeingDeliveredTheDeadlineCannotBeArmedAgain() {
     Owner owner = new Owner();
-    InterruptAlarm deadline = new InterruptAlarm(owner, false);
+    InterruptAlarm deadline = new InterruptAlarm(owner, false, null, 0);
     long at = clock.nanoTime() + SECOND;
     AtomicReference<Boolean> armedDuringDelivery = new AtomicReference<>();
     owner.onInterrupt = () -> armedDuringDelivery.set(deadline.arm(at + SECOND));
@@ -100,18 +100,18 @@ class InterruptAlarmMechanicsTest {
   @Test
   void aOneAttemptDeadlineIsForgottenOnceItEndsWhetherInTimeOrFired() {
     Thread self = Thread.currentThread();
-    InterruptAlarm reusable = new InterruptAlarm(self, false);
+    InterruptAlarm reusable = new InterruptAlarm(self, false, null, 0);
     reusable.arm(clock.nanoTime() + SECOND);
     reusable.disarm();
     assertFalse(reusable.forgotten(), "a live thread's own deadline is kept for its next attempt");
 
-    InterruptAlarm inTime = new InterruptAlarm(self, true);
+    InterruptAlarm inTime = new InterruptAlarm(self, true, null, 0);
     inTime.arm(clock.nanoTime() + SECOND);
     assertFalse(inTime.forgotten(), "still armed");
     assertTrue(inTime.disarm());
     assertTrue(inTime.forgotten(), "served its one attempt");
 
-    InterruptAlarm fired = new InterruptAlarm(self, true);
+    InterruptAlarm fired = new InterruptAlarm(self, true, null, 0);
     long at = clock.nanoTime() + SECOND;
     fired.arm(at);
     fired.fireIfPassed(at);
@@ -144,7 +144,7 @@ class InterruptAlarmMechanicsTest {
   }
 
   private static InterruptAlarm arm(AlarmWatchdog watchdog, Thread owner, long at) {
-    InterruptAlarm deadline = new InterruptAlarm(owner, false);
+    InterruptAlarm deadline = new InterruptAlarm(owner, false, null, 0);
     watchdog.register(deadline);
     deadline.arm(at);
     return deadline;
@@ -172,7 +172,7 @@ class InterruptAlarmMechanicsTest {
     };
     AlarmWatchdog watchdog = new AlarmWatchdog(time, clock.scheduler());
     // A live owner, so that the watchdog keeps its idle deadline on the first look.
-    InterruptAlarm deadline = new InterruptAlarm(Thread.currentThread(), false);
+    InterruptAlarm deadline = new InterruptAlarm(Thread.currentThread(), false, null, 0);
     watchdog.register(deadline);
     long at = clock.nanoTime() + SECOND;
     onSecondRead.set(() -> deadline.arm(at));
@@ -187,7 +187,7 @@ class InterruptAlarmMechanicsTest {
   void theWatchdogDropsTheDeadlineOfAThreadThatEnded() {
     AlarmWatchdog watchdog = new AlarmWatchdog(clock, clock.scheduler());
     Owner ended = new Owner();
-    InterruptAlarm deadline = new InterruptAlarm(ended, false);
+    InterruptAlarm deadline = new InterruptAlarm(ended, false, null, 0);
     watchdog.register(deadline);
     watchdog.run();
 
