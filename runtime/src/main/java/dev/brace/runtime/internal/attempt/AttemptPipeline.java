@@ -239,7 +239,8 @@ public final class AttemptPipeline {
    * @param end what is told of the call's end
    * @param settled for an asynchronous call, what reads the value of the stage the delegate
    *     returned; null for a synchronous one, whose result is what the delegate returned
-   * @return the result; {@link #NOT_NOW}; or an {@link AttemptState} the attempt goes on with
+   * @return the result (for an asynchronous call, the stage the delegate returned, settled with
+   *     it); {@link #NOT_NOW}; or an {@link AttemptState} the attempt goes on with
    */
   public Object callWithoutWaiting(SlotInvoker invoker, int method, Object target, Object a, Object b, Object c,
       Object d, long x, long y, long started, CallEnd end, SettledValue settled) {
@@ -248,9 +249,10 @@ public final class AttemptPipeline {
     if (taken == NOT_NOW || taken instanceof AttemptState) {
       return taken;
     }
+    Object returned;
     Object result;
     try {
-      Object returned = timeout == null
+      returned = timeout == null
           ? invoker.invoke(method, target, a, b, c, d, x, y)
           : bounds.invokeInLocals(invoker, method, target, a, b, c, d, x, y, admittedAt);
       result = settled == null ? returned : settled.valueNow(returned, callName);
@@ -262,7 +264,9 @@ public final class AttemptPipeline {
     } catch (Throwable failure) {
       return failedInLocals(taken, admittedAt, failure);
     }
-    return succeededInLocals(taken, admittedAt, result, started, end);
+    Object recorded = succeededInLocals(taken, admittedAt, result, started, end);
+    // An asynchronous call answers with the stage itself, settled: its driver need not make another.
+    return settled == null || recorded instanceof AttemptState ? recorded : returned;
   }
 
   /**

@@ -24,9 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>The common case costs no driver at all: when the first attempt is admitted at once (no hedge,
  * no timeout to arm, nothing remembered) and the delegate's future is already complete with a
- * result no retry asks to repeat, {@link #call} records the outcome and returns a completed future
- * on the caller's thread, having borrowed the thread's {@link CallFrame} for the arguments and the
- * attempt's state. Anything else makes a driver, which takes over the attempt where the caller's thread left
+ * result no retry asks to repeat, {@link #call} records the outcome and returns that future on the
+ * caller's thread (a copy when it is not a plain {@code CompletableFuture}), with no frame when the
+ * attempt was admitted without waiting. Anything else makes a driver, which takes over the attempt where the caller's thread left
  * it ({@link AsyncAttempt#resume}).
  *
  * <p>Threads: the first attempt starts on the caller's thread; later steps run on the scheduler's
@@ -117,7 +117,7 @@ public final class AsyncDriver<T>
     long started = callPolicies.begin();
     Object outcome = callPolicies.attemptWithoutWaiting(target, a, b, c, d, x, y, started, SETTLED);
     if (outcome != AttemptPipeline.NOT_NOW && !(outcome instanceof AttemptState)) {
-      return CompletableFuture.completedFuture((T) outcome);
+      return settledAnswer(AsyncAttempt.futureOf(outcome, callPolicies.callName()));
     }
     CallFrame frame = CallFrame.enter(callPolicies, target, a, b, c, d, x, y);
     try {
@@ -125,6 +125,16 @@ public final class AsyncDriver<T>
     } finally {
       frame.exit();
     }
+  }
+
+  /**
+   * What a call whose delegate's future has already completed with its answer returns: that very
+   * future when it is a plain {@code CompletableFuture}, so the call allocates nothing (completed,
+   * it can no longer be completed or cancelled; only {@code obtrudeValue} could change it, as it
+   * could the delegate's); otherwise a plain copy, which no subclass's behaviour follows.
+   */
+  private static <T> CompletableFuture<T> settledAnswer(CompletableFuture<T> settled) {
+    return settled.getClass() == CompletableFuture.class ? settled : CompletableFuture.completedFuture(settled.join());
   }
 
   /**
@@ -201,7 +211,7 @@ public final class AsyncDriver<T>
       return driver.start(() -> driver.afterFailure(1, predicateFailure));
     }
     if (retried == null) {
-      return CompletableFuture.completedFuture(value);
+      return settledAnswer(inner);
     }
     AsyncDriver<T> driver = new AsyncDriver<>(frame.detach(), keys, started);
     return driver.start(() -> driver.retryAfter(retried, 2));

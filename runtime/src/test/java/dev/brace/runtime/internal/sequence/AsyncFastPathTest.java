@@ -5,6 +5,8 @@ import dev.brace.runtime.support.LambdaCalls;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.retry;
 import static dev.brace.runtime.internal.sequence.AsyncFixture.valueOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brace.runtime.CircuitState;
@@ -16,6 +18,7 @@ import dev.brace.runtime.support.ResilientCall;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -52,6 +55,46 @@ class AsyncFastPathTest {
     assertEquals("ready", valueOf(answer));
     assertEquals(1, fixture.registry.bulkhead("h").available(), "the permit is back");
     assertEquals(CircuitState.CLOSED, fixture.registry.circuitBreaker("b").state());
+  }
+
+  @Test
+  void aPlainFutureCompleteBeforeTheCallReturnsIsHandedBackItselfWithOrWithoutAFrame() {
+    CompletableFuture<String> ready = CompletableFuture.completedFuture("ready");
+    // No predicate: no frame. A retry's result predicate: the frame's attempt state.
+    ResilientCall withoutFrame = fourPatterns(retry());
+    ResilientCall withFrame = fourPatterns(retry().onResult((String value) -> false));
+
+    assertSame(ready, LambdaCalls.callAsync(withoutFrame, () -> ready, null));
+    assertSame(ready, LambdaCalls.callAsync(withFrame, () -> ready, null));
+    assertEquals(1, fixture.registry.bulkhead("h").available(), "the permit is back");
+  }
+
+  @Test
+  void aCompletedStageThatIsNoPlainFutureIsAnsweredByAPlainCopy() {
+    ResilientCall guard = fourPatterns(retry());
+    CompletableFuture<String> subclass = new CompletableFuture<>() {};
+    subclass.complete("subclass");
+    CompletionStage<String> minimal = CompletableFuture.completedStage("minimal");
+
+    CompletableFuture<String> fromSubclass = LambdaCalls.callAsync(guard, () -> subclass, null);
+    CompletableFuture<String> fromMinimal = LambdaCalls.callAsync(guard, () -> minimal, null);
+
+    assertNotSame(subclass, fromSubclass);
+    assertEquals(CompletableFuture.class, fromSubclass.getClass());
+    assertEquals("subclass", valueOf(fromSubclass));
+    assertEquals(CompletableFuture.class, fromMinimal.getClass());
+    assertEquals("minimal", valueOf(fromMinimal));
+  }
+
+  @Test
+  void aBreakersResultPredicateJudgesTheValueNotTheFutureHandedBack() {
+    List<Object> judged = new CopyOnWriteArrayList<>();
+    ResilientCall guard = fixture.resolve(call -> call
+        .with(CircuitBreakerConfig.builder("b").failureThreshold(1).onResult(value -> judged.add(value) && false)));
+    CompletableFuture<String> ready = CompletableFuture.completedFuture("ready");
+
+    assertSame(ready, LambdaCalls.callAsync(guard, () -> ready, null));
+    assertEquals(List.of("ready"), judged);
   }
 
   @Test
