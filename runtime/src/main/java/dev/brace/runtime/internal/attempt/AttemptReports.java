@@ -55,11 +55,6 @@ final class AttemptReports {
     return events.metricsListening();
   }
 
-  /** @return the registry's event boundary, which knows whether anyone meters */
-  EventBus events() {
-    return events;
-  }
-
   /** @return the call's handle on the bound metrics listener */
   BoundMetrics<CallMetrics> metrics() {
     return metrics;
