@@ -9,16 +9,23 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.brace.Retry;
 import dev.brace.runtime.CircuitOpenException;
+import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.ManualTimeSource;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.Stack;
+import dev.brace.runtime.TimeoutExceededException;
 import dev.brace.runtime.support.Arguments;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
 
 /**
  * A driver written on the driver SPI and the public API alone, as a module outside the runtime
@@ -179,6 +186,90 @@ class DriverSpiTest {
     IOException original = new IOException("original");
     assertSame(fallbackFailure, execution.fallbackFailed(fallbackFailure, original));
     assertArrayEquals(new Throwable[] {original}, fallbackFailure.getSuppressed());
+  }
+
+  @Test
+  void anAttemptsBoundIsItsTimeoutAndItsPassingIsRecordedAsTheAttemptsFailure() {
+    Stack<String> stack = Stack.<String>builder("spi.timeout")
+        .circuitBreaker("spi-timeout", b -> b.failureThreshold(1))
+        .timeout(t -> t.duration("50ms"))
+        .build(registry);
+    CallExecution execution = stack.resilientCall().resolved().begin(NO_ARGUMENTS);
+    execution.startAttempt();
+    assertSame(Admission.ADMITTED, execution.admit());
+
+    assertEquals(50_000_000L, execution.attemptBoundNanos());
+    assertInstanceOf(TimeoutExceededException.class, execution.timedOut());
+    assertEquals(CircuitState.OPEN, registry.circuitBreaker("spi-timeout").state(), "the timeout counted as a failure");
+  }
+
+  @Test
+  void anAttemptWithNoTimeoutAndNoDeadlineHasNoBound() {
+    Stack<String> stack = Stack.<String>builder("spi.unbounded").retry(r -> r.maxAttempts(2)).build(registry);
+    CallExecution execution = stack.resilientCall().resolved().begin(NO_ARGUMENTS);
+    execution.startAttempt();
+    assertSame(Admission.ADMITTED, execution.admit());
+
+    assertEquals(-1L, execution.attemptBoundNanos());
+  }
+
+  @Test
+  void anAbandonedAttemptGivesBackWhatItHeldAndCountsNothing() {
+    Stack<String> stack = Stack.<String>builder("spi.abandon")
+        .circuitBreaker("spi-abandon", b -> b.failureThreshold(1))
+        .bulkhead("spi-abandon", h -> h.maxConcurrent(1))
+        .build(registry);
+    CallExecution execution = stack.resilientCall().resolved().begin(NO_ARGUMENTS);
+    execution.startAttempt();
+    assertSame(Admission.ADMITTED, execution.admit());
+    assertEquals(0, registry.bulkhead("spi-abandon").available());
+
+    execution.abandon();
+
+    assertEquals(1, registry.bulkhead("spi-abandon").available(), "the permit is back");
+    assertEquals(CircuitState.CLOSED, registry.circuitBreaker("spi-abandon").state(), "no outcome recorded");
+  }
+
+  @Test
+  void stepsOnAnotherThreadRunInTheContextTheCallBeganIn() throws Exception {
+    Stack<String> stack = Stack.<String>builder("spi.context").retry(r -> r.maxAttempts(2)).build(registry);
+    ExecutorService other = Executors.newSingleThreadExecutor();
+    try {
+      MDC.put("request", "caller");
+      CallExecution execution = stack.resilientCall().resolved().begin(NO_ARGUMENTS);
+      MDC.remove("request");
+
+      AtomicReference<String> inStep = new AtomicReference<>();
+      other.submit(execution.inCallersContext(() -> inStep.set(MDC.get("request")))).get();
+      String inScope = other.submit(() -> {
+        MDC.put("request", "the thread's own");
+        try (CallerScope scope = execution.enterCallersContext()) {
+          return MDC.get("request");
+        } finally {
+          assertEquals("the thread's own", MDC.get("request"), "the scope put the thread's own back");
+          MDC.clear();
+        }
+      }).get();
+
+      assertEquals("caller", inStep.get());
+      assertEquals("caller", inScope);
+    } finally {
+      other.shutdownNow();
+      MDC.clear();
+    }
+  }
+
+  @Test
+  void theSchedulerIsTheRegistrys() {
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    try {
+      Registry withScheduler = Registry.builder().timeSource(clock).scheduler(scheduler).build();
+      Stack<String> stack = Stack.<String>builder("spi.scheduler").retry(r -> r.maxAttempts(2)).build(withScheduler);
+
+      assertSame(scheduler, stack.resilientCall().resolved().begin(NO_ARGUMENTS).scheduler());
+    } finally {
+      scheduler.shutdownNow();
+    }
   }
 
   @Test
