@@ -11,6 +11,7 @@ import dev.brace.Retry;
 import dev.brace.runtime.CircuitOpenException;
 import dev.brace.runtime.CircuitState;
 import dev.brace.runtime.ManualTimeSource;
+import dev.brace.runtime.RecordedMetrics;
 import dev.brace.runtime.Registry;
 import dev.brace.runtime.Stack;
 import dev.brace.runtime.TimeoutExceededException;
@@ -186,6 +187,23 @@ class DriverSpiTest {
     IOException original = new IOException("original");
     assertSame(fallbackFailure, execution.fallbackFailed(fallbackFailure, original));
     assertArrayEquals(new Throwable[] {original}, fallbackFailure.getSuppressed());
+  }
+
+  @Test
+  void aSuccessGivesBackWhatTheAttemptHeldAndTheCallsEndIsReported() throws Throwable {
+    RecordedMetrics metrics = new RecordedMetrics();
+    registry.bindMetrics(metrics);
+    Stack<String> stack = Stack.<String>builder("spi.success").bulkhead("spi-success", h -> h.maxConcurrent(1)).build(registry);
+    Walk walk = new Walk();
+
+    assertEquals("ok", walk.run(stack.resilientCall().resolved(), () -> {
+      clock.advance(Duration.ofMillis(3));
+      return "ok";
+    }));
+
+    assertEquals(1, registry.bulkhead("spi-success").available(), "the permit is back");
+    assertEquals(List.of("spi.success attemptSucceeded 3000000", "spi.success succeeded 3000000"),
+        metrics.starting("spi.success "));
   }
 
   @Test
