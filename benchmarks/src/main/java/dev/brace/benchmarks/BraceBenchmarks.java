@@ -143,6 +143,24 @@ public class BraceBenchmarks {
     }
   }
 
+  /** The same four, each with an interrupting {@code @Timeout}: every attempt reached the timed way. */
+  @State(Scope.Benchmark)
+  public static class TimedServiceState {
+    ServiceClients.TimedCatalog catalog;
+    ServiceClients.TimedPrices prices;
+    ServiceClients.TimedStock stock;
+    ServiceClients.TimedReviews reviews;
+
+    @Setup
+    public void setUp() {
+      Registry registry = Registry.builder().build();
+      catalog = ResilientServiceClients_TimedCatalog.wrap(new ServiceClients.CatalogClient(), registry);
+      prices = ResilientServiceClients_TimedPrices.wrap(new ServiceClients.PricesClient(), registry);
+      stock = ResilientServiceClients_TimedStock.wrap(new ServiceClients.StockClient(), registry);
+      reviews = ResilientServiceClients_TimedReviews.wrap(new ServiceClients.ReviewsClient(), registry);
+    }
+  }
+
   /** The four-pattern stack in a registry told not to follow callers' deadlines ({@code BRACE_DEADLINE_ENABLED=false}). */
   @State(Scope.Benchmark)
   public static class FourPatternsNotFollowingDeadlinesState {
@@ -334,6 +352,16 @@ public class BraceBenchmarks {
   /** One call of each of a service's four wrapped dependencies; read against {@code serviceFloor}. */
   @Benchmark
   public int service(ServiceState state) {
+    return state.catalog.item("a").length() + state.prices.price("b").length() + state.stock.available("c")
+        + state.reviews.summary("d").length();
+  }
+
+  /**
+   * {@code service} with an interrupting timeout on each of the four: each attempt armed and
+   * disarmed on the thread's alarm; read against {@code service} and {@code serviceFloor}.
+   */
+  @Benchmark
+  public int serviceTimed(TimedServiceState state) {
     return state.catalog.item("a").length() + state.prices.price("b").length() + state.stock.available("c")
         + state.reviews.summary("d").length();
   }

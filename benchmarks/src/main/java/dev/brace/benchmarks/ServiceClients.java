@@ -4,6 +4,7 @@ import dev.brace.Bulkhead;
 import dev.brace.CircuitBreaker;
 import dev.brace.RateLimit;
 import dev.brace.Retry;
+import dev.brace.Timeout;
 import org.openjdk.jmh.annotations.CompilerControl;
 
 /**
@@ -53,11 +54,54 @@ public final class ServiceClients {
     String summary(String id);
   }
 
+  // The same four with an interrupting timeout each ({@code serviceTimed}): every attempt is then
+  // bounded, and each wrapper reaches its delegate the timed way.
+
+  /** The catalog service, each attempt within a second. */
+  public interface TimedCatalog {
+    @Retry
+    @CircuitBreaker(name = "service-timed-catalog")
+    @RateLimit(name = "service-timed-catalog", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "service-timed-catalog", maxConcurrent = 10)
+    @Timeout("1s")
+    String item(String id);
+  }
+
+  /** The pricing service, each attempt within a second. */
+  public interface TimedPrices {
+    @Retry
+    @CircuitBreaker(name = "service-timed-prices")
+    @RateLimit(name = "service-timed-prices", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "service-timed-prices", maxConcurrent = 10)
+    @Timeout("1s")
+    String price(String sku);
+  }
+
+  /** The stock service, each attempt within a second. */
+  public interface TimedStock {
+    @Retry
+    @CircuitBreaker(name = "service-timed-stock")
+    @RateLimit(name = "service-timed-stock", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "service-timed-stock", maxConcurrent = 10)
+    @Timeout("1s")
+    int available(String sku);
+  }
+
+  /** The reviews service, each attempt within a second. */
+  public interface TimedReviews {
+    @Retry
+    @CircuitBreaker(name = "service-timed-reviews")
+    @RateLimit(name = "service-timed-reviews", permits = 1_000_000_000, per = "1s")
+    @Bulkhead(name = "service-timed-reviews", maxConcurrent = 10)
+    @Timeout("1s")
+    String summary(String id);
+  }
+
   // Each implementation is a class of its own and is not inlined, as Target is not: a direct call
   // must not fold away, and a call site that reaches several of them must see several receivers.
 
   /** The catalog's client. */
-  public static final class CatalogClient implements Catalog {
+  public static final class CatalogClient implements Catalog, TimedCatalog {
     private final String value = "item";
 
     @Override
@@ -68,7 +112,7 @@ public final class ServiceClients {
   }
 
   /** The pricing service's client. */
-  public static final class PricesClient implements Prices {
+  public static final class PricesClient implements Prices, TimedPrices {
     private final String value = "9.99";
 
     @Override
@@ -79,7 +123,7 @@ public final class ServiceClients {
   }
 
   /** The stock service's client; its level is above the cache of boxed small integers. */
-  public static final class StockClient implements Stock {
+  public static final class StockClient implements Stock, TimedStock {
     private final int level = 1_000;
 
     @Override
@@ -90,7 +134,7 @@ public final class ServiceClients {
   }
 
   /** The reviews service's client. */
-  public static final class ReviewsClient implements Reviews {
+  public static final class ReviewsClient implements Reviews, TimedReviews {
     private final String value = "4.5";
 
     @Override
