@@ -25,7 +25,7 @@ METRICS_ORDER = [("Metrics", "meteredFloor"), ("Metrics", "meteredFloorFollowing
                  ("MetricsLogging", "braceFourPatterns"), ("MetricsLogging", "resilience4jFourPatterns"),
                  ("Metrics", "braceFailing"), ("Metrics", "resilience4jFailing")]
 REGISTRIES = ["simple", "prometheus"]
-STACKS = ["direct", "floor", "floorFollowingDeadline", "serviceFloor", "service", "serviceTimed", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
+STACKS = ["direct", "floor", "floorFollowingDeadline", "serviceFloor", "service", "serviceTimed", "serviceAsync", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
           "timeoutAbandon", "fourPatterns", "fourPatternsNotFollowingDeadlines", "fourPatternsChaosOff", "fourPatternsChaosOnElsewhere", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
           "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono",
           "directSuspend", "suspendRetry", "fourPatternsSuspend", "directFlow", "flowRetry", "fourPatternsFlow",
@@ -42,6 +42,7 @@ NOTES = {
     ("Direct", "serviceFloor"): "four dependencies, one call of each: a clock read and four compare-and-sets of its own per call",
     ("Brace", "service"): "four client interfaces, each with the four patterns on its own instances, one registry; one call of each",
     ("Resilience4j", "service"): "the same four stacks, each decorated once as a Function; one call of each",
+    ("Brace", "serviceAsync"): "service with asynchronous clients (a completed CompletableFuture each), each future joined",
     ("Brace", "serviceTimed"): "service with an interrupting 1 s @Timeout on each of the four: every attempt the timed way",
     ("Direct", "directSuspend"): "the target's suspend function returns its value without suspending; every suspend row calls it so, with one reusable continuation",
     ("Direct", "directFlow"): "one collection of the target's flow of three elements, none of which suspends; every Flow row collects so",

@@ -161,6 +161,24 @@ public class BraceBenchmarks {
     }
   }
 
+  /** The service's four dependencies with asynchronous clients, each wrapped, in one registry. */
+  @State(Scope.Benchmark)
+  public static class AsyncServiceState {
+    AsyncServiceClients.Catalog catalog;
+    AsyncServiceClients.Prices prices;
+    AsyncServiceClients.Stock stock;
+    AsyncServiceClients.Reviews reviews;
+
+    @Setup
+    public void setUp() {
+      Registry registry = Registry.builder().build();
+      catalog = ResilientAsyncServiceClients_Catalog.wrap(new AsyncServiceClients.CatalogClient(), registry);
+      prices = ResilientAsyncServiceClients_Prices.wrap(new AsyncServiceClients.PricesClient(), registry);
+      stock = ResilientAsyncServiceClients_Stock.wrap(new AsyncServiceClients.StockClient(), registry);
+      reviews = ResilientAsyncServiceClients_Reviews.wrap(new AsyncServiceClients.ReviewsClient(), registry);
+    }
+  }
+
   /** The four-pattern stack in a registry told not to follow callers' deadlines ({@code BRACE_DEADLINE_ENABLED=false}). */
   @State(Scope.Benchmark)
   public static class FourPatternsNotFollowingDeadlinesState {
@@ -364,6 +382,16 @@ public class BraceBenchmarks {
   public int serviceTimed(TimedServiceState state) {
     return state.catalog.item("a").length() + state.prices.price("b").length() + state.stock.available("c")
         + state.reviews.summary("d").length();
+  }
+
+  /**
+   * One call of each of the service's four asynchronous dependencies, each future joined: four
+   * async wrappers hot at once; read against {@code service}.
+   */
+  @Benchmark
+  public int serviceAsync(AsyncServiceState state) {
+    return state.catalog.item("a").join().length() + state.prices.price("b").join().length()
+        + state.stock.available("c").join() + state.reviews.summary("d").join().length();
   }
 
   /** {@code fourPatterns} without the read of the thread's deadline every call makes; read against {@code floor}. */
