@@ -85,7 +85,7 @@ public final class AttemptBounds {
    *     needs a state to carry its bound, and is not tried without one
    */
   boolean threadUnderDeadline() {
-    return deadlines != null && CurrentDeadline.ofThisThread().present();
+    return deadlines != null && CurrentDeadline.presentOnThisThread();
   }
 
   /**

@@ -70,12 +70,12 @@ public final class CallContext implements CapturedContext {
     }
     Object openTelemetry = OPEN_TELEMETRY ? OpenTelemetryContext.current() : null;
     Object accessors = CONTEXT_PROPAGATION ? PropagatedAccessors.capture() : null;
-    CurrentDeadline deadline = CurrentDeadline.ofThisThread();
-    if (!deadline.present()) {
+    if (!CurrentDeadline.presentOnThisThread()) {
       return mdc == null && openTelemetry == null && accessors == null
           ? EMPTY
           : new CallContext(mdc, openTelemetry, accessors, null, 0, 0, null);
     }
+    CurrentDeadline deadline = CurrentDeadline.ofThisThread();
     // A copy of the values, not the slot: an attempt's bound is gone once the attempt ends.
     return new CallContext(mdc, openTelemetry, accessors, deadline.clock(), deadline.end(), deadline.budgetNanos(),
         deadline.made());

@@ -24,6 +24,15 @@ public final class CurrentDeadline {
   private static final ThreadLocal<CurrentDeadline> THREADS = ThreadLocal.withInitial(CurrentDeadline::new);
 
   /**
+   * Whether any thread has set a deadline here yet. Until one does, no thread needs to look its
+   * slot up, which a call would otherwise pay for on every attempt. Plain, not volatile: a thread
+   * writes it before it changes its own slot, so it always reads back its own write; a thread
+   * that never set one may read either value, and its slot holds none. Written once, not on each
+   * set: threads that set deadlines all the time would otherwise contend for its cache line.
+   */
+  private static boolean anySet;
+
+  /**
    * The bound an attempt passes on to the calls nested in it while it runs on this thread, read
    * only then: its values must not change while it is {@linkplain #passOn laid over} the slot.
    */
@@ -68,6 +77,11 @@ public final class CurrentDeadline {
   /** @return the current thread's deadline, which this thread alone reads and changes */
   public static CurrentDeadline ofThisThread() {
     return THREADS.get();
+  }
+
+  /** @return whether the current thread is under a deadline, its slot looked up only once any thread set one */
+  public static boolean presentOnThisThread() {
+    return anySet && THREADS.get().present();
   }
 
   /** @return whether the thread is under a deadline */
@@ -126,6 +140,9 @@ public final class CurrentDeadline {
    * @param object the API's object for it, returned as it is while it is current; null to make one on demand
    */
   public void push(TimeSource on, long instant, long budget, Object object) {
+    if (!anySet) {
+      anySet = true;
+    }
     save();
     clock = on;
     at = instant;
@@ -165,6 +182,9 @@ public final class CurrentDeadline {
    * @return what to hand back to {@link #stopPassingOn} when the attempt ends
    */
   public PassedOn passOn(PassedOn bound) {
+    if (!anySet) {
+      anySet = true;
+    }
     PassedOn outer = passing ? passedOn : null;
     if (passedOn != bound) {
       passedOn = bound;
