@@ -6,6 +6,7 @@ import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
@@ -107,6 +108,27 @@ final class ResilientBase<E> implements Base<E> {
         return null;
       default:
         throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  /**
+   * Lists Base's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Base.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientBase.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientBase.wrap((Base<?>) delegate, registry);
     }
   }
 }

@@ -12,6 +12,7 @@ import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -139,6 +140,27 @@ public final class ResilientCatalog implements Catalog {
         return null;
       default:
         throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  /**
+   * Lists Catalog's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Catalog.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientCatalog.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientCatalog.wrap((Catalog) delegate, registry);
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
@@ -112,6 +113,27 @@ public final class ResilientClash implements Clash {
         return delegate.fallback((String) ((Object[]) args.a())[0], (String) ((Object[]) args.a())[1], (Integer) ((Object[]) args.a())[2], (String) ((Object[]) args.a())[3], (Integer) ((Object[]) args.a())[4], ((Object[]) args.a())[5], (Exception) ((Object[]) args.a())[6], ((Object[]) args.a())[7], ((Object[]) args.a())[8], (Long) ((Object[]) args.a())[9], (String) ((Object[]) args.a())[10], failure);
       default:
         throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  /**
+   * Lists Clash's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Clash.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientClash.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientClash.wrap((Clash) delegate, registry);
     }
   }
 }

@@ -7,6 +7,7 @@ import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
@@ -110,6 +111,27 @@ public final class ResilientDerived implements Derived {
         return delegate.load((String) a);
       default:
         throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  /**
+   * Lists Derived's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Derived.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientDerived.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientDerived.wrap((Derived) delegate, registry);
     }
   }
 }

@@ -13,6 +13,7 @@ import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -155,6 +156,27 @@ public final class ResilientHedged implements Hedged {
       }
       default:
         throw new IllegalArgumentException("no keyed method " + method);
+    }
+  }
+
+  /**
+   * Lists Hedged's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Hedged.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientHedged.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientHedged.wrap((Hedged) delegate, registry);
     }
   }
 }

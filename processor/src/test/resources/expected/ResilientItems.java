@@ -16,6 +16,7 @@ import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -170,6 +171,27 @@ public final class ResilientItems implements Items {
       }
       default:
         throw new IllegalArgumentException("no keyed method " + method);
+    }
+  }
+
+  /**
+   * Lists Items's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Items.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientItems.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientItems.wrap((Items) delegate, registry);
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.brace.runtime.support.CallKeys;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
@@ -84,6 +85,27 @@ public final class ResilientKeyed implements Keyed {
       }
       default:
         throw new IllegalArgumentException("no keyed method " + method);
+    }
+  }
+
+  /**
+   * Lists Keyed's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Keyed.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientKeyed.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientKeyed.wrap((Keyed) delegate, registry);
     }
   }
 }

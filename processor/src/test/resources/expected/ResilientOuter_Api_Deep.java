@@ -5,6 +5,7 @@ import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
@@ -64,6 +65,27 @@ public final class ResilientOuter_Api_Deep implements Outer.Api.Deep {
         return null;
       default:
         throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  /**
+   * Lists Outer.Api.Deep's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Outer.Api.Deep.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientOuter_Api_Deep.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientOuter_Api_Deep.wrap((Outer.Api.Deep) delegate, registry);
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.brace.runtime.config.BulkheadConfig;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
 
@@ -75,6 +76,27 @@ final class ResilientOuter_Inner implements Outer.Inner {
         return delegate.ping();
       default:
         throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  /**
+   * Lists Outer.Inner's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Outer.Inner.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientOuter_Inner.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientOuter_Inner.wrap((Outer.Inner) delegate, registry);
     }
   }
 }

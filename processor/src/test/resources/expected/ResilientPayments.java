@@ -8,6 +8,7 @@ import dev.brace.runtime.config.TimeoutConfig;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.util.Objects;
@@ -104,6 +105,27 @@ public final class ResilientPayments implements Payments {
         return delegate.refund((String) a);
       default:
         throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  /**
+   * Lists Payments's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Payments.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientPayments.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientPayments.wrap((Payments) delegate, registry);
     }
   }
 }

@@ -14,6 +14,7 @@ import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -139,6 +140,27 @@ public final class ResilientRecsClient implements RecsClient {
       }
       default:
         throw new IllegalArgumentException("no keyed method " + method);
+    }
+  }
+
+  /**
+   * Lists RecsClient's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return RecsClient.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientRecsClient.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientRecsClient.wrap((RecsClient) delegate, registry);
     }
   }
 }

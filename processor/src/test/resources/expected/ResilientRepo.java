@@ -5,6 +5,7 @@ import dev.brace.runtime.config.RetryConfig;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -254,5 +255,26 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
       Object target, Object a, Object b, Object c, Object d, long x, long y) throws Throwable {
     Repo<T> delegate = (Repo<T>) target;
     return delegate.max((List<? extends R>) a);
+  }
+
+  /**
+   * Lists Repo's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Repo.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientRepo.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientRepo.wrap((Repo<?>) delegate, registry);
+    }
   }
 }

@@ -12,6 +12,7 @@ import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -142,6 +143,27 @@ public final class ResilientReports implements Reports {
       }
       default:
         throw new IllegalArgumentException("no keyed method " + method);
+    }
+  }
+
+  /**
+   * Lists Reports's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Reports.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientReports.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientReports.wrap((Reports) delegate, registry);
     }
   }
 }

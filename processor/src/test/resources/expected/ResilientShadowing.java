@@ -8,6 +8,7 @@ import dev.brace.runtime.support.Arguments;
 import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import javax.annotation.processing.Generated;
 
@@ -112,6 +113,27 @@ public final class ResilientShadowing implements Shadowing {
         return Shadowing.none((Shadowing.Registry) args.a(), (IOException) failure);
       default:
         throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  /**
+   * Lists Shadowing's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @java.lang.Override
+    public Class<?> type() {
+      return Shadowing.class;
+    }
+
+    @java.lang.Override
+    public Class<?> wrapperType() {
+      return ResilientShadowing.class;
+    }
+
+    @java.lang.Override
+    public Object wrap(Object delegate, dev.brace.runtime.Registry registry) {
+      return ResilientShadowing.wrap((Shadowing) delegate, registry);
     }
   }
 }

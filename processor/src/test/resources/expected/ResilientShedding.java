@@ -8,6 +8,7 @@ import dev.brace.runtime.config.RateLimitConfig;
 import dev.brace.runtime.support.CallDefinition;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import javax.annotation.processing.Generated;
@@ -127,6 +128,27 @@ public final class ResilientShedding implements Shedding {
         return delegate.recent();
       default:
         throw new IllegalArgumentException("no method " + method);
+    }
+  }
+
+  /**
+   * Lists Shedding's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Shedding.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientShedding.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientShedding.wrap((Shedding) delegate, registry);
     }
   }
 }

@@ -11,6 +11,7 @@ import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -166,6 +167,27 @@ public final class ResilientStale implements Stale {
       }
       default:
         throw new IllegalArgumentException("no keyed method " + method);
+    }
+  }
+
+  /**
+   * Lists Stale's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Stale.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientStale.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientStale.wrap((Stale) delegate, registry);
     }
   }
 }

@@ -14,6 +14,7 @@ import dev.brace.runtime.support.FallbackInvoker;
 import dev.brace.runtime.support.KeysOf;
 import dev.brace.runtime.support.ResilientCall;
 import dev.brace.runtime.support.SlotInvoker;
+import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import java.util.Objects;
 import javax.annotation.processing.Generated;
@@ -160,6 +161,27 @@ public final class ResilientSuspending implements Suspending {
       }
       default:
         throw new IllegalArgumentException("no keyed method " + method);
+    }
+  }
+
+  /**
+   * Lists Suspending's wrapper in the index {@code Brace.wrap} reads.
+   */
+  @WrapperFactory.Indexed
+  public static final class Factory implements WrapperFactory {
+    @Override
+    public Class<?> type() {
+      return Suspending.class;
+    }
+
+    @Override
+    public Class<?> wrapperType() {
+      return ResilientSuspending.class;
+    }
+
+    @Override
+    public Object wrap(Object delegate, Registry registry) {
+      return ResilientSuspending.wrap((Suspending) delegate, registry);
     }
   }
 }

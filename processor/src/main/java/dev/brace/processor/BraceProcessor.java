@@ -107,7 +107,6 @@ public final class BraceProcessor extends AbstractProcessor {
       reporter.print(report);
       if (model.isPresent()) {
         new WrapperWriter(processingEnv.getTypeUtils(), processingEnv.getElementUtils()).write(model.get()).writeTo(processingEnv.getFiler());
-        WrapperFactoryWriter.write(model.get()).writeTo(processingEnv.getFiler());
         new ManifestWriter(processingEnv.getFiler(), processingEnv.getElementUtils()).write(model.get());
         new NativeImageMetadataWriter(processingEnv.getFiler(), processingEnv.getElementUtils()).write(model.get());
       }

@@ -72,7 +72,8 @@ final class WrapperWriter {
 
   /**
    * @param model the validated interface
-   * @return the wrapper's source, with the interface as its originating element
+   * @return the wrapper's source, with the interface as its originating element, its factory
+   *     nested in it
    */
   JavaFile write(WrapperModel model) {
     TypeElement iface = model.iface();
@@ -182,10 +183,22 @@ final class WrapperWriter {
     if (!guarded.isEmpty()) {
       wrapper.addMethods(dispatch.methods(names));
     }
+    wrapper.addType(WrapperFactoryWriter.factory(model, hiddenByNested(iface)));
     return JavaFile.builder(model.packageName(), wrapper.build())
         .skipJavaLangImports(true)
         .indent("  ")
         .build();
+  }
+
+  /**
+   * @return the simple names a class nested in the wrapper would hide from its body: the member
+   *     types the wrapper inherits from the interface, and the interface's type variables
+   */
+  private Set<String> hiddenByNested(TypeElement iface) {
+    Set<String> names = new HashSet<>();
+    ElementFilter.typesIn(elements.getAllMembers(iface)).forEach(type -> names.add(type.getSimpleName().toString()));
+    iface.getTypeParameters().forEach(variable -> names.add(variable.getSimpleName().toString()));
+    return names;
   }
 
   /**

@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Makes the generated wrapper of one interface. brace-processor writes one beside each wrapper
- * ({@code Resilient<Interface>_WrapperFactory}) and lists them all in {@code
+ * Makes the generated wrapper of one interface. brace-processor nests one in each wrapper
+ * ({@code Resilient<Interface>.Factory}) and lists them all in {@code
  * META-INF/services/dev.brace.runtime.support.WrapperFactory}, which {@code Brace.wrap} reads with
  * {@link java.util.ServiceLoader}: so the wrapper of an interface is found through an index the
  * compiler wrote, never by loading a class whose name is computed at run time. A native image
