@@ -99,15 +99,17 @@ public interface CircuitBreakerInstance extends CircuitBreakerHandle {
    * @throws RuntimeException what the predicate threw; the ticket is then released
    */
   default void onResult(Object ticket, Object result, long elapsedNanos) {
+    // Read once: one outcome is judged by one version of the settings, however they change meanwhile.
+    OutcomeClassifier classifier = classifier();
     boolean failure;
     try {
-      failure = classifier().resultCounts(result);
+      failure = classifier.resultCounts(result);
     } catch (RuntimeException predicateFailure) {
       // A ticket left open would hold the half-open probe slot forever.
       release(ticket);
       throw predicateFailure;
     }
-    record(ticket, failure, classifier().isSlow(elapsedNanos), null);
+    record(ticket, failure, classifier.isSlow(elapsedNanos), null);
   }
 
   /**
@@ -135,8 +137,9 @@ public interface CircuitBreakerInstance extends CircuitBreakerHandle {
    */
   default void onFailure(Object ticket, Throwable failure, long elapsedNanos) {
     Objects.requireNonNull(failure, "failure");
-    if (classifier().counts(failure)) {
-      record(ticket, true, classifier().isSlow(elapsedNanos), failure);
+    OutcomeClassifier classifier = classifier();
+    if (classifier.counts(failure)) {
+      record(ticket, true, classifier.isSlow(elapsedNanos), failure);
     } else {
       release(ticket);
     }
