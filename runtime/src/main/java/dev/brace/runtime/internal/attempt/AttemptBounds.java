@@ -342,29 +342,49 @@ public final class AttemptBounds {
    *     which goes on binding the nested calls as it is
    */
   private boolean passesOn(AttemptState state) {
-    long end = state.end;
-    long callEnd = state.callEnd;
-    if (end == NO_DEADLINE && callEnd == NO_DEADLINE) {
+    if (state.end == NO_DEADLINE && state.callEnd == NO_DEADLINE) {
       if (inherits || !state.currentDeadline().present()) {
         return false;
       }
-      state.passedOnClock = null;
+      passedOnBy(state, true);
       return true;
     }
-    long budget = state.endInherited ? state.inheritedBudget : (timeout == null ? 0 : timeout.nanos());
-    if (callEnd != NO_DEADLINE && (end == NO_DEADLINE || callEnd - end < 0)) {
-      end = callEnd;
-      budget = state.callBudget;
-    } else if (state.endInherited && state.currentDeadline().clock() == time) {
+    if (!callEndFirst(state) && state.endInherited && state.currentDeadline().clock() == time) {
       // The caller's deadline is the bound, and it is current on this thread already, on this clock.
       return false;
     }
-    if (state.passedOnClock != time) {
-      state.passedOnClock = time;
-    }
-    state.passedOnEnd = end;
-    state.passedOnBudget = budget;
+    passedOnBy(state, false);
     return true;
+  }
+
+  private void passedOnBy(AttemptState state, boolean noDeadline) {
+    // Kept across the attempts of a frame's state: a reference store costs a collector's barrier.
+    if (state.passedOnBy != this) {
+      state.passedOnBy = this;
+    }
+    state.passesNoDeadline = noDeadline;
+  }
+
+  /** @return the clock of the bound an attempt passes on: the registry's */
+  TimeSource clock() {
+    return time;
+  }
+
+  /** @return the instant of the bound an attempt {@linkplain #passesOn passes on}: the retry's {@code maxDuration} when it comes first, else the attempt's own bound */
+  long passedOnEnd(AttemptState state) {
+    return callEndFirst(state) ? state.callEnd : state.end;
+  }
+
+  /** @return the length of the bound an attempt {@linkplain #passesOn passes on}, as it was set */
+  long passedOnBudget(AttemptState state) {
+    if (callEndFirst(state)) {
+      return state.callBudget;
+    }
+    return state.endInherited ? state.inheritedBudget : (timeout == null ? 0 : timeout.nanos());
+  }
+
+  private static boolean callEndFirst(AttemptState state) {
+    return state.callEnd != NO_DEADLINE && (state.end == NO_DEADLINE || state.callEnd - state.end < 0);
   }
 
   /** @return nanoseconds from now an admitted asynchronous attempt may take (its timeout, or the caller's deadline), -1 for no bound */
