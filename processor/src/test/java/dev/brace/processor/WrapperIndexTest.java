@@ -23,6 +23,7 @@ import java.util.TreeMap;
 import javax.tools.JavaFileObject;
 import javax.tools.StandardLocation;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The index {@code Brace.wrap} reads: a {@code WrapperFactory} nested in each wrapper, and one
@@ -55,11 +56,11 @@ class WrapperIndexTest {
    * (Outer.Inner); a generic interface (Repo) is cast by capture.
    */
   @Test
-  void serviceLoaderFindsEachFactoryAndItWrapsThroughTheWrappersOwnWrap() throws Exception {
+  void serviceLoaderFindsEachFactoryAndItWrapsThroughTheWrappersOwnWrap(@TempDir Path classes) throws Exception {
     Compilation compilation = compile(GoldenTest.good("Outer"), GoldenTest.good("Repo"));
     assertThat(compilation).succeededWithoutWarnings();
 
-    try (URLClassLoader loader = loaderOf(compilation)) {
+    try (URLClassLoader loader = loaderOf(compilation, classes)) {
       Map<String, WrapperFactory> byType = new TreeMap<>();
       ServiceLoader.load(WrapperFactory.class, loader).forEach(factory -> byType.put(factory.type().getName(), factory));
       assertThat(byType.keySet()).containsExactly("p.Outer$Api$Deep", "p.Outer$Inner", "p.Repo");
@@ -105,9 +106,26 @@ class WrapperIndexTest {
     assertThat(compilation.generatedFile(StandardLocation.CLASS_OUTPUT, SERVICE_FILE).isPresent()).isFalse();
   }
 
+  /** An interface called Factory is still named as itself inside its wrapper, whose factory has the same simple name. */
+  @Test
+  void anInterfaceCalledFactoryIsWrittenQualifiedBesideTheNestedFactory() throws Exception {
+    Compilation compilation = compile(JavaFileObjects.forSourceString("p.Factory", """
+        package p;
+        import dev.brace.Retry;
+        public interface Factory {
+          @Retry
+          Factory next();
+        }
+        """));
+    assertThat(compilation).succeededWithoutWarnings();
+
+    String wrapper = compilation.generatedSourceFile("p.ResilientFactory").orElseThrow().getCharContent(true).toString();
+    assertThat(wrapper).contains("public p.Factory next()");
+    assertThat(wrapper).contains("return p.Factory.class;");
+  }
+
   /** The compilation's class files and resources, written out and loaded over this test's class path (the runtime). */
-  private static URLClassLoader loaderOf(Compilation compilation) throws IOException {
-    Path classes = Files.createTempDirectory("brace-index");
+  private static URLClassLoader loaderOf(Compilation compilation, Path classes) throws IOException {
     for (JavaFileObject file : compilation.generatedFiles()) {
       String name = file.toUri().getPath();
       int output = name.indexOf("/CLASS_OUTPUT/");
