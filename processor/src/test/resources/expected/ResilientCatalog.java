@@ -15,6 +15,7 @@ import dev.brace.runtime.support.SlotInvoker;
 import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.function.Function;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
@@ -24,6 +25,8 @@ public final class ResilientCatalog implements Catalog {
   private static final FallbackInvoker FALL_BACK_TO = ResilientCatalog::fallBackTo;
 
   private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_CATALOG = CircuitBreakerConfig.builder("Catalog").declaredOnType("Catalog");
+
+  private static final Function<String, IOException> NEW_IO_EXCEPTION = IOException::new;
 
   private static final CallDefinition FIND = CallDefinition.builder("Catalog.find")
     .with(RetryConfig.builder("Catalog.find").maxAttempts(5).delay("10ms").jitter(Retry.Jitter.NONE).onResult(new Catalog.IsEmpty()))
@@ -38,7 +41,7 @@ public final class ResilientCatalog implements Catalog {
     .with(TimeoutConfig.builder("Catalog.save").duration("250ms").mode(Timeout.Mode.ABANDON))
     .fallbackTakes("ignoreSave", IOException.class)
     .throwsTypes(IOException.class)
-    .faultFactory(IOException.class, IOException::new)
+    .faultFactory(IOException.class, NEW_IO_EXCEPTION)
     .invokes(DELEGATE_TO, 1)
     .fallback(FALL_BACK_TO)
     .build();

@@ -17,6 +17,7 @@ import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
@@ -27,6 +28,8 @@ public final class ResilientHedged implements Hedged {
 
   private static final KeysOf KEYS_OF = ResilientHedged::keysOf;
 
+  private static final Function<String, IOException> NEW_IO_EXCEPTION = IOException::new;
+
   private static final CallDefinition SEARCH = CallDefinition.builder("Hedged.search")
     .with(FallbackConfig.builder("Hedged.search"))
     .with(RetryConfig.builder("Hedged.search").maxAttempts(2))
@@ -34,7 +37,7 @@ public final class ResilientHedged implements Hedged {
     .with(CircuitBreakerConfig.builder("search-api").key("{query}"))
     .with(TimeoutConfig.builder("Hedged.search").duration("1s"))
     .throwsTypes(IOException.class)
-    .faultFactory(IOException.class, IOException::new)
+    .faultFactory(IOException.class, NEW_IO_EXCEPTION)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .keys(KEYS_OF)
@@ -43,7 +46,7 @@ public final class ResilientHedged implements Hedged {
   private static final CallDefinition PING = CallDefinition.builder("Hedged.ping")
     .with(HedgeConfig.builder("Hedged.ping"))
     .throwsTypes(IOException.class)
-    .faultFactory(IOException.class, IOException::new)
+    .faultFactory(IOException.class, NEW_IO_EXCEPTION)
     .invokes(DELEGATE_TO, 1)
     .build();
 

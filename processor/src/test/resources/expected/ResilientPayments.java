@@ -12,6 +12,7 @@ import dev.brace.runtime.support.WrapperFactory;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.util.Objects;
+import java.util.function.Function;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
@@ -20,13 +21,17 @@ public final class ResilientPayments implements Payments {
 
   private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_PAYMENTS_API = CircuitBreakerConfig.builder("payments-api").declaredOnType("Payments");
 
+  private static final Function<String, ConnectException> NEW_CONNECT_EXCEPTION = ConnectException::new;
+
+  private static final Function<String, UnknownHostException> NEW_UNKNOWN_HOST_EXCEPTION = UnknownHostException::new;
+
   private static final CallDefinition CHARGE = CallDefinition.builder("Payments.charge")
     .with(RetryConfig.builder("Payments.charge").maxAttempts(3).on(ConnectException.class, UnknownHostException.class, CircuitOpenException.class))
     .with(CIRCUITBREAKER_PAYMENTS_API)
     .notIdempotent()
     .throwsTypes(ConnectException.class, UnknownHostException.class)
-    .faultFactory(ConnectException.class, ConnectException::new)
-    .faultFactory(UnknownHostException.class, UnknownHostException::new)
+    .faultFactory(ConnectException.class, NEW_CONNECT_EXCEPTION)
+    .faultFactory(UnknownHostException.class, NEW_UNKNOWN_HOST_EXCEPTION)
     .invokes(DELEGATE_TO, 0)
     .build();
 

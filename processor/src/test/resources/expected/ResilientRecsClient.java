@@ -18,6 +18,7 @@ import dev.brace.runtime.support.WrapperFactory;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
@@ -30,6 +31,8 @@ public final class ResilientRecsClient implements RecsClient {
 
   private static final CircuitBreakerConfig.Builder CIRCUITBREAKER_RECS_API = CircuitBreakerConfig.builder("recs-api").declaredOnType("RecsClient");
 
+  private static final Function<String, IOException> NEW_IO_EXCEPTION = IOException::new;
+
   private static final CallDefinition RECOMMENDATIONS = CallDefinition.builder("RecsClient.recommendations")
     .with(FallbackConfig.builder("RecsClient.recommendations"))
     .with(RetryConfig.builder("RecsClient.recommendations").maxAttempts(3).delay("100ms").on(IOException.class))
@@ -39,7 +42,7 @@ public final class ResilientRecsClient implements RecsClient {
     .with(TimeoutConfig.builder("RecsClient.recommendations").duration("1s"))
     .fallbackTakes("noRecs", Exception.class)
     .throwsTypes(IOException.class)
-    .faultFactory(IOException.class, IOException::new)
+    .faultFactory(IOException.class, NEW_IO_EXCEPTION)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .keys(KEYS_OF)

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
@@ -18,11 +19,15 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
 
   private static final RetryConfig.Builder RETRY_REPO_FETCH = RetryConfig.builder("Repo.fetch").declaredOnType("Repo");
 
+  private static final Function<String, IOException> NEW_IO_EXCEPTION = IOException::new;
+
+  private static final Function<String, TimeoutException> NEW_TIMEOUT_EXCEPTION = TimeoutException::new;
+
   private static final CallDefinition GET = CallDefinition.builder("Repo.get")
     .with(RetryConfig.builder("Repo.get").declaredOnType("Repo"))
     .throwsTypes(IOException.class, TimeoutException.class)
-    .faultFactory(IOException.class, IOException::new)
-    .faultFactory(TimeoutException.class, TimeoutException::new)
+    .faultFactory(IOException.class, NEW_IO_EXCEPTION)
+    .faultFactory(TimeoutException.class, NEW_TIMEOUT_EXCEPTION)
     .invokes(DELEGATE_TO, 0)
     .build();
 

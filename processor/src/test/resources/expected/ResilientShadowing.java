@@ -18,13 +18,15 @@ public final class ResilientShadowing implements Shadowing {
 
   private static final FallbackInvoker FALL_BACK_TO = ResilientShadowing::fallBackTo;
 
+  private static final java.util.function.Function<String, IOException> NEW_IO_EXCEPTION = IOException::new;
+
   private static final dev.brace.runtime.support.CallDefinition NAMES = dev.brace.runtime.support.CallDefinition.builder("Shadowing.names")
     .with(FallbackConfig.builder("Shadowing.names").on(IOException.class))
     .with(RetryConfig.builder("Shadowing.names").maxAttempts(2))
     .with(TimeoutConfig.builder("Shadowing.names").duration("1s").mode(Timeout.Mode.ABANDON))
     .fallbackTakes("none", IOException.class)
     .throwsTypes(IOException.class)
-    .faultFactory(IOException.class, IOException::new)
+    .faultFactory(IOException.class, NEW_IO_EXCEPTION)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .build();

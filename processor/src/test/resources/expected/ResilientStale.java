@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import javax.annotation.processing.Generated;
 
 @Generated("dev.brace.processor.BraceProcessor")
@@ -26,13 +27,15 @@ public final class ResilientStale implements Stale {
 
   private static final KeysOf KEYS_OF = ResilientStale::keysOf;
 
+  private static final Function<String, IOException> NEW_IO_EXCEPTION = IOException::new;
+
   private static final CallDefinition RECOMMENDATIONS = CallDefinition.builder("Stale.recommendations")
     .with(FallbackConfig.builder("Stale.recommendations").on(IOException.class))
     .with(StaleIfErrorConfig.builder("Stale.recommendations").maxAge("1h").fresh("5s").key("user:{userId}"))
     .with(RetryConfig.builder("Stale.recommendations").maxAttempts(2).on(IOException.class))
     .fallbackTakes("none", IOException.class)
     .throwsTypes(IOException.class)
-    .faultFactory(IOException.class, IOException::new)
+    .faultFactory(IOException.class, NEW_IO_EXCEPTION)
     .invokes(DELEGATE_TO, 0)
     .fallback(FALL_BACK_TO)
     .keys(KEYS_OF)

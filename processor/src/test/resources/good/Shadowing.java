@@ -15,6 +15,9 @@ public interface Shadowing extends ShadowingBase {
 
   enum Override { ON }
 
+  /** Named like the type of the field that makes an injected fault. */
+  interface Function {}
+
   @Retry(maxAttempts = 2)
   @Timeout(value = "1s", mode = Timeout.Mode.ABANDON)
   @Fallback(method = "none", on = java.io.IOException.class)

@@ -104,6 +104,7 @@ final class WrapperWriter {
     DispatchWriter dispatch = new DispatchWriter(types, iface, wrapperClass, methodNames);
     List<MethodModel> guarded = model.methods().stream().filter(MethodModel::isGuarded).toList();
     SharedPatterns shared = new SharedPatterns(guarded, constantNames);
+    FaultConstructors faults = new FaultConstructors(constantNames);
     String invokers = unique(constantNames, "DELEGATE_TO", "_");
     String fallbacks = guarded.stream().anyMatch(method -> method.fallback().isPresent())
         ? unique(constantNames, "FALL_BACK_TO", "_") : null;
@@ -133,7 +134,7 @@ final class WrapperWriter {
       ArgumentSlots slots = new ArgumentSlots(method.method(), type, method.returnKind().takesContinuation(), types);
       Optional<CodeBlock> keys = DispatchWriter.keys(method);
       dispatch.add(number, method, type, slots, keys);
-      CodeBlock.Builder definition = definition(method, type, shared)
+      CodeBlock.Builder definition = definition(method, type, shared, faults)
           .add("\n.invokes($N, $L)", invokers, number);
       method.fallback().ifPresent(fallback -> definition.add("\n.fallback($N)", fallbacks));
       keys.ifPresent(present -> definition.add("\n.keys($N)", keyed));
@@ -158,6 +159,7 @@ final class WrapperWriter {
           .initializer("$T::$N", wrapperClass, names.keys()).build());
     }
     wrapper.addFields(shared.fields());
+    wrapper.addFields(faults.fields());
     wrapper.addFields(constants);
     wrapper.addField(ifaceType, "delegate", Modifier.PRIVATE, Modifier.FINAL);
     wrapper.addFields(calls);
@@ -230,7 +232,8 @@ final class WrapperWriter {
    * pattern with the attributes written on it (a pattern several methods share, such as a
    * type-level breaker, once in a field of its own) the type the fallback method takes, and the exceptions the method declares.
    */
-  private CodeBlock.Builder definition(MethodModel method, ExecutableType member, SharedPatterns shared) {
+  private CodeBlock.Builder definition(MethodModel method, ExecutableType member, SharedPatterns shared,
+      FaultConstructors faults) {
     CodeBlock.Builder code = CodeBlock.builder().add("$T.builder($S)$>", CALL_DEFINITION, method.callName());
     for (PatternModel pattern : method.patterns()) {
       code.add("\n.with($L)", shared.reference(pattern));
@@ -248,8 +251,8 @@ final class WrapperWriter {
       // And how to make each, so injecting one named in configuration needs no reflection.
       for (TypeMirror thrown : member.getThrownTypes()) {
         if (madeFromMessage(thrown)) {
-          TypeName erased = TypeName.get(types.erasure(thrown));
-          code.add("\n.faultFactory($T.class, $T::new)", erased, erased);
+          ClassName erased = (ClassName) TypeName.get(types.erasure(thrown));
+          code.add("\n.faultFactory($T.class, $N)", erased, faults.reference(erased));
         }
       }
     }
@@ -325,6 +328,38 @@ final class WrapperWriter {
       CodeBlock code = configBuilder(pattern);
       String field = fieldByCode.get(code.toString());
       return field == null ? code : CodeBlock.of("$N", field);
+    }
+
+    List<FieldSpec> fields() {
+      return fields;
+    }
+  }
+
+  /**
+   * Each exception the interface's methods declare and fault injection can make, its {@code String}
+   * constructor referenced once in a field the definitions share: a constructor reference passed
+   * straight to the generic {@code faultFactory} costs {@code javac} an inference per method.
+   */
+  private static final class FaultConstructors {
+    private static final ClassName FUNCTION = ClassName.get("java.util.function", "Function");
+    private static final java.util.regex.Pattern ACRONYM_END = java.util.regex.Pattern.compile("([A-Z])([A-Z][a-z])");
+
+    private final Set<String> constantNames;
+    private final java.util.Map<ClassName, String> fieldByType = new java.util.LinkedHashMap<>();
+    private final List<FieldSpec> fields = new ArrayList<>();
+
+    FaultConstructors(Set<String> constantNames) {
+      this.constantNames = constantNames;
+    }
+
+    /** @return the field holding {@code new type(message)} as a function: {@code NEW_IO_EXCEPTION} */
+    String reference(ClassName type) {
+      return fieldByType.computeIfAbsent(type, made -> {
+        String field = unique(constantNames, "NEW_" + upperSnake(ACRONYM_END.matcher(made.simpleName()).replaceAll("$1_$2")), "_");
+        fields.add(FieldSpec.builder(ParameterizedTypeName.get(FUNCTION, ClassName.get(String.class), made), field,
+            Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL).initializer("$T::new", made).build());
+        return field;
+      });
     }
 
     List<FieldSpec> fields() {
