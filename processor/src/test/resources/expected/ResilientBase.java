@@ -58,11 +58,10 @@ final class ResilientBase<E> implements Base<E> {
         this.load.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.load.failed(held, at, failure, this.delegate, key, null, null, null, 0L, 0L);
+        held = this.load.failed(held, at, failure);
       }
-    } else {
-      return this.load.staged(held, at, this.delegate, key, null, null, null, 0L, 0L);
     }
+    return this.load.staged(held, at, this.delegate, key, null, null, null, 0L, 0L);
   }
 
   @Override
@@ -73,12 +72,12 @@ final class ResilientBase<E> implements Base<E> {
       try {
         this.delegate.reset();
         this.reset.succeeded(held, at);
+        return;
       } catch (Throwable failure) {
-        this.reset.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+        held = this.reset.failed(held, at, failure);
       }
-    } else {
-      this.reset.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
     }
+    this.reset.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override

@@ -96,11 +96,10 @@ public final class ResilientCatalog implements Catalog {
         this.size.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.size.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+        held = this.size.failed(held, at, failure);
       }
-    } else {
-      return this.size.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
     }
+    return this.size.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override

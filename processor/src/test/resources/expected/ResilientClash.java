@@ -70,11 +70,10 @@ public final class ResilientClash implements Clash {
         this.count.succeeded(held2, at3);
         return result2;
       } catch (Throwable failure2) {
-        return this.count.failed(held2, at3, failure2, this.delegate, at, held, failure, null, result, at2);
+        held2 = this.count.failed(held2, at3, failure2);
       }
-    } else {
-      return this.count.staged(held2, at3, this.delegate, at, held, failure, null, result, at2);
     }
+    return this.count.staged(held2, at3, this.delegate, at, held, failure, null, result, at2);
   }
 
   @Override

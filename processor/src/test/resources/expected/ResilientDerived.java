@@ -57,11 +57,10 @@ public final class ResilientDerived implements Derived {
         this.count.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.count.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+        held = this.count.failed(held, at, failure);
       }
-    } else {
-      return this.count.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
     }
+    return this.count.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override
@@ -79,11 +78,10 @@ public final class ResilientDerived implements Derived {
         this.load.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.load.failed(held, at, failure, this.delegate, key, null, null, null, 0L, 0L);
+        held = this.load.failed(held, at, failure);
       }
-    } else {
-      return this.load.staged(held, at, this.delegate, key, null, null, null, 0L, 0L);
     }
+    return this.load.staged(held, at, this.delegate, key, null, null, null, 0L, 0L);
   }
 
   @Override

@@ -46,11 +46,10 @@ final class ResilientOuter_Inner implements Outer.Inner {
         this.ping.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.ping.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+        held = this.ping.failed(held, at, failure);
       }
-    } else {
-      return this.ping.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
     }
+    return this.ping.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override

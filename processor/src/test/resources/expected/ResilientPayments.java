@@ -73,11 +73,10 @@ public final class ResilientPayments implements Payments {
         this.charge.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.charge.failed(held, at, failure, this.delegate, orderId, null, null, null, 0L, 0L);
+        held = this.charge.failed(held, at, failure);
       }
-    } else {
-      return this.charge.staged(held, at, this.delegate, orderId, null, null, null, 0L, 0L);
     }
+    return this.charge.staged(held, at, this.delegate, orderId, null, null, null, 0L, 0L);
   }
 
   @Override

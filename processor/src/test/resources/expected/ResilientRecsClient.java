@@ -89,11 +89,10 @@ public final class ResilientRecsClient implements RecsClient {
         this.count.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.count.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+        held = this.count.failed(held, at, failure);
       }
-    } else {
-      return this.count.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
     }
+    return this.count.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override

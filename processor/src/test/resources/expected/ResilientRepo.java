@@ -107,11 +107,10 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
         this.get.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.get.failed(held, at, failure, this.delegate, null, null, null, null, id, 0L);
+        held = this.get.failed(held, at, failure);
       }
-    } else {
-      return this.get.staged(held, at, this.delegate, null, null, null, null, id, 0L);
     }
+    return this.get.staged(held, at, this.delegate, null, null, null, null, id, 0L);
   }
 
   @Override
@@ -124,11 +123,10 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
         this.max.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.max.failed(held, at, failure, this.delegate, values, null, null, null, 0L, 0L);
+        held = this.max.failed(held, at, failure);
       }
-    } else {
-      return this.max.staged(held, at, this.delegate, values, null, null, null, 0L, 0L);
     }
+    return this.max.staged(held, at, this.delegate, values, null, null, null, 0L, 0L);
   }
 
   @Override
@@ -139,12 +137,12 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
       try {
         this.delegate.putAll(items);
         this.putAll.succeeded(held, at);
+        return;
       } catch (Throwable failure) {
-        this.putAll.failed(held, at, failure, this.delegate, items, null, null, null, 0L, 0L);
+        held = this.putAll.failed(held, at, failure);
       }
-    } else {
-      this.putAll.staged(held, at, this.delegate, items, null, null, null, 0L, 0L);
     }
+    this.putAll.staged(held, at, this.delegate, items, null, null, null, 0L, 0L);
   }
 
   @Override
@@ -157,11 +155,10 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
         this.sizes.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.sizes.failed(held, at, failure, this.delegate, new Object[] {data, c, flag, d, f, s}, null, null, null, 0L, 0L);
+        held = this.sizes.failed(held, at, failure);
       }
-    } else {
-      return this.sizes.staged(held, at, this.delegate, new Object[] {data, c, flag, d, f, s}, null, null, null, 0L, 0L);
     }
+    return this.sizes.staged(held, at, this.delegate, new Object[] {data, c, flag, d, f, s}, null, null, null, 0L, 0L);
   }
 
   @Override
@@ -172,12 +169,12 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
       try {
         this.delegate.clear();
         this.clear.succeeded(held, at);
+        return;
       } catch (Throwable failure) {
-        this.clear.failed(held, at, failure, this.delegate, null, null, null, null, 0L, 0L);
+        held = this.clear.failed(held, at, failure);
       }
-    } else {
-      this.clear.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
     }
+    this.clear.staged(held, at, this.delegate, null, null, null, null, 0L, 0L);
   }
 
   @Override
@@ -190,11 +187,10 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
         this.fetch.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.fetch.failed(held, at, failure, this.delegate, null, null, null, null, limit, 0L);
+        held = this.fetch.failed(held, at, failure);
       }
-    } else {
-      return this.fetch.staged(held, at, this.delegate, null, null, null, null, limit, 0L);
     }
+    return this.fetch.staged(held, at, this.delegate, null, null, null, null, limit, 0L);
   }
 
   @Override
@@ -207,11 +203,10 @@ public final class ResilientRepo<T extends Comparable<T>> implements Repo<T> {
         this.fetch2.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.fetch2.failed(held, at, failure, this.delegate, filter, null, null, null, 0L, 0L);
+        held = this.fetch2.failed(held, at, failure);
       }
-    } else {
-      return this.fetch2.staged(held, at, this.delegate, filter, null, null, null, 0L, 0L);
     }
+    return this.fetch2.staged(held, at, this.delegate, filter, null, null, null, 0L, 0L);
   }
 
   @Override

@@ -72,11 +72,10 @@ public final class ResilientShadowing implements Shadowing {
         this.describe.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.describe.failed(held, at, failure, this.delegate, what, null, null, null, 0L, 0L);
+        held = this.describe.failed(held, at, failure);
       }
-    } else {
-      return this.describe.staged(held, at, this.delegate, what, null, null, null, 0L, 0L);
     }
+    return this.describe.staged(held, at, this.delegate, what, null, null, null, 0L, 0L);
   }
 
   @java.lang.Override

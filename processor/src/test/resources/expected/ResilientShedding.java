@@ -72,11 +72,10 @@ public final class ResilientShedding implements Shedding {
         this.suggestions.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.suggestions.failed(held, at, failure, this.delegate, prefix, null, null, null, 0L, 0L);
+        held = this.suggestions.failed(held, at, failure);
       }
-    } else {
-      return this.suggestions.staged(held, at, this.delegate, prefix, null, null, null, 0L, 0L);
     }
+    return this.suggestions.staged(held, at, this.delegate, prefix, null, null, null, 0L, 0L);
   }
 
   @Override
@@ -89,11 +88,10 @@ public final class ResilientShedding implements Shedding {
         this.checkout.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return this.checkout.failed(held, at, failure, this.delegate, cart, null, null, null, 0L, 0L);
+        held = this.checkout.failed(held, at, failure);
       }
-    } else {
-      return this.checkout.staged(held, at, this.delegate, cart, null, null, null, 0L, 0L);
     }
+    return this.checkout.staged(held, at, this.delegate, cart, null, null, null, 0L, 0L);
   }
 
   @Override

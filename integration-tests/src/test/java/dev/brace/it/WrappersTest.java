@@ -60,7 +60,9 @@ class WrappersTest {
     @Override
     public void record(String event) throws IOException {
       calls.incrementAndGet();
-      throw failure;
+      if (failure != null) {
+        throw failure;
+      }
     }
 
     @Override
@@ -113,6 +115,16 @@ class WrappersTest {
 
     assertSame(failure, thrown);
     assertEquals(3, fake.calls.get(), "type-level @Retry applies to record()");
+  }
+
+  @Test
+  void aVoidMethodThatReturnsCallsItsDelegateOnce() throws IOException {
+    FakeRecs fake = new FakeRecs();
+    Clients.Recs recs = ResilientClients_Recs.wrap(fake, registry);
+
+    recs.record("e");
+
+    assertEquals(1, fake.calls.get(), "returned from the attempt admitted at once, not staged again");
   }
 
   @Test

@@ -439,11 +439,10 @@ final class WrapperWriter {
    *     this.m.succeeded(held, at);
    *     return result;
    *   } catch (Throwable failure) {
-   *     return this.m.failed(held, at, failure, this.delegate, a, b, c, d, x, y);
+   *     held = this.m.failed(held, at, failure);
    *   }
-   * } else {
-   *   return this.m.staged(held, at, this.delegate, a, b, c, d, x, y);
    * }
+   * return this.m.staged(held, at, this.delegate, a, b, c, d, x, y);
    * }</pre>
    */
   private static CodeBlock callingItself(MethodModel method, ExecutableType type, ArgumentSlots slots, String callField) {
@@ -467,16 +466,13 @@ final class WrapperWriter {
       code.addStatement("$L", delegateCall);
     }
     code.addStatement("this.$N.succeeded($N, $N)", callField, held, at);
-    if (returns) {
-      code.addStatement("return $N", result);
-    }
+    // A void method returns here too: what follows the try is the staged call, for a failed attempt.
+    code.addStatement(returns ? CodeBlock.of("return $N", result) : CodeBlock.of("return"));
     return code.nextControlFlow("catch ($T $N)", Throwable.class, failure)
-        .addStatement("$Lthis.$N.failed($N, $N, $N, this.delegate, $L)", giving, callField, held, at, failure,
-            slots.callArguments())
+        .addStatement("$N = this.$N.failed($N, $N, $N)", held, callField, held, at, failure)
         .endControlFlow()
-        .nextControlFlow("else")
+        .endControlFlow()
         .addStatement("$Lthis.$N.staged($N, $N, this.delegate, $L)", giving, callField, held, at, slots.callArguments())
-        .endControlFlow()
         .build();
   }
 

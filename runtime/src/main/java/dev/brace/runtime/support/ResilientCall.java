@@ -24,11 +24,10 @@ import java.util.concurrent.CompletableFuture;
  *       this.stock.succeeded(held, at);
  *       return result;
  *     } catch (Throwable failure) {
- *       return this.stock.failed(held, at, failure, this.delegate, sku, null, null, null, 0L, 0L);
+ *       held = this.stock.failed(held, at, failure);
  *     }
- *   } else {
- *     return this.stock.staged(held, at, this.delegate, sku, null, null, null, 0L, 0L);
  *   }
+ *   return this.stock.staged(held, at, this.delegate, sku, null, null, null, 0L, 0L);
  * }
  * }</pre>
  *
@@ -42,7 +41,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>The arguments go in fixed slots ({@link Arguments}: four references, two primitives widened
  * to {@code long}) and the method's {@link CallDefinition} holds the lambdas, capturing nothing,
  * that call the delegate and the fallback with them, for every attempt the runtime makes itself
- * ({@link #call}, {@link #staged}, {@link #failed}, {@link #callAsync}): so a call allocates
+ * ({@link #call}, {@link #staged}, {@link #callAsync}): so a call allocates
  * nothing to hand its arguments over, and every decision is made in the runtime from the call's
  * configuration, read at call time.
  *
@@ -145,36 +144,27 @@ public final class ResilientCall {
   }
 
   /**
-   * Goes on from an admitted attempt that failed, as {@link #call} goes on after a failed
-   * attempt: the failure recorded, then retried, answered by the fallback, or thrown as itself (the
-   * delegate's checked exceptions included, unwrapped), though this method declares none.
+   * Records that the admitted attempt failed, on the policies that admitted it: the generated
+   * method then hands what this answers to {@link #staged}, which goes on as {@link #call} goes on
+   * after a failed attempt (retried, answered by the fallback, or thrown as itself).
    *
    * @param held what {@link #admitNow} answered, {@linkplain #admitted admitted}
    * @param instant what {@link #instant()} answered
    * @param failure what the delegate (or {@link #succeeded}) threw
-   * @param target the delegate
-   * @param a the first reference argument (see {@link #call}), or null
-   * @param b the second, or null
-   * @param c the third, or null
-   * @param d the fourth, or null
-   * @param x the first primitive argument widened to a {@code long}, or 0
-   * @param y the second, or 0
-   * @param <T> the result type, as the generated method returns it
-   * @return the result of a later attempt, or the fallback's
+   * @return what the attempt left, to pass to {@link #staged} in place of {@code held}
    */
-  @SuppressWarnings("unchecked")
-  public <T> T failed(Object held, long instant, Throwable failure, Object target, Object a, Object b, Object c, Object d,
-      long x, long y) {
-    return (T) SyncDriver.failed(held, instant, failure, target, a, b, c, d, x, y);
+  public Object failed(Object held, long instant, Throwable failure) {
+    return SyncDriver.failed(held, instant, failure);
   }
 
   /**
-   * Runs a synchronous call whose first attempt {@link #admitNow} did not admit, as {@link #call}
-   * runs it, taking up what the attempt holds (the bulkhead it waits for, a token taken) so that
-   * nothing is taken twice. What ends the call is thrown as itself, though this method declares
-   * none.
+   * Runs a synchronous call whose first attempt {@link #admitNow} did not admit, or {@linkplain
+   * #failed failed}, as {@link #call} runs it, taking up what the attempt holds (the bulkhead it
+   * waits for, a token taken, the failure recorded) so that nothing is taken or recorded twice.
+   * What ends the call is thrown as itself, though this method declares none.
    *
-   * @param held what {@link #admitNow} answered, not {@linkplain #admitted admitted}
+   * @param held what {@link #admitNow} answered, not {@linkplain #admitted admitted}; or what
+   *     {@link #failed} answered
    * @param instant what {@link #instant()} answered
    * @param target the delegate
    * @param a the first reference argument (see {@link #call}), or null

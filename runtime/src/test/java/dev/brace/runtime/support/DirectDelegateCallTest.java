@@ -126,11 +126,10 @@ class DirectDelegateCallTest {
         call.succeeded(held, at);
         return result;
       } catch (Throwable failure) {
-        return call.failed(held, at, failure, this.delegate, sku, null, null, null, 0L, 0L);
+        held = call.failed(held, at, failure);
       }
-    } else {
-      return call.staged(held, at, this.delegate, sku, null, null, null, 0L, 0L);
     }
+    return call.staged(held, at, this.delegate, sku, null, null, null, 0L, 0L);
   }
 
   /** What the processor generates for {@code void reset(String sku) throws IOException}. */
@@ -141,12 +140,12 @@ class DirectDelegateCallTest {
       try {
         this.delegate.reset(sku);
         call.succeeded(held, at);
+        return;
       } catch (Throwable failure) {
-        call.failed(held, at, failure, this.delegate, sku, null, null, null, 0L, 0L);
+        held = call.failed(held, at, failure);
       }
-    } else {
-      call.staged(held, at, this.delegate, sku, null, null, null, 0L, 0L);
     }
+    call.staged(held, at, this.delegate, sku, null, null, null, 0L, 0L);
   }
 
   private ResilientCall fourPatterns(String name) {
@@ -376,8 +375,9 @@ class DirectDelegateCallTest {
     registry.reconfigure(Map.of("BRACE_RETRY_STOCK_COUNT_MAX_ATTEMPTS", "3"), Map.of());
     IOException down = new IOException("down");
 
+    Object left = call.failed(held, at, down);
     assertSame(down, assertThrows(IOException.class,
-        () -> call.failed(held, at, down, delegate, "a", null, null, null, 0L, 0L)),
+        () -> call.staged(left, at, delegate, "a", null, null, null, 0L, 0L)),
         "the retry that admitted it allows one attempt");
     assertEquals(0, SLOT_CALLS.get());
     assertEquals(2, registry.bulkhead("direct-reconfigured").available());

@@ -123,32 +123,31 @@ public final class SyncDriver {
   }
 
   /**
-   * Goes on from an admitted attempt that failed, on the policies that admitted it, as {@link #call}
-   * goes on from its first attempt's failure: recorded, then retried, answered by the fallback, or
-   * thrown as itself.
+   * Leaves an admitted attempt that failed for {@link #staged} to go on from, as it goes on from an
+   * attempt left at a full bulkhead: the failure recorded on the policies that admitted it, then
+   * retried, answered by the fallback, or thrown as itself.
    *
    * @param held from {@link #admitNow}, {@linkplain #admitted admitted}
    * @param instant the instant it was admitted at
    * @param failure what the delegate threw, or what {@link #succeeded} threw
-   * @return the result of a later attempt, or the fallback's
+   * @return what the attempt left, for {@link #staged}
    */
-  public static Object failed(Object held, long instant, Throwable failure, Object target, Object a, Object b, Object c,
-      Object d, long x, long y) {
+  public static Object failed(Object held, long instant, Throwable failure) {
     HeldAttempt attempt = (HeldAttempt) held;
     AttemptState left = failure instanceof HeldAttempt.SuccessNotRecorded notRecorded
         ? notRecorded.left
         : attempt.callPolicies.attempts().failedInLocals(attempt.taken, instant, failure);
-    return goOn(attempt.callPolicies, instant, left, target, a, b, c, d, x, y);
+    return new HeldAttempt(attempt.callPolicies, null, left);
   }
 
   /**
-   * Runs a call whose first attempt was not admitted now, as {@link #call} runs it: from its first
-   * attempt when nothing was taken, or from the full bulkhead the attempt stopped at, which it
-   * waits for with what it holds. A call whose policies never let the generated method call its
-   * delegate goes through {@link #call}.
+   * Runs a call whose first attempt was not admitted now, or failed, as {@link #call} runs it: from
+   * its first attempt when nothing was taken, from the full bulkhead the attempt stopped at, which
+   * it waits for with what it holds, or from the failure {@link #failed} recorded. A call whose
+   * policies never let the generated method call its delegate goes through {@link #call}.
    *
    * @param current the call's policies as they are now, for a call that took nothing
-   * @param held from {@link #admitNow}, not {@linkplain #admitted admitted}
+   * @param held from {@link #admitNow}, not {@linkplain #admitted admitted}; or from {@link #failed}
    * @param instant the instant passed to it
    */
   public static Object staged(CallPolicies current, Object held, long instant, Object target, Object a, Object b,

@@ -68,8 +68,9 @@ class SuccessNotRecordedTest {
       SyncDriver.succeeded(held, at);
       return result;
     } catch (Throwable failure) {
-      return SyncDriver.failed(held, at, failure, null, null, null, null, null, 0L, 0L);
+      held = SyncDriver.failed(held, at, failure);
     }
+    return SyncDriver.staged(policies, held, at, null, null, null, null, null, 0L, 0L);
   }
 
   @Test
