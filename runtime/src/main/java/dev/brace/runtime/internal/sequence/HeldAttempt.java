@@ -8,13 +8,14 @@ import dev.brace.runtime.internal.attempt.AttemptState;
  * outcome: the policies that admitted it, which finish it whatever a reconfiguration did in
  * between, and what it took. An admitted attempt's is shared by every call its policies admits
  * with the same breaker's ticket (a closed circuit hands out one ticket per generation), so the
- * happy path allocates nothing; one left at a full bulkhead is made for its call.
+ * happy path allocates nothing; one left at a full bulkhead, or by a failed attempt, is made for
+ * its call.
  */
 final class HeldAttempt {
   final CallPolicies callPolicies;
   /** What {@link AttemptPipeline#takeNow} answered: the breaker's ticket, or {@link AttemptPipeline#TAKEN}. */
   final Object taken;
-  /** Null for an admitted attempt; the attempt's state left at a full bulkhead, for the staged call to resume. */
+  /** Null for an admitted attempt; the attempt's state left at a full bulkhead or by its failure, for the staged call to go on from. */
   final AttemptState left;
 
   HeldAttempt(CallPolicies callPolicies, Object taken, AttemptState left) {
