@@ -36,7 +36,7 @@ import java.util.concurrent.CompletableFuture;
  * thread…), whether this one is, and everything after a failure. The generated method only keeps
  * what {@link #instant()} and {@link #admitNow} answered in two locals and hands them back: the
  * attempt is then finished by the policies that admitted it, whatever a reconfiguration did in
- * between, and nothing is allocated on the way.
+ * between, and nothing is allocated on the way to a success.
  *
  * <p>The arguments go in fixed slots ({@link Arguments}: four references, two primitives widened
  * to {@code long}) and the method's {@link CallDefinition} holds the lambdas, capturing nothing,
