@@ -28,7 +28,7 @@ REGISTRIES = ["simple", "prometheus"]
 STACKS = ["direct", "floor", "floorFollowingDeadline", "serviceFloor", "service", "serviceTimed", "serviceAsync", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
           "timeoutAbandon", "fourPatterns", "fourPatternsNotFollowingDeadlines", "fourPatternsChaosOff", "fourPatternsChaosOnElsewhere", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
           "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono",
-          "directSuspend", "suspendRetry", "fourPatternsSuspend", "directFlow", "flowRetry", "fourPatternsFlow",
+          "directSuspend", "suspendRetry", "fourPatternsSuspend", "serviceFloorSuspend", "serviceSuspend", "directFlow", "flowRetry", "fourPatternsFlow",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 # Stacks that only Brace has, compared with the nearest stack the other libraries have.
 COMPARED_WITH = {"bulkheadAdaptive": "bulkhead"}
@@ -45,6 +45,9 @@ NOTES = {
     ("Brace", "serviceAsync"): "service with asynchronous clients (a completed CompletableFuture each), each future joined",
     ("Brace", "serviceTimed"): "service with an interrupting 1 s @Timeout on each of the four: every attempt the timed way",
     ("Direct", "directSuspend"): "the target's suspend function returns its value without suspending; every suspend row calls it so, with one reusable continuation",
+    ("Direct", "serviceFloorSuspend"): "serviceFloor with the four dependencies' suspend clients, each answering without suspending",
+    ("Brace", "serviceSuspend"): "service with suspend clients (each answering without suspending): four suspend wrappers hot at once",
+    ("Resilience4j", "serviceSuspend"): "the same four stacks with resilience4j-kotlin's executeSuspendFunction, one call of each",
     ("Direct", "directFlow"): "one collection of the target's flow of three elements, none of which suspends; every Flow row collects so",
     ("Direct", "floorFollowingDeadline"): "floor after one thread-local read: is the thread under a deadline? (Deadline.current())",
     ("Brace", "fourPatternsNotFollowingDeadlines"): "fourPatterns in a registry with BRACE_DEADLINE_ENABLED=false: no read of the thread's deadline",
@@ -217,6 +220,8 @@ TARGETS = [
     ("suspend retry at most resilience4j-kotlin's, 2 threads", ("Brace", "suspendRetry", 2), ("Resilience4j", "suspendRetry", 2), 1.0, True),
     ("suspend four patterns at most resilience4j-kotlin's, 1 thread", ("Brace", "fourPatternsSuspend", 1), ("Resilience4j", "fourPatternsSuspend", 1), 1.0, True),
     ("suspend four patterns at most resilience4j-kotlin's, 2 threads", ("Brace", "fourPatternsSuspend", 2), ("Resilience4j", "fourPatternsSuspend", 2), 1.0, True),
+    ("a service's four suspend wrappers at most resilience4j-kotlin's, 1 thread", ("Brace", "serviceSuspend", 1), ("Resilience4j", "serviceSuspend", 1), 1.0, True),
+    ("a service's four suspend wrappers at most resilience4j-kotlin's, 2 threads", ("Brace", "serviceSuspend", 2), ("Resilience4j", "serviceSuspend", 2), 1.0, True),
     ("Flow retry at most resilience4j-kotlin's Flow operator, 1 thread", ("Brace", "flowRetry", 1), ("Resilience4j", "flowRetry", 1), 1.0, True),
     ("Flow retry at most resilience4j-kotlin's Flow operator, 2 threads", ("Brace", "flowRetry", 2), ("Resilience4j", "flowRetry", 2), 1.0, True),
     ("Flow four patterns at most resilience4j-kotlin's Flow operators, 1 thread", ("Brace", "fourPatternsFlow", 1), ("Resilience4j", "fourPatternsFlow", 1), 1.0, True),

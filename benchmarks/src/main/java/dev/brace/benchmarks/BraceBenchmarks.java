@@ -296,6 +296,24 @@ public class BraceBenchmarks {
     }
   }
 
+  /** A service's four {@code suspend} client interfaces, each wrapped, in one registry. */
+  @State(Scope.Benchmark)
+  public static class SuspendServiceState {
+    SuspendServiceClients.Catalog catalog;
+    SuspendServiceClients.Prices prices;
+    SuspendServiceClients.Stock stock;
+    SuspendServiceClients.Reviews reviews;
+
+    @Setup
+    public void setUp() {
+      Registry registry = Registry.builder().build();
+      catalog = ResilientSuspendServiceClients_Catalog.wrap(new SuspendServiceClients.CatalogClient(), registry);
+      prices = ResilientSuspendServiceClients_Prices.wrap(new SuspendServiceClients.PricesClient(), registry);
+      stock = ResilientSuspendServiceClients_Stock.wrap(new SuspendServiceClients.StockClient(), registry);
+      reviews = ResilientSuspendServiceClients_Reviews.wrap(new SuspendServiceClients.ReviewsClient(), registry);
+    }
+  }
+
   @State(Scope.Benchmark)
   public static class FlowRetryState {
     BraceClients.FlowRetryOnly client;
@@ -445,6 +463,18 @@ public class BraceBenchmarks {
   @Benchmark
   public String fourPatternsSuspend(SuspendFourPatternsState state) {
     return Suspensions.answered(state.client.call(Suspensions.CALLER));
+  }
+
+  /**
+   * One call of each of the service's four {@code suspend} dependencies, each answered without
+   * suspending: four suspend wrappers hot at once; read against {@code fourPatternsSuspend}.
+   */
+  @Benchmark
+  public int serviceSuspend(SuspendServiceState state) {
+    return Suspensions.<String>answered(state.catalog.item("a", Suspensions.CALLER)).length()
+        + Suspensions.<String>answered(state.prices.price("b", Suspensions.CALLER)).length()
+        + Suspensions.<Integer>answered(state.stock.available("c", Suspensions.CALLER))
+        + Suspensions.<String>answered(state.reviews.summary("d", Suspensions.CALLER)).length();
   }
 
   /** One collection of the wrapper's flow (one call through the retry), its three elements counted. */

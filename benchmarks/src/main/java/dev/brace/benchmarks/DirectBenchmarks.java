@@ -15,7 +15,8 @@ import org.openjdk.jmh.annotations.State;
  * Mono.just}, {@code directSuspend} for its {@code suspend} function that returns at once, {@code
  * directFlow} for its flow of three collected), and the least an exact
  * four-pattern stack can do ({@code floor}; {@code floorFollowingDeadline} for one that also
- * follows its caller's deadline; {@code serviceFloor} for a service's four dependencies).
+ * follows its caller's deadline; {@code serviceFloor} for a service's four dependencies, {@code
+ * serviceFloorSuspend} for the same four as {@code suspend} functions).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -31,6 +32,10 @@ public class DirectBenchmarks {
   private final ServiceClients.Prices prices = new ServiceClients.PricesClient();
   private final ServiceClients.Stock stock = new ServiceClients.StockClient();
   private final ServiceClients.Reviews reviews = new ServiceClients.ReviewsClient();
+  private final SuspendServiceClients.Catalog suspendCatalog = new SuspendServiceClients.CatalogClient();
+  private final SuspendServiceClients.Prices suspendPrices = new SuspendServiceClients.PricesClient();
+  private final SuspendServiceClients.Stock suspendStock = new SuspendServiceClients.StockClient();
+  private final SuspendServiceClients.Reviews suspendReviews = new SuspendServiceClients.ReviewsClient();
   private final FloorCounters catalogCounters = new FloorCounters();
   private final FloorCounters pricesCounters = new FloorCounters();
   private final FloorCounters stockCounters = new FloorCounters();
@@ -113,6 +118,31 @@ public class DirectBenchmarks {
     reviewsCounters.retryAndBreaker();
     reviewsCounters.limiterAndBulkhead(now);
     return sum + reviews.summary("d").length();
+  }
+
+  /**
+   * {@code serviceFloor} with the four dependencies' {@code suspend} clients ({@link
+   * SuspendServiceClients}), each called with the reusable continuation as the suspend rows call
+   * them. The {@code serviceSuspend} rows are read against this.
+   */
+  @Benchmark
+  public int serviceFloorSuspend() {
+    long now = System.nanoTime();
+    catalogCounters.retryAndBreaker();
+    catalogCounters.limiterAndBulkhead(now);
+    int sum = Suspensions.<String>answered(suspendCatalog.item("a", Suspensions.CALLER)).length();
+    now = System.nanoTime();
+    pricesCounters.retryAndBreaker();
+    pricesCounters.limiterAndBulkhead(now);
+    sum += Suspensions.<String>answered(suspendPrices.price("b", Suspensions.CALLER)).length();
+    now = System.nanoTime();
+    stockCounters.retryAndBreaker();
+    stockCounters.limiterAndBulkhead(now);
+    sum += Suspensions.<Integer>answered(suspendStock.available("c", Suspensions.CALLER));
+    now = System.nanoTime();
+    reviewsCounters.retryAndBreaker();
+    reviewsCounters.limiterAndBulkhead(now);
+    return sum + Suspensions.<String>answered(suspendReviews.summary("d", Suspensions.CALLER)).length();
   }
 
   /**

@@ -242,6 +242,33 @@ public class Resilience4jBenchmarks {
     }
   }
 
+  /** A service's four {@code suspend} dependencies, each with its own four instances. */
+  @State(Scope.Benchmark)
+  public static class SuspendServiceState {
+    final SuspendServiceClients.Catalog catalog = new SuspendServiceClients.CatalogClient();
+    final SuspendServiceClients.Prices prices = new SuspendServiceClients.PricesClient();
+    final SuspendServiceClients.Stock stock = new SuspendServiceClients.StockClient();
+    final SuspendServiceClients.Reviews reviews = new SuspendServiceClients.ReviewsClient();
+    Coroutines catalogInstances;
+    Coroutines pricesInstances;
+    Coroutines stockInstances;
+    Coroutines reviewsInstances;
+
+    @Setup
+    public void setUp() {
+      catalogInstances = instances("service-suspend-catalog");
+      pricesInstances = instances("service-suspend-prices");
+      stockInstances = instances("service-suspend-stock");
+      reviewsInstances = instances("service-suspend-reviews");
+    }
+
+    private static Coroutines instances(String name) {
+      Coroutines instances = new Coroutines() {};
+      instances.make(name);
+      return instances;
+    }
+  }
+
   @State(Scope.Benchmark)
   public static class FlowRetryState extends Coroutines {
     final FlowTarget target = new FlowTarget();
@@ -339,6 +366,15 @@ public class Resilience4jBenchmarks {
   public String fourPatternsSuspend(SuspendFourPatternsState state) {
     return Suspensions.answered(Resilience4jCoroutines.fourPatterns(
         state.target, state.bulkhead, state.limiter, state.breaker, state.retry, Suspensions.CALLER));
+  }
+
+  /** One call of each of a service's four {@code suspend} dependencies, as Brace's {@code serviceSuspend}. */
+  @Benchmark
+  public int serviceSuspend(SuspendServiceState state) {
+    return Suspensions.<String>answered(Resilience4jCoroutines.item(state.catalog, state.catalogInstances, Suspensions.CALLER)).length()
+        + Suspensions.<String>answered(Resilience4jCoroutines.price(state.prices, state.pricesInstances, Suspensions.CALLER)).length()
+        + Suspensions.<Integer>answered(Resilience4jCoroutines.available(state.stock, state.stockInstances, Suspensions.CALLER))
+        + Suspensions.<String>answered(Resilience4jCoroutines.summary(state.reviews, state.reviewsInstances, Suspensions.CALLER)).length();
   }
 
   @Benchmark

@@ -37,6 +37,35 @@ object Resilience4jCoroutines {
             }
         }
 
+    // A service's four suspend dependencies (serviceSuspend), each through its own four instances:
+    // one function per dependency, each a tail call, so that no state machine of the benchmark's own
+    // is counted, and each lambda as a user writes it.
+
+    @JvmStatic
+    suspend fun item(client: SuspendServiceClients.Catalog, on: Resilience4jBenchmarks.Coroutines): String =
+        inBraceOrder(on) { client.item("a") }
+
+    @JvmStatic
+    suspend fun price(client: SuspendServiceClients.Prices, on: Resilience4jBenchmarks.Coroutines): String =
+        inBraceOrder(on) { client.price("b") }
+
+    @JvmStatic
+    suspend fun available(client: SuspendServiceClients.Stock, on: Resilience4jBenchmarks.Coroutines): Int =
+        inBraceOrder(on) { client.available("c") }
+
+    @JvmStatic
+    suspend fun summary(client: SuspendServiceClients.Reviews, on: Resilience4jBenchmarks.Coroutines): String =
+        inBraceOrder(on) { client.summary("d") }
+
+    private suspend fun <T> inBraceOrder(on: Resilience4jBenchmarks.Coroutines, call: suspend () -> T): T =
+        on.retry.executeSuspendFunction {
+            on.breaker.executeSuspendFunction {
+                on.limiter.executeSuspendFunction {
+                    on.bulkhead.executeSuspendFunction { call() }
+                }
+            }
+        }
+
     @JvmStatic
     fun retry(elements: Flow<String>, retry: Retry): Flow<String> = elements.retry(retry)
 
