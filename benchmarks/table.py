@@ -25,7 +25,7 @@ METRICS_ORDER = [("Metrics", "meteredFloor"), ("Metrics", "meteredFloorFollowing
                  ("MetricsLogging", "braceFourPatterns"), ("MetricsLogging", "resilience4jFourPatterns"),
                  ("Metrics", "braceFailing"), ("Metrics", "resilience4jFailing")]
 REGISTRIES = ["simple", "prometheus"]
-STACKS = ["direct", "floor", "floorFollowingDeadline", "serviceFloor", "service", "serviceTimed", "serviceAsync", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
+STACKS = ["direct", "floor", "floorApart", "floorFollowingDeadline", "serviceFloor", "service", "serviceTimed", "serviceAsync", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
           "timeoutAbandon", "fourPatterns", "fourPatternsNotFollowingDeadlines", "fourPatternsChaosOff", "fourPatternsChaosOnElsewhere", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
           "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono",
           "directSuspend", "suspendRetry", "fourPatternsSuspend", "serviceFloorSuspend", "serviceSuspend", "directFlow", "flowRetry", "fourPatternsFlow",
@@ -49,6 +49,7 @@ NOTES = {
     ("Brace", "serviceSuspend"): "service with suspend clients (each answering without suspending): four suspend wrappers hot at once",
     ("Resilience4j", "serviceSuspend"): "the same four stacks with resilience4j-kotlin's executeSuspendFunction, one call of each",
     ("Direct", "directFlow"): "one collection of the target's flow of three elements, none of which suspends; every Flow row collects so",
+    ("Direct", "floorApart"): "floor with each of its four counters on a cache line of its own, as a stack's separately made instances are",
     ("Direct", "floorFollowingDeadline"): "floor after one thread-local read: is the thread under a deadline? (Deadline.current())",
     ("Brace", "fourPatternsNotFollowingDeadlines"): "fourPatterns in a registry with BRACE_DEADLINE_ENABLED=false: no read of the thread's deadline",
     ("Metrics", "meteredFloorFollowingDeadline"): "meteredFloor after one thread-local read: is the thread under a deadline?",

@@ -14,7 +14,8 @@ import org.openjdk.jmh.annotations.State;
  * direct}; {@code directAsync} for its already complete future, {@code directMono} for its {@code
  * Mono.just}, {@code directSuspend} for its {@code suspend} function that returns at once, {@code
  * directFlow} for its flow of three collected), and the least an exact
- * four-pattern stack can do ({@code floor}; {@code floorFollowingDeadline} for one that also
+ * four-pattern stack can do ({@code floor}; {@code floorApart} with its counters on separate cache
+ * lines; {@code floorFollowingDeadline} for one that also
  * follows its caller's deadline; {@code serviceFloor} for a service's four dependencies, {@code
  * serviceFloorSuspend} for the same four as {@code suspend} functions).
  */
@@ -28,6 +29,7 @@ public class DirectBenchmarks {
   private final SuspendTarget suspendTarget = new SuspendTarget();
   private final FlowTarget flowTarget = new FlowTarget();
   private final FloorCounters counters = new FloorCounters();
+  private final FloorCounters countersApart = FloorCounters.apart();
   private final ServiceClients.Catalog catalog = new ServiceClients.CatalogClient();
   private final ServiceClients.Prices prices = new ServiceClients.PricesClient();
   private final ServiceClients.Stock stock = new ServiceClients.StockClient();
@@ -92,6 +94,19 @@ public class DirectBenchmarks {
     long now = System.nanoTime();
     counters.retryAndBreaker();
     counters.limiterAndBulkhead(now);
+    return target.call();
+  }
+
+  /**
+   * {@code floor} with each of its four counters on a cache line of its own, as a stack's instances,
+   * made at different times, are: at 2 threads each counter's line moves between the cores on its
+   * own, where {@code floor}'s four share one or two lines. The same at 1 thread.
+   */
+  @Benchmark
+  public String floorApart() {
+    long now = System.nanoTime();
+    countersApart.retryAndBreaker();
+    countersApart.limiterAndBulkhead(now);
     return target.call();
   }
 
