@@ -27,7 +27,7 @@ METRICS_ORDER = [("Metrics", "meteredFloor"), ("Metrics", "meteredFloorFollowing
 REGISTRIES = ["simple", "prometheus"]
 STACKS = ["direct", "floor", "floorApart", "floorFollowingDeadline", "serviceFloor", "service", "serviceTimed", "serviceAsync", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
           "timeoutAbandon", "fourPatterns", "fourPatternsNotFollowingDeadlines", "fourPatternsChaosOff", "fourPatternsChaosOnElsewhere", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
-          "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono",
+          "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono", "serviceMono",
           "directSuspend", "suspendRetry", "fourPatternsSuspend", "serviceFloorSuspend", "serviceSuspend", "directFlow", "flowRetry", "fourPatternsFlow",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 # Stacks that only Brace has, compared with the nearest stack the other libraries have.
@@ -45,6 +45,8 @@ NOTES = {
     ("Brace", "serviceAsync"): "service with asynchronous clients (a completed CompletableFuture each), each future joined",
     ("Brace", "serviceTimed"): "service with an interrupting 1 s @Timeout on each of the four: every attempt the timed way",
     ("Direct", "directSuspend"): "the target's suspend function returns its value without suspending; every suspend row calls it so, with one reusable continuation",
+    ("Brace", "serviceMono"): "service with reactive clients (a Mono.just each), each Mono blocked on: four reactive wrappers hot at once",
+    ("Resilience4j", "serviceMono"): "the same four stacks as resilience4j-reactor operators, applied per call; each Mono blocked on",
     ("Direct", "serviceFloorSuspend"): "serviceFloor with the four dependencies' suspend clients, each answering without suspending",
     ("Brace", "serviceSuspend"): "service with suspend clients (each answering without suspending): four suspend wrappers hot at once",
     ("Resilience4j", "serviceSuspend"): "the same four stacks with resilience4j-kotlin's executeSuspendFunction, one call of each",
@@ -217,6 +219,8 @@ TARGETS = [
     ("Mono retry at most Resilience4j's Reactor operator, 2 threads", ("Brace", "monoRetry", 2), ("Resilience4j", "monoRetry", 2), 1.0, True),
     ("Mono four patterns at most Resilience4j's Reactor operators, 1 thread", ("Brace", "fourPatternsMono", 1), ("Resilience4j", "fourPatternsMono", 1), 1.0, True),
     ("Mono four patterns at most Resilience4j's Reactor operators, 2 threads", ("Brace", "fourPatternsMono", 2), ("Resilience4j", "fourPatternsMono", 2), 1.0, True),
+    ("a service's four Mono wrappers at most Resilience4j's Reactor operators, 1 thread", ("Brace", "serviceMono", 1), ("Resilience4j", "serviceMono", 1), 1.0, True),
+    ("a service's four Mono wrappers at most Resilience4j's Reactor operators, 2 threads", ("Brace", "serviceMono", 2), ("Resilience4j", "serviceMono", 2), 1.0, True),
     ("suspend retry at most resilience4j-kotlin's, 1 thread", ("Brace", "suspendRetry", 1), ("Resilience4j", "suspendRetry", 1), 1.0, True),
     ("suspend retry at most resilience4j-kotlin's, 2 threads", ("Brace", "suspendRetry", 2), ("Resilience4j", "suspendRetry", 2), 1.0, True),
     ("suspend four patterns at most resilience4j-kotlin's, 1 thread", ("Brace", "fourPatternsSuspend", 1), ("Resilience4j", "fourPatternsSuspend", 1), 1.0, True),

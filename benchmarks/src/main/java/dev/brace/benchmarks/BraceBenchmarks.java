@@ -296,6 +296,24 @@ public class BraceBenchmarks {
     }
   }
 
+  /** A service's four reactive client interfaces, each wrapped, in one registry. */
+  @State(Scope.Benchmark)
+  public static class MonoServiceState {
+    MonoServiceClients.Catalog catalog;
+    MonoServiceClients.Prices prices;
+    MonoServiceClients.Stock stock;
+    MonoServiceClients.Reviews reviews;
+
+    @Setup
+    public void setUp() {
+      Registry registry = Registry.builder().build();
+      catalog = ResilientMonoServiceClients_Catalog.wrap(new MonoServiceClients.CatalogClient(), registry);
+      prices = ResilientMonoServiceClients_Prices.wrap(new MonoServiceClients.PricesClient(), registry);
+      stock = ResilientMonoServiceClients_Stock.wrap(new MonoServiceClients.StockClient(), registry);
+      reviews = ResilientMonoServiceClients_Reviews.wrap(new MonoServiceClients.ReviewsClient(), registry);
+    }
+  }
+
   /** A service's four {@code suspend} client interfaces, each wrapped, in one registry. */
   @State(Scope.Benchmark)
   public static class SuspendServiceState {
@@ -452,6 +470,16 @@ public class BraceBenchmarks {
   @Benchmark
   public String fourPatternsMono(MonoFourPatternsState state) {
     return state.client.call().block();
+  }
+
+  /**
+   * One call of each of the service's four reactive dependencies, each {@code Mono} blocked on as
+   * the Mono rows do: four reactive wrappers hot at once; read against {@code fourPatternsMono}.
+   */
+  @Benchmark
+  public int serviceMono(MonoServiceState state) {
+    return state.catalog.item("a").block().length() + state.prices.price("b").block().length()
+        + state.stock.available("c").block() + state.reviews.summary("d").block().length();
   }
 
   /** One call of the wrapper's {@code suspend} function through the retry, answered without suspending. */

@@ -29,6 +29,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import reactor.core.publisher.Mono;
 
 /**
  * The same stacks built with Resilience4j's decorators, outermost last as {@code Decorators}
@@ -242,6 +243,54 @@ public class Resilience4jBenchmarks {
     }
   }
 
+  /**
+   * A service's four reactive dependencies, each with its own four instances as Reactor operators,
+   * applied per call in Brace's order as {@code fourPatternsMono} applies them.
+   */
+  @State(Scope.Benchmark)
+  public static class MonoServiceState {
+    final MonoServiceClients.Catalog catalog = new MonoServiceClients.CatalogClient();
+    final MonoServiceClients.Prices prices = new MonoServiceClients.PricesClient();
+    final MonoServiceClients.Stock stock = new MonoServiceClients.StockClient();
+    final MonoServiceClients.Reviews reviews = new MonoServiceClients.ReviewsClient();
+    Operators<String> catalogOperators;
+    Operators<String> pricesOperators;
+    Operators<Integer> stockOperators;
+    Operators<String> reviewsOperators;
+
+    @Setup
+    public void setUp() {
+      catalogOperators = new Operators<>("service-mono-catalog");
+      pricesOperators = new Operators<>("service-mono-prices");
+      stockOperators = new Operators<>("service-mono-stock");
+      reviewsOperators = new Operators<>("service-mono-reviews");
+    }
+  }
+
+  /** One service's four instances as Reactor operators. */
+  static final class Operators<T> {
+    final BulkheadOperator<T> bulkhead;
+    final RateLimiterOperator<T> limiter;
+    final CircuitBreakerOperator<T> breaker;
+    final RetryOperator<T> retry;
+
+    Operators(String name) {
+      bulkhead = BulkheadOperator.of(bulkhead(name));
+      limiter = RateLimiterOperator.of(limiter(name));
+      breaker = CircuitBreakerOperator.of(classicBreaker(name));
+      retry = RetryOperator.of(retry(name));
+    }
+
+    /** Innermost first, so the retry is outermost, as in Brace's order. */
+    T call(Mono<T> mono) {
+      return mono.transformDeferred(bulkhead)
+          .transformDeferred(limiter)
+          .transformDeferred(breaker)
+          .transformDeferred(retry)
+          .block();
+    }
+  }
+
   /** A service's four {@code suspend} dependencies, each with its own four instances. */
   @State(Scope.Benchmark)
   public static class SuspendServiceState {
@@ -366,6 +415,15 @@ public class Resilience4jBenchmarks {
   public String fourPatternsSuspend(SuspendFourPatternsState state) {
     return Suspensions.answered(Resilience4jCoroutines.fourPatterns(
         state.target, state.bulkhead, state.limiter, state.breaker, state.retry, Suspensions.CALLER));
+  }
+
+  /** One call of each of a service's four reactive dependencies, as Brace's {@code serviceMono}. */
+  @Benchmark
+  public int serviceMono(MonoServiceState state) {
+    return state.catalogOperators.call(state.catalog.item("a")).length()
+        + state.pricesOperators.call(state.prices.price("b")).length()
+        + state.stockOperators.call(state.stock.available("c"))
+        + state.reviewsOperators.call(state.reviews.summary("d")).length();
   }
 
   /** One call of each of a service's four {@code suspend} dependencies, as Brace's {@code serviceSuspend}. */
