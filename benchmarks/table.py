@@ -28,7 +28,7 @@ REGISTRIES = ["simple", "prometheus"]
 STACKS = ["direct", "floor", "floorApart", "floorFollowingDeadline", "serviceFloor", "service", "serviceTimed", "serviceAsync", "retry", "breakerClassic", "breakerRate", "limiter", "bulkhead", "bulkheadAdaptive", "timeout",
           "timeoutAbandon", "fourPatterns", "fourPatternsNotFollowingDeadlines", "fourPatternsChaosOff", "fourPatternsChaosOnElsewhere", "deadlineNested", "sixPatterns", "directAsync", "retryAsync", "fourPatternsAsync",
           "hedgeAsync", "directMono", "monoRetry", "fourPatternsMono", "serviceMono",
-          "directSuspend", "suspendRetry", "fourPatternsSuspend", "serviceFloorSuspend", "serviceSuspend", "directFlow", "flowRetry", "fourPatternsFlow",
+          "directSuspend", "suspendRetry", "fourPatternsSuspend", "serviceFloorSuspend", "serviceSuspend", "directFlow", "flowRetry", "fourPatternsFlow", "serviceFlow",
           "refusalOnly", "rejectedNoListener", "rejectedWithListener"]
 # Stacks that only Brace has, compared with the nearest stack the other libraries have.
 COMPARED_WITH = {"bulkheadAdaptive": "bulkhead"}
@@ -47,6 +47,8 @@ NOTES = {
     ("Direct", "directSuspend"): "the target's suspend function returns its value without suspending; every suspend row calls it so, with one reusable continuation",
     ("Brace", "serviceMono"): "service with reactive clients (a Mono.just each), each Mono blocked on: four reactive wrappers hot at once",
     ("Resilience4j", "serviceMono"): "the same four stacks as resilience4j-reactor operators, applied per call; each Mono blocked on",
+    ("Brace", "serviceFlow"): "service with clients returning a Flow of three (none suspends), each collected once: four Flow wrappers hot at once",
+    ("Resilience4j", "serviceFlow"): "the same four stacks as resilience4j-kotlin's Flow operators, applied per collection",
     ("Direct", "serviceFloorSuspend"): "serviceFloor with the four dependencies' suspend clients, each answering without suspending",
     ("Brace", "serviceSuspend"): "service with suspend clients (each answering without suspending): four suspend wrappers hot at once",
     ("Resilience4j", "serviceSuspend"): "the same four stacks with resilience4j-kotlin's executeSuspendFunction, one call of each",
@@ -227,6 +229,8 @@ TARGETS = [
     ("suspend four patterns at most resilience4j-kotlin's, 2 threads", ("Brace", "fourPatternsSuspend", 2), ("Resilience4j", "fourPatternsSuspend", 2), 1.0, True),
     ("a service's four suspend wrappers at most resilience4j-kotlin's, 1 thread", ("Brace", "serviceSuspend", 1), ("Resilience4j", "serviceSuspend", 1), 1.0, True),
     ("a service's four suspend wrappers at most resilience4j-kotlin's, 2 threads", ("Brace", "serviceSuspend", 2), ("Resilience4j", "serviceSuspend", 2), 1.0, True),
+    ("a service's four Flow wrappers at most resilience4j-kotlin's Flow operators, 1 thread", ("Brace", "serviceFlow", 1), ("Resilience4j", "serviceFlow", 1), 1.0, True),
+    ("a service's four Flow wrappers at most resilience4j-kotlin's Flow operators, 2 threads", ("Brace", "serviceFlow", 2), ("Resilience4j", "serviceFlow", 2), 1.0, True),
     ("Flow retry at most resilience4j-kotlin's Flow operator, 1 thread", ("Brace", "flowRetry", 1), ("Resilience4j", "flowRetry", 1), 1.0, True),
     ("Flow retry at most resilience4j-kotlin's Flow operator, 2 threads", ("Brace", "flowRetry", 2), ("Resilience4j", "flowRetry", 2), 1.0, True),
     ("Flow four patterns at most resilience4j-kotlin's Flow operators, 1 thread", ("Brace", "fourPatternsFlow", 1), ("Resilience4j", "fourPatternsFlow", 1), 1.0, True),

@@ -296,6 +296,24 @@ public class BraceBenchmarks {
     }
   }
 
+  /** A service's four client interfaces returning a {@code Flow}, each wrapped, in one registry. */
+  @State(Scope.Benchmark)
+  public static class FlowServiceState {
+    FlowServiceClients.Catalog catalog;
+    FlowServiceClients.Prices prices;
+    FlowServiceClients.Stock stock;
+    FlowServiceClients.Reviews reviews;
+
+    @Setup
+    public void setUp() {
+      Registry registry = Registry.builder().build();
+      catalog = ResilientFlowServiceClients_Catalog.wrap(new FlowServiceClients.CatalogClient(), registry);
+      prices = ResilientFlowServiceClients_Prices.wrap(new FlowServiceClients.PricesClient(), registry);
+      stock = ResilientFlowServiceClients_Stock.wrap(new FlowServiceClients.StockClient(), registry);
+      reviews = ResilientFlowServiceClients_Reviews.wrap(new FlowServiceClients.ReviewsClient(), registry);
+    }
+  }
+
   /** A service's four reactive client interfaces, each wrapped, in one registry. */
   @State(Scope.Benchmark)
   public static class MonoServiceState {
@@ -503,6 +521,20 @@ public class BraceBenchmarks {
         + Suspensions.<String>answered(state.prices.price("b", Suspensions.CALLER)).length()
         + Suspensions.<Integer>answered(state.stock.available("c", Suspensions.CALLER))
         + Suspensions.<String>answered(state.reviews.summary("d", Suspensions.CALLER)).length();
+  }
+
+  /**
+   * One collection of each of the service's four flows (one call of each dependency), their
+   * elements counted: four Flow wrappers hot at once; read against {@code fourPatternsFlow}.
+   */
+  @Benchmark
+  public int serviceFlow(FlowServiceState state, Suspensions.Counting collector) {
+    collector.elements = 0;
+    Suspensions.answered(state.catalog.items("a").collect(collector, Suspensions.CALLER));
+    Suspensions.answered(state.prices.prices("b").collect(collector, Suspensions.CALLER));
+    Suspensions.answered(state.stock.levels("c").collect(collector, Suspensions.CALLER));
+    Suspensions.answered(state.reviews.summaries("d").collect(collector, Suspensions.CALLER));
+    return collector.elements;
   }
 
   /** One collection of the wrapper's flow (one call through the retry), its three elements counted. */

@@ -21,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import kotlinx.coroutines.flow.Flow;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -291,6 +292,27 @@ public class Resilience4jBenchmarks {
     }
   }
 
+  /** A service's four dependencies returning a {@code Flow}, each with its own four instances. */
+  @State(Scope.Benchmark)
+  public static class FlowServiceState {
+    final FlowServiceClients.Catalog catalog = new FlowServiceClients.CatalogClient();
+    final FlowServiceClients.Prices prices = new FlowServiceClients.PricesClient();
+    final FlowServiceClients.Stock stock = new FlowServiceClients.StockClient();
+    final FlowServiceClients.Reviews reviews = new FlowServiceClients.ReviewsClient();
+    Coroutines catalogInstances;
+    Coroutines pricesInstances;
+    Coroutines stockInstances;
+    Coroutines reviewsInstances;
+
+    @Setup
+    public void setUp() {
+      catalogInstances = SuspendServiceState.instances("service-flow-catalog");
+      pricesInstances = SuspendServiceState.instances("service-flow-prices");
+      stockInstances = SuspendServiceState.instances("service-flow-stock");
+      reviewsInstances = SuspendServiceState.instances("service-flow-reviews");
+    }
+  }
+
   /** A service's four {@code suspend} dependencies, each with its own four instances. */
   @State(Scope.Benchmark)
   public static class SuspendServiceState {
@@ -311,7 +333,7 @@ public class Resilience4jBenchmarks {
       reviewsInstances = instances("service-suspend-reviews");
     }
 
-    private static Coroutines instances(String name) {
+    static Coroutines instances(String name) {
       Coroutines instances = new Coroutines() {};
       instances.make(name);
       return instances;
@@ -433,6 +455,22 @@ public class Resilience4jBenchmarks {
         + Suspensions.<String>answered(Resilience4jCoroutines.price(state.prices, state.pricesInstances, Suspensions.CALLER)).length()
         + Suspensions.<Integer>answered(Resilience4jCoroutines.available(state.stock, state.stockInstances, Suspensions.CALLER))
         + Suspensions.<String>answered(Resilience4jCoroutines.summary(state.reviews, state.reviewsInstances, Suspensions.CALLER)).length();
+  }
+
+  /** One collection of each of a service's four flows through its operators, as Brace's {@code serviceFlow}. */
+  @Benchmark
+  public int serviceFlow(FlowServiceState state, Suspensions.Counting collector) {
+    collector.elements = 0;
+    collect(state.catalog.items("a"), state.catalogInstances, collector);
+    collect(state.prices.prices("b"), state.pricesInstances, collector);
+    collect(state.stock.levels("c"), state.stockInstances, collector);
+    collect(state.reviews.summaries("d"), state.reviewsInstances, collector);
+    return collector.elements;
+  }
+
+  private static void collect(Flow<String> elements, Coroutines on, Suspensions.Counting collector) {
+    Suspensions.answered(Resilience4jCoroutines.fourPatterns(elements, on.bulkhead, on.limiter, on.breaker, on.retry)
+        .collect(collector, Suspensions.CALLER));
   }
 
   @Benchmark

@@ -84,7 +84,8 @@ public final class CallContext implements CapturedContext {
   /**
    * Installs this context on the current thread, in place of what it holds.
    *
-   * @return closing it puts back what the thread held; close it on this thread, once
+   * @return closing it puts back what the thread held; close it on this thread, once (when only the
+   *     deadline is installed, the thread's one reusable scope, which each close pops once)
    */
   public Scope restore() {
     Map<String, String> previousMdc = MDC.getCopyOfContextMap();
@@ -105,6 +106,14 @@ public final class CallContext implements CapturedContext {
     } catch (RuntimeException | Error failed) {
       new Scope(mdcChanged, previousMdc, openTelemetryScope, null, current).close();
       throw failed;
+    }
+    if (!mdcChanged && openTelemetryScope == null && accessorsScope == null) {
+      Scope deadlineOnly = current.deadlineOnly;
+      if (deadlineOnly == null) {
+        deadlineOnly = new Scope(false, null, null, null, current);
+        current.deadlineOnly = deadlineOnly;
+      }
+      return deadlineOnly;
     }
     return new Scope(mdcChanged, previousMdc, openTelemetryScope, accessorsScope, current);
   }

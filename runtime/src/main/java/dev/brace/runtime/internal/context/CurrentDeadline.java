@@ -72,6 +72,13 @@ public final class CurrentDeadline {
   private PassedOn[] savedPassedOn;
   private int depth;
 
+  /**
+   * The scope {@link CallContext#restore} returns on this thread when the deadline is all it
+   * installs (no MDC, no span, no accessor): closing it only pops, so one per thread serves every
+   * such restore, nested or not, and restoring a caller's empty context allocates nothing.
+   */
+  CallContext.Scope deadlineOnly;
+
   private CurrentDeadline() {}
 
   /** @return the current thread's deadline, which this thread alone reads and changes */

@@ -1,8 +1,11 @@
 package dev.brace.runtime.internal.context;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.brace.runtime.TimeSource;
 
 import io.micrometer.context.ContextRegistry;
 import io.opentelemetry.api.trace.Span;
@@ -102,6 +105,41 @@ class CallContextTest {
     MDC.put("request", "r-2");
     MDC.remove("request");
     assertSame(CallContext.EMPTY, CallContext.capture(), "an MDC emptied again carries nothing");
+  }
+
+  @Test
+  void restoringAContextWithOnlyADeadlineToInstallReusesTheThreadsScopeAndPutsEachDeadlineBack() throws Exception {
+    List<String> seen = pool.submit(() -> {
+      List<String> steps = new CopyOnWriteArrayList<>();
+      CurrentDeadline thread = CurrentDeadline.ofThisThread();
+      TimeSource clock = TimeSource.system();
+      thread.push(clock, 1_000, 10, null);
+      try {
+        CallContext.Scope outer = CallContext.EMPTY.restore();
+        steps.add("outer: " + thread.present());
+        CallContext.Scope inner = CallContext.EMPTY.restore();
+        assertSame(outer, inner, "nothing but the deadline to put back: the thread's one scope, not a new one");
+        inner.close();
+        steps.add("inner closed: " + thread.present());
+        outer.close();
+        steps.add("outer closed: " + thread.present() + " " + (thread.clock() == clock) + " " + thread.end());
+
+        MDC.put("request", "r-4");
+        CallContext withMdc = CallContext.capture();
+        MDC.clear();
+        try (CallContext.Scope carrying = withMdc.restore()) {
+          assertNotSame(outer, carrying, "a scope with an MDC to put back is one of its own");
+          steps.add("carrying: " + MDC.get("request"));
+        }
+        steps.add("after: " + MDC.get("request"));
+      } finally {
+        thread.pop();
+      }
+      return steps;
+    }).get();
+
+    assertEquals(List.of("outer: false", "inner closed: false", "outer closed: true true 1000", "carrying: r-4", "after: null"),
+        seen);
   }
 
   @Test
