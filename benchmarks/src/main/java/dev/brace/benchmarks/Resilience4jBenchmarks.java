@@ -299,17 +299,11 @@ public class Resilience4jBenchmarks {
     final FlowServiceClients.Prices prices = new FlowServiceClients.PricesClient();
     final FlowServiceClients.Stock stock = new FlowServiceClients.StockClient();
     final FlowServiceClients.Reviews reviews = new FlowServiceClients.ReviewsClient();
-    Coroutines catalogInstances;
-    Coroutines pricesInstances;
-    Coroutines stockInstances;
-    Coroutines reviewsInstances;
+    ServiceInstances instances;
 
     @Setup
     public void setUp() {
-      catalogInstances = SuspendServiceState.instances("service-flow-catalog");
-      pricesInstances = SuspendServiceState.instances("service-flow-prices");
-      stockInstances = SuspendServiceState.instances("service-flow-stock");
-      reviewsInstances = SuspendServiceState.instances("service-flow-reviews");
+      instances = new ServiceInstances("service-flow-");
     }
   }
 
@@ -320,20 +314,30 @@ public class Resilience4jBenchmarks {
     final SuspendServiceClients.Prices prices = new SuspendServiceClients.PricesClient();
     final SuspendServiceClients.Stock stock = new SuspendServiceClients.StockClient();
     final SuspendServiceClients.Reviews reviews = new SuspendServiceClients.ReviewsClient();
-    Coroutines catalogInstances;
-    Coroutines pricesInstances;
-    Coroutines stockInstances;
-    Coroutines reviewsInstances;
+    ServiceInstances instances;
 
     @Setup
     public void setUp() {
-      catalogInstances = instances("service-suspend-catalog");
-      pricesInstances = instances("service-suspend-prices");
-      stockInstances = instances("service-suspend-stock");
-      reviewsInstances = instances("service-suspend-reviews");
+      instances = new ServiceInstances("service-suspend-");
+    }
+  }
+
+  /** The instances of a service's four dependencies for resilience4j-kotlin, named as Brace's are. */
+  static final class ServiceInstances {
+    final Coroutines catalog;
+    final Coroutines prices;
+    final Coroutines stock;
+    final Coroutines reviews;
+
+    /** @param prefix what each dependency's instances are named after, before its own name */
+    ServiceInstances(String prefix) {
+      catalog = of(prefix + "catalog");
+      prices = of(prefix + "prices");
+      stock = of(prefix + "stock");
+      reviews = of(prefix + "reviews");
     }
 
-    static Coroutines instances(String name) {
+    private static Coroutines of(String name) {
       Coroutines instances = new Coroutines() {};
       instances.make(name);
       return instances;
@@ -451,20 +455,20 @@ public class Resilience4jBenchmarks {
   /** One call of each of a service's four {@code suspend} dependencies, as Brace's {@code serviceSuspend}. */
   @Benchmark
   public int serviceSuspend(SuspendServiceState state) {
-    return Suspensions.<String>answered(Resilience4jCoroutines.item(state.catalog, state.catalogInstances, Suspensions.CALLER)).length()
-        + Suspensions.<String>answered(Resilience4jCoroutines.price(state.prices, state.pricesInstances, Suspensions.CALLER)).length()
-        + Suspensions.<Integer>answered(Resilience4jCoroutines.available(state.stock, state.stockInstances, Suspensions.CALLER))
-        + Suspensions.<String>answered(Resilience4jCoroutines.summary(state.reviews, state.reviewsInstances, Suspensions.CALLER)).length();
+    return Suspensions.<String>answered(Resilience4jCoroutines.item(state.catalog, state.instances.catalog, Suspensions.CALLER)).length()
+        + Suspensions.<String>answered(Resilience4jCoroutines.price(state.prices, state.instances.prices, Suspensions.CALLER)).length()
+        + Suspensions.<Integer>answered(Resilience4jCoroutines.available(state.stock, state.instances.stock, Suspensions.CALLER))
+        + Suspensions.<String>answered(Resilience4jCoroutines.summary(state.reviews, state.instances.reviews, Suspensions.CALLER)).length();
   }
 
   /** One collection of each of a service's four flows through its operators, as Brace's {@code serviceFlow}. */
   @Benchmark
   public int serviceFlow(FlowServiceState state, Suspensions.Counting collector) {
     collector.elements = 0;
-    collect(state.catalog.items("a"), state.catalogInstances, collector);
-    collect(state.prices.prices("b"), state.pricesInstances, collector);
-    collect(state.stock.levels("c"), state.stockInstances, collector);
-    collect(state.reviews.summaries("d"), state.reviewsInstances, collector);
+    collect(state.catalog.items("a"), state.instances.catalog, collector);
+    collect(state.prices.prices("b"), state.instances.prices, collector);
+    collect(state.stock.levels("c"), state.instances.stock, collector);
+    collect(state.reviews.summaries("d"), state.instances.reviews, collector);
     return collector.elements;
   }
 
