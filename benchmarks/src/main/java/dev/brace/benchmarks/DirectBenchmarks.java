@@ -13,11 +13,11 @@ import org.openjdk.jmh.annotations.State;
  * What every other result is read against: the target called with nothing around it ({@code
  * direct}; {@code directAsync} for its already complete future, {@code directMono} for its {@code
  * Mono.just}, {@code directSuspend} for its {@code suspend} function that returns at once, {@code
- * directFlow} for its flow of three collected), and the least an exact
- * four-pattern stack can do ({@code floor}; {@code floorApart} with its counters on separate cache
- * lines; {@code floorFollowingDeadline} for one that also
- * follows its caller's deadline; {@code serviceFloor} for a service's four dependencies, {@code
- * serviceFloorSuspend} for the same four as {@code suspend} functions).
+ * directFlow} for its flow of three collected), and the least an exact four-pattern stack can do
+ * ({@code floor}; {@code floorApart} with its counters on separate cache lines; {@code
+ * floorFollowingDeadline} for one that also follows its caller's deadline; {@code serviceFloor}
+ * for a service's four dependencies, {@code serviceFloorSuspend} for the same four as {@code
+ * suspend} functions).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -100,7 +100,8 @@ public class DirectBenchmarks {
   /**
    * {@code floor} with each of its four counters on a cache line of its own, as a stack's instances,
    * made at different times, are: at 2 threads each counter's line moves between the cores on its
-   * own, where {@code floor}'s four share one or two lines. The same at 1 thread.
+   * own, where {@code floor}'s four share one or two lines. At 1 thread it costs what {@code floor}
+   * does.
    */
   @Benchmark
   public String floorApart() {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.brace.runtime.TimeSource;
-
 import io.micrometer.context.ContextRegistry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -14,6 +13,7 @@ import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -110,7 +110,7 @@ class CallContextTest {
   @Test
   void restoringAContextWithOnlyADeadlineToInstallReusesTheThreadsScopeAndPutsEachDeadlineBack() throws Exception {
     List<String> seen = pool.submit(() -> {
-      List<String> steps = new CopyOnWriteArrayList<>();
+      List<String> steps = new ArrayList<>();
       CurrentDeadline thread = CurrentDeadline.ofThisThread();
       TimeSource clock = TimeSource.system();
       thread.push(clock, 1_000, 10, null);
